@@ -1,0 +1,61 @@
+"""Errors raised by the graph layer.
+
+Each message says what was wrong *and* what is valid, because these messages
+are shown to the model as observations: a weak model can only repair a call
+when the observation names the options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def _preview(items: Iterable[str], limit: int = 12) -> str:
+    items = list(items)
+    shown = ", ".join(items[:limit])
+    return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "") if items else "(none)"
+
+
+class GraphError(Exception):
+    """Base class of every graph-layer error."""
+
+
+class GraphFileError(GraphError):
+    """A graph file is missing, unreadable or not in the expected format."""
+
+
+class UnknownNodeError(GraphError, KeyError):
+    def __init__(self, node: str, suggestions: Iterable[str] = ()) -> None:
+        self.node = node
+        hint = f" Similar ids: {_preview(suggestions, 5)}." if suggestions else ""
+        super().__init__(
+            f"The node {node!r} does not exist in the graph.{hint} "
+            "Use Retrieve[text] to find a node id from its name or title."
+        )
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the message
+        return self.args[0]
+
+
+class UnknownRelationError(GraphError, KeyError):
+    def __init__(self, node: str, relation: str, valid: Iterable[str]) -> None:
+        self.node, self.relation, self.valid = node, relation, list(valid)
+        super().__init__(
+            f"The neighbor type {relation!r} does not exist for node {node}. "
+            f"Valid neighbor types here: {_preview(self.valid)}."
+        )
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class UnknownFeatureError(GraphError, KeyError):
+    def __init__(self, node: str, key: str, valid: Iterable[str]) -> None:
+        self.node, self.key, self.valid = node, key, list(valid)
+        super().__init__(
+            f"The feature {key!r} does not exist for node {node}. "
+            f"Valid feature names: {_preview(self.valid)}."
+        )
+
+    def __str__(self) -> str:
+        return self.args[0]
