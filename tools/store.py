@@ -226,7 +226,9 @@ class GraphStore:
         types = {}
         for nid, t in self._type.items():
             types.setdefault(t, set()).update(self._features[nid].keys())
-        parts = [f"{t} nodes (features: {', '.join(sorted(keys)) or 'none'})" for t, keys in sorted(types.items())]
+        parts = [
+            f"{t} nodes (features: {', '.join(sorted(keys)) or 'none'})" for t, keys in sorted(types.items())
+        ]
         rels = ", ".join(self.relations())
         kind = "directed" if self.directed else "undirected"
         return f"A {kind} graph '{self.name}' with " + "; ".join(parts) + f". Neighbor types: {rels}."
@@ -247,15 +249,19 @@ class GraphStore:
         import networkx as nx
 
         g = nx.DiGraph() if self.directed else nx.Graph()
-        for nid, t in self._type.items():
-            g.add_node(nid, type=t, **self._features[nid])
-        for e in self._edges:
-            g.add_edge(e.src, e.dst, relation=e.relation, **e.attrs)
+        # attribute dicts, not keyword arguments: a feature called "type" (or an edge
+        # attribute called "relation") must not crash the export; the store's own value wins
+        g.add_nodes_from((nid, {**self._features[nid], "type": t}) for nid, t in self._type.items())
+        g.add_edges_from((e.src, e.dst, {**e.attrs, "relation": e.relation}) for e in self._edges)
         return g
 
     @classmethod
     def from_edges(
-        cls, edges: Iterable[tuple[Any, Any]], directed: bool = False, name: str = "graph", relation: str = "neighbor"
+        cls,
+        edges: Iterable[tuple[Any, Any]],
+        directed: bool = False,
+        name: str = "graph",
+        relation: str = "neighbor",
     ) -> GraphStore:
         """Convenience builder for plain edge lists."""
         store = cls(name=name, directed=directed)
@@ -264,4 +270,6 @@ class GraphStore:
         return store
 
     def __repr__(self) -> str:
-        return f"GraphStore({self.name!r}, nodes={len(self)}, edges={self.num_edges}, directed={self.directed})"
+        return (
+            f"GraphStore({self.name!r}, nodes={len(self)}, edges={self.num_edges}, directed={self.directed})"
+        )

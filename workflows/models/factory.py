@@ -44,7 +44,9 @@ class ModelSpec:
         backend, _, model = text.partition(":")
         backend = backend.lower()
         if backend not in {"local", "openai", "scripted"}:
-            raise ModelConfigError(f"unknown model backend {backend!r} in {spec!r}; use local, openai or scripted")
+            raise ModelConfigError(
+                f"unknown model backend {backend!r} in {spec!r}; use local, openai or scripted"
+            )
         if backend in {"openai", "scripted"} and not model:
             raise ModelConfigError(f"{backend} spec needs a name after the colon, e.g. '{backend}:...'")
         base = cls(backend=backend, model=model or cls.model)

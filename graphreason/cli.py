@@ -1,0 +1,141 @@
+"""The ``graphreason`` command line.
+
+    graphreason run counselor --graph cora --question "..."     stream a trace, print the answer
+    graphreason eval counselor --dataset generated --limit 20    compare modes, write a report
+    graphreason serve [--port N]                                 langgraph dev on a free port
+    graphreason demo                                             three Cora questions, embedded model
+
+Exit codes: 0 success, 1 model endpoint unreachable or run failure, 2 bad input
+(empty question, missing/malformed graph, bad option), 130 interrupted.
+Set ``GRAPHREASON_DEBUG=1`` to see tracebacks instead of one-line errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from graphreason import commands
+
+MODES = ("base", "graph_cot", "no_reflection", "counselor")  # same as workflows.counselor.context.MODES
+EMBEDDINGS = ("minilm", "mpnet", "hash")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _model_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("models and limits")
+    group.add_argument("--model", default="local", help="reasoner model spec: local (embedded SmolLM2), openai:MODEL or scripted:FILE.json (default: local)")
+    group.add_argument("--reflector-model", default=None, help="reflection model spec (default: --model)")
+    group.add_argument("--judge-model", default=None, help="in-loop judge model spec (default: --model)")
+    group.add_argument("--base-url", default=None, help="base URL of an OpenAI-compatible endpoint for openai:MODEL")
+    group.add_argument("--embedding", default="minilm", help="Retrieve encoder: minilm (default), mpnet, hash or a local model folder")
+    group.add_argument("--max-steps", type=_positive, default=10, help="T: steps per trial (default 10)")
+    group.add_argument("--max-reflections", type=_non_negative, default=2, help="N: reflections, up to N+1 trials (default 2)")
+    group.add_argument("--seed", type=int, default=None, help="sampling / question-generation seed")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse tree of every sub-command."""
+    parser = argparse.ArgumentParser(prog="graphreason", description="LLM-on-graph reasoning methods as LangGraph workflows.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{run,eval,serve,demo}")
+
+    run = sub.add_parser("run", help="answer one question with a method, streaming its trace")
+    run_methods = run.add_subparsers(dest="method", required=True, metavar="{counselor}")
+    counselor = run_methods.add_parser("counselor", help="Graph Counselor")
+    counselor.add_argument("--graph", default="cora", help="graph name (cora, movielens, ...) or path to a graph.json (default: cora)")
+    counselor.add_argument("--question", required=True, help="the question to answer")
+    counselor.add_argument("--mode", choices=MODES, default="counselor", help="full counselor or a baseline/ablation")
+    counselor.add_argument("--no-planner", action="store_true", help="ablation: no planning agent")
+    counselor.add_argument("--no-compound", action="store_true", help="ablation: one graph function per action")
+    counselor.add_argument("--json", action="store_true", help="print the full output (trace included) as JSON instead")
+    _model_options(counselor)
+    counselor.set_defaults(handler=commands.cmd_run_counselor)
+
+    ev = sub.add_parser("eval", help="evaluate a method on a question set")
+    ev_methods = ev.add_subparsers(dest="method", required=True, metavar="{counselor}")
+    ec = ev_methods.add_parser("counselor", help="Graph Counselor and its baselines")
+    ec.add_argument("--dataset", choices=("generated", "grbench"), default=None,
+                    help="generated: template questions over --graph (default cora); grbench: GRBench questions, needs --graph PATH/graph.json")
+    ec.add_argument("--path", default=None, help="question file or folder (QAItem JSONL or GRBench JSONL / data folder)")
+    ec.add_argument("--graph", default=None, help="graph name or graph.json path (overrides the graph named by each question)")
+    ec.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES), help="modes to compare (default: all four)")
+    ec.add_argument("--limit", type=_positive, default=None, help="at most N questions, spread over templates")
+    ec.add_argument("--concurrency", type=_positive, default=1, help="questions answered in parallel (default 1)")
+    ec.add_argument("--out", default=None, help="run folder (default: runs/counselor-<dataset>...); rerun to resume")
+    ec.add_argument("--metric-judge-model", default=None, help="model spec for the LLM-judge score (off by default)")
+    ec.add_argument("--n-per-template", type=_positive, default=5, help="generated questions per template (default 5)")
+    ec.add_argument("--no-progress", action="store_true", help="no progress bars")
+    _model_options(ec)
+    ec.set_defaults(handler=commands.cmd_eval_counselor)
+
+    serve = sub.add_parser("serve", help="serve the workflows with `langgraph dev` on a loopback port")
+    serve.add_argument("--port", type=_positive, default=None, help="port (default: a free one)")
+    serve.add_argument("--no-reload", action="store_true", help="do not restart on code changes")
+    serve.set_defaults(handler=commands.cmd_serve)
+
+    demo = sub.add_parser("demo", help="answer a few generated Cora questions with the embedded model")
+    demo.add_argument("--graph", default="cora", help="graph to ask about (default: cora)")
+    demo.add_argument("--n", type=_positive, default=3, help="number of questions (default 3)")
+    _model_options(demo)
+    demo.set_defaults(handler=commands.cmd_demo, max_steps=6, max_reflections=1)
+    return parser
+
+
+def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if args.command == "run" and not args.question.strip():
+        parser.error("--question must not be empty")
+    if args.command == "eval" and args.dataset is None and args.path is None:
+        args.dataset = "generated"
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """Exceptions that mean bad input: reported in one line with exit code 2."""
+    from tools.config import DataMissingError
+    from tools.errors import GraphError
+
+    return (GraphError, DataMissingError, FileNotFoundError, ValueError, OSError)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``graphreason`` command; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        _validate(parser, args)
+    except SystemExit as exc:  # argparse reports usage errors itself (exit code 2)
+        return int(exc.code or 0)
+    if os.environ.get("GRAPHREASON_DEBUG"):
+        return int(args.handler(args) or 0)
+
+    from workflows.models.invoke import ModelUnavailableError
+
+    try:
+        return int(args.handler(args) or 0)
+    except KeyboardInterrupt as exc:
+        print(f"\ngraphreason: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
+        return 130
+    except ModelUnavailableError as exc:
+        print(f"graphreason: model unavailable: {exc}", file=sys.stderr)
+        return 1
+    except _user_errors() as exc:
+        print(f"graphreason: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

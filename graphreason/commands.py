@@ -1,0 +1,158 @@
+"""What each ``graphreason`` sub-command does (argument parsing lives in :mod:`graphreason.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from graphreason.trace import TracePrinter, shorten
+
+
+def counselor_context(args: argparse.Namespace, **overrides: Any) -> Any:
+    """A CounselorContext from the shared model/limit options."""
+    from workflows.counselor.context import CounselorContext
+
+    values: dict[str, Any] = dict(
+        graph=args.graph,
+        embedding_model=args.embedding,
+        reasoner_model=args.model,
+        reflector_model=args.reflector_model or args.model,
+        judge_model=args.judge_model or args.model,
+        base_url=args.base_url,
+        max_steps=args.max_steps,
+        max_reflections=args.max_reflections,
+        mode=getattr(args, "mode", "counselor"),
+        use_planner=not getattr(args, "no_planner", False),
+        compound=not getattr(args, "no_compound", False),
+    )
+    if getattr(args, "seed", None) is not None:
+        values["seed"] = args.seed
+    values.update(overrides)
+    return CounselorContext(**values)
+
+
+def stream_counselor(question: str, context: Any, on_event: Any) -> dict[str, Any]:
+    """Run the Counselor graph, passing each custom event to ``on_event``; return the final output."""
+    from workflows.counselor.graph import graph
+
+    final: dict[str, Any] = {}
+    for mode, chunk in graph.stream({"question": question}, context=context, stream_mode=["custom", "values"]):
+        if mode == "custom" and isinstance(chunk, dict):
+            on_event(chunk)
+        elif mode == "values" and isinstance(chunk, dict):
+            final = chunk
+    return final
+
+
+def _load_graph_first(context: Any) -> None:
+    """Load the graph before any output so a bad graph fails with the loader's message."""
+    if context.mode == "base":
+        return
+    from tools.resources import get_graph
+
+    get_graph(context.graph)
+
+
+def _print_usage_line(output: dict[str, Any]) -> None:
+    usage = output.get("usage") or {}
+    seconds = output.get("seconds")
+    print(
+        f"({usage.get('llm_calls', 0)} LLM calls, {usage.get('input_tokens', 0)} tokens in / "
+        f"{usage.get('output_tokens', 0)} out"
+        + (f", {seconds:.1f} s" if isinstance(seconds, (int, float)) else "")
+        + f", {len(output.get('trials') or [])} trial(s))"
+    )
+
+
+def cmd_run_counselor(args: argparse.Namespace) -> int:
+    """``graphreason run counselor``: stream the trace, then print the answer."""
+    context = counselor_context(args)
+    _load_graph_first(context)
+    if args.json:
+        output = stream_counselor(args.question, context, lambda event: None)
+        print(json.dumps(output, indent=2, ensure_ascii=False, default=str))
+        return 0
+    print(f"Question: {args.question}", flush=True)
+    output = stream_counselor(args.question, context, TracePrinter(sys.stdout))
+    print(f"\nAnswer: {output.get('answer') or '(no answer)'}")
+    if output.get("first_answer") and output.get("first_answer") != output.get("answer"):
+        print(f"First-trial answer: {output['first_answer']}")
+    if output.get("accepted") is not None:
+        print(f"Judge accepted: {'yes' if output['accepted'] else 'no'}")
+    _print_usage_line(output)
+    return 0
+
+
+def cmd_eval_counselor(args: argparse.Namespace) -> int:
+    """``graphreason eval counselor``: run the modes, write the report, print the table."""
+    from evals.counselor_eval import run_counselor_eval
+    from evals.report import markdown_table
+
+    result = run_counselor_eval(
+        dataset=None if args.path and not args.dataset else args.dataset or "generated",
+        path=args.path,
+        modes=args.modes,
+        out_dir=args.out,
+        limit=args.limit,
+        concurrency=args.concurrency,
+        model=args.model,
+        reflector_model=args.reflector_model,
+        judge_model=args.judge_model,
+        metric_judge_model=args.metric_judge_model,
+        base_url=args.base_url,
+        graph=args.graph,
+        embedding_model=args.embedding,
+        max_steps=args.max_steps,
+        max_reflections=args.max_reflections,
+        n_per_template=args.n_per_template,
+        seed=args.seed if args.seed is not None else 0,
+        progress=not args.no_progress,
+    )
+    print()
+    print(markdown_table(result.summary["modes"], "mode"))
+    print()
+    print(f"Records : {result.records_path}")
+    print(f"Report  : {result.paths.report}")
+    print(f"Summary : {result.paths.summary}")
+    print(f"Plot    : {result.paths.plot}")
+    errors = result.summary.get("errors") or []
+    if errors:
+        print(f"{len(errors)} question(s) failed; rerun the same command to retry them.")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``graphreason serve``: langgraph dev on a free loopback port."""
+    from graphreason.serve import serve
+
+    return serve(port=args.port, reload=not args.no_reload)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """``graphreason demo``: answer a few generated Cora questions with the embedded model."""
+    from evals.counselor_eval import load_eval_items, take_balanced
+    from evals.metrics import exact_match, rouge_l
+    from evals.runner import gold_of
+
+    print(f"GraphReason demo: Graph Counselor on {args.graph!r} with model {args.model!r}.")
+    print("Loading the graph and its retrieval index (built once, then cached)...", flush=True)
+    context = counselor_context(args, mode="counselor")
+    _load_graph_first(context)
+    items = take_balanced(load_eval_items("generated", graph=args.graph, n_per_template=1, seed=args.seed or 0), args.n)
+    rows = []
+    for number, item in enumerate(items, 1):
+        print(f"\n=== Question {number}/{len(items)} [{item.level} / {item.template}] ===")
+        print(item.question, flush=True)
+        output = stream_counselor(item.question, counselor_context(args, mode="counselor"), TracePrinter(sys.stdout, 200))
+        answer = str(output.get("answer") or "")
+        gold, gold_items = gold_of(item)
+        print(f"Answer: {answer or '(no answer)'}")
+        _print_usage_line(output)
+        rows.append((number, answer, gold, exact_match(answer, gold_items or gold), rouge_l(answer, gold).recall))
+    print("\n=== Answers vs gold ===")
+    for number, answer, gold, em, recall in rows:
+        print(f"{number}. answer: {shorten(answer or '(none)', 70)}")
+        print(f"   gold  : {shorten(gold, 70)}   [EM {'yes' if em else 'no'}, Rouge-L {100 * recall:.0f}%]")
+    return 0

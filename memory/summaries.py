@@ -1,0 +1,36 @@
+"""Short-term memory: summaries of recent observations under a word budget.
+
+GraphAgent keeps an LLM summary of each observation instead of the raw text;
+the buffer drops the oldest summaries once the total exceeds the budget
+(4,000 words in the paper), or keeps only the newest one in ``replace`` mode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass
+class SummaryBuffer:
+    max_words: int = 4000
+    policy: Literal["append", "replace"] = "append"
+    items: list[str] = field(default_factory=list)
+
+    def add(self, summary: str) -> None:
+        """Store one summary, then trim the oldest ones to the word budget."""
+        summary = summary.strip()
+        if not summary:
+            return
+        if self.policy == "replace":
+            self.items = [summary]
+        else:
+            self.items.append(summary)
+        while len(self.items) > 1 and self.word_count() > self.max_words:
+            self.items.pop(0)
+
+    def word_count(self) -> int:
+        return sum(len(s.split()) for s in self.items)
+
+    def render(self) -> str:
+        return "\n".join(f"- {s}" for s in self.items)

@@ -1,0 +1,75 @@
+"""A minimal evaluator of reference actions over a GraphStore (test helper).
+
+It follows the documented call semantics - Retrieve by the node's main text,
+Feature and Degree mapped element-wise over a list, a mapped Neighbour giving
+the de-duplicated union, comma-separated calls giving a tuple - so that a
+question's gold (computed from the raw files) can be checked against what the
+loaded graph yields. Retrieve is an exact, case-insensitive title lookup and
+fails on ambiguity, which also proves the subject title is unique.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tools.store import GraphStore
+
+_CALL = re.compile(r"^(\w+)\[(.*)\]$", re.DOTALL)
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split on commas outside brackets."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current).strip())
+    return parts
+
+
+class ReferenceEvaluator:
+    """Evaluates bracket actions against one store."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+        self.by_text: dict[str, list[str]] = {}
+        for node in store.nodes():
+            self.by_text.setdefault(store.text(node).casefold(), []).append(node)
+
+    def run(self, action: str) -> Any:
+        values = [self.call(part) for part in split_top_level(action)]
+        return values[0] if len(values) == 1 else tuple(values)
+
+    def call(self, text: str) -> Any:
+        match = _CALL.match(text.strip())
+        if not match:
+            return text.strip()  # a literal: node id, feature or relation name
+        name, inner = match.groups()
+        if name == "Retrieve":
+            hits = self.by_text.get(inner.strip().casefold(), [])
+            assert len(hits) == 1, f"Retrieve[{inner}] matches {len(hits)} nodes"
+            return hits[0]
+        subject_text, key = split_top_level(inner)
+        subject = self.call(subject_text)
+        if name == "Feature":
+            one = lambda node: self.store.feature(node, key)  # noqa: E731
+        elif name == "Degree":
+            one = lambda node: self.store.degree(node, key)  # noqa: E731
+        elif name == "Neighbour":
+            one = lambda node: self.store.neighbors(node, key)  # noqa: E731
+        else:
+            raise AssertionError(f"unknown function {name}")
+        if not isinstance(subject, list):
+            return one(subject)
+        results = [one(node) for node in subject]
+        if name == "Neighbour":
+            return list(dict.fromkeys(n for ids in results for n in ids))
+        return results

@@ -1,0 +1,131 @@
+"""`langgraph dev` serves graph_counselor; runs complete through its HTTP API.
+
+The server runs from the repo's langgraph.json on a free loopback port, with a
+scripted model (given in the run's ``context``), the hash encoder and a fixture
+graph, so the answer is deterministic and no network or weights are needed.
+Its log goes to a temporary folder: a log inside the repo would be watched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from graphreason.serve import free_port
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "tests" / "fixtures" / "mini_academic.json"
+QUESTION = "What is the label of the paper Sparse coding of natural images?"
+SCRIPT = [
+    "Plan 1: find the paper and read its label",
+    "Thought 1: I need the label feature of the paper",
+    "Action 1: Feature[Retrieve[Sparse coding of natural images], label]",
+    "Plan 2: answer with the label",
+    "Thought 2: the observation says Vision",
+    "Action 2: Finish[Vision]",
+    "The label comes straight from the graph. [yes]",
+]
+
+
+def http(method: str, url: str, body: dict | None = None, timeout: float = 120.0) -> tuple[int, bytes]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("langgraph_dev")
+    port = free_port()
+    log_path = tmp / "server.log"
+    env = {**os.environ, "LANGGRAPH_CLI_NO_ANALYTICS": "1", "LANGSMITH_TRACING": "false",
+           "GRAPHREASON_CACHE": str(tmp / "cache")}
+    cmd = [str(Path(sys.executable).parent / "langgraph"), "dev", "--no-browser", "--no-reload",
+           "--host", "127.0.0.1", "--port", str(port), "--config", str(REPO / "langgraph.json")]
+    with log_path.open("w") as log:
+        process = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"langgraph dev exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
+            try:
+                if http("GET", f"{base}/ok", timeout=2)[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"langgraph dev not ready after 120 s:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.5)
+        yield {"base": base, "tmp": tmp, "log": log_path}
+    finally:
+        # the server runs in its own session: stop exactly that process group
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+
+
+def run_context(tmp: Path, name: str) -> dict:
+    script = tmp / f"{name}.json"
+    script.write_text(json.dumps(SCRIPT))
+    spec = f"scripted:{script}"
+    return {"graph": str(FIXTURE), "embedding_model": "hash", "reasoner_model": spec,
+            "reflector_model": spec, "judge_model": spec, "max_steps": 4}
+
+
+def test_graph_counselor_is_registered(server):
+    status, body = http("POST", f"{server['base']}/assistants/search", {"graph_id": "graph_counselor", "limit": 5})
+    assert status == 200, body
+    assert any(a["graph_id"] == "graph_counselor" for a in json.loads(body))
+
+
+def test_thread_run_completes_through_the_http_api(server):
+    status, body = http("POST", f"{server['base']}/threads", {})
+    assert status == 200, body
+    thread_id = json.loads(body)["thread_id"]
+    status, body = http(
+        "POST",
+        f"{server['base']}/threads/{thread_id}/runs/wait",
+        {"assistant_id": "graph_counselor", "input": {"question": QUESTION}, "context": run_context(server["tmp"], "wait")},
+    )
+    assert status == 200, body
+    output = json.loads(body)
+    assert output.get("answer") == "Vision", f"{output}\n{server['log'].read_text()[-3000:]}"
+    assert output["accepted"] is True and output["first_answer"] == "Vision"
+    assert output["usage"]["llm_calls"] == 7
+    assert output["trials"][0]["steps"][0]["observation"] == "The label feature of p2 are: Vision."
+
+
+def test_custom_events_stream_over_sse(server):
+    status, body = http(
+        "POST",
+        f"{server['base']}/runs/stream",
+        {"assistant_id": "graph_counselor", "input": {"question": QUESTION},
+         "context": run_context(server["tmp"], "stream"), "stream_mode": ["custom"]},
+    )
+    assert status == 200, body
+    events = [json.loads(line[len("data:"):]) for line in body.decode().splitlines()
+              if line.startswith("data:") and '"event"' in line]
+    kinds = [e["event"] for e in events if isinstance(e, dict)]
+    assert kinds[:4] == ["plan", "thought", "action", "observation"]
+    assert "verdict" in kinds and "answer" in kinds

@@ -1,0 +1,265 @@
+"""Every transition of the Counselor state machine, driven by a scripted model on a fixture graph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from workflows.counselor import CounselorContext, solve
+from workflows.counselor.graph import build_graph, graph
+from workflows.models.scripted import ScriptedChatModel, ScriptExhaustedError
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "mini_academic.json"
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path / "cache"))
+
+
+def ctx(model: ScriptedChatModel, **kw) -> CounselorContext:
+    kw.setdefault("graph", str(FIXTURE))
+    return CounselorContext(embedding_model="hash", reasoner_model=model, reflector_model=model, judge_model=model, **kw)
+
+
+def step(i: int, action: str, plan: bool = True) -> list[str]:
+    lines = (
+        [f"Plan {i}: look it up in the graph", f"Thought {i}: I need graph information"]
+        if plan
+        else [f"Thought {i}: next"]
+    )
+    return [*lines, f"Action {i}: {action}"]
+
+
+def test_finish_and_judge_yes_stops_after_one_trial():
+    m = ScriptedChatModel(
+        script=[
+            *step(1, "Feature[Retrieve[Sparse coding of natural images], label]"),
+            *step(2, "Finish[Vision]"),
+            "The observation shows the label Vision. [yes]",
+        ]
+    )
+    out = solve("What is the label of the paper Sparse coding of natural images?", ctx(m))
+    assert out["answer"] == "Vision" and out["first_answer"] == "Vision"
+    assert out["accepted"] is True
+    assert len(out["trials"]) == 1 and out["reflections"] == []
+    first = out["trials"][0]["steps"][0]
+    assert first["observation"] == "The label feature of p2 are: Vision."
+    assert out["trials"][0]["steps"][1]["observation"] == "Answer is Vision"
+    assert out["usage"]["llm_calls"] == 7 and m.remaining == 0
+
+
+def test_judge_no_triggers_reflection_and_a_fresh_trial():
+    m = ScriptedChatModel(
+        script=[
+            *step(1, "Finish[Alan Turing]"),
+            "No graph evidence supports this. [no]",
+            "Recap: I answered without looking. Analysis: use the author neighbors. Strategy: Feature[Neighbour[...], name]",
+            *step(
+                1, "Feature[Neighbour[Retrieve[Graph neural networks for citation analysis], author], name]"
+            ),
+            *step(2, "Finish[Ada Lovelace]"),
+            "The author feature confirms it. [yes]",
+        ]
+    )
+    out = solve("Who wrote Graph neural networks for citation analysis?", ctx(m))
+    assert out["first_answer"] == "Alan Turing"
+    assert out["answer"] == "Ada Lovelace" and out["accepted"] is True
+    assert len(out["trials"]) == 2 and len(out["reflections"]) == 1
+    assert [t["verdict"] for t in out["trials"]] == ["no", "yes"]
+    assert (
+        out["trials"][1]["steps"][0]["observation"] == "The name feature of ['a1'] are: ['Ada Lovelace']."
+        or "Ada Lovelace" in out["trials"][1]["steps"][0]["observation"]
+    )
+    # the second trial's prompt carries the reflection, its scratchpad starts empty
+    second_trial_plan_prompt = m.calls[5][0].content
+    assert "Recap: I answered without looking" in second_trial_plan_prompt
+    assert "Finish[Alan Turing]" not in second_trial_plan_prompt
+
+
+def test_reflection_limit_returns_last_answer():
+    script = []
+    for answer in ("A", "B", "C"):
+        script += [*step(1, f"Finish[{answer}]"), "Wrong. [no]"]
+        if answer != "C":
+            script.append("Reflection text")
+    m = ScriptedChatModel(script=script)
+    out = solve("Anything?", ctx(m, max_reflections=2))
+    assert [t["answer"] for t in out["trials"]] == ["A", "B", "C"]
+    assert out["answer"] == "C" and out["first_answer"] == "A" and out["accepted"] is False
+    assert len(out["reflections"]) == 2 and m.remaining == 0
+
+
+def test_step_limit_without_finish_reflects_then_gives_up():
+    m = ScriptedChatModel(
+        script=[
+            *step(1, "Retrieve[Sparse coding]"),
+            *step(2, "Degree[p2, cited_by]"),
+            "I ran out of steps; next time finish earlier.",
+            *step(1, "Degree[p2, cited_by]"),
+            *step(2, "Degree[p2, cited_by]"),
+        ]
+    )
+    out = solve(
+        "How many papers cite Sparse coding of natural images?", ctx(m, max_steps=2, max_reflections=1)
+    )
+    assert len(out["trials"]) == 2 and all(not t["finished"] for t in out["trials"])
+    assert out["answer"] == "" and out["accepted"] is None
+    assert "step limit (2 steps)" in m.calls[6][0].content  # the reflector is told the outcome
+    assert out["trials"][0]["steps"][1]["observation"] == "The cited_by neighbor number of p2 is 3."
+
+
+def test_malformed_action_and_tool_error_become_observations():
+    m = ScriptedChatModel(
+        script=[
+            *step(1, "I think we should look at the graph somehow"),
+            *step(2, "Feature[p2, colour]"),
+            *step(3, "Neighbour[p999, cites]"),
+            *step(4, "Finish[unknown]"),
+        ]
+    )
+    out = solve("What colour is paper p2?", ctx(m, max_reflections=0))
+    obs = [s["observation"] for s in out["trials"][0]["steps"]]
+    assert not out["trials"][0]["steps"][0]["ok"] and "Finish[" in obs[0]  # corrective: shows valid syntax
+    assert "colour" in obs[1] and "title" in obs[1]  # names the valid feature keys
+    assert "p999" in obs[2] and "Retrieve" in obs[2]
+    assert out["answer"] == "unknown"
+
+
+def test_compound_and_parallel_calls_in_one_action():
+    m = ScriptedChatModel(
+        script=[
+            *step(
+                1,
+                "Feature[Neighbour[Retrieve[Attention over graph structure], cites], title], Degree[p2, cited_by]",
+            ),
+            *step(2, "Finish[Graph neural networks for citation analysis, Sparse coding of natural images]"),
+        ]
+    )
+    out = solve("Which papers does Attention over graph structure cite?", ctx(m, mode="no_reflection"))
+    obs = out["trials"][0]["steps"][0]["observation"]
+    assert "Graph neural networks for citation analysis" in obs and "Sparse coding of natural images" in obs
+    assert "The cited_by neighbor number of p2 is 3." in obs
+    assert out["answer"] == "Graph neural networks for citation analysis, Sparse coding of natural images"
+    assert out["accepted"] is None  # no judge in this mode
+
+
+def test_without_compound_a_nested_call_is_refused():
+    m = ScriptedChatModel(
+        script=[
+            *step(1, "Feature[Retrieve[Sparse coding of natural images], label]"),
+            *step(2, "Retrieve[Sparse coding of natural images]"),
+            *step(3, "Finish[p2]"),
+        ]
+    )
+    out = solve("Label of Sparse coding?", ctx(m, mode="no_reflection", compound=False))
+    steps = out["trials"][0]["steps"]
+    assert steps[0]["ok"] is False and "one" in steps[0]["observation"].lower()
+    assert steps[1]["observation"] == "The ID of this retrieval target node is p2."
+
+
+def test_graph_cot_mode_has_no_planner_and_no_judge():
+    m = ScriptedChatModel(
+        script=[*step(1, "Degree[p2, cited_by]", plan=False), *step(2, "Finish[3]", plan=False)]
+    )
+    out = solve("How many papers cite p2?", ctx(m, mode="graph_cot"))
+    assert out["answer"] == "3" and out["usage"]["llm_calls"] == 4
+    assert all("plan" not in s for s in out["trials"][0]["steps"])
+    assert "Plan" not in m.calls[0][0].content.split("Examples:")[1].split("(END OF EXAMPLES)")[0]
+
+
+def test_without_planner_ablation_in_full_mode():
+    m = ScriptedChatModel(script=[*step(1, "Finish[3]", plan=False), "[yes]"])
+    out = solve("How many papers cite p2?", ctx(m, use_planner=False))
+    assert out["answer"] == "3" and out["accepted"] is True and out["usage"]["llm_calls"] == 3
+
+
+def test_base_mode_answers_without_the_graph():
+    m = ScriptedChatModel(script=["Answer: Paris\nextra words"])
+    out = solve("What is the capital of France?", ctx(m, mode="base", graph="/nonexistent/graph.json"))
+    assert out["answer"] == "Paris" and out["usage"]["llm_calls"] == 1
+
+
+def test_empty_question_is_rejected_before_any_call():
+    m = ScriptedChatModel(script=[])
+    with pytest.raises(ValueError, match="empty"):
+        solve("   ", ctx(m))
+    with pytest.raises(Exception, match="empty"):
+        graph.invoke({"question": ""}, context=ctx(m))
+
+
+def test_missing_graph_file_fails_clearly():
+    m = ScriptedChatModel(script=["Plan 1: x"])
+    with pytest.raises(Exception, match="nonexistent"):
+        solve("Q?", ctx(m, graph="/nonexistent/graph.json"))
+    assert m.remaining == 1  # nothing was asked of the model
+
+
+def test_exhausted_script_fails_loudly():
+    m = ScriptedChatModel(script=["Plan 1: only this"])
+    with pytest.raises(ScriptExhaustedError):
+        solve("Q?", ctx(m))
+
+
+def test_weak_model_formats_are_tolerated():
+    m = ScriptedChatModel(
+        script=[
+            "Sure! Plan 1: find the paper\nThought 1: more text",
+            '{"thought": "I need its label"}',
+            "```\nAction 1: feature[ retrieve[Sparse coding of natural images] , label ].\n```",
+            "Plan 2: done",
+            "Thought 2: done",
+            "Action 2: Finish[Vision]",
+            "Verdict: [yes]",
+        ]
+    )
+    out = solve("Label?", ctx(m))
+    s = out["trials"][0]["steps"][0]
+    assert s["plan"] == "find the paper" and s["thought"] == "I need its label"
+    assert s["observation"] == "The label feature of p2 are: Vision."
+    assert out["answer"] == "Vision" and out["accepted"] is True
+
+
+def test_stream_emits_trace_events_in_order():
+    m = ScriptedChatModel(script=[*step(1, "Degree[p2, cited_by]"), *step(2, "Finish[3]"), "[yes]"])
+    events = [
+        e for e in graph.stream({"question": "How many cite p2?"}, context=ctx(m), stream_mode="custom")
+    ]
+    kinds = [e["event"] for e in events]
+    assert kinds == [
+        "plan",
+        "thought",
+        "action",
+        "observation",
+        "plan",
+        "thought",
+        "action",
+        "answer",
+        "verdict",
+    ]
+    assert events[3]["text"] == "The cited_by neighbor number of p2 is 3."
+
+
+def test_sqlite_checkpointer_persists_the_run(tmp_path):
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    m = ScriptedChatModel(script=[*step(1, "Finish[3]"), "[yes]"])
+    config = {"configurable": {"thread_id": "sqlite-1"}}
+    with SqliteSaver.from_conn_string(str(tmp_path / "runs.sqlite")) as saver:
+        build_graph(checkpointer=saver).invoke(
+            {"question": "How many cite p2?"}, context=ctx(m), config=config
+        )
+    with SqliteSaver.from_conn_string(str(tmp_path / "runs.sqlite")) as saver:  # a new process would do this
+        saved = build_graph(checkpointer=saver).get_state(config)
+    assert saved.values["answer"] == "3" and saved.values["accepted"] is True
+
+
+def test_checkpointer_keeps_the_run_state_per_thread():
+    m = ScriptedChatModel(script=[*step(1, "Finish[3]"), "[yes]"])
+    app = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t1"}}
+    out = app.invoke({"question": "How many cite p2?"}, context=ctx(m), config=config)
+    saved = app.get_state(config)
+    assert saved.values["answer"] == out["answer"] == "3" and not saved.next

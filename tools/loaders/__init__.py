@@ -1,0 +1,55 @@
+"""Graph loaders: the bundled real graphs by name, or any GRBench ``graph.json``.
+
+``load_graph("cora")`` / ``"movielens"`` / ``"wikispeedia"`` read the shared
+data root (see :mod:`tools.config`; a missing dataset raises
+:class:`~tools.config.DataMissingError`); ``load_graph("path/graph.json")`` or a
+folder holding ``graph.json`` reads that file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from tools.errors import GraphFileError
+from tools.loaders.cora import load_cora
+from tools.loaders.grbench import load_graph_json, save_graph_json
+from tools.loaders.movielens import load_movielens
+from tools.loaders.wikispeedia import load_wikispeedia
+from tools.store import GraphStore
+
+KNOWN_GRAPHS: dict[str, Callable[[], GraphStore]] = {
+    "cora": load_cora,
+    "movielens": load_movielens,
+    "wikispeedia": load_wikispeedia,
+}
+
+
+def load_graph(spec: str) -> GraphStore:
+    """Load a graph by name (see :data:`KNOWN_GRAPHS`) or by ``graph.json`` path / folder."""
+    text = str(spec).strip()
+    if not text:
+        raise GraphFileError(
+            f"empty graph spec; use one of {', '.join(KNOWN_GRAPHS)} or a path to a graph.json file"
+        )
+    loader = KNOWN_GRAPHS.get(text.lower())
+    if loader is not None:
+        return loader()
+    path = Path(text).expanduser()
+    if path.exists():
+        return load_graph_json(path)
+    raise GraphFileError(
+        f"unknown graph {text!r}: not a known name ({', '.join(KNOWN_GRAPHS)}) "
+        f"and no file or folder exists at {path.resolve()}"
+    )
+
+
+__all__ = [
+    "KNOWN_GRAPHS",
+    "load_cora",
+    "load_graph",
+    "load_graph_json",
+    "load_movielens",
+    "load_wikispeedia",
+    "save_graph_json",
+]

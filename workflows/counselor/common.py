@@ -1,0 +1,95 @@
+"""Helpers shared by the Counselor role nodes: LLM calls with accounting, events, scratchpad."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from langgraph.config import get_stream_writer
+
+from workflows.counselor.context import CounselorContext
+from workflows.counselor.prompts import reasoning_prompt
+from workflows.counselor.state import CounselorState, Step, Usage
+from workflows.models.invoke import invoke_text
+from workflows.models.roles import role_model
+
+# Cut generation where the next protocol line would start: one line per agent.
+STEP_STOPS = ["\nObservation", "\nPlan ", "\nThought ", "\nAction ", "\n\n"]
+
+
+def llm(
+    context: CounselorContext,
+    role: str,
+    prompt: str,
+    *,
+    stop: list[str] | None = None,
+    max_tokens: int | None = None,
+) -> tuple[str, Usage]:
+    """Run one role's model on a single-message prompt; return text and usage."""
+    spec = {
+        "reasoner": context.reasoner_model,
+        "reflector": context.reflector_model,
+        "judge": context.judge_model,
+    }[role]
+    model = role_model(
+        context,
+        spec,
+        temperature=context.temperature,
+        top_p=context.top_p,
+        max_tokens=max_tokens or context.max_tokens,
+        seed=context.seed,
+    )
+    reply = invoke_text(model, [HumanMessage(content=prompt)], stop=stop)
+    usage: Usage = {
+        "llm_calls": 1,
+        "input_tokens": reply.input_tokens,
+        "output_tokens": reply.output_tokens,
+        "llm_seconds": reply.seconds,
+    }
+    return reply.text, usage
+
+
+def emit(event: str, text: str, state: CounselorState, step: int | None = None, **extra: Any) -> None:
+    """Stream a custom event (``stream_mode="custom"``); a no-op outside a streamed run."""
+    try:
+        writer = get_stream_writer()
+    except Exception:  # called outside a graph run (unit tests of helpers)
+        return
+    writer({"event": event, "trial": state.get("trial_index", 0), "step": step, "text": text, **extra})
+
+
+def render_scratchpad(steps: list[Step], pending: Step | None = None, with_plan: bool = True) -> str:
+    """Interleaved ``Plan i / Thought i / Action i / Observation i`` lines of the current trial."""
+    lines: list[str] = []
+    for step in [*steps, *([pending] if pending else [])]:
+        i = step["index"]
+        for key, label in (
+            ("plan", "Plan"),
+            ("thought", "Thought"),
+            ("action", "Action"),
+            ("observation", "Observation"),
+        ):
+            if key == "plan" and not with_plan:
+                continue
+            if key in step:
+                lines.append(f"{label} {i}: {step[key]}")
+    return "\n".join(lines)
+
+
+def shared_prompt(state: CounselorState, context: CounselorContext, graph_definition: str) -> str:
+    """The reasoning prompt with the current scratchpad and the reflections in force."""
+    reflections = list(state.get("reflections") or [])
+    if context.reflection_policy == "replace":
+        reflections = reflections[-1:]
+    return reasoning_prompt(
+        question=state["question"],
+        graph_definition=graph_definition,
+        scratchpad=render_scratchpad(state.get("steps") or [], state.get("pending"), context.planner_on),
+        reflections=reflections,
+        with_plan=context.planner_on,
+        compound=context.compound,
+    )
+
+
+def next_index(state: CounselorState) -> int:
+    return len(state.get("steps") or []) + 1

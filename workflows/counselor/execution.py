@@ -1,0 +1,26 @@
+"""Execution agent: one Action line - graph function call(s) or Finish[answer]."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from workflows.counselor.common import emit, llm, next_index, shared_prompt
+from workflows.counselor.context import CounselorContext
+from workflows.counselor.parsing import clean_line
+from workflows.counselor.prompts import step_prompt
+from workflows.counselor.resources import graph_definition
+from workflows.counselor.state import CounselorState
+
+
+def act(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
+    ctx = runtime.context
+    index = next_index(state)
+    pending = dict(state.get("pending") or {"index": index})
+    prompt = step_prompt("action", index, shared_prompt(state, ctx, graph_definition(ctx)))
+    # No blank-line stop here: a JSON-style call may span lines; the call parser
+    # reads the raw reply and takes the first line that parses.
+    text, usage = llm(ctx, "reasoner", prompt, stop=["\nObservation", "\nPlan ", "\nThought "])
+    line = clean_line(text, "action")
+    pending.update(index=index, action=line, raw_action=text)
+    emit("action", line, state, index)
+    return {"pending": pending, "usage": usage}

@@ -1,0 +1,105 @@
+"""Graph Counselor as a LangGraph state machine.
+
+    start ─► plan ─► think ─► act ─► observe ─┬─► plan (next step)
+                                                ├─► judge ─► close_trial   (Finish[...])
+                                                └─► close_trial            (T steps used)
+    close_trial ─┬─► reflect ─► next_trial ─► plan   (rejected, reflections left)
+                 └─► finish ─► END
+    start ─► answer_directly ─► close_trial           (base mode: no graph)
+
+The inner loop is the paper's AGIEM (plan, thought, action, observation); the
+outer loop is self-reflection steered by the judge. Graph-CoT mode and the
+w/o Plan ablation skip ``plan``; ``no_reflection`` and ``graph_cot`` skip judge
+and reflection.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from workflows.counselor.base_answer import answer_directly
+from workflows.counselor.context import CounselorContext
+from workflows.counselor.execution import act
+from workflows.counselor.judge import judge
+from workflows.counselor.observe import observe
+from workflows.counselor.planner import plan
+from workflows.counselor.reflector import reflect
+from workflows.counselor.state import CounselorInput, CounselorOutput, CounselorState
+from workflows.counselor.thought import think
+from workflows.counselor.trials import close_trial, finish, next_trial, start
+
+
+def _first_step(
+    state: CounselorState, runtime: Runtime[CounselorContext]
+) -> Literal["plan", "think", "answer_directly"]:
+    if runtime.context.mode == "base":
+        return "answer_directly"
+    return "plan" if runtime.context.planner_on else "think"
+
+
+def _after_observe(
+    state: CounselorState, runtime: Runtime[CounselorContext]
+) -> Literal["plan", "think", "judge", "close_trial"]:
+    ctx = runtime.context
+    if state.get("finished"):
+        return "judge" if ctx.reflection_on else "close_trial"
+    if len(state.get("steps") or []) >= ctx.max_steps:
+        return "close_trial"
+    return "plan" if ctx.planner_on else "think"
+
+
+def _after_trial(state: CounselorState, runtime: Runtime[CounselorContext]) -> Literal["reflect", "finish"]:
+    ctx = runtime.context
+    if ctx.reflection_on and not state.get("accepted") and state.get("trial_index", 0) < ctx.max_reflections:
+        return "reflect"
+    return "finish"
+
+
+def _after_next_trial(state: CounselorState, runtime: Runtime[CounselorContext]) -> Literal["plan", "think"]:
+    return "plan" if runtime.context.planner_on else "think"
+
+
+def build_graph(checkpointer=None, *, name: str = "Graph Counselor"):
+    """Compile the workflow; pass a checkpointer (e.g. SqliteSaver) to make runs resumable."""
+    builder = StateGraph(
+        CounselorState,
+        context_schema=CounselorContext,
+        input_schema=CounselorInput,
+        output_schema=CounselorOutput,
+    )
+    builder.add_node("start", start)
+    builder.add_node("plan", plan)
+    builder.add_node("think", think)
+    builder.add_node("act", act)
+    builder.add_node("observe", observe)
+    builder.add_node("judge", judge)
+    builder.add_node("close_trial", close_trial)
+    builder.add_node("reflect", reflect)
+    builder.add_node("next_trial", next_trial)
+    builder.add_node("answer_directly", answer_directly)
+    builder.add_node("finish", finish)
+
+    builder.add_edge(START, "start")
+    builder.add_conditional_edges("start", _first_step)
+    builder.add_edge("plan", "think")
+    builder.add_edge("think", "act")
+    builder.add_edge("act", "observe")
+    builder.add_conditional_edges("observe", _after_observe)
+    builder.add_edge("judge", "close_trial")
+    builder.add_edge("answer_directly", "close_trial")
+    builder.add_conditional_edges("close_trial", _after_trial)
+    builder.add_edge("reflect", "next_trial")
+    builder.add_conditional_edges("next_trial", _after_next_trial)
+    builder.add_edge("finish", END)
+    # Loops are bounded by max_steps and max_reflections, not by LangGraph's default
+    # recursion limit of 25 super-steps (one Counselor step alone takes four).
+    return builder.compile(checkpointer=checkpointer, name=name).with_config(recursion_limit=RECURSION_LIMIT)
+
+
+RECURSION_LIMIT = 100_000
+
+
+graph = build_graph()

@@ -1,0 +1,90 @@
+"""Tolerant readers of model output: step lines, judge verdicts, final answers.
+
+Small models add prefixes, repeat the label, write several lines or wrap things
+in JSON or markdown. These functions take what is usable and never raise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+_LABEL = re.compile(r"^\s*[*#>\-\s]*(plan|thought|action|observation|step)\s*\d*\s*[:.)\-]\s*", re.IGNORECASE)
+_FENCE = re.compile(r"```[a-z]*", re.IGNORECASE)
+
+
+def clean_line(text: str, label: str) -> str:
+    """The content of the first useful line for a ``label`` step.
+
+    Prefers a line carrying the wanted label; otherwise the first non-empty line,
+    with any step label stripped. JSON objects such as ``{"plan": "..."}`` are unwrapped.
+    """
+    text = _FENCE.sub("", text or "").strip()
+    unwrapped = _unwrap_json(text, label)
+    if unwrapped is not None:
+        return unwrapped
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    wanted = re.compile(rf"\b{label}\s*\d*\s*[:.)\-]\s*", re.IGNORECASE)
+    for line in lines:  # the labelled line, even after chatter such as "Sure! Plan 1: ..."
+        found = wanted.search(line)
+        if found and line[found.end() :].strip():
+            return line[found.end() :].strip()
+    for line in lines:
+        stripped = _LABEL.sub("", line).strip()
+        if stripped:
+            return stripped
+    return ""
+
+
+def _unwrap_json(text: str, label: str) -> str | None:
+    if not text.startswith("{"):
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    for key, value in data.items():
+        if key.lower().startswith(label.lower()) and isinstance(value, str):
+            return value.strip()
+    return None
+
+
+_VERDICT = re.compile(r"\[\s*(yes|no)\s*\]", re.IGNORECASE)
+_BARE = re.compile(r"\b(yes|no|correct|incorrect)\b", re.IGNORECASE)
+
+
+def parse_verdict(text: str) -> str:
+    """``"yes"``, ``"no"`` or ``"unclear"`` from a judge reply.
+
+    The bracketed tag wins (its last occurrence); otherwise the last bare yes/no
+    or correct/incorrect word. Unclear verdicts are treated as not accepted.
+    """
+    tags = _VERDICT.findall(text or "")
+    if tags:
+        return tags[-1].lower()
+    words = _BARE.findall(text or "")
+    if words:
+        word = words[-1].lower()
+        return "yes" if word in ("yes", "correct") else "no"
+    return "unclear"
+
+
+_ANSWER_PREFIX = re.compile(r"^\s*(the\s+)?(final\s+)?answer\s*(is|:)\s*", re.IGNORECASE)
+
+
+def regularize_answer(text: str) -> str:
+    """Rule-based clean-up of a ``Finish[...]`` payload (the paper's Regularize)."""
+    answer = (text or "").strip()
+    answer = _ANSWER_PREFIX.sub("", answer)
+    if len(answer) >= 2 and answer[0] == answer[-1] and answer[0] in "\"'`":
+        answer = answer[1:-1]
+    if answer.startswith("[") and answer.endswith("]"):
+        try:
+            items = json.loads(answer.replace("'", '"'))
+            if isinstance(items, list):
+                answer = ", ".join(str(x) for x in items)
+        except json.JSONDecodeError:
+            answer = answer[1:-1]
+    return answer.strip().rstrip(".").strip()

@@ -1,0 +1,92 @@
+"""Typed input, output and internal state of the Graph Counselor workflow."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+from pydantic import BaseModel, Field, field_validator
+
+
+class CounselorInput(BaseModel):
+    """What a caller sends: one natural-language question."""
+
+    question: str = Field(description="The question to answer from the graph.")
+
+    @field_validator("question")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("question must not be empty")
+        return value
+
+
+class Step(TypedDict, total=False):
+    """One Plan - Thought - Action - Observation step of a trial."""
+
+    index: int
+    plan: str
+    thought: str
+    action: str
+    raw_action: str
+    observation: str
+    calls: list[str]
+    ok: bool
+    seconds: float
+
+
+class Trial(TypedDict, total=False):
+    """One attempt at the question; trials after the first see the reflections."""
+
+    index: int
+    steps: list[Step]
+    answer: str | None
+    finished: bool
+    verdict: str | None
+    judge_text: str | None
+
+
+class Usage(TypedDict, total=False):
+    llm_calls: int
+    input_tokens: int
+    output_tokens: int
+    llm_seconds: float
+    tool_seconds: float
+
+
+def add_usage(left: Usage | None, right: Usage | None) -> Usage:
+    """Reducer: usage counters add up across nodes."""
+    out: dict[str, Any] = dict(left or {})
+    for key, value in (right or {}).items():
+        out[key] = out.get(key, 0) + value
+    return out  # type: ignore[return-value]
+
+
+class CounselorOutput(TypedDict, total=False):
+    """What a run returns: final and first-trial answers with the full trace."""
+
+    question: str
+    answer: str
+    first_answer: str
+    accepted: bool
+    trials: list[Trial]
+    reflections: list[str]
+    usage: Usage
+    seconds: float
+
+
+class CounselorState(CounselorOutput, total=False):
+    """Internal state: the output fields plus the current trial's working data."""
+
+    started: float
+    trial_index: int
+    steps: list[Step]  # scratchpad of the current trial
+    pending: Step  # the step being built (plan/thought/action before its observation)
+    trial_answer: str | None
+    finished: bool
+    verdict: str | None
+    judge_text: str | None
+    trials: Annotated[list[Trial], operator.add]
+    reflections: Annotated[list[str], operator.add]
+    usage: Annotated[Usage, add_usage]

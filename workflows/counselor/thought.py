@@ -1,0 +1,24 @@
+"""Thought agent: one Thought line - which graph information is needed now."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from workflows.counselor.common import STEP_STOPS, emit, llm, next_index, shared_prompt
+from workflows.counselor.context import CounselorContext
+from workflows.counselor.parsing import clean_line
+from workflows.counselor.prompts import step_prompt
+from workflows.counselor.resources import graph_definition
+from workflows.counselor.state import CounselorState
+
+
+def think(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
+    ctx = runtime.context
+    index = next_index(state)
+    pending = dict(state.get("pending") or {"index": index})
+    prompt = step_prompt("thought", index, shared_prompt(state, ctx, graph_definition(ctx)))
+    text, usage = llm(ctx, "reasoner", prompt, stop=STEP_STOPS)
+    line = clean_line(text, "thought") or "(no thought given)"
+    pending.update(index=index, thought=line)
+    emit("thought", line, state, index)
+    return {"pending": pending, "usage": usage}

@@ -1,0 +1,72 @@
+"""Trial bookkeeping: start a run, close a trial, open the next one, finish."""
+
+from __future__ import annotations
+
+import time
+
+from langgraph.runtime import Runtime
+
+from workflows.counselor.context import CounselorContext
+from workflows.counselor.resources import graph_functions
+from workflows.counselor.state import CounselorState, Trial
+
+
+def start(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
+    """Check the question and load the graph up front, so bad input fails before any LLM call."""
+    question = (state.get("question") or "").strip()
+    if not question:
+        raise ValueError("question must not be empty")
+    if runtime.context.mode != "base":
+        graph_functions(runtime.context)
+    return {
+        "question": question,
+        "started": time.perf_counter(),
+        "trial_index": 0,
+        "steps": [],
+        "pending": {},
+        "trial_answer": None,
+        "finished": False,
+        "verdict": None,
+        "judge_text": None,
+        "answer": "",
+        "first_answer": "",
+        "accepted": None,
+    }
+
+
+def close_trial(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
+    """Record the trial; a finished trial's answer becomes the current final answer."""
+    index = state.get("trial_index", 0)
+    trial: Trial = {
+        "index": index,
+        "steps": list(state.get("steps") or []),
+        "answer": state.get("trial_answer"),
+        "finished": bool(state.get("finished")),
+        "verdict": state.get("verdict"),
+        "judge_text": state.get("judge_text"),
+    }
+    update: dict = {"trials": [trial]}
+    if state.get("finished"):
+        update["answer"] = state.get("trial_answer") or ""
+        if index == 0:
+            update["first_answer"] = update["answer"]
+    if state.get("verdict") is not None:
+        update["accepted"] = state["verdict"] == "yes"
+    return update
+
+
+def next_trial(state: CounselorState) -> dict:
+    """Fresh scratchpad for the next trial; the reflections stay in state and enter the prompt."""
+    return {
+        "trial_index": state.get("trial_index", 0) + 1,
+        "steps": [],
+        "pending": {},
+        "trial_answer": None,
+        "finished": False,
+        "verdict": None,
+        "judge_text": None,
+    }
+
+
+def finish(state: CounselorState) -> dict:
+    return {"seconds": time.perf_counter() - state.get("started", time.perf_counter())}
