@@ -136,11 +136,16 @@ class NodeIndex(Retriever):
         text_mode: TextMode = "main",
         ef_search: int = HNSW_EF_SEARCH,
         query_cache_size: int = 4096,
+        search_threads: int | None = 1,
         path: Path | None = None,
     ) -> None:
         self.embedder = embedder
         self.text_mode = text_mode
         self.path = path
+        # One OpenMP thread per query by default: agents send one query at a time and
+        # parallel runs already fill the cores; on a busy 2-core box FAISS's second
+        # thread mostly spin-waits (measured 2-5x slower p50). None keeps FAISS's setting.
+        self.search_threads = search_threads
         self._parts: dict[str, _Partition] = {p.node_type: p for p in partitions}
         self.set_ef_search(ef_search)
         self._query_vector = lru_cache(maxsize=query_cache_size)(self._embed_query)
@@ -216,8 +221,16 @@ class NodeIndex(Retriever):
             )
         parts = self._parts.values() if node_type is None else [self._parts[node_type]]
         hits: list[tuple[float, int, str]] = []
-        for part in parts:
-            hits.extend(_search_partition(part, query, k))
+        previous = faiss.omp_get_max_threads()
+        limit = self.search_threads
+        if limit:  # the OpenMP setting is per calling thread, so this does not leak across threads
+            faiss.omp_set_num_threads(limit)
+        try:
+            for part in parts:
+                hits.extend(_search_partition(part, query, k))
+        finally:
+            if limit:
+                faiss.omp_set_num_threads(previous)
         hits.sort(key=lambda h: (-h[0], h[1]))
         return [(node, score) for score, _, node in hits[:k]]
 
@@ -351,6 +364,7 @@ def build_node_index(
     hnsw_m: int = HNSW_M,
     ef_construction: int = HNSW_EF_CONSTRUCTION,
     ef_search: int = HNSW_EF_SEARCH,
+    search_threads: int | None = 1,
 ) -> NodeIndex:
     """Embed every node's text and index it, or load the persisted index.
 
@@ -358,6 +372,7 @@ def build_node_index(
     :data:`EXACT_LIMIT` nodes and HNSW above; ``True``/``False`` force one kind.
     With ``cache`` the index is stored under ``cache_dir("indexes")`` and reused
     for the same graph fingerprint, embedder, text mode and index settings.
+    ``ef_search`` and ``search_threads`` are query-time settings (see :class:`NodeIndex`).
     """
     if text_mode not in TEXT_MODES:
         raise ValueError(f"text_mode must be one of {TEXT_MODES}, got {text_mode!r}")
@@ -370,7 +385,7 @@ def build_node_index(
     folder = _cache_folder(store, model, text_mode, settings, texts) if cache else None
     if folder is not None and (folder / "meta.json").exists():
         try:
-            return NodeIndex.load(folder, model, ef_search=ef_search)
+            return NodeIndex.load(folder, model, ef_search=ef_search, search_threads=search_threads)
         except Exception as exc:  # a corrupt or stale cache is rebuilt, not fatal
             log.warning("rebuilding node index: could not load %s (%s)", folder, exc)
             shutil.rmtree(folder, ignore_errors=True)
@@ -387,6 +402,7 @@ def build_node_index(
         ef_construction=ef_construction,
         text_mode=text_mode,
         ef_search=ef_search,
+        search_threads=search_threads,
     )
     if folder is not None:
         index.save(folder)

@@ -39,7 +39,9 @@ def test_hash_embedder_is_deterministic_within_and_across_processes():
         "import json; from tools.retrieval.embedders import HashEmbedder; "
         f"print(json.dumps(HashEmbedder().embed({texts!r}).tolist()))"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    )
     assert np.allclose(np.array(json.loads(out.stdout), dtype=np.float32), first, atol=0)
 
 
@@ -58,7 +60,11 @@ def test_hash_embedder_empty_text_gives_zero_row_not_nan():
 
 def test_hash_similarity_follows_shared_words():
     query, close, far = HashEmbedder().embed(
-        ["graph neural networks for citation analysis", "citation analysis with graph networks", "baking bread at home"]
+        [
+            "graph neural networks for citation analysis",
+            "citation analysis with graph networks",
+            "baking bread at home",
+        ]
     )
     assert float(query @ close) > 0.5
     assert float(query @ close) > float(query @ far) + 0.3
@@ -146,3 +152,32 @@ def test_assemble_mpnet_rejects_parts_out_of_order(tmp_path):
     with pytest.raises(ValueError, match="not a valid zip|do not form a zip"):
         assemble_mpnet(parts[::-1], target=tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_model_is_loaded_once_across_threads(tmp_path, monkeypatch):
+    import threading
+    import time
+
+    import sentence_transformers
+
+    (tmp_path / "modules.json").write_text("[]")
+    loads = []
+
+    class SlowModel:
+        def __init__(self, path, device, local_files_only):
+            assert local_files_only is True  # never allowed to reach a hub
+            loads.append(path)
+            time.sleep(0.05)  # widen the race window
+
+    monkeypatch.setattr(sentence_transformers, "SentenceTransformer", SlowModel)
+    models = []
+    threads = [
+        threading.Thread(target=lambda: models.append(SentenceTransformerEmbedder(tmp_path).model))
+        for _ in range(6)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(loads) == 1
+    assert all(m is models[0] for m in models) and len(models) == 6

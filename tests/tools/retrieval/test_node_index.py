@@ -11,7 +11,10 @@ from tools.retrieval.node_index import NodeIndex, build_node_index, node_text
 from tools.store import GraphStore
 
 PAPERS = {
-    "p1": ("Graph Counselor: adaptive graph exploration with multi-agent reflection", "Agents plan and reflect."),
+    "p1": (
+        "Graph Counselor: adaptive graph exploration with multi-agent reflection",
+        "Agents plan and reflect.",
+    ),
     "p2": ("Reasoning on graphs with large language models", "Faithful paths over knowledge graphs."),
     "p3": ("Attention is all you need", "The transformer replaces recurrence entirely."),
     "p4": ("Chain of thought prompting elicits reasoning", "Step by step rationales help."),
@@ -92,7 +95,8 @@ def test_k_results_are_ordered_and_capped(store):
     assert len(index.search("reasoning", k=100)) == len(store)
     # an untyped search is the merge of the per-type searches
     merged = sorted(
-        index.search("reasoning", k=100, node_type="paper") + index.search("reasoning", k=100, node_type="author"),
+        index.search("reasoning", k=100, node_type="paper")
+        + index.search("reasoning", k=100, node_type="author"),
         key=lambda h: -h[1],
     )
     assert [s for _, s in merged] == pytest.approx([s for _, s in index.search("reasoning", k=100)])
@@ -165,7 +169,10 @@ def test_corrupt_cache_is_rebuilt(store):
 
 
 def test_text_mode_all_searches_other_string_features(store):
-    assert node_text(store, "p3", "all") == "Attention is all you need. The transformer replaces recurrence entirely."
+    assert (
+        node_text(store, "p3", "all")
+        == "Attention is all you need. The transformer replaces recurrence entirely."
+    )
     assert node_text(store, "a1", "all") == "Ashish Vaswani"
     main = build(store)
     full = build(store, text_mode="all")
