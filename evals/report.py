@@ -176,8 +176,11 @@ def render_markdown(summary: dict[str, Any], plot_name: str | None = None) -> st
 # ------------------------------------------------------------------ plot
 
 
-def plot_scores(summary: dict[str, Any], path: Path, metric: str = "rouge_l") -> Path:
-    """Grouped bars: ``metric`` per mode, one group per level plus 'all'."""
+_METRIC_NAMES = {"rouge_l": "Rouge-L recall", "exact_match": "Exact match", "judge": "LLM judge", "rouge_l_f1": "Rouge-L F1"}
+
+
+def plot_scores(summary: dict[str, Any], path: Path, metrics: Sequence[str] = ("rouge_l", "exact_match")) -> Path:
+    """Grouped bars, one panel per metric: score per mode, one group per level plus 'all'."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -186,21 +189,24 @@ def plot_scores(summary: dict[str, Any], path: Path, metric: str = "rouge_l") ->
     modes = list(summary["modes"])
     levels = _ordered({lv for rows in summary["by_level"].values() for lv in rows}, LEVEL_ORDER) + ["all"]
     width = 0.8 / max(1, len(modes))
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(levels) + 2), 4.0), dpi=110)
-    for i, mode in enumerate(modes):
-        values = []
-        for level in levels:
-            row = summary["modes"][mode] if level == "all" else summary["by_level"][mode].get(level, {})
-            values.append(row.get(metric) or 0.0)
-        xs = [j + (i - (len(modes) - 1) / 2) * width for j in range(len(levels))]
-        ax.bar(xs, values, width=width, label=mode)
-    ax.set_xticks(range(len(levels)), levels)
-    ax.set_ylabel(f"{metric} (%)")
-    ax.set_ylim(0, 100)
-    ax.set_title(f"{summary.get('title') or 'Evaluation'}: {metric} per mode and level")
-    if modes:
-        ax.legend(fontsize="small")
-    ax.grid(axis="y", alpha=0.3)
+    panel_width = max(5.0, 1.3 * len(levels) + 1.5)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(panel_width * len(metrics), 4.0), dpi=110, squeeze=False)
+    for ax, metric in zip(axes[0], metrics, strict=True):
+        for i, mode in enumerate(modes):
+            values = []
+            for level in levels:
+                row = summary["modes"][mode] if level == "all" else summary["by_level"][mode].get(level, {})
+                values.append(row.get(metric) or 0.0)
+            xs = [j + (i - (len(modes) - 1) / 2) * width for j in range(len(levels))]
+            ax.bar(xs, values, width=width, label=mode)
+        ax.set_xticks(range(len(levels)), levels)
+        ax.set_ylabel("%")
+        ax.set_ylim(0, 100)
+        ax.set_title(_METRIC_NAMES.get(metric, metric))
+        ax.grid(axis="y", alpha=0.3)
+        if modes:
+            ax.legend(fontsize="small")
+    fig.suptitle(f"{summary.get('title') or 'Evaluation'}: score per mode and level")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)

@@ -47,12 +47,17 @@ def stream_counselor(question: str, context: Any, on_event: Any) -> dict[str, An
 
 
 def _load_graph_first(context: Any) -> None:
-    """Load the graph before any output so a bad graph fails with the loader's message."""
+    """Load the graph and its Retrieve index before the trace starts.
+
+    A bad graph then fails with the loader's message before any output, and the
+    index build (first use only) shows its own progress bar instead of stalling a run.
+    """
     if context.mode == "base":
         return
-    from tools.resources import get_graph
+    from tools.resources import get_graph, get_graph_functions
 
     get_graph(context.graph)
+    get_graph_functions(context.graph, context.embedding_model)
 
 
 def _print_usage_line(output: dict[str, Any]) -> None:

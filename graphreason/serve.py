@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from tools.config import REPO_ROOT
@@ -76,6 +78,7 @@ def serve(port: int | None = None, config: Path | None = None, reload: bool = Tr
     print(f"  Studio   : https://smith.langchain.com/studio/?baseUrl={url}", flush=True)
     print("  Ctrl-C stops the server.", flush=True)
     process = subprocess.Popen(serve_command(port, config, reload), cwd=config.parent, env=serve_env())
+    restore = _sigterm_as_interrupt()
     try:
         return process.wait()
     except KeyboardInterrupt:
@@ -85,3 +88,17 @@ def serve(port: int | None = None, config: Path | None = None, reload: bool = Tr
         except subprocess.TimeoutExpired:
             process.kill()
         return 0
+    finally:
+        restore()
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _sigterm_as_interrupt():
+    """Treat SIGTERM like Ctrl-C so a terminated ``serve`` also stops its server child."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    return lambda: signal.signal(signal.SIGTERM, previous)

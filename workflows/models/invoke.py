@@ -26,15 +26,26 @@ class LLMReply:
     seconds: float
 
 
-def _is_transport_error(exc: Exception) -> bool:
-    name = type(exc).__name__
-    return name in {
-        "APIConnectionError",
-        "APITimeoutError",
-        "ConnectError",
-        "ConnectTimeout",
-        "ReadTimeout",
-    } or isinstance(exc, (ConnectionError, TimeoutError))
+_TRANSPORT_ERRORS = {
+    "APIConnectionError",
+    "APITimeoutError",
+    "OpenAIConnectionError",
+    "OpenAITimeoutError",
+    "ConnectError",
+    "ConnectTimeout",
+    "ReadTimeout",
+}
+
+
+def _is_transport_error(exc: BaseException | None) -> bool:
+    """A connection or timeout failure, however deeply the client wrapped it."""
+    while exc is not None:
+        if isinstance(exc, (ConnectionError, TimeoutError)):
+            return True
+        if any(cls.__name__ in _TRANSPORT_ERRORS for cls in type(exc).__mro__):
+            return True
+        exc = exc.__cause__
+    return False
 
 
 def _endpoint(model: BaseChatModel) -> str:

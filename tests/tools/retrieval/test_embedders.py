@@ -181,3 +181,31 @@ def test_model_is_loaded_once_across_threads(tmp_path, monkeypatch):
         thread.join()
     assert len(loads) == 1
     assert all(m is models[0] for m in models) and len(models) == 6
+
+
+def test_queries_run_on_query_threads_and_restore_torch(tmp_path, monkeypatch):
+    import sentence_transformers
+    import torch
+
+    (tmp_path / "modules.json").write_text("[]")
+    seen = []
+
+    class ThreadRecordingModel:
+        def __init__(self, path, device, local_files_only):
+            pass
+
+        def encode(self, texts, **kwargs):
+            seen.append(torch.get_num_threads())
+            return np.ones((len(texts), 4), dtype=np.float32) / 2
+
+    monkeypatch.setattr(sentence_transformers, "SentenceTransformer", ThreadRecordingModel)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        embedder = SentenceTransformerEmbedder(tmp_path, query_threads=1, threads=None)
+        embedder.embed(["one query"])
+        embedder.embed([f"text {i}" for i in range(20)])
+        assert seen == [1, 2]  # single query on one thread, bulk left to torch
+        assert torch.get_num_threads() == 2  # restored
+    finally:
+        torch.set_num_threads(before)

@@ -1,0 +1,223 @@
+"""A small OpenAI-compatible HTTP server for any LangChain chat model.
+
+It exposes the embedded model (or a scripted one, or a proxied endpoint) to any
+OpenAI client, and gives our tests a real HTTP server for the ``openai:`` backend::
+
+    python -m workflows.models.openai_server --model local --host 127.0.0.1 --port 8765
+
+Endpoints: ``POST /v1/chat/completions`` (non-streaming, ``n=1``), ``GET /v1/models``
+and ``GET /health``. Request options ``temperature``, ``top_p``, ``max_tokens``
+(or ``max_completion_tokens``), ``seed`` and ``stop`` are passed to the model call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+import uuid
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+log = logging.getLogger(__name__)
+
+
+class BadRequest(ValueError):
+    """The request body is not a chat completion request we can serve."""
+
+
+def _error(status: int, message: str, kind: str) -> JSONResponse:
+    return JSONResponse({"error": {"message": message, "type": kind, "code": None}}, status_code=status)
+
+
+def _text(content: Any, where: str) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if not (isinstance(part, dict) and part.get("type") == "text"):
+                raise BadRequest(f"{where}: only text content parts are supported")
+            parts.append(str(part.get("text", "")))
+        return "".join(parts)
+    raise BadRequest(f"{where}: content must be a string or a list of text parts")
+
+
+def parse_messages(raw: Any) -> list[BaseMessage]:
+    """LangChain messages for the ``messages`` array of a chat completion request."""
+    if not isinstance(raw, list) or not raw:
+        raise BadRequest("'messages' must be a non-empty list")
+    messages: list[BaseMessage] = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict):
+            raise BadRequest(f"messages[{i}] must be an object")
+        role = item.get("role")
+        content = _text(item.get("content"), f"messages[{i}]")
+        if role in ("system", "developer"):
+            messages.append(SystemMessage(content=content))
+        elif role == "user":
+            messages.append(HumanMessage(content=content))
+        elif role == "assistant":
+            messages.append(AIMessage(content=content))
+        elif role == "tool":
+            messages.append(ToolMessage(content=content, tool_call_id=str(item.get("tool_call_id", ""))))
+        else:
+            raise BadRequest(f"messages[{i}] has unsupported role {role!r}")
+    return messages
+
+
+def _number(body: dict[str, Any], key: str, kind: type, low: float | None = None) -> Any:
+    value = body.get(key)
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (kind is int and int(value) != value)
+    ):
+        raise BadRequest(f"'{key}' must be {'an integer' if kind is int else 'a number'}")
+    if low is not None and value < low:
+        raise BadRequest(f"'{key}' must be >= {low}")
+    return kind(value)
+
+
+def parse_options(body: dict[str, Any]) -> tuple[list[str] | None, dict[str, Any]]:
+    """Stop sequences and the model-call keyword options found in a request body."""
+    if body.get("stream"):
+        raise BadRequest("streaming is not supported by this server; send stream=false")
+    n = body.get("n", 1)
+    if n not in (1, None):
+        raise BadRequest("only n=1 is supported")
+    stop = body.get("stop")
+    if isinstance(stop, str):
+        stop = [stop]
+    elif stop is not None and not (isinstance(stop, list) and all(isinstance(s, str) for s in stop)):
+        raise BadRequest("'stop' must be a string or a list of strings")
+    options = {
+        "temperature": _number(body, "temperature", float, 0.0),
+        "top_p": _number(body, "top_p", float, 0.0),
+        "max_tokens": _number(body, "max_completion_tokens", int, 1) or _number(body, "max_tokens", int, 1),
+        "seed": _number(body, "seed", int),
+    }
+    return stop or None, {k: v for k, v in options.items() if v is not None}
+
+
+def completion_body(message: AIMessage, model_name: str) -> dict[str, Any]:
+    """OpenAI ``chat.completion`` JSON for one reply message."""
+    usage = message.usage_metadata or {}
+    reply: dict[str, Any] = {"role": "assistant", "content": _text(message.content, "reply")}
+    finish = (message.response_metadata or {}).get("finish_reason") or "stop"
+    if message.tool_calls:
+        reply["tool_calls"] = [
+            {
+                "id": call.get("id") or f"call_{uuid.uuid4().hex[:12]}",
+                "type": "function",
+                "function": {"name": call["name"], "arguments": json.dumps(call["args"])},
+            }
+            for call in message.tool_calls
+        ]
+        finish = "tool_calls"
+    prompt_tokens = int(usage.get("input_tokens", 0))
+    completion_tokens = int(usage.get("output_tokens", 0))
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model_name,
+        "choices": [{"index": 0, "message": reply, "finish_reason": finish, "logprobs": None}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+def create_app(model: BaseChatModel, model_name: str = "local") -> Starlette:
+    """A Starlette app serving ``model`` under the OpenAI chat-completions API."""
+    started = int(time.time())
+
+    async def health(_request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok", "model": model_name})
+
+    async def models(_request: Request) -> JSONResponse:
+        entry = {"id": model_name, "object": "model", "created": started, "owned_by": "graphreason"}
+        return JSONResponse({"object": "list", "data": [entry]})
+
+    async def chat_completions(request: Request) -> JSONResponse:
+        try:
+            body = await request.json()
+        except ValueError:
+            return _error(400, "request body must be JSON", "invalid_request_error")
+        try:
+            if not isinstance(body, dict):
+                raise BadRequest("request body must be a JSON object")
+            messages = parse_messages(body.get("messages"))
+            stop, options = parse_options(body)
+        except BadRequest as exc:
+            return _error(400, str(exc), "invalid_request_error")
+        try:
+            # Model calls block (the local model computes in this process), so keep them off the event loop.
+            reply = await run_in_threadpool(model.invoke, messages, stop=stop, **options)
+        except ValueError as exc:
+            return _error(400, str(exc), "invalid_request_error")
+        except Exception as exc:  # the client gets the reason instead of a dropped connection
+            log.exception("model call failed")
+            return _error(500, f"model call failed: {type(exc).__name__}: {exc}", "server_error")
+        if not isinstance(reply, AIMessage):
+            return _error(500, f"model returned {type(reply).__name__}, not an AI message", "server_error")
+        return JSONResponse(completion_body(reply, model_name))
+
+    routes = [
+        Route("/health", health, methods=["GET"]),
+        Route("/v1/models", models, methods=["GET"]),
+        Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+    ]
+    return Starlette(routes=routes)
+
+
+def warm_up(model: BaseChatModel) -> None:
+    """Load the embedded model before serving, so that /health means 'ready to answer'."""
+    from workflows.models.local_smollm import LocalChatModel, get_engine
+
+    if isinstance(model, LocalChatModel):
+        started = time.perf_counter()
+        get_engine(model.n_ctx, model.precision)
+        log.warning("embedded model ready in %.1fs", time.perf_counter() - started)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command-line entry point."""
+    import uvicorn
+
+    from workflows.models.factory import make_chat_model
+
+    parser = argparse.ArgumentParser(description="Serve a chat model over the OpenAI chat-completions API.")
+    parser.add_argument("--model", default="local", help="model spec: local, openai:MODEL or scripted:FILE")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--served-name", default=None, help="model id reported to clients (default: the spec)"
+    )
+    parser.add_argument("--log-level", default="warning")
+    args = parser.parse_args(argv)
+
+    logging.basicConfig(level=args.log_level.upper())
+    model = make_chat_model(args.model)
+    warm_up(model)
+    app = create_app(model, args.served_name or args.model)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+
+
+if __name__ == "__main__":
+    main()
