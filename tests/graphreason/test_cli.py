@@ -116,6 +116,29 @@ def test_eval_prints_table_and_writes_report(tmp_path: Path, capsys, monkeypatch
     assert summary["modes"]["counselor"]["exact_match"] == 100.0 and summary["modes"]["base"]["exact_match"] == 0.0
 
 
+def test_eval_stops_cleanly_when_the_endpoint_is_down(tmp_path: Path, capsys, monkeypatch):
+    from workflows.models.invoke import ModelUnavailableError
+
+    items = [QAItem(qid=q, question=f"{q}?", answer="x", level="easy", template="t", graph=str(FIXTURE)) for q in "abc"]
+    questions = save_items(items, tmp_path / "q.jsonl")
+
+    def solve(question, context):
+        if question != "a?":
+            raise ModelUnavailableError("model endpoint http://127.0.0.1:9/v1 unreachable after 3 attempts")
+        return {"answer": "x", "usage": {"llm_calls": 1}}
+
+    import workflows.counselor
+
+    monkeypatch.setattr(workflows.counselor, "solve", solve)
+    out_dir = tmp_path / "run"
+    code = main(["eval", "counselor", "--path", str(questions), "--modes", "base", "--out", str(out_dir), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "model unavailable" in err and "unreachable" in err and "Rerun the same command" in err
+    records = [json.loads(line) for line in (out_dir / "records.jsonl").read_text().splitlines()]
+    assert [(r["qid"], r["status"]) for r in records] == [("a", "ok")]
+
+
 def test_eval_grbench_without_graph_is_a_clear_error(capsys):
     assert main(["eval", "counselor", "--dataset", "grbench", "--path", "amazon"]) == 2
     err = capsys.readouterr().err

@@ -7,10 +7,10 @@ llama.cpp or a compiler. Three pieces live here:
   llama.cpp's Q/K row permutation undone);
 * :class:`LlamaDecoder`, a batch-of-one decoder with a preallocated KV cache;
 * precision modes. ``fp32`` is the reference. ``fp16`` stores weights in half
-  precision (same greedy output, about 1.6x faster). ``int8`` quantizes weights
+  precision (same greedy output, about 1.25x faster). ``int8`` quantizes weights
   per output row and activations per token with fbgemm's dynamic kernels (about
-  4x less weight traffic than fp32, which is what bounds decoding speed here).
-  Per-token activation quantization suffers from the few huge activation
+  1.75x faster than fp32: decoding one token at a time is bound by how many
+  weight bytes are read, and int8 reads a quarter as many). Per-token activation quantization suffers from the few huge activation
   channels of Llama models, so before quantizing we move part of each input
   channel's range from the activations into the weights (SmoothQuant-style
   scaling folded into the preceding norm or projection, which leaves the fp32
