@@ -66,3 +66,17 @@ def test_second_load_uses_the_cache(greedy: LocalChatModel) -> None:
     assert (folder / "meta.json").stat().st_mtime_ns == meta_mtime
     question = [("user", "What is the capital of France?")]
     assert fresh.generate(question, max_tokens=12).text == shared.generate(question, max_tokens=12).text
+
+
+def test_prompt_prefix_reuse_changes_nothing_in_the_output() -> None:
+    engine = get_engine()
+    shared = "Here is a list of fruits: apple, banana, cherry, date, elderberry, fig, grape. " * 6
+    first = [("user", shared + "Which fruit comes first?")]
+    second = [("user", shared + "Which fruit comes last?")]
+    engine.generate(first, max_tokens=8, temperature=0.0)
+    reused_before = engine.reused_tokens
+    with_reuse = engine.generate(second, max_tokens=16, temperature=0.0)
+    assert engine.reused_tokens - reused_before >= 64  # the shared prefix was not recomputed
+    engine._cached = []  # force a full prompt pass
+    from_scratch = engine.generate(second, max_tokens=16, temperature=0.0)
+    assert with_reuse.text == from_scratch.text

@@ -256,6 +256,18 @@ def _find_stop(text: str, stop: Sequence[str], search_from: int) -> int:
     return min(hits) if hits else -1
 
 
+PREFILL_CHUNK = 64  # prompt tokens per decoder call; also the granularity of prefix reuse
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """Length of the longest common prefix of two token lists."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
 class LocalEngine:
     """A loaded decoder plus tokenizer; :meth:`generate` is thread-safe."""
 
@@ -268,6 +280,14 @@ class LocalEngine:
         self.load_seconds = 0.0
         self.converted = False  # True when this load had to convert the GGUF first
         self._lock = threading.Lock()
+        # Prompt token ids whose keys/values sit in the decoder's cache. Agent prompts repeat
+        # a long prefix (instructions, examples, graph, scratchpad so far), so a new prompt
+        # only runs the tokens after the prefix it shares with this list. The prompt is run
+        # in fixed chunks aligned to absolute positions and only complete chunks are kept:
+        # int8 activations are scaled per call, so this makes a chunk's keys/values depend
+        # on the prompt alone, never on what was cached before (same prompt, same output).
+        self._cached: list[int] = []
+        self.reused_tokens = 0
 
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text`` (special tokens such as ``<|im_start|>`` are recognized)."""
@@ -327,7 +347,11 @@ class LocalEngine:
         finish = "length"
         with self._lock:
             start = time.perf_counter()
-            logits = self.decoder(torch.tensor(prompt), 0)
+            shared = min(_common_prefix(self._cached, prompt), len(prompt) - 1) // PREFILL_CHUNK * PREFILL_CHUNK
+            self.reused_tokens += shared
+            self._cached = prompt[:shared]  # until this call succeeds, only the shared part is valid
+            for begin in range(shared, len(prompt), PREFILL_CHUNK):
+                logits = self.decoder(torch.tensor(prompt[begin : begin + PREFILL_CHUNK]), begin)
             position, partial = len(prompt), ""
             while len(out) < budget:
                 token = _pick_token(logits, temperature, top_p, generator)
@@ -344,6 +368,7 @@ class LocalEngine:
                 if len(out) < budget:
                     logits = self.decoder(torch.tensor([token]), position)
                     position += 1
+            self._cached = prompt[: len(prompt) // PREFILL_CHUNK * PREFILL_CHUNK]
             seconds = time.perf_counter() - start
         if text is None:
             text = self.decode(out)

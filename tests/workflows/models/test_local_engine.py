@@ -75,6 +75,27 @@ def engine_for(reply: str, n_ctx: int = 256, end: bool = True) -> LocalEngine:
 USER = [("user", "hi")]
 
 
+@pytest.fixture(autouse=True)
+def _one_prefill_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most tests count decoder calls: run each prompt in a single chunk."""
+    monkeypatch.setattr(local, "PREFILL_CHUNK", 100_000)
+
+
+def test_prompts_run_in_aligned_chunks_and_reuse_complete_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local, "PREFILL_CHUNK", 8)
+    engine = engine_for("ok")
+    first = engine.generate([("user", "x" * 40 + " first question")], max_tokens=5)
+    n_chunks = -(-first.prompt_tokens // 8)
+    assert engine.decoder.calls[:n_chunks] == [
+        (min(8, first.prompt_tokens - start), start) for start in range(0, first.prompt_tokens, 8)
+    ]
+    engine.decoder.calls.clear()
+    engine.generate([("user", "x" * 40 + " other question")], max_tokens=5)
+    resumed_at = engine.decoder.calls[0][1]
+    assert resumed_at == engine.reused_tokens  # everything before it came from the cache
+    assert resumed_at % 8 == 0 and resumed_at >= 40  # a chunk boundary inside the shared prefix
+
+
 def test_render_chatml_opens_an_assistant_turn() -> None:
     text = render_chatml([("system", "be kind"), ("user", "hello")])
     assert (
