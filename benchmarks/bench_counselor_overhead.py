@@ -1,8 +1,9 @@
 """LangGraph overhead per Graph Counselor step, measured with the scripted model.
 
-One step is four nodes (plan, think, act, observe). The scripted model costs
-microseconds, so wall time per step minus the graph-function time is the
-orchestration overhead: state merges, prompt rendering, event streaming.
+One step is four nodes (plan, think, act, observe). Wall time per step minus
+graph-function time and minus the time inside the three chat-model invocations
+is the orchestration overhead (state merges, routing, prompt rendering, events);
+the figure with the LangChain invocation machinery included is printed too.
 
     python benchmarks/bench_counselor_overhead.py [--steps 50] [--runs 5]
 Target: <= 2 ms per step.
@@ -31,7 +32,7 @@ def main() -> None:
     from workflows.counselor.graph import graph
     from workflows.models.scripted import ScriptedChatModel
 
-    def one_run() -> tuple[float, float, int]:
+    def one_run() -> tuple[float, float, float, int]:
         script = []
         for i in range(1, args.steps + 1):
             script += [f"Plan {i}: count", f"Thought {i}: count", f"Action {i}: Degree[p2, cited_by]"]
@@ -48,17 +49,28 @@ def main() -> None:
         start = time.perf_counter()
         out = graph.invoke({"question": "How many papers cite p2?"}, context=ctx)
         wall = time.perf_counter() - start
-        tools = out["usage"].get("tool_seconds", 0.0)
-        return wall, tools, len(out["trials"][0]["steps"])
+        usage = out["usage"]
+        return (
+            wall,
+            usage.get("tool_seconds", 0.0),
+            usage.get("llm_seconds", 0.0),
+            len(out["trials"][0]["steps"]),
+        )
 
     one_run()  # warm-up: loads the graph and builds the hash index
-    per_step = []
+    total, graph_only = [], []
     for _ in range(args.runs):
-        wall, tools, steps = one_run()
-        per_step.append((wall - tools) / steps * 1000)
-    print(f"Counselor orchestration overhead, {args.steps} steps x {args.runs} runs (scripted model)")
+        wall, tools, llm, steps = one_run()
+        total.append((wall - tools) / steps * 1000)
+        graph_only.append((wall - tools - llm) / steps * 1000)
+    print(f"Counselor overhead per step, {args.steps} steps x {args.runs} runs (scripted model)")
     print(
-        f"  per step: median {statistics.median(per_step):.3f} ms, max {max(per_step):.3f} ms (target <= 2 ms)"
+        f"  LangGraph + workflow code (model calls excluded): median {statistics.median(graph_only):.3f} ms, "
+        f"max {max(graph_only):.3f} ms (target <= 2 ms)"
+    )
+    print(
+        f"  including 3 LangChain chat-model invocations:      median {statistics.median(total):.3f} ms, "
+        f"max {max(total):.3f} ms"
     )
 
 

@@ -49,6 +49,13 @@ def llm(
     return reply.text, usage
 
 
+def charge(step: dict, usage: Usage) -> dict:
+    """Add one call's usage to a step's own counters (the trace keeps tokens and time per step)."""
+    for key in ("llm_calls", "input_tokens", "output_tokens", "llm_seconds"):
+        step[key] = step.get(key, 0) + usage.get(key, 0)
+    return step
+
+
 def emit(event: str, text: str, state: CounselorState, step: int | None = None, **extra: Any) -> None:
     """Stream a custom event (``stream_mode="custom"``); a no-op outside a streamed run."""
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from workflows.counselor.common import emit, llm, next_index, shared_prompt
+from workflows.counselor.common import charge, emit, llm, next_index, shared_prompt
 from workflows.counselor.context import CounselorContext
 from workflows.counselor.parsing import clean_line
 from workflows.counselor.prompts import step_prompt
@@ -23,4 +23,4 @@ def act(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     line = clean_line(text, "action")
     pending.update(index=index, action=line, raw_action=text)
     emit("action", line, state, index)
-    return {"pending": pending, "usage": usage}
+    return {"pending": charge(pending, usage), "usage": usage}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from workflows.counselor.common import STEP_STOPS, emit, llm, next_index, shared_prompt
+from workflows.counselor.common import STEP_STOPS, charge, emit, llm, next_index, shared_prompt
 from workflows.counselor.context import CounselorContext
 from workflows.counselor.parsing import clean_line
 from workflows.counselor.prompts import step_prompt
@@ -19,4 +19,4 @@ def plan(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     text, usage = llm(ctx, "reasoner", prompt, stop=STEP_STOPS)
     line = clean_line(text, "plan") or "(no plan given)"
     emit("plan", line, state, index)
-    return {"pending": {"index": index, "plan": line}, "usage": usage}
+    return {"pending": charge({"index": index, "plan": line}, usage), "usage": usage}

@@ -33,7 +33,11 @@ class Step(TypedDict, total=False):
     observation: str
     calls: list[str]
     ok: bool
-    seconds: float
+    seconds: float  # graph-function time of the action
+    llm_calls: int
+    input_tokens: int
+    output_tokens: int
+    llm_seconds: float
 
 
 class Trial(TypedDict, total=False):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from workflows.counselor.common import STEP_STOPS, emit, llm, next_index, shared_prompt
+from workflows.counselor.common import STEP_STOPS, charge, emit, llm, next_index, shared_prompt
 from workflows.counselor.context import CounselorContext
 from workflows.counselor.parsing import clean_line
 from workflows.counselor.prompts import step_prompt
@@ -21,4 +21,4 @@ def think(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     line = clean_line(text, "thought") or "(no thought given)"
     pending.update(index=index, thought=line)
     emit("thought", line, state, index)
-    return {"pending": pending, "usage": usage}
+    return {"pending": charge(pending, usage), "usage": usage}

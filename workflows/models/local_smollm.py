@@ -347,7 +347,9 @@ class LocalEngine:
         finish = "length"
         with self._lock:
             start = time.perf_counter()
-            shared = min(_common_prefix(self._cached, prompt), len(prompt) - 1) // PREFILL_CHUNK * PREFILL_CHUNK
+            shared = (
+                min(_common_prefix(self._cached, prompt), len(prompt) - 1) // PREFILL_CHUNK * PREFILL_CHUNK
+            )
             self.reused_tokens += shared
             self._cached = prompt[:shared]  # until this call succeeds, only the shared part is valid
             for begin in range(shared, len(prompt), PREFILL_CHUNK):

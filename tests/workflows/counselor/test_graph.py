@@ -49,6 +49,8 @@ def test_finish_and_judge_yes_stops_after_one_trial():
     assert first["observation"] == "The label feature of p2 are: Vision."
     assert out["trials"][0]["steps"][1]["observation"] == "Answer is Vision"
     assert out["usage"]["llm_calls"] == 7 and m.remaining == 0
+    assert [s["llm_calls"] for s in out["trials"][0]["steps"]] == [3, 3]  # per-step accounting
+    assert all(s["input_tokens"] > 0 and s["llm_seconds"] >= 0 for s in out["trials"][0]["steps"])
 
 
 def test_judge_no_triggers_reflection_and_a_fresh_trial():
