@@ -11,6 +11,19 @@ from workflows.counselor.resources import graph_functions
 from workflows.counselor.state import CounselorState, Trial
 
 
+def _fresh_trial(index: int) -> dict:
+    """Working fields of a trial that has not taken a step yet."""
+    return {
+        "trial_index": index,
+        "steps": [],
+        "pending": {},
+        "trial_answer": None,
+        "finished": False,
+        "verdict": None,
+        "judge_text": None,
+    }
+
+
 def start(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     """Check the question and load the graph up front, so bad input fails before any LLM call."""
     question = (state.get("question") or "").strip()
@@ -19,15 +32,9 @@ def start(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     if runtime.context.mode != "base":
         graph_functions(runtime.context)
     return {
+        **_fresh_trial(0),
         "question": question,
         "started": time.perf_counter(),
-        "trial_index": 0,
-        "steps": [],
-        "pending": {},
-        "trial_answer": None,
-        "finished": False,
-        "verdict": None,
-        "judge_text": None,
         "answer": "",
         "first_answer": "",
         "accepted": None,
@@ -57,15 +64,7 @@ def close_trial(state: CounselorState, runtime: Runtime[CounselorContext]) -> di
 
 def next_trial(state: CounselorState) -> dict:
     """Fresh scratchpad for the next trial; the reflections stay in state and enter the prompt."""
-    return {
-        "trial_index": state.get("trial_index", 0) + 1,
-        "steps": [],
-        "pending": {},
-        "trial_answer": None,
-        "finished": False,
-        "verdict": None,
-        "judge_text": None,
-    }
+    return _fresh_trial(state.get("trial_index", 0) + 1)
 
 
 def finish(state: CounselorState) -> dict:
