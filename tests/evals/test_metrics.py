@@ -65,7 +65,9 @@ def test_exact_match_list_answers_are_order_free_sets():
 def test_score_answer_uses_items_for_em_and_text_for_rouge():
     scores = score_answer("Bo Chen, Ann Lee", "Ann Lee, Bo Chen", ["Ann Lee", "Bo Chen"])
     assert scores["exact_match"] == 1.0
-    assert scores["rouge_l"] == pytest.approx(2 / 4)  # LCS of 'bo chen ann lee' vs 'ann lee bo chen' is 2 tokens
+    assert scores["rouge_l"] == pytest.approx(
+        2 / 4
+    )  # LCS of 'bo chen ann lee' vs 'ann lee bo chen' is 2 tokens
     assert set(scores) == {"rouge_l", "rouge_l_f1", "exact_match"}
 
 
@@ -89,7 +91,11 @@ def test_llm_judge_sends_question_gold_and_prediction(tmp_path: Path):
     model = ScriptedChatModel(script=["Yes, same person.", "no"])
     assert llm_judge("Who wrote X?", "Ada Lovelace", "It was Ada Lovelace.", model) is True
     prompt = "\n".join(str(m.content) for m in model.calls[0])
-    assert "Who wrote X?" in prompt and "Reference answer: Ada Lovelace" in prompt and "It was Ada Lovelace." in prompt
+    assert (
+        "Who wrote X?" in prompt
+        and "Reference answer: Ada Lovelace" in prompt
+        and "It was Ada Lovelace." in prompt
+    )
     assert llm_judge("Who wrote X?", "Ada Lovelace", "Alan Turing", model) is False
     # an empty prediction costs no model call
     assert llm_judge("Who wrote X?", "Ada Lovelace", "  ", model) is False and len(model.calls) == 2

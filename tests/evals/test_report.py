@@ -12,7 +12,13 @@ def record(mode: str, qid: str, level: str, em: float, rl: float, calls: int = 4
     rec = {"mode": mode, "qid": qid, "level": level, "template": f"{level}_tpl", "status": status}
     if status == "ok":
         rec.update(
-            scores={"rouge_l": rl, "rouge_l_f1": rl / 2, "exact_match": em, "rouge_l_first": rl, "exact_match_first": em},
+            scores={
+                "rouge_l": rl,
+                "rouge_l_f1": rl / 2,
+                "exact_match": em,
+                "rouge_l_first": rl,
+                "exact_match_first": em,
+            },
             usage={"llm_calls": calls, "input_tokens": 100 * calls, "output_tokens": 10 * calls},
             seconds=2.0,
             accepted=em == 1.0,
@@ -63,8 +69,20 @@ def test_write_report_writes_markdown_png_and_summary(tmp_path: Path):
     paths = write_report(judged, tmp_path / "out", {"title": "Unit report", "dataset": "unit"})
     summary = json.loads(paths.summary.read_text())
     assert set(summary) >= {"modes", "by_level", "by_template", "errors", "generated_at", "dataset", "title"}
-    for key in ("n", "ok", "errors", "rouge_l", "rouge_l_f1", "exact_match", "judge", "llm_calls",
-                "input_tokens", "output_tokens", "seconds_mean", "seconds_total"):
+    for key in (
+        "n",
+        "ok",
+        "errors",
+        "rouge_l",
+        "rouge_l_f1",
+        "exact_match",
+        "judge",
+        "llm_calls",
+        "input_tokens",
+        "output_tokens",
+        "seconds_mean",
+        "seconds_total",
+    ):
         assert key in summary["modes"]["counselor"], key
     assert summary["modes"]["base"]["judge"] == 100.0 and summary["modes"]["base"]["judge_n"] == 2
     assert paths.plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and paths.plot.stat().st_size > 5_000

@@ -16,15 +16,27 @@ from workflows.models.invoke import ModelUnavailableError
 
 def make_items(n: int) -> list[dict]:
     return [
-        {"qid": f"q{i}", "question": f"What is {i}?", "answer": str(i), "level": "easy" if i % 2 else "medium", "template": "t"}
+        {
+            "qid": f"q{i}",
+            "question": f"What is {i}?",
+            "answer": str(i),
+            "level": "easy" if i % 2 else "medium",
+            "template": "t",
+        }
         for i in range(n)
     ]
 
 
 def echo(item: dict) -> dict:
     """A solve function that always answers correctly."""
-    return {"answer": item["answer"], "first_answer": item["answer"], "accepted": True,
-            "usage": {"llm_calls": 2, "input_tokens": 10, "output_tokens": 3}, "trials": [], "reflections": []}
+    return {
+        "answer": item["answer"],
+        "first_answer": item["answer"],
+        "accepted": True,
+        "usage": {"llm_calls": 2, "input_tokens": 10, "output_tokens": 3},
+        "trials": [],
+        "reflections": [],
+    }
 
 
 def qids_in_file(path: Path, mode: str = "m") -> Counter:
@@ -35,7 +47,10 @@ def test_records_are_written_and_scored(tmp_path: Path):
     out = tmp_path / "records.jsonl"
     records = run_items(make_items(3), echo, out, concurrency=1, mode="m", progress=False)
     assert [r["qid"] for r in records] == ["q0", "q1", "q2"]
-    assert all(r["status"] == "ok" and r["scores"]["exact_match"] == 1.0 and r["scores"]["rouge_l"] == 1.0 for r in records)
+    assert all(
+        r["status"] == "ok" and r["scores"]["exact_match"] == 1.0 and r["scores"]["rouge_l"] == 1.0
+        for r in records
+    )
     assert records[0]["usage"]["llm_calls"] == 2 and records[0]["level"] == "medium"
     assert len(out.read_text().splitlines()) == 3
 
@@ -75,7 +90,14 @@ def test_a_torn_last_line_is_dropped_and_its_question_redone(tmp_path: Path):
     assert [r["qid"] for r in read_records(out)] == ["q0"]
 
     seen: list[str] = []
-    run_items(make_items(3), lambda it: seen.append(it["qid"]) or echo(it), out, concurrency=1, mode="m", progress=False)
+    run_items(
+        make_items(3),
+        lambda it: seen.append(it["qid"]) or echo(it),
+        out,
+        concurrency=1,
+        mode="m",
+        progress=False,
+    )
     assert seen == ["q1", "q2"]
     lines = out.read_text().splitlines()
     assert all(json.loads(line) for line in lines)  # the torn fragment is gone, every line parses
@@ -96,10 +118,21 @@ def test_errors_are_recorded_with_their_message_and_retried(tmp_path: Path):
     assert by_qid["q0"]["status"] == by_qid["q2"]["status"] == "ok"
 
     seen: list[str] = []
-    records = run_items(make_items(3), lambda it: seen.append(it["qid"]) or echo(it), out, concurrency=2, mode="m", progress=False)
+    records = run_items(
+        make_items(3),
+        lambda it: seen.append(it["qid"]) or echo(it),
+        out,
+        concurrency=2,
+        mode="m",
+        progress=False,
+    )
     assert seen == ["q1"]
     assert all(r["status"] == "ok" for r in records)
-    assert [r["status"] for r in load_records(out)] == ["ok", "ok", "ok"]  # the old error record is superseded
+    assert [r["status"] for r in load_records(out)] == [
+        "ok",
+        "ok",
+        "ok",
+    ]  # the old error record is superseded
 
 
 def test_model_unavailable_stops_the_run_and_keeps_finished_records(tmp_path: Path):

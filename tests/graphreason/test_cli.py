@@ -43,7 +43,9 @@ def test_bad_option_values_exit_2(capsys):
 
 def test_missing_graph_file_reports_the_loader_message(tmp_path: Path, capsys):
     missing = tmp_path / "nowhere" / "graph.json"
-    code = main(["run", "counselor", "--graph", str(missing), "--question", "Q?", "--model", "scripted:unused.json"])
+    code = main(
+        ["run", "counselor", "--graph", str(missing), "--question", "Q?", "--model", "scripted:unused.json"]
+    )
     err = capsys.readouterr().err
     assert code == 2
     assert "graphreason: error:" in err and str(missing) in err and "Traceback" not in err
@@ -52,28 +54,55 @@ def test_missing_graph_file_reports_the_loader_message(tmp_path: Path, capsys):
 def test_malformed_graph_file_reports_the_loader_message(tmp_path: Path, capsys):
     broken = tmp_path / "graph.json"
     broken.write_text('{"paper_nodes": {"p1": ')
-    code = main(["run", "counselor", "--graph", str(broken), "--question", "Q?", "--model", "scripted:unused.json"])
+    code = main(
+        ["run", "counselor", "--graph", str(broken), "--question", "Q?", "--model", "scripted:unused.json"]
+    )
     err = capsys.readouterr().err
     assert code == 2
     assert "graph.json" in err and "Traceback" not in err
 
 
 def test_run_streams_the_trace_then_prints_the_answer(tmp_path: Path, capsys):
-    model = write_script(tmp_path, [
-        "Plan 1: find the paper and read its label",
-        "Thought 1: I need the label feature",
-        "Action 1: Feature[Retrieve[Sparse coding of natural images], label]",
-        "Plan 2: answer",
-        "Thought 2: the label is Vision",
-        "Action 2: Finish[Vision]",
-        "The observation shows the label Vision. [yes]",
-    ])
-    code = main(["run", "counselor", "--graph", str(FIXTURE), "--question", QUESTION, "--model", model, "--embedding", "hash"])
+    model = write_script(
+        tmp_path,
+        [
+            "Plan 1: find the paper and read its label",
+            "Thought 1: I need the label feature",
+            "Action 1: Feature[Retrieve[Sparse coding of natural images], label]",
+            "Plan 2: answer",
+            "Thought 2: the label is Vision",
+            "Action 2: Finish[Vision]",
+            "The observation shows the label Vision. [yes]",
+        ],
+    )
+    code = main(
+        [
+            "run",
+            "counselor",
+            "--graph",
+            str(FIXTURE),
+            "--question",
+            QUESTION,
+            "--model",
+            model,
+            "--embedding",
+            "hash",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     lines = out.splitlines()
-    order = [next(i for i, line in enumerate(lines) if label in line)
-             for label in ("Plan       :", "Thought    :", "Action     :", "Observation:", "Verdict    :", "Answer: Vision")]
+    order = [
+        next(i for i, line in enumerate(lines) if label in line)
+        for label in (
+            "Plan       :",
+            "Thought    :",
+            "Action     :",
+            "Observation:",
+            "Verdict    :",
+            "Answer: Vision",
+        )
+    ]
     assert order == sorted(order)  # plan, thought, action, observation, verdict, then the answer
     assert "The label feature of p2 are: Vision." in out
     assert "7 LLM calls" in out and "Judge accepted: yes" in out
@@ -81,8 +110,23 @@ def test_run_streams_the_trace_then_prints_the_answer(tmp_path: Path, capsys):
 
 def test_run_json_prints_the_full_output(tmp_path: Path, capsys):
     model = write_script(tmp_path, ["Thought 1: it is Vision", "Action 1: Finish[Vision]"])
-    code = main(["run", "counselor", "--graph", str(FIXTURE), "--question", QUESTION, "--model", model,
-                 "--embedding", "hash", "--mode", "graph_cot", "--json"])
+    code = main(
+        [
+            "run",
+            "counselor",
+            "--graph",
+            str(FIXTURE),
+            "--question",
+            QUESTION,
+            "--model",
+            model,
+            "--embedding",
+            "hash",
+            "--mode",
+            "graph_cot",
+            "--json",
+        ]
+    )
     assert code == 0
     output = json.loads(capsys.readouterr().out)
     assert output["answer"] == "Vision" and output["usage"]["llm_calls"] == 2
@@ -91,35 +135,72 @@ def test_run_json_prints_the_full_output(tmp_path: Path, capsys):
 
 def test_eval_prints_table_and_writes_report(tmp_path: Path, capsys, monkeypatch):
     items = [
-        QAItem(qid="a", question=QUESTION, answer="Vision", level="easy", template="label", graph=str(FIXTURE)),
-        QAItem(qid="b", question="Who wrote Attention over graph structure?", answer="Ada Lovelace, Alan Turing",
-               answers=["Ada Lovelace", "Alan Turing"], level="medium", template="authors", graph=str(FIXTURE)),
+        QAItem(
+            qid="a", question=QUESTION, answer="Vision", level="easy", template="label", graph=str(FIXTURE)
+        ),
+        QAItem(
+            qid="b",
+            question="Who wrote Attention over graph structure?",
+            answer="Ada Lovelace, Alan Turing",
+            answers=["Ada Lovelace", "Alan Turing"],
+            level="medium",
+            template="authors",
+            graph=str(FIXTURE),
+        ),
     ]
     questions = save_items(items, tmp_path / "q.jsonl")
     gold = {it.question: it.answer for it in items}
 
     def fake_solve(question, context):
         answer = gold[question] if context.mode == "counselor" else "unknown"
-        return {"answer": answer, "first_answer": answer, "accepted": True, "usage": {"llm_calls": 3}, "trials": []}
+        return {
+            "answer": answer,
+            "first_answer": answer,
+            "accepted": True,
+            "usage": {"llm_calls": 3},
+            "trials": [],
+        }
 
     import workflows.counselor
 
     monkeypatch.setattr(workflows.counselor, "solve", fake_solve)
     out_dir = tmp_path / "run"
-    code = main(["eval", "counselor", "--path", str(questions), "--modes", "base", "counselor", "--embedding", "hash",
-                 "--out", str(out_dir), "--no-progress", "--model", "scripted:unused.json"])
+    code = main(
+        [
+            "eval",
+            "counselor",
+            "--path",
+            str(questions),
+            "--modes",
+            "base",
+            "counselor",
+            "--embedding",
+            "hash",
+            "--out",
+            str(out_dir),
+            "--no-progress",
+            "--model",
+            "scripted:unused.json",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert f"Report  : {out_dir / 'report.md'}" in out and f"Summary : {out_dir / 'summary.json'}" in out
     assert "| counselor | 2 | 0 | 100.0 |" in out and "| base | 2 | 0 |" in out
     summary = json.loads((out_dir / "summary.json").read_text())
-    assert summary["modes"]["counselor"]["exact_match"] == 100.0 and summary["modes"]["base"]["exact_match"] == 0.0
+    assert (
+        summary["modes"]["counselor"]["exact_match"] == 100.0
+        and summary["modes"]["base"]["exact_match"] == 0.0
+    )
 
 
 def test_eval_stops_cleanly_when_the_endpoint_is_down(tmp_path: Path, capsys, monkeypatch):
     from workflows.models.invoke import ModelUnavailableError
 
-    items = [QAItem(qid=q, question=f"{q}?", answer="x", level="easy", template="t", graph=str(FIXTURE)) for q in "abc"]
+    items = [
+        QAItem(qid=q, question=f"{q}?", answer="x", level="easy", template="t", graph=str(FIXTURE))
+        for q in "abc"
+    ]
     questions = save_items(items, tmp_path / "q.jsonl")
 
     def solve(question, context):
@@ -131,7 +212,19 @@ def test_eval_stops_cleanly_when_the_endpoint_is_down(tmp_path: Path, capsys, mo
 
     monkeypatch.setattr(workflows.counselor, "solve", solve)
     out_dir = tmp_path / "run"
-    code = main(["eval", "counselor", "--path", str(questions), "--modes", "base", "--out", str(out_dir), "--no-progress"])
+    code = main(
+        [
+            "eval",
+            "counselor",
+            "--path",
+            str(questions),
+            "--modes",
+            "base",
+            "--out",
+            str(out_dir),
+            "--no-progress",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1
     assert "model unavailable" in err and "unreachable" in err and "Rerun the same command" in err
@@ -160,15 +253,26 @@ def test_serve_command_line(tmp_path: Path):
         probe.bind(("127.0.0.1", port))  # really free
     cmd = serve_command(port, tmp_path / "langgraph.json", reload=False)
     assert Path(cmd[0]).name == "langgraph"
-    assert cmd[1:] == ["dev", "--no-browser", "--host", "127.0.0.1", "--port", str(port),
-                       "--config", str(tmp_path / "langgraph.json"), "--no-reload"]
+    assert cmd[1:] == [
+        "dev",
+        "--no-browser",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--config",
+        str(tmp_path / "langgraph.json"),
+        "--no-reload",
+    ]
 
 
 @pytest.mark.data
 def test_demo_answers_generated_cora_questions(tmp_path: Path, capsys):
     require_data("cora-citeseer-text")
     # every question gets a fresh scripted model: one Finish step, accepted by the judge
-    model = write_script(tmp_path, ["Plan 1: answer now", "Thought 1: guess", "Action 1: Finish[Neural_Networks]", "[yes]"])
+    model = write_script(
+        tmp_path, ["Plan 1: answer now", "Thought 1: guess", "Action 1: Finish[Neural_Networks]", "[yes]"]
+    )
     assert main(["demo", "--model", model, "--embedding", "hash"]) == 0
     out = capsys.readouterr().out
     assert out.count("=== Question") == 3 and out.count("Answer: Neural_Networks") == 3

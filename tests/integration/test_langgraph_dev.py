@@ -40,7 +40,9 @@ SCRIPT = [
 
 def http(method: str, url: str, body: dict | None = None, timeout: float = 120.0) -> tuple[int, bytes]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, response.read()
@@ -53,18 +55,36 @@ def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("langgraph_dev")
     port = free_port()
     log_path = tmp / "server.log"
-    env = {**os.environ, "LANGGRAPH_CLI_NO_ANALYTICS": "1", "LANGSMITH_TRACING": "false",
-           "GRAPHREASON_CACHE": str(tmp / "cache")}
-    cmd = [str(Path(sys.executable).parent / "langgraph"), "dev", "--no-browser", "--no-reload",
-           "--host", "127.0.0.1", "--port", str(port), "--config", str(REPO / "langgraph.json")]
+    env = {
+        **os.environ,
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "LANGSMITH_TRACING": "false",
+        "GRAPHREASON_CACHE": str(tmp / "cache"),
+    }
+    cmd = [
+        str(Path(sys.executable).parent / "langgraph"),
+        "dev",
+        "--no-browser",
+        "--no-reload",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--config",
+        str(REPO / "langgraph.json"),
+    ]
     with log_path.open("w") as log:
-        process = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
         while True:
             if process.poll() is not None:
-                pytest.fail(f"langgraph dev exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
+                pytest.fail(
+                    f"langgraph dev exited with {process.returncode}:\n{log_path.read_text()[-3000:]}"
+                )
             try:
                 if http("GET", f"{base}/ok", timeout=2)[0] == 200:
                     break
@@ -89,12 +109,20 @@ def run_context(tmp: Path, name: str) -> dict:
     script = tmp / f"{name}.json"
     script.write_text(json.dumps(SCRIPT))
     spec = f"scripted:{script}"
-    return {"graph": str(FIXTURE), "embedding_model": "hash", "reasoner_model": spec,
-            "reflector_model": spec, "judge_model": spec, "max_steps": 4}
+    return {
+        "graph": str(FIXTURE),
+        "embedding_model": "hash",
+        "reasoner_model": spec,
+        "reflector_model": spec,
+        "judge_model": spec,
+        "max_steps": 4,
+    }
 
 
 def test_graph_counselor_is_registered(server):
-    status, body = http("POST", f"{server['base']}/assistants/search", {"graph_id": "graph_counselor", "limit": 5})
+    status, body = http(
+        "POST", f"{server['base']}/assistants/search", {"graph_id": "graph_counselor", "limit": 5}
+    )
     assert status == 200, body
     assert any(a["graph_id"] == "graph_counselor" for a in json.loads(body))
 
@@ -106,7 +134,11 @@ def test_thread_run_completes_through_the_http_api(server):
     status, body = http(
         "POST",
         f"{server['base']}/threads/{thread_id}/runs/wait",
-        {"assistant_id": "graph_counselor", "input": {"question": QUESTION}, "context": run_context(server["tmp"], "wait")},
+        {
+            "assistant_id": "graph_counselor",
+            "input": {"question": QUESTION},
+            "context": run_context(server["tmp"], "wait"),
+        },
     )
     assert status == 200, body
     output = json.loads(body)
@@ -120,12 +152,19 @@ def test_custom_events_stream_over_sse(server):
     status, body = http(
         "POST",
         f"{server['base']}/runs/stream",
-        {"assistant_id": "graph_counselor", "input": {"question": QUESTION},
-         "context": run_context(server["tmp"], "stream"), "stream_mode": ["custom"]},
+        {
+            "assistant_id": "graph_counselor",
+            "input": {"question": QUESTION},
+            "context": run_context(server["tmp"], "stream"),
+            "stream_mode": ["custom"],
+        },
     )
     assert status == 200, body
-    events = [json.loads(line[len("data:"):]) for line in body.decode().splitlines()
-              if line.startswith("data:") and '"event"' in line]
+    events = [
+        json.loads(line[len("data:") :])
+        for line in body.decode().splitlines()
+        if line.startswith("data:") and '"event"' in line
+    ]
     kinds = [e["event"] for e in events if isinstance(e, dict)]
     assert kinds[:4] == ["plan", "thought", "action", "observation"]
     assert "verdict" in kinds and "answer" in kinds

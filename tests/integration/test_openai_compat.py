@@ -98,3 +98,26 @@ def test_models_endpoint_lists_the_served_model(base_url: str) -> None:
     with urllib.request.urlopen(f"{base_url}/models", timeout=10) as response:
         listing = json.load(response)
     assert [m["id"] for m in listing["data"]] == ["local"]
+
+
+def test_counselor_runs_through_the_openai_compatible_endpoint(base_url: str, tmp_path, monkeypatch) -> None:
+    from workflows.counselor import CounselorContext, solve
+
+    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path))
+    ctx = CounselorContext(
+        graph=str(REPO / "tests" / "fixtures" / "mini_academic.json"),
+        embedding_model="hash",
+        reasoner_model="openai:local",
+        reflector_model="openai:local",
+        judge_model="openai:local",
+        base_url=base_url,
+        max_steps=2,
+        max_reflections=0,
+        max_tokens=32,
+        temperature=0.0,
+        seed=1,
+    )
+    out = solve("Which papers cite Sparse coding of natural images?", ctx)
+    steps = out["trials"][0]["steps"]
+    assert 1 <= len(steps) <= 2 and all(s["observation"] for s in steps)
+    assert out["usage"]["llm_calls"] == 3 * len(steps) and out["usage"]["output_tokens"] > 0

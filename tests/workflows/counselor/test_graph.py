@@ -21,7 +21,9 @@ def _cache(tmp_path, monkeypatch):
 
 def ctx(model: ScriptedChatModel, **kw) -> CounselorContext:
     kw.setdefault("graph", str(FIXTURE))
-    return CounselorContext(embedding_model="hash", reasoner_model=model, reflector_model=model, judge_model=model, **kw)
+    return CounselorContext(
+        embedding_model="hash", reasoner_model=model, reflector_model=model, judge_model=model, **kw
+    )
 
 
 def step(i: int, action: str, plan: bool = True) -> list[str]:

@@ -1,0 +1,33 @@
+"""Graph Counselor end to end with the embedded SmolLM2 model and the real minilm retriever.
+
+A 135M model rarely answers correctly, so this checks the run, not the answer:
+every role is called, every step carries plan / thought / action / observation,
+a rejected or unfinished trial leads to a reflection and a second trial, and the
+usage adds up.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workflows.counselor import CounselorContext, solve
+
+pytestmark = pytest.mark.integration
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "mini_academic.json"
+
+
+def test_full_counselor_run_with_the_embedded_model(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path))
+    ctx = CounselorContext(graph=str(FIXTURE), max_steps=2, max_reflections=1, max_tokens=48, seed=7)
+    out = solve("Who wrote the paper Sparse coding of natural images?", ctx)
+    trials = out["trials"]
+    assert 1 <= len(trials) <= 2
+    for trial in trials:
+        for step in trial["steps"]:
+            assert {"plan", "thought", "action", "observation"} <= step.keys()
+            assert step["llm_calls"] == 3 and step["output_tokens"] > 0
+    if len(trials) == 2:  # the first trial was rejected or ran out of steps
+        assert len(out["reflections"]) == 1 and out["reflections"][0]
+    assert out["usage"]["llm_calls"] >= 3 and out["usage"]["input_tokens"] > out["usage"]["output_tokens"]
