@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--graph", default="cora", help="graph to ask about (default: cora)")
     demo.add_argument("--n", type=_positive, default=3, help="number of questions (default 3)")
     _model_options(demo)
-    # The embedded 135M model takes ~10 s per call on 2 cores: keep the demo to a few minutes.
+    # The embedded 135M model takes 1-4 s per call on 2 cores: keep the demo to a few minutes.
     demo.set_defaults(handler=commands.cmd_demo, max_steps=4, max_reflections=1)
     return parser
 
