@@ -39,46 +39,106 @@ def _non_negative(text: str) -> int:
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("models and limits")
-    group.add_argument("--model", default="local", help="reasoner model spec: local (embedded SmolLM2), openai:MODEL or scripted:FILE.json (default: local)")
+    group.add_argument(
+        "--model",
+        default="local",
+        help="reasoner model spec: local (embedded SmolLM2), openai:MODEL or scripted:FILE.json (default: local)",
+    )
     group.add_argument("--reflector-model", default=None, help="reflection model spec (default: --model)")
     group.add_argument("--judge-model", default=None, help="in-loop judge model spec (default: --model)")
-    group.add_argument("--base-url", default=None, help="base URL of an OpenAI-compatible endpoint for openai:MODEL")
-    group.add_argument("--embedding", default="minilm", help="Retrieve encoder: minilm (default), mpnet, hash or a local model folder")
+    group.add_argument(
+        "--base-url", default=None, help="base URL of an OpenAI-compatible endpoint for openai:MODEL"
+    )
+    group.add_argument(
+        "--embedding",
+        default="minilm",
+        help="Retrieve encoder: minilm (default), mpnet, hash or a local model folder",
+    )
     group.add_argument("--max-steps", type=_positive, default=10, help="T: steps per trial (default 10)")
-    group.add_argument("--max-reflections", type=_non_negative, default=2, help="N: reflections, up to N+1 trials (default 2)")
+    group.add_argument(
+        "--max-reflections",
+        type=_non_negative,
+        default=2,
+        help="N: reflections, up to N+1 trials (default 2)",
+    )
     group.add_argument("--seed", type=int, default=None, help="sampling / question-generation seed")
+    group.add_argument("--temperature", type=float, default=0.7, help="reasoning temperature (paper: 0.7)")
+    group.add_argument("--top-p", type=float, default=0.9, help="nucleus top-p of every role (paper: 0.9)")
+    group.add_argument(
+        "--reflector-temperature",
+        type=float,
+        default=None,
+        help="reflector temperature (default: --temperature)",
+    )
+    group.add_argument(
+        "--judge-temperature", type=float, default=None, help="judge temperature (default: --temperature)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse tree of every sub-command."""
-    parser = argparse.ArgumentParser(prog="graphreason", description="LLM-on-graph reasoning methods as LangGraph workflows.")
+    parser = argparse.ArgumentParser(
+        prog="graphreason", description="LLM-on-graph reasoning methods as LangGraph workflows."
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="{run,eval,serve,demo}")
 
     run = sub.add_parser("run", help="answer one question with a method, streaming its trace")
     run_methods = run.add_subparsers(dest="method", required=True, metavar="{counselor}")
     counselor = run_methods.add_parser("counselor", help="Graph Counselor")
-    counselor.add_argument("--graph", default="cora", help="graph name (cora, movielens, ...) or path to a graph.json (default: cora)")
+    counselor.add_argument(
+        "--graph",
+        default="cora",
+        help="graph name (cora, movielens, ...) or path to a graph.json (default: cora)",
+    )
     counselor.add_argument("--question", required=True, help="the question to answer")
-    counselor.add_argument("--mode", choices=MODES, default="counselor", help="full counselor or a baseline/ablation")
+    counselor.add_argument(
+        "--mode", choices=MODES, default="counselor", help="full counselor or a baseline/ablation"
+    )
     counselor.add_argument("--no-planner", action="store_true", help="ablation: no planning agent")
-    counselor.add_argument("--no-compound", action="store_true", help="ablation: one graph function per action")
-    counselor.add_argument("--json", action="store_true", help="print the full output (trace included) as JSON instead")
+    counselor.add_argument(
+        "--no-compound", action="store_true", help="ablation: one graph function per action"
+    )
+    counselor.add_argument(
+        "--json", action="store_true", help="print the full output (trace included) as JSON instead"
+    )
     _model_options(counselor)
     counselor.set_defaults(handler=commands.cmd_run_counselor)
 
     ev = sub.add_parser("eval", help="evaluate a method on a question set")
     ev_methods = ev.add_subparsers(dest="method", required=True, metavar="{counselor}")
     ec = ev_methods.add_parser("counselor", help="Graph Counselor and its baselines")
-    ec.add_argument("--dataset", choices=("generated", "grbench"), default=None,
-                    help="generated: template questions over --graph (default cora); grbench: GRBench questions, needs --graph PATH/graph.json")
-    ec.add_argument("--path", default=None, help="question file or folder (QAItem JSONL or GRBench JSONL / data folder)")
-    ec.add_argument("--graph", default=None, help="graph name or graph.json path (overrides the graph named by each question)")
-    ec.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES), help="modes to compare (default: all four)")
-    ec.add_argument("--limit", type=_positive, default=None, help="at most N questions, spread over templates")
-    ec.add_argument("--concurrency", type=_positive, default=1, help="questions answered in parallel (default 1)")
-    ec.add_argument("--out", default=None, help="run folder (default: runs/counselor-<dataset>...); rerun to resume")
-    ec.add_argument("--metric-judge-model", default=None, help="model spec for the LLM-judge score (off by default)")
-    ec.add_argument("--n-per-template", type=_positive, default=5, help="generated questions per template (default 5)")
+    ec.add_argument(
+        "--dataset",
+        choices=("generated", "grbench"),
+        default=None,
+        help="generated: template questions over --graph (default cora); grbench: GRBench questions, needs --graph PATH/graph.json",
+    )
+    ec.add_argument(
+        "--path", default=None, help="question file or folder (QAItem JSONL or GRBench JSONL / data folder)"
+    )
+    ec.add_argument(
+        "--graph",
+        default=None,
+        help="graph name or graph.json path (overrides the graph named by each question)",
+    )
+    ec.add_argument(
+        "--modes", nargs="+", choices=MODES, default=list(MODES), help="modes to compare (default: all four)"
+    )
+    ec.add_argument(
+        "--limit", type=_positive, default=None, help="at most N questions, spread over templates"
+    )
+    ec.add_argument(
+        "--concurrency", type=_positive, default=1, help="questions answered in parallel (default 1)"
+    )
+    ec.add_argument(
+        "--out", default=None, help="run folder (default: runs/counselor-<dataset>...); rerun to resume"
+    )
+    ec.add_argument(
+        "--metric-judge-model", default=None, help="model spec for the LLM-judge score (off by default)"
+    )
+    ec.add_argument(
+        "--n-per-template", type=_positive, default=5, help="generated questions per template (default 5)"
+    )
     ec.add_argument("--no-progress", action="store_true", help="no progress bars")
     _model_options(ec)
     ec.set_defaults(handler=commands.cmd_eval_counselor)

@@ -26,6 +26,10 @@ def counselor_context(args: argparse.Namespace, **overrides: Any) -> Any:
         mode=getattr(args, "mode", "counselor"),
         use_planner=not getattr(args, "no_planner", False),
         compound=not getattr(args, "no_compound", False),
+        temperature=getattr(args, "temperature", 0.7),
+        top_p=getattr(args, "top_p", 0.9),
+        reflector_temperature=getattr(args, "reflector_temperature", None),
+        judge_temperature=getattr(args, "judge_temperature", None),
     )
     if getattr(args, "seed", None) is not None:
         values["seed"] = args.seed
@@ -38,7 +42,9 @@ def stream_counselor(question: str, context: Any, on_event: Any) -> dict[str, An
     from workflows.counselor.graph import graph
 
     final: dict[str, Any] = {}
-    for mode, chunk in graph.stream({"question": question}, context=context, stream_mode=["custom", "values"]):
+    for mode, chunk in graph.stream(
+        {"question": question}, context=context, stream_mode=["custom", "values"]
+    ):
         if mode == "custom" and isinstance(chunk, dict):
             on_event(chunk)
         elif mode == "values" and isinstance(chunk, dict):
@@ -145,17 +151,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print("Loading the graph and its retrieval index (built once, then cached)...", flush=True)
     context = counselor_context(args, mode="counselor")
     _load_graph_first(context)
-    items = take_balanced(load_eval_items("generated", graph=args.graph, n_per_template=1, seed=args.seed or 0), args.n)
+    items = take_balanced(
+        load_eval_items("generated", graph=args.graph, n_per_template=1, seed=args.seed or 0), args.n
+    )
     rows = []
     for number, item in enumerate(items, 1):
         print(f"\n=== Question {number}/{len(items)} [{item.level} / {item.template}] ===")
         print(item.question, flush=True)
-        output = stream_counselor(item.question, counselor_context(args, mode="counselor"), TracePrinter(sys.stdout, 200))
+        output = stream_counselor(
+            item.question, counselor_context(args, mode="counselor"), TracePrinter(sys.stdout, 200)
+        )
         answer = str(output.get("answer") or "")
         gold, gold_items = gold_of(item)
         print(f"Answer: {answer or '(no answer)'}")
         _print_usage_line(output)
-        rows.append((number, answer, gold, exact_match(answer, gold_items or gold), rouge_l(answer, gold).recall))
+        rows.append(
+            (number, answer, gold, exact_match(answer, gold_items or gold), rouge_l(answer, gold).recall)
+        )
     print("\n=== Answers vs gold ===")
     for number, answer, gold, em, recall in rows:
         print(f"{number}. answer: {shorten(answer or '(none)', 70)}")

@@ -48,7 +48,17 @@ def langgraph_executable() -> str:
 
 def serve_command(port: int, config: Path, reload: bool = True) -> list[str]:
     """The ``langgraph dev`` command line for ``port`` and ``config``."""
-    cmd = [langgraph_executable(), "dev", "--no-browser", "--host", HOST, "--port", str(port), "--config", str(config)]
+    cmd = [
+        langgraph_executable(),
+        "dev",
+        "--no-browser",
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--config",
+        str(config),
+    ]
     if not reload:
         cmd.append("--no-reload")
     return cmd

@@ -34,7 +34,7 @@ def llm(
     model = role_model(
         context,
         spec,
-        temperature=context.temperature,
+        temperature=context.temperature_of(role),
         top_p=context.top_p,
         max_tokens=max_tokens or context.max_tokens,
         seed=context.seed,

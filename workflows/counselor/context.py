@@ -55,10 +55,16 @@ class CounselorContext:
         default=None, metadata=_describe("Base URL of an OpenAI-compatible endpoint for openai:MODEL specs.")
     )
     temperature: float = field(
-        default=0.7, metadata=_describe("Sampling temperature of every role (paper: 0.7).")
+        default=0.7, metadata=_describe("Sampling temperature of the reasoning agents (paper: 0.7).")
     )
     top_p: float = field(
         default=0.9, metadata=_describe("Nucleus sampling top-p of every role (paper: 0.9).")
+    )
+    reflector_temperature: float | None = field(
+        default=None, metadata=_describe("Temperature of the reflector; unset = the reasoning temperature.")
+    )
+    judge_temperature: float | None = field(
+        default=None, metadata=_describe("Temperature of the judge; unset = the reasoning temperature.")
     )
     max_tokens: int = field(default=128, metadata=_describe("Token budget of one Plan/Thought/Action line."))
     reflection_max_tokens: int = field(default=320, metadata=_describe("Token budget of one reflection."))
@@ -101,6 +107,11 @@ class CounselorContext:
             raise ValueError("max_steps must be at least 1")
         if self.max_reflections < 0:
             raise ValueError("max_reflections must be 0 or more")
+
+    def temperature_of(self, role: str) -> float:
+        """Sampling temperature of one role: reasoner, reflector or judge."""
+        own = {"reflector": self.reflector_temperature, "judge": self.judge_temperature}.get(role)
+        return self.temperature if own is None else own
 
     @property
     def planner_on(self) -> bool:

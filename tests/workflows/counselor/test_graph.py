@@ -267,3 +267,12 @@ def test_checkpointer_keeps_the_run_state_per_thread():
     out = app.invoke({"question": "How many cite p2?"}, context=ctx(m), config=config)
     saved = app.get_state(config)
     assert saved.values["answer"] == out["answer"] == "3" and not saved.next
+
+
+def test_each_role_gets_its_own_sampling_temperature():
+    ctx = CounselorContext(temperature=0.7, judge_temperature=0.0)
+    assert (ctx.temperature_of("reasoner"), ctx.temperature_of("reflector"), ctx.temperature_of("judge")) == (
+        0.7,
+        0.7,
+        0.0,
+    )
