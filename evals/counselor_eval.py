@@ -86,7 +86,9 @@ def load_eval_items(
 ) -> list[Any]:
     """The question items of a run, from a dataset name and/or a file or folder."""
     if dataset not in (None, *DATASETS):
-        raise EvalConfigError(f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)} (or give --path)")
+        raise EvalConfigError(
+            f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)} (or give --path)"
+        )
     if dataset == "grbench":
         if not graph or not Path(graph).is_file():
             where = f" ({graph} is not a file)" if graph else ""
@@ -145,7 +147,9 @@ def _check_graphs(specs: set[str], embedding_model: str, modes: Sequence[str]) -
             get_graph_functions(spec, embedding_model)
 
 
-def _scorer(metric_judge_model: str | None, base_url: str | None) -> Callable[[Any, dict[str, Any]], dict[str, float]]:
+def _scorer(
+    metric_judge_model: str | None, base_url: str | None
+) -> Callable[[Any, dict[str, Any]], dict[str, float]]:
     if not metric_judge_model:
         return default_scores
     from evals.metrics import llm_judge
@@ -156,7 +160,9 @@ def _scorer(metric_judge_model: str | None, base_url: str | None) -> Callable[[A
     def score(item: Any, output: dict[str, Any]) -> dict[str, float]:
         scores = default_scores(item, output)
         gold, _ = gold_of(item)
-        scores["judge"] = float(llm_judge(str(item_field(item, "question")), gold, str(output.get("answer") or ""), judge))
+        scores["judge"] = float(
+            llm_judge(str(item_field(item, "question")), gold, str(output.get("answer") or ""), judge)
+        )
         return scores
 
     return score
@@ -202,7 +208,9 @@ def run_counselor_eval(
     """
     unknown = [m for m in modes if m not in MODES]
     if unknown or not modes:
-        raise EvalConfigError(f"unknown mode(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(MODES)}")
+        raise EvalConfigError(
+            f"unknown mode(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(MODES)}"
+        )
     items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed), limit)
     if not items:
         raise EvalConfigError("the question set is empty")
@@ -229,12 +237,21 @@ def run_counselor_eval(
     scorer = _scorer(metric_judge_model, base_url)
 
     for mode in modes:
+
         def solve_item(item: Any, mode: str = mode) -> dict[str, Any]:
             # A fresh context per question: scripted models are bound to one context each.
             context = replace(template, mode=mode, graph=graph_of[str(item_field(item, "qid"))])
             return solve(str(item_field(item, "question")), context)
 
-        run_items(items, solve_item, records_path, concurrency=concurrency, mode=mode, progress=progress, score_fn=scorer)
+        run_items(
+            items,
+            solve_item,
+            records_path,
+            concurrency=concurrency,
+            mode=mode,
+            progress=progress,
+            score_fn=scorer,
+        )
 
     wanted = {(m, str(item_field(it, "qid"))) for m in modes for it in items}
     records = [r for r in load_records(records_path) if (r["mode"], str(r["qid"])) in wanted]
@@ -243,10 +260,20 @@ def run_counselor_eval(
         "dataset": dataset or "file",
         "path": str(path) if path else None,
         "graph": graph or sorted(set(graph_of.values())),
-        "models": {"reasoner": model, "reflector": reflector_model or model, "judge": judge_model or model,
-                   "metric_judge": metric_judge_model, "embedding": embedding_model},
-        "settings": {"max_steps": max_steps, "max_reflections": max_reflections, "limit": limit,
-                     "concurrency": concurrency, "seed": seed},
+        "models": {
+            "reasoner": model,
+            "reflector": reflector_model or model,
+            "judge": judge_model or model,
+            "metric_judge": metric_judge_model,
+            "embedding": embedding_model,
+        },
+        "settings": {
+            "max_steps": max_steps,
+            "max_reflections": max_reflections,
+            "limit": limit,
+            "concurrency": concurrency,
+            "seed": seed,
+        },
         "records_file": str(records_path),
         "n_questions": len(items),
     }

@@ -80,15 +80,21 @@ def summarize(records: Sequence[dict[str, Any]], meta: dict[str, Any] | None = N
         "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
         **(meta or {}),
         "modes": {m: aggregate(by_mode[m]) for m in modes},
-        "by_level": {m: {lv: aggregate(rs) for lv, rs in _sorted_items(levels[m], LEVEL_ORDER)} for m in modes},
+        "by_level": {
+            m: {lv: aggregate(rs) for lv, rs in _sorted_items(levels[m], LEVEL_ORDER)} for m in modes
+        },
         "by_template": {m: {t: aggregate(rs) for t, rs in _sorted_items(templates[m], ())} for m in modes},
         "errors": [
-            {"mode": r["mode"], "qid": r["qid"], "error": r.get("error", "")} for r in records if r.get("status") != "ok"
+            {"mode": r["mode"], "qid": r["qid"], "error": r.get("error", "")}
+            for r in records
+            if r.get("status") != "ok"
         ],
     }
 
 
-def _sorted_items(groups: dict[str, list[dict[str, Any]]], order: Sequence[str]) -> list[tuple[str, list[dict[str, Any]]]]:
+def _sorted_items(
+    groups: dict[str, list[dict[str, Any]]], order: Sequence[str]
+) -> list[tuple[str, list[dict[str, Any]]]]:
     return [(k, groups[k]) for k in _ordered(groups, order)]
 
 
@@ -176,10 +182,17 @@ def render_markdown(summary: dict[str, Any], plot_name: str | None = None) -> st
 # ------------------------------------------------------------------ plot
 
 
-_METRIC_NAMES = {"rouge_l": "Rouge-L recall", "exact_match": "Exact match", "judge": "LLM judge", "rouge_l_f1": "Rouge-L F1"}
+_METRIC_NAMES = {
+    "rouge_l": "Rouge-L recall",
+    "exact_match": "Exact match",
+    "judge": "LLM judge",
+    "rouge_l_f1": "Rouge-L F1",
+}
 
 
-def plot_scores(summary: dict[str, Any], path: Path, metrics: Sequence[str] = ("rouge_l", "exact_match")) -> Path:
+def plot_scores(
+    summary: dict[str, Any], path: Path, metrics: Sequence[str] = ("rouge_l", "exact_match")
+) -> Path:
     """Grouped bars, one panel per metric: score per mode, one group per level plus 'all'."""
     import matplotlib
 
@@ -190,7 +203,9 @@ def plot_scores(summary: dict[str, Any], path: Path, metrics: Sequence[str] = ("
     levels = _ordered({lv for rows in summary["by_level"].values() for lv in rows}, LEVEL_ORDER) + ["all"]
     width = 0.8 / max(1, len(modes))
     panel_width = max(5.0, 1.3 * len(levels) + 1.5)
-    fig, axes = plt.subplots(1, len(metrics), figsize=(panel_width * len(metrics), 4.0), dpi=110, squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(metrics), figsize=(panel_width * len(metrics), 4.0), dpi=110, squeeze=False
+    )
     for ax, metric in zip(axes[0], metrics, strict=True):
         for i, mode in enumerate(modes):
             values = []
@@ -214,12 +229,16 @@ def plot_scores(summary: dict[str, Any], path: Path, metrics: Sequence[str] = ("
     return path
 
 
-def write_report(records: Sequence[dict[str, Any]], out_dir: Path, meta: dict[str, Any] | None = None) -> ReportPaths:
+def write_report(
+    records: Sequence[dict[str, Any]], out_dir: Path, meta: dict[str, Any] | None = None
+) -> ReportPaths:
     """Write ``summary.json``, ``scores.png`` and ``report.md`` into ``out_dir``."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     summary = summarize(records, meta)
-    paths = ReportPaths(report=out_dir / "report.md", summary=out_dir / "summary.json", plot=out_dir / "scores.png")
+    paths = ReportPaths(
+        report=out_dir / "report.md", summary=out_dir / "summary.json", plot=out_dir / "scores.png"
+    )
     paths.summary.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     plot_scores(summary, paths.plot)
     paths.report.write_text(render_markdown(summary, paths.plot.name), encoding="utf-8")

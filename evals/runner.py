@@ -239,7 +239,10 @@ def run_items(
                     pool.shutdown(wait=False, cancel_futures=True)
                     raise
                 stop = exc
-                _note(bar, f"interrupted: waiting for {len(pending)} question(s) in flight (Ctrl-C again to abandon them)")
+                _note(
+                    bar,
+                    f"interrupted: waiting for {len(pending)} question(s) in flight (Ctrl-C again to abandon them)",
+                )
                 continue
             for future in finished:
                 try:
@@ -268,7 +271,11 @@ def run_items(
         raise KeyboardInterrupt(f"run interrupted; finished records are kept in {out_path}") from stop
 
     latest = latest_records(read_records(out_path))
-    return [latest[(mode, str(item_field(item, "qid")))] for item in items if (mode, str(item_field(item, "qid"))) in latest]
+    return [
+        latest[(mode, str(item_field(item, "qid")))]
+        for item in items
+        if (mode, str(item_field(item, "qid"))) in latest
+    ]
 
 
 def _progress_bar(total: int, initial: int, mode: str, enabled: bool) -> Any:

@@ -1,0 +1,22 @@
+"""Turning graph-problem text (or a structured graph) into a graph: GAR's first layer.
+
+``parse_graph_problem(text)`` reads the encodings of the graph-reasoning
+literature; ``load_structured_graph(obj)`` takes dicts, networkx graphs, edge
+files and arrays; ``detect_task(text)`` names the question's task.
+"""
+
+from tools.graph_text.parse import parse_graph_problem
+from tools.graph_text.problem import EdgeArray, GraphTextError, ParsedProblem
+from tools.graph_text.structured import load_structured_graph
+from tools.graph_text.tasks import TASKS, canonical_task, detect_task
+
+__all__ = [
+    "TASKS",
+    "EdgeArray",
+    "GraphTextError",
+    "ParsedProblem",
+    "canonical_task",
+    "detect_task",
+    "load_structured_graph",
+    "parse_graph_problem",
+]

@@ -1,0 +1,318 @@
+"""The parsed form of a graph problem, and the consistency checks on its edges.
+
+A :class:`ParsedProblem` is what every graph encoding (text or structured)
+turns into: dense integer node ids ``0..n_nodes-1``, an edge list, optional
+node weights and names, and the question's parameters. Internal ids are always
+dense; when the text used other labels (names, letters, 1-based numbers) they
+are kept in ``node_names`` and :meth:`ParsedProblem.label` gives them back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tools.errors import GraphError
+from tools.store import GraphStore
+
+Weighted = tuple[int, int, float | None]
+
+
+class GraphTextError(GraphError, ValueError):
+    """The graph text (or structured graph) is empty, unreadable or contradictory."""
+
+
+def preview(items: Sequence[Any], limit: int = 8) -> str:
+    shown = ", ".join(str(x) for x in items[:limit])
+    return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
+
+
+class EdgeArray(Sequence[Weighted]):
+    """A read-only edge list backed by numpy arrays.
+
+    Structured graphs can have millions of edges; a Python list of tuples would
+    cost ~150 bytes per edge, so they keep arrays and expose the same sequence
+    interface (iteration, ``len``, indexing, equality with a list of tuples).
+    """
+
+    def __init__(self, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None) -> None:
+        self.src = np.asarray(src, dtype=np.int64)
+        self.dst = np.asarray(dst, dtype=np.int64)
+        self.weight = None if weight is None else np.asarray(weight, dtype=np.float64)
+
+    def __len__(self) -> int:
+        return int(self.src.shape[0])
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        w = None if self.weight is None else float(self.weight[index])
+        return (int(self.src[index]), int(self.dst[index]), w)
+
+    def __iter__(self) -> Iterator[Weighted]:
+        weights = [None] * len(self) if self.weight is None else self.weight.tolist()
+        return iter(zip(self.src.tolist(), self.dst.tolist(), weights, strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or len(other) != len(self):
+            return False
+        return all(tuple(a) == tuple(b) for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"EdgeArray({len(self)} edges, weighted={self.weight is not None})"
+
+
+def edge_arrays(edges: Sequence[Weighted]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(src, dst, weight or None)`` arrays of an edge list or :class:`EdgeArray`."""
+    if isinstance(edges, EdgeArray):
+        return edges.src, edges.dst, edges.weight
+    m = len(edges)
+    src = np.fromiter((e[0] for e in edges), dtype=np.int64, count=m)
+    dst = np.fromiter((e[1] for e in edges), dtype=np.int64, count=m)
+    if m and all(e[2] is not None for e in edges):
+        return src, dst, np.fromiter((e[2] for e in edges), dtype=np.float64, count=m)
+    return src, dst, None
+
+
+@dataclass
+class ParsedProblem:
+    """A graph problem in a form algorithms can run on.
+
+    ``edges`` holds ``(u, v, weight)`` with ``weight=None`` on unweighted graphs;
+    an undirected edge is listed once. Text problems give a list; large
+    structured graphs give an :class:`EdgeArray` (same interface, numpy-backed).
+    ``params`` holds the question's parameters (``source``, ``target``,
+    ``start``, ``node``, ``k``), already mapped to internal ids, plus
+    ``weight_kind`` (``"capacity"`` or ``"weight"``) on weighted graphs and, for
+    subgraph questions, ``pattern`` (the smaller graph, itself a ParsedProblem).
+    """
+
+    n_nodes: int
+    directed: bool
+    weighted: bool
+    edges: Sequence[Weighted]
+    node_weights: dict[int, float] = field(default_factory=dict)
+    node_names: dict[int, str] | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    stated_n_nodes: int | None = None
+    warnings: list[str] = field(default_factory=list)
+    unparsed: list[str] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ ids and names
+    def label(self, node: int) -> str:
+        """The node's name in the source text (its id as text when it had no name)."""
+        if self.node_names and node in self.node_names:
+            return self.node_names[node]
+        return str(node)
+
+    def node_id(self, label: Any) -> int:
+        """Internal id of a node given by its label (name or number) in the source text."""
+        text = str(label).strip()
+        if self.node_names:
+            for nid, name in self.node_names.items():
+                if name == text:
+                    return nid
+            raise GraphTextError(
+                f"no node is called {text!r}; names: {preview(list(self.node_names.values()))}"
+            )
+        if text.lstrip("-").isdigit() and 0 <= int(text) < self.n_nodes:
+            return int(text)
+        raise GraphTextError(f"node {text!r} is not in the graph (ids are 0..{self.n_nodes - 1})")
+
+    def require_params(self, *keys: str) -> tuple[Any, ...]:
+        """The named parameters, or a :class:`GraphTextError` saying which the question did not give."""
+        missing = [k for k in keys if self.params.get(k) is None]
+        if missing:
+            given = ", ".join(f"{k}={v}" for k, v in self.params.items() if k != "pattern") or "none"
+            raise GraphTextError(
+                f"the question does not name the {' and '.join(missing)} node"
+                f"{'s' if len(missing) > 1 else ''} (parameters found: {given})"
+            )
+        return tuple(self.params[k] for k in keys)
+
+    # ------------------------------------------------------------------ export
+    def edge_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """``(src, dst, weight or None)`` numpy arrays, one entry per listed edge."""
+        return edge_arrays(self.edges)
+
+    def to_csr(self):  # -> scipy.sparse.csr_matrix (import kept local: scipy.sparse is slow to import)
+        """Adjacency matrix (``n_nodes`` x ``n_nodes``) with edge weights (1.0 when unweighted).
+
+        Undirected edges appear in both directions. Zero weights are kept as
+        explicit entries so a zero-weight edge still counts as an edge.
+        """
+        from scipy.sparse import coo_matrix
+
+        src, dst, w = self.edge_arrays()
+        data = np.ones(src.shape[0]) if w is None else w
+        if not self.directed:
+            loops = src == dst
+            src, dst, data = (
+                np.concatenate([src, dst[~loops]]),
+                np.concatenate([dst, src[~loops]]),
+                np.concatenate([data, data[~loops]]),
+            )
+        n = self.n_nodes
+        return coo_matrix((data, (src, dst)), shape=(n, n)).tocsr()
+
+    def to_store(self, name: str = "graph") -> GraphStore:
+        """The graph as a :class:`GraphStore`: relation ``"edge"``, weight as edge attribute ``weight``.
+
+        Node features carry ``name`` (when the text named nodes) and ``weight``
+        (node weights); ids are the internal ids as strings.
+        """
+        store = GraphStore(
+            name=name, directed=self.directed, text_keys={"node": "name"} if self.node_names else None
+        )
+        for node in range(self.n_nodes):
+            feats: dict[str, Any] = {}
+            if self.node_names and node in self.node_names:
+                feats["name"] = self.node_names[node]
+            if node in self.node_weights:
+                feats["weight"] = self.node_weights[node]
+            store.add_node(node, "node", feats)
+        for u, v, w in self.edges:
+            if w is None:
+                store.add_edge(u, v, "edge")
+            else:
+                store.add_edge(u, v, "edge", weight=w)
+        return store
+
+    def to_networkx(self):  # -> nx.Graph | nx.DiGraph
+        """The graph as networkx (weights as ``weight``), for checks and small brute force."""
+        import networkx as nx
+
+        g = nx.DiGraph() if self.directed else nx.Graph()
+        g.add_nodes_from(range(self.n_nodes))
+        g.add_edges_from((u, v) if w is None else (u, v, {"weight": w}) for u, v, w in self.edges)
+        return g
+
+    def describe(self) -> str:
+        """One line for logs and prompts: kind, size, weights and parameters."""
+        kind = ("directed" if self.directed else "undirected") + (" weighted" if self.weighted else "")
+        text = f"{kind} graph with {self.n_nodes} nodes and {len(self.edges)} edges"
+        if self.node_weights:
+            text += f", {len(self.node_weights)} node weights"
+        shown = {k: v for k, v in self.params.items() if k != "pattern"}
+        if shown:
+            text += "; " + ", ".join(f"{k}={v}" for k, v in shown.items())
+        if "pattern" in self.params:
+            text += f"; pattern: {self.params['pattern'].describe()}"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (edges as lists; a nested pattern as its own dict)."""
+        params = {k: (v.to_dict() if isinstance(v, ParsedProblem) else v) for k, v in self.params.items()}
+        return {
+            "n_nodes": self.n_nodes,
+            "directed": self.directed,
+            "weighted": self.weighted,
+            "edges": [list(e) for e in self.edges],
+            "node_weights": {str(k): v for k, v in self.node_weights.items()},
+            "node_names": {str(k): v for k, v in self.node_names.items()} if self.node_names else None,
+            "params": params,
+            "stated_n_nodes": self.stated_n_nodes,
+            "warnings": list(self.warnings),
+            "unparsed": list(self.unparsed),
+        }
+
+
+# ---------------------------------------------------------------------- checks
+def check_edges(
+    src: np.ndarray,
+    dst: np.ndarray,
+    weight: np.ndarray | None,
+    n_nodes: int,
+    directed: bool,
+    range_hint: str = "",
+    quiet_reverse_duplicates: bool = False,
+    label_offset: int = 0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, list[str]]:
+    """Validate an edge list and merge repeated mentions of the same edge.
+
+    Raises :class:`GraphTextError` for ids outside ``0..n_nodes-1`` (naming
+    them) and for an edge given twice with different weights (naming it).
+    Returns the deduplicated arrays (first mention order) and warnings about
+    repeated edges, self-loops and negative weights. ``weight`` may hold NaN
+    for "no weight"; a mix of weighted and unweighted edges is an error.
+    ``quiet_reverse_duplicates``: an undirected adjacency list names every edge
+    from both ends, so those repeats are expected and not reported.
+    ``label_offset`` is added to ids in messages (texts numbering nodes from 1).
+    """
+    warnings: list[str] = []
+    bad = np.unique(np.concatenate([src[(src < 0) | (src >= n_nodes)], dst[(dst < 0) | (dst >= n_nodes)]]))
+    if bad.size:
+        hint = range_hint or f"the graph has nodes 0..{n_nodes - 1}"
+        raise GraphTextError(f"node ids out of range: {preview((bad + label_offset).tolist())} ({hint})")
+    if weight is not None:
+        missing = np.isnan(weight)
+        if missing.any() and not missing.all():
+            where = [(int(a), int(b)) for a, b in zip(src[missing], dst[missing], strict=True)]
+            raise GraphTextError(
+                f"{int(missing.sum())} of {missing.size} edges have no weight while the others do; "
+                f"unweighted: {preview(where)}"
+            )
+        if missing.all():
+            weight = None
+    if src.size == 0:
+        return src, dst, weight, warnings
+    lo, hi = (src, dst) if directed else (np.minimum(src, dst), np.maximum(src, dst))
+    key = lo * np.int64(n_nodes) + hi
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    starts = np.flatnonzero(np.r_[True, sorted_key[1:] != sorted_key[:-1]])
+    sizes = np.diff(np.r_[starts, sorted_key.size])
+    if weight is not None and (sizes > 1).any():
+        sw = weight[order]
+        wmax, wmin = np.maximum.reduceat(sw, starts), np.minimum.reduceat(sw, starts)
+        clash = np.flatnonzero(wmax != wmin)
+        if clash.size:
+            first = order[starts[clash[0]]]
+            group = order[starts[clash[0]] : starts[clash[0]] + sizes[clash[0]]]
+            values = sorted({float(weight[i]) for i in group})
+            pair = f"({int(src[first])}, {int(dst[first])})"
+            raise GraphTextError(
+                f"edge {pair} is given {int(sizes[clash[0]])} times with different weights: "
+                f"{preview([_num(v) for v in values])}"
+                + (f"; {clash.size} such edges in all" if clash.size > 1 else "")
+            )
+    keep = np.sort(order[starts])
+    repeats = int((sizes - 1).sum())
+    if repeats and not (
+        quiet_reverse_duplicates and not directed and _only_reverse_pairs(src, dst, order, starts, sizes)
+    ):
+        dup_pairs = [
+            (int(src[order[s]]), int(dst[order[s]])) for s, z in zip(starts, sizes, strict=True) if z > 1
+        ]
+        warnings.append(f"{repeats} repeated edge mentions merged: {preview(dup_pairs)}")
+    src, dst = src[keep], dst[keep]
+    weight = None if weight is None else weight[keep]
+    loops = np.unique(src[src == dst])
+    if loops.size:
+        warnings.append(f"self-loops on nodes {preview(loops.tolist())}")
+    if weight is not None and (weight < 0).any():
+        neg = np.flatnonzero(weight < 0)
+        shown = [f"({int(src[i])}, {int(dst[i])}, {_num(float(weight[i]))})" for i in neg]
+        warnings.append(f"{neg.size} negative edge weights: {preview(shown)}")
+    return src, dst, weight, warnings
+
+
+def _only_reverse_pairs(src, dst, order, starts, sizes) -> bool:
+    """True when every repeated edge is named exactly twice, once from each end."""
+    for s, z in zip(starts, sizes, strict=True):
+        if z == 1:
+            continue
+        a, b = order[s], order[s + 1]
+        if z != 2 or src[a] != dst[b] or dst[a] != src[b] or src[a] == dst[a]:
+            return False
+    return True
+
+
+def _num(value: float) -> int | float:
+    """An integral float as int (for messages and answers), other values unchanged."""
+    return int(value) if float(value).is_integer() else value
