@@ -1,0 +1,53 @@
+"""Helpers shared by the GAR steps: custom stream events and JSON-ready values."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from langgraph.config import get_stream_writer
+
+# Arrays longer than this are left out of the state (the answer itself is kept whole).
+MAX_DETAIL_ITEMS = 1000
+
+
+def emit(event: str, text: str, **extra: Any) -> None:
+    """Stream a custom event (``stream_mode="custom"``); a no-op outside a streamed run."""
+    try:
+        writer = get_stream_writer()
+    except Exception:  # called outside a graph run (unit tests of helpers)
+        return
+    writer({"event": event, "text": text, **extra})
+
+
+def jsonable(value: Any, limit: int | None = None) -> Any:
+    """``value`` with numpy scalars/arrays turned into Python numbers and lists.
+
+    Infinite floats become None (JSON has no infinity); integral floats become ints.
+    With ``limit``, a sequence longer than it raises ``OverflowError`` (the caller drops it).
+    """
+    if isinstance(value, np.ndarray):
+        if limit is not None and value.size > limit:
+            raise OverflowError
+        return jsonable(value.tolist(), limit)
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        number = float(value)
+        if math.isinf(number) or math.isnan(number):
+            return None
+        return int(number) if number.is_integer() else number
+    if isinstance(value, dict):
+        if limit is not None and len(value) > limit:
+            raise OverflowError
+        return {jsonable(k): jsonable(v, limit) for k, v in value.items()}
+    if isinstance(value, list | tuple | set):
+        if limit is not None and len(value) > limit:
+            raise OverflowError
+        return [jsonable(v, limit) for v in value]
+    if value is None or isinstance(value, str):
+        return value
+    return str(value)

@@ -1,0 +1,96 @@
+"""Graph construction: the problem text (or a structured graph) -> a parsed graph and its parameters.
+
+Parsing is deterministic (``tools.graph_text``); what could not be read is a
+:class:`GraphTextError` naming it. The parsed problem is kept in a small
+process cache, and the state only carries its key: big graphs are never
+copied into checkpoints, and a step that finds the cache empty (a resumed run
+in another process) simply parses the input again.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import OrderedDict
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from tools.graph_text import (
+    GraphTextError,
+    ParsedProblem,
+    detect_task,
+    load_structured_graph,
+    parse_graph_problem,
+)
+from tools.graph_text.nodes import NodeSpace
+from tools.graph_text.params import extract_params
+from workflows.gar.common import emit
+from workflows.gar.context import GARContext
+from workflows.gar.state import GARState
+
+_CACHE_SIZE = 8
+# Past this many named nodes, matching names in the question becomes a huge regex;
+# large named graphs should give their parameters in the structured graph's "params".
+_MAX_NAMES_IN_QUESTION = 20_000
+
+_lock = threading.Lock()
+_problems: OrderedDict[str, ParsedProblem] = OrderedDict()
+
+
+def build_problem(question: str, graph: dict[str, Any] | None = None) -> ParsedProblem:
+    """The parsed problem of a question: from its text, or from ``graph`` plus the question's parameters."""
+    if graph is None:
+        return parse_graph_problem(question)
+    if not isinstance(graph, dict):
+        raise GraphTextError(f"the structured graph must be a dict with 'edges', got {type(graph).__name__}")
+    problem = load_structured_graph(graph)
+    space = NodeSpace()
+    if problem.node_names and problem.n_nodes <= _MAX_NAMES_IN_QUESTION:
+        space.declare_list([problem.label(i) for i in range(problem.n_nodes)])
+    found, warnings = extract_params(question, space)
+    for key, value in found.items():
+        problem.params.setdefault(key, value)  # the structured graph's own params win
+    problem.warnings.extend(warnings)
+    return problem
+
+
+def remember(problem: ParsedProblem) -> str:
+    key = uuid.uuid4().hex
+    with _lock:
+        _problems[key] = problem
+        while len(_problems) > _CACHE_SIZE:
+            _problems.popitem(last=False)
+    return key
+
+
+def problem_of(state: GARState) -> ParsedProblem:
+    """The parsed problem of this run (parsed again if the cache no longer holds it)."""
+    key = state.get("graph_key", "")
+    with _lock:
+        problem = _problems.get(key)
+    if problem is None:
+        problem = build_problem(state["question"], state.get("graph"))
+        with _lock:
+            _problems[key] = problem
+    return problem
+
+
+def construct(state: GARState, runtime: Runtime[GARContext]) -> dict:
+    problem = build_problem(state["question"], state.get("graph"))
+    if problem.n_nodes < 1:
+        raise GraphTextError("the graph has no nodes")
+    summary = problem.describe()
+    params = {k: v for k, v in problem.params.items() if k != "pattern"}
+    task = detect_task(state["question"])
+    emit("graph", summary, warnings=list(problem.warnings), unparsed=list(problem.unparsed))
+    note = {"step": "construct", "text": summary, "detected_task": task}
+    if problem.warnings or problem.unparsed:
+        note["warnings"] = [*problem.warnings, *(f"not understood: {u}" for u in problem.unparsed)]
+    return {
+        "graph_key": remember(problem),
+        "graph_summary": summary,
+        "detected_task": task,
+        "params": params,
+        "trace": [note],
+    }

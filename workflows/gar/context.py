@@ -1,0 +1,84 @@
+"""Runtime context of a GraphAgent-Reasoner (GAR) run: master model, retrieval, limits.
+
+Studio renders these fields (with their descriptions) as the assistant's
+configuration; the Python API passes ``context=GARContext(...)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+# Only the compiled engine exists so far; the paper's node-agent mode (one LLM
+# call per node per round, fanned out with Send) will add "agents" here.
+Mode = Literal["compiled"]
+MODES: tuple[str, ...] = ("compiled",)
+
+
+def _describe(text: str) -> dict[str, str]:
+    return {"description": text}
+
+
+@dataclass(kw_only=True)
+class GARContext:
+    """Configuration of one run. ``master_model`` takes a spec string (or, from Python, a chat model)."""
+
+    master_model: Any = field(
+        default="local",
+        metadata=_describe(
+            "Master LLM that picks the algorithm and confirms its parameters: local, openai:MODEL or scripted:FILE.json."
+        ),
+    )
+    embedding_model: str = field(
+        default="minilm",
+        metadata=_describe(
+            "Sentence encoder ranking the algorithm library for the question: minilm (default), mpnet, hash (tests)."
+        ),
+    )
+    top_k: int = field(
+        default=3,
+        metadata=_describe("How many library algorithms the master chooses from (retrieval top-k)."),
+    )
+    base_url: str | None = field(
+        default=None, metadata=_describe("Base URL of an OpenAI-compatible endpoint for openai:MODEL specs.")
+    )
+    temperature: float = field(
+        default=0.0, metadata=_describe("Sampling temperature of the master (paper: 0 for every call).")
+    )
+    max_tokens: int = field(default=200, metadata=_describe("Token budget of the master's reply."))
+    max_rounds: int | None = field(
+        default=None,
+        metadata=_describe(
+            "Round cap of the distributed execution (unset: the algorithm's own cap, about n)."
+        ),
+    )
+    mode: Mode = field(
+        default="compiled",
+        metadata=_describe(
+            "compiled: the vertex-program engine runs the six parts over all nodes with arrays. "
+            "The paper's node-agent mode comes later."
+        ),
+    )
+    search_max_steps: int = field(
+        default=2_000_000,
+        metadata=_describe("Step budget of the exact search for Hamiltonian path and substructure."),
+    )
+    search_seconds: float = field(
+        default=30.0, metadata=_describe("Time budget (seconds) of that exact search.")
+    )
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(
+                f"unknown mode {self.mode!r}; only 'compiled' is available (node-agent mode comes later)"
+            )
+        if self.top_k < 1:
+            raise ValueError("top_k must be at least 1")
+        if self.max_rounds is not None and self.max_rounds < 0:
+            raise ValueError("max_rounds must be 0 or more (or unset)")
+        if self.search_max_steps < 1 or self.search_seconds <= 0:
+            raise ValueError("the search budget (search_max_steps, search_seconds) must be positive")
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]

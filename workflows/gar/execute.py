@@ -1,0 +1,137 @@
+"""Distributed execution: the chosen algorithm over the parsed graph.
+
+Library entries run on the compiled vertex-program engine (``tools.vertex.run``)
+in supersteps, streaming one ``round`` event per superstep. Hamiltonian path
+and substructure go to the bounded exact search; when its budget runs out the
+result says so instead of guessing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from langgraph.runtime import Runtime
+
+from tools.graph_text import ParsedProblem
+from tools.vertex import RoundInfo, VertexGraph, VertexProgramError, get_algorithm, run
+from tools.vertex.search import hamiltonian_path, subgraph_match
+from workflows.gar.catalogue import CATALOGUE
+from workflows.gar.common import MAX_DETAIL_ITEMS, emit, jsonable
+from workflows.gar.construct import problem_of
+from workflows.gar.context import GARContext
+from workflows.gar.state import GARState
+
+
+def vertex_graph(problem: ParsedProblem, algorithm: str) -> VertexGraph:
+    """The engine's CSR graph of a parsed problem (capacities of parallel arcs add up for max flow)."""
+    src, dst, weight = problem.edge_arrays()
+    columns = [src, dst] if weight is None else [src, dst, weight]
+    edges = np.column_stack(columns) if src.size else np.empty((0, len(columns)))
+    node_weights = None
+    if problem.node_weights:
+        node_weights = np.zeros(problem.n_nodes)
+        for node, w in problem.node_weights.items():
+            node_weights[node] = w
+    labels = [problem.label(i) for i in range(problem.n_nodes)] if problem.node_names else None
+    return VertexGraph.from_edges(
+        problem.n_nodes,
+        edges,
+        directed=problem.directed,
+        node_weights=node_weights,
+        parallel="sum" if algorithm == "max_flow" else "min",
+        labels=labels,
+    )
+
+
+def _details(output: dict[str, Any]) -> dict[str, Any]:
+    """The algorithm's result in JSON-ready form; the answer is kept whole, bulky extras are dropped."""
+    out: dict[str, Any] = {"answer": jsonable(output.get("answer")), "text": str(output.get("text", ""))}
+    for key, value in output.items():
+        if key in out:
+            continue
+        try:
+            out[key] = jsonable(value, limit=MAX_DETAIL_ITEMS)
+        except OverflowError:
+            continue
+    return out
+
+
+def _run_compiled(name: str, problem: ParsedProblem, params: dict[str, Any], ctx: GARContext) -> dict:
+    graph = vertex_graph(problem, name)
+
+    def progress(info: RoundInfo) -> None:
+        emit(
+            "round",
+            f"round {info.round}: {info.active} active, {info.messages} messages, {info.changed} changed",
+            round=info.round,
+            active=info.active,
+            messages=info.messages,
+            changed=info.changed,
+        )
+
+    result = run(get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=progress)
+    details = _details(result.output)
+    details.update(
+        rounds=result.rounds,
+        stop_reason=result.stop_reason,
+        complete=result.complete,
+        seconds=result.seconds,
+        engine="compiled",
+    )
+    if not result.complete:
+        details["text"] += f" (stopped at the round cap of {result.rounds}; the answer may be incomplete)"
+    return details
+
+
+def _run_search(name: str, problem: ParsedProblem, ctx: GARContext) -> dict:
+    budget = {"max_steps": ctx.search_max_steps, "time_budget": ctx.search_seconds}
+    graph = problem.to_networkx()
+    if name == "hamiltonian_path":
+        found = hamiltonian_path(graph, **budget)
+        what = "a path visiting every node exactly once"
+        witness = jsonable(found.witness)
+    else:
+        pattern = problem.params.get("pattern")
+        if not isinstance(pattern, ParsedProblem):
+            raise VertexProgramError(
+                "the substructure task needs the smaller graph G' in the question (none was found)"
+            )
+        found = subgraph_match(graph, pattern.to_networkx(), **budget)
+        what = "a copy of the subgraph G'"
+        witness = None if found.witness is None else {str(k): jsonable(v) for k, v in found.witness.items()}
+    if found.status == "bound_exceeded":
+        answer = None
+        text = (
+            f"The exact search for {what} stopped at its budget ({found.steps} steps, "
+            f"{found.seconds:.1f} s) without deciding; the answer is unknown."
+        )
+    else:
+        answer = found.status == "found"
+        text = f"Yes: the graph has {what}" if answer else f"No: the graph has no {what}"
+        text += f": {witness}." if name == "hamiltonian_path" and answer else "."
+    emit("search", text, steps=found.steps, status=found.status)
+    return {
+        "answer": answer,
+        "text": text,
+        "witness": witness,
+        "status": found.status,
+        "steps": found.steps,
+        "rounds": 0,
+        "complete": found.status != "bound_exceeded",
+        "seconds": found.seconds,
+        "engine": "search",
+    }
+
+
+def execute(state: GARState, runtime: Runtime[GARContext]) -> dict:
+    ctx = runtime.context
+    name = state["algorithm"]
+    problem = problem_of(state)
+    params = dict(state.get("chosen_params") or {})
+    if CATALOGUE[name].engine == "search":
+        result = _run_search(name, problem, ctx)
+    else:
+        result = _run_compiled(name, problem, params, ctx)
+    note = {"step": "execute", "text": result["text"], "engine": result["engine"], "rounds": result["rounds"]}
+    return {"result": result, "rounds": result["rounds"], "trace": [note]}

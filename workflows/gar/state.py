@@ -1,0 +1,83 @@
+"""Typed input, output and internal state of the GAR workflow.
+
+Heavy objects (the parsed graph, the engine's arrays) stay out of the state:
+the state holds JSON-ready values so a checkpointer can store it, and the
+graph is looked up by ``graph_key`` (rebuilt from the input when missing).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+from pydantic import BaseModel, Field, field_validator
+
+
+class GARInput(BaseModel):
+    """What a caller sends: a question, with the graph in its text or given as a structured graph."""
+
+    question: str = Field(description="The graph problem: graph text plus question, or just the question.")
+    graph: dict[str, Any] | None = Field(
+        default=None,
+        description="Optional structured graph ({'edges': [[u, v, w], ...], 'directed': bool, 'params': {...}}); "
+        "large graphs come this way instead of as text.",
+    )
+
+    @field_validator("question")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("question must not be empty")
+        return value
+
+
+class Usage(TypedDict, total=False):
+    llm_calls: int
+    input_tokens: int
+    output_tokens: int
+    llm_seconds: float
+
+
+def add_usage(left: Usage | None, right: Usage | None) -> Usage:
+    """Reducer: usage counters add up across nodes."""
+    out: dict[str, Any] = dict(left or {})
+    for key, value in (right or {}).items():
+        out[key] = out.get(key, 0) + value
+    return out  # type: ignore[return-value]
+
+
+class Candidate(TypedDict, total=False):
+    """One retrieved library entry."""
+
+    name: str
+    score: float
+    how: str  # "retrieved" (embedding top-k) or "keyword" (added from the detected task)
+
+
+class GAROutput(TypedDict, total=False):
+    """What a run returns."""
+
+    question: str
+    answer: str  # the final answer in words
+    structured: dict[str, Any]  # task, kind (yes/no, number, path, order, ranking, mapping), value, ...
+    algorithm: str
+    fallback_used: bool
+    rounds: int
+    usage: dict[str, Any]  # llm_calls, input/output tokens, tokens, llm_seconds, seconds
+    trace: Annotated[list[dict[str, Any]], operator.add]
+
+
+class GARState(GAROutput, total=False):
+    """Internal state: the output fields plus what the steps hand to each other."""
+
+    graph: dict[str, Any] | None  # the structured graph from the input, if any
+    started: float
+    graph_key: str  # lookup key of the parsed problem (see construct.problem_of)
+    graph_summary: str
+    detected_task: str | None
+    params: dict[str, Any]  # parameters found by the parser, by name (internal ids)
+    candidates: list[Candidate]
+    chosen_params: dict[str, Any]
+    result: dict[str, Any]  # the JSON-ready outcome of execution
+    llm_usage: Annotated[Usage, add_usage]

@@ -1,0 +1,104 @@
+"""Master summary: the final answer in words plus a structured answer, formatted deterministically.
+
+The structured answer is ``{"task", "kind", "value", ...}`` where ``kind`` is
+yes/no, number, path, order, ranking or mapping. Extras: ``path`` (shortest
+path, Hamiltonian path), ``labels`` (node names, when the text named nodes),
+``complete`` (False when a round cap or search budget cut the run short).
+No LLM call: the engine's result already is the answer.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from tools.graph_text import ParsedProblem
+from workflows.gar.catalogue import CATALOGUE
+from workflows.gar.common import emit
+from workflows.gar.construct import problem_of
+from workflows.gar.context import GARContext
+from workflows.gar.state import GARState
+
+# "what is the shortest path from 0 to 4" asks for the path; "the weight/length of ..." for a number
+_ASKS_FOR_PATH = re.compile(
+    r"\b(?:give|find|what\s+is|which\s+is|show|list)\s+(?:me\s+)?the\s+shortest\s+path\b", re.I
+)
+_WORDS_LIMIT = 100  # nodes spelled out in the answer's words (the structured answer has them all)
+_ASKS_FOR_NUMBER = re.compile(r"\b(?:weight|length|distance|cost)\b", re.I)
+
+
+def _question_part(question: str) -> str:
+    return question.rsplit("Q:", 1)[-1][-400:]
+
+
+def structured_answer(name: str, result: dict[str, Any], question: str, problem: ParsedProblem) -> dict:
+    """The structured answer of one run (see the module docstring)."""
+    kind = CATALOGUE[name].answer_kind
+    value = result.get("answer")
+    if isinstance(value, dict):  # e.g. shortest distances to every node: a mapping, whatever the entry says
+        kind = "mapping"
+    out: dict[str, Any] = {"task": name, "kind": kind, "value": value}
+    path = result.get("path") or (result.get("witness") if name == "hamiltonian_path" else None)
+    if path is not None:
+        out["path"] = path
+    if name == "shortest_path" and isinstance(value, int | float) and path is not None:
+        asked = _question_part(question)
+        if _ASKS_FOR_PATH.search(asked) and not _ASKS_FOR_NUMBER.search(asked):
+            out.update(kind="path", value=path, weight=value)
+    if name == "pagerank" and result.get("scores") is not None:
+        out["scores"] = result["scores"]
+    if problem.node_names:
+        shown = out["value"] if out["kind"] in ("path", "order", "ranking") else path
+        if isinstance(shown, list) and all(isinstance(v, int) for v in shown):
+            out["labels"] = [problem.label(v) for v in shown]
+    out["complete"] = bool(result.get("complete", True))
+    return out
+
+
+def answer_words(structured: dict[str, Any], result: dict[str, Any]) -> str:
+    """The answer in words: a short verdict first (Yes/No, the number, the order), then the engine's sentence."""
+    kind, value = structured["kind"], structured["value"]
+    text = result.get("text", "").strip()
+    if not structured["complete"] and value is None:
+        return text
+    if kind == "yes/no" and isinstance(value, bool):
+        lead = "Yes." if value else "No."
+    elif kind == "number":
+        lead = "No such value exists." if value is None else f"{value}."
+    elif kind in ("path", "order", "ranking"):
+        shown = structured.get("labels") or value
+        if value is None:
+            lead = "None."
+        else:
+            more = f" ... ({len(shown)} in all)" if len(shown) > _WORDS_LIMIT else ""
+            lead = " -> ".join(str(v) for v in shown[:_WORDS_LIMIT]) + more + "."
+    else:
+        return text
+    return f"{lead} {text}".strip()
+
+
+def summarize(state: GARState, runtime: Runtime[GARContext]) -> dict:
+    result = state["result"]
+    name = state["algorithm"]
+    structured = structured_answer(name, result, state["question"], problem_of(state))
+    answer = answer_words(structured, result)
+    llm = dict(state.get("llm_usage") or {})
+    usage = {
+        "llm_calls": llm.get("llm_calls", 0),
+        "input_tokens": llm.get("input_tokens", 0),
+        "output_tokens": llm.get("output_tokens", 0),
+        "tokens": llm.get("input_tokens", 0) + llm.get("output_tokens", 0),
+        "llm_seconds": llm.get("llm_seconds", 0.0),
+        "engine_seconds": result.get("seconds", 0.0),
+        "seconds": time.perf_counter() - state.get("started", time.perf_counter()),
+    }
+    emit("answer", answer, structured=structured)
+    return {
+        "answer": answer,
+        "structured": structured,
+        "usage": usage,
+        "trace": [{"step": "summarize", "text": answer}],
+    }
