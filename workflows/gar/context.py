@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-# Only the compiled engine exists so far; the paper's node-agent mode (one LLM
-# call per node per round, fanned out with Send) will add "agents" here.
-Mode = Literal["compiled"]
-MODES: tuple[str, ...] = ("compiled",)
+# compiled: the vertex-program engine; agents: the paper's node agents (LLM calls
+# batched per round, fanned out with Send), checked against compiled mode.
+Mode = Literal["compiled", "agents"]
+MODES: tuple[str, ...] = ("compiled", "agents")
 
 
 def _describe(text: str) -> dict[str, str]:
@@ -56,8 +56,15 @@ class GARContext:
         default="compiled",
         metadata=_describe(
             "compiled: the vertex-program engine runs the six parts over all nodes with arrays. "
-            "The paper's node-agent mode comes later."
+            "agents: the paper's mode, node agents are LLM calls per round (batched), checked against compiled."
         ),
+    )
+    agent_model: Any = field(
+        default=None, metadata=_describe("Model of the node agents in agents mode (unset: the master model).")
+    )
+    agent_batch_size: int = field(default=8, metadata=_describe("Node agents answered by one LLM call."))
+    max_agent_calls: int = field(
+        default=200, metadata=_describe("Hard cap on node-agent LLM calls per question (agents mode).")
     )
     search_max_steps: int = field(
         default=2_000_000,
@@ -69,9 +76,9 @@ class GARContext:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise ValueError(
-                f"unknown mode {self.mode!r}; only 'compiled' is available (node-agent mode comes later)"
-            )
+            raise ValueError(f"unknown mode {self.mode!r}; choose one of {', '.join(MODES)}")
+        if self.agent_batch_size < 1 or self.max_agent_calls < 1:
+            raise ValueError("agent_batch_size and max_agent_calls must be at least 1")
         if self.top_k < 1:
             raise ValueError("top_k must be at least 1")
         if self.max_rounds is not None and self.max_rounds < 0:

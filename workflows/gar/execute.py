@@ -124,14 +124,51 @@ def _run_search(name: str, problem: ParsedProblem, ctx: GARContext) -> dict:
     }
 
 
+def _run_agents(name: str, problem: Any, params: dict, ctx: GARContext) -> tuple[dict, dict]:
+    """The paper's node-agent mode as a subgraph; its answer is compared with compiled mode."""
+    from workflows.gar.agent_state import AgentContext
+    from workflows.gar.agents import agent_graph, graph_spec
+
+    inputs = {
+        "graph_spec": graph_spec(vertex_graph(problem, name)),
+        "algorithm": name,
+        "params": params,
+        "batch_size": ctx.agent_batch_size,
+        "max_rounds": ctx.max_rounds,
+        "max_agent_calls": ctx.max_agent_calls,
+    }
+    agent_ctx = AgentContext(
+        model=ctx.agent_model or ctx.master_model, base_url=ctx.base_url, temperature=ctx.temperature
+    )
+    rounds_cap = ctx.max_rounds or problem.n_nodes + 2
+    out = agent_graph.invoke(inputs, context=agent_ctx, config={"recursion_limit": 3 * rounds_cap + 20})
+    result = {k: v for k, v in out["result"].items() if k not in ("states", "round_log")}
+    return result, out.get("llm_usage") or {}
+
+
 def execute(state: GARState, runtime: Runtime[GARContext]) -> dict:
     ctx = runtime.context
     name = state["algorithm"]
     problem = problem_of(state)
     params = dict(state.get("chosen_params") or {})
+    update: dict = {}
+    notes = []
     if CATALOGUE[name].engine == "search":
         result = _run_search(name, problem, ctx)
+    elif ctx.mode == "agents" and name in _agent_algorithms():
+        result, update["llm_usage"] = _run_agents(name, problem, params, ctx)
     else:
+        if ctx.mode == "agents":
+            notes.append({"step": "execute", "text": f"agent mode does not cover {name}; ran compiled mode"})
         result = _run_compiled(name, problem, params, ctx)
     note = {"step": "execute", "text": result["text"], "engine": result["engine"], "rounds": result["rounds"]}
-    return {"result": result, "rounds": result["rounds"], "trace": [note]}
+    if "comparison" in result:  # agents mode: agreement with the compiled engine
+        note["comparison"] = result["comparison"]
+    notes.append(note)
+    return {**update, "result": result, "rounds": result["rounds"], "trace": notes}
+
+
+def _agent_algorithms() -> frozenset[str]:
+    from workflows.gar.agents import AGENT_ALGORITHMS
+
+    return frozenset(AGENT_ALGORITHMS)

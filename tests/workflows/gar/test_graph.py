@@ -240,8 +240,8 @@ def test_bad_input_gives_clear_errors():
     negative = PROBLEMS["shortest"][0].replace("(2,3,1)", "(2,3,-1)")
     with pytest.raises(VertexProgramError, match="non-negative"):
         solve(negative, context(GARBAGE))
-    with pytest.raises(ValueError, match="only 'compiled'"):
-        GARContext(mode="agents")
+    with pytest.raises(ValueError, match="choose one of compiled, agents"):
+        GARContext(mode="distributed")
 
 
 def test_at_most_three_llm_calls():
