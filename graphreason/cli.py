@@ -2,6 +2,8 @@
 
     graphreason run counselor --graph cora --question "..."     stream a trace, print the answer
     graphreason eval counselor --dataset generated --limit 20    compare modes, write a report
+    graphreason run gar --question "..." [--graph-file G.json]    GraphAgent-Reasoner on one problem
+    graphreason eval gar --dataset graphinstruct --limit 45      structural accuracy per task
     graphreason serve [--port N]                                 langgraph dev on a free port
     graphreason demo                                             three Cora questions, embedded model
 
@@ -75,6 +77,77 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _gar_model_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("models")
+    group.add_argument(
+        "--model",
+        default="local",
+        help="master model spec: local (embedded SmolLM2), openai:MODEL or scripted:FILE.json (default: local)",
+    )
+    group.add_argument(
+        "--embedding", default="minilm", help="library retrieval encoder: minilm (default), mpnet or hash"
+    )
+    group.add_argument(
+        "--base-url", default=None, help="base URL of an OpenAI-compatible endpoint for openai:MODEL"
+    )
+    group.add_argument(
+        "--max-tokens",
+        type=_positive,
+        default=None,
+        help="token budget of the master's reply (default 200; its JSON choice needs about 30)",
+    )
+
+
+def _run_gar_parser(methods: argparse._SubParsersAction) -> None:
+    gar = methods.add_parser("gar", help="GraphAgent-Reasoner (compiled mode) on one graph problem")
+    gar.add_argument(
+        "--question", required=True, help="the graph problem (graph text + question, or just the question)"
+    )
+    gar.add_argument(
+        "--graph-file",
+        default=None,
+        help="JSON structured graph {'edges': [[u, v, w], ...], 'directed': bool}",
+    )
+    gar.add_argument(
+        "--json", action="store_true", help="print the full output (trace included) as JSON instead"
+    )
+    _gar_model_options(gar)
+    gar.set_defaults(handler=commands.cmd_run_gar)
+
+
+def _eval_gar_parser(methods: argparse._SubParsersAction) -> None:
+    tasks = (
+        "cycle",
+        "connectivity",
+        "bipartite",
+        "topology",
+        "shortest",
+        "triangle",
+        "flow",
+        "hamilton",
+        "substructure",
+    )
+    gar = methods.add_parser("gar", help="GraphAgent-Reasoner, structural accuracy per task")
+    gar.add_argument(
+        "--dataset",
+        choices=("graphinstruct", "generated"),
+        default="graphinstruct",
+        help="graphinstruct: the shared GraphInstruct split (default); generated: seeded random graphs, 5-200 nodes",
+    )
+    gar.add_argument("--path", default=None, help="GraphInstruct JSONL / NLGraph JSON file or folder of them")
+    gar.add_argument("--split", default="dev", help="split of the GraphInstruct files (default dev)")
+    gar.add_argument("--tasks", nargs="+", choices=tasks, default=None, help="only these tasks")
+    gar.add_argument("--limit", type=_positive, default=None, help="at most N questions, spread over tasks")
+    gar.add_argument(
+        "--concurrency", type=_positive, default=1, help="questions answered in parallel (default 1)"
+    )
+    gar.add_argument("--out", default=None, help="run folder (default: runs/gar-<dataset>); rerun to resume")
+    gar.add_argument("--seed", type=int, default=None, help="seed of the generated set (default 0)")
+    gar.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _gar_model_options(gar)
+    gar.set_defaults(handler=commands.cmd_eval_gar)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse tree of every sub-command."""
     parser = argparse.ArgumentParser(
@@ -83,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="{run,eval,serve,demo}")
 
     run = sub.add_parser("run", help="answer one question with a method, streaming its trace")
-    run_methods = run.add_subparsers(dest="method", required=True, metavar="{counselor}")
+    run_methods = run.add_subparsers(dest="method", required=True, metavar="{counselor,gar}")
     counselor = run_methods.add_parser("counselor", help="Graph Counselor")
     counselor.add_argument(
         "--graph",
@@ -103,9 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _model_options(counselor)
     counselor.set_defaults(handler=commands.cmd_run_counselor)
+    _run_gar_parser(run_methods)
 
     ev = sub.add_parser("eval", help="evaluate a method on a question set")
-    ev_methods = ev.add_subparsers(dest="method", required=True, metavar="{counselor}")
+    ev_methods = ev.add_subparsers(dest="method", required=True, metavar="{counselor,gar}")
     ec = ev_methods.add_parser("counselor", help="Graph Counselor and its baselines")
     ec.add_argument(
         "--dataset",
@@ -142,6 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     ec.add_argument("--no-progress", action="store_true", help="no progress bars")
     _model_options(ec)
     ec.set_defaults(handler=commands.cmd_eval_counselor)
+    _eval_gar_parser(ev_methods)
 
     serve = sub.add_parser("serve", help="serve the workflows with `langgraph dev` on a loopback port")
     serve.add_argument("--port", type=_positive, default=None, help="port (default: a free one)")

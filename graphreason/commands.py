@@ -173,3 +173,135 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"{number}. answer: {shorten(answer or '(none)', 70)}")
         print(f"   gold  : {shorten(gold, 70)}   [EM {'yes' if em else 'no'}, Rouge-L {100 * recall:.0f}%]")
     return 0
+
+
+# ------------------------------------------------------------------ GraphAgent-Reasoner
+_GAR_ROUNDS_SHOWN = 12  # round events printed before the rest are only counted
+
+
+def gar_context(args: argparse.Namespace) -> Any:
+    """A GARContext from the ``run gar`` / ``eval gar`` model options."""
+    from workflows.gar.context import GARContext
+
+    extra = {} if args.max_tokens is None else {"max_tokens": args.max_tokens}
+    return GARContext(
+        master_model=args.model, embedding_model=args.embedding, base_url=args.base_url, **extra
+    )
+
+
+def load_graph_file(path: str) -> dict[str, Any]:
+    """A structured graph from a JSON file (``{"edges": [[u, v, w], ...], "directed": ...}``)."""
+    from pathlib import Path
+
+    source = Path(path).expanduser()
+    if not source.is_file():
+        raise FileNotFoundError(f"--graph-file {source} does not exist or is not a file")
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--graph-file {source} is not JSON: {exc}") from exc
+    if not isinstance(data, dict) or "edges" not in data:
+        raise ValueError(f"--graph-file {source} must hold a JSON object with an 'edges' list")
+    return data
+
+
+class GAREventPrinter:
+    """Prints the GAR custom stream events as one readable line each (rounds beyond a few are counted)."""
+
+    def __init__(self, out: Any, width: int = 300) -> None:
+        self.out = out
+        self.width = width
+        self.hidden_rounds = 0
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        kind = str(event.get("event", "event"))
+        if kind == "round" and int(event.get("round") or 0) > _GAR_ROUNDS_SHOWN:
+            self.hidden_rounds += 1
+            return
+        if kind != "round":
+            self.flush()
+        print(f"{kind:>10}: {shorten(event.get('text', ''), self.width)}", file=self.out, flush=True)
+
+    def flush(self) -> None:
+        """Print the count of round events not shown, if any."""
+        if self.hidden_rounds:
+            print(f"{'round':>10}: ... {self.hidden_rounds} more round(s)", file=self.out, flush=True)
+            self.hidden_rounds = 0
+
+
+def stream_gar(question: str, context: Any, graph: dict[str, Any] | None, on_event: Any) -> dict[str, Any]:
+    """Run the GAR graph, passing each custom event to ``on_event``; return the final output."""
+    from workflows.gar.graph import graph as workflow
+    from workflows.gar.state import GARInput
+
+    checked = GARInput(question=question, graph=graph)  # clear validation error before anything runs
+    payload: dict[str, Any] = {"question": checked.question}
+    if graph is not None:
+        payload["graph"] = graph
+    final: dict[str, Any] = {}
+    for mode, chunk in workflow.stream(payload, context=context, stream_mode=["custom", "values"]):
+        if mode == "custom" and isinstance(chunk, dict):
+            on_event(chunk)
+        elif mode == "values" and isinstance(chunk, dict):
+            final = chunk
+    return final
+
+
+def cmd_run_gar(args: argparse.Namespace) -> int:
+    """``graphreason run gar``: stream the master's steps and the rounds, then print the answer."""
+    from workflows.gar.state import GAROutput
+
+    graph = load_graph_file(args.graph_file) if args.graph_file else None
+    context = gar_context(args)
+    keep = set(GAROutput.__annotations__)
+    if args.json:
+        output = stream_gar(args.question, context, graph, lambda event: None)
+        output = {k: v for k, v in output.items() if k in keep}
+        print(json.dumps(output, indent=2, ensure_ascii=False, default=str))
+        return 0
+    print(f"Question: {shorten(args.question, 400)}", flush=True)
+    printer = GAREventPrinter(sys.stdout)
+    output = stream_gar(args.question, context, graph, printer)
+    printer.flush()
+    print(f"\nAlgorithm: {output.get('algorithm')}")
+    print(f"Answer: {output.get('answer') or '(no answer)'}")
+    print(f"Structured: {json.dumps(output.get('structured'), ensure_ascii=False, default=str)}")
+    usage = output.get("usage") or {}
+    print(
+        f"({usage.get('llm_calls', 0)} LLM call(s), {usage.get('tokens', 0)} tokens, "
+        f"{output.get('rounds', 0)} round(s), fallback {'used' if output.get('fallback_used') else 'not used'}, "
+        f"{float(usage.get('seconds', 0.0)):.2f} s)"
+    )
+    return 0
+
+
+def cmd_eval_gar(args: argparse.Namespace) -> int:
+    """``graphreason eval gar``: answer a question set, check by structure, write the report."""
+    from evals.gar_eval import gar_table, run_gar_eval
+
+    result = run_gar_eval(
+        dataset=args.dataset,
+        path=args.path,
+        tasks=args.tasks,
+        limit=args.limit,
+        concurrency=args.concurrency,
+        out_dir=args.out,
+        master_model=args.model,
+        embedding_model=args.embedding,
+        base_url=args.base_url,
+        max_tokens=args.max_tokens,
+        split=args.split,
+        seed=args.seed if args.seed is not None else 0,
+        progress=not args.no_progress,
+    )
+    print()
+    print(gar_table(result.summary))
+    print()
+    print(f"Records : {result.records_path}")
+    print(f"Report  : {result.report_path}")
+    print(f"Summary : {result.summary_path}")
+    print(f"Plot    : {result.plot_path}")
+    errors = result.summary.get("errors") or []
+    if errors:
+        print(f"{len(errors)} question(s) failed; rerun the same command to retry them.")
+    return 0
