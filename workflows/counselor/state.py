@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, TypedDict
 
 from pydantic import BaseModel, Field, field_validator
+
+from workflows.usage import Usage, add_usage
 
 
 class CounselorInput(BaseModel):
@@ -49,22 +51,6 @@ class Trial(TypedDict, total=False):
     finished: bool
     verdict: str | None
     judge_text: str | None
-
-
-class Usage(TypedDict, total=False):
-    llm_calls: int
-    input_tokens: int
-    output_tokens: int
-    llm_seconds: float
-    tool_seconds: float
-
-
-def add_usage(left: Usage | None, right: Usage | None) -> Usage:
-    """Reducer: usage counters add up across nodes."""
-    out: dict[str, Any] = dict(left or {})
-    for key, value in (right or {}).items():
-        out[key] = out.get(key, 0) + value
-    return out  # type: ignore[return-value]
 
 
 class CounselorOutput(TypedDict, total=False):

@@ -12,6 +12,8 @@ from typing import Annotated, Any, TypedDict
 
 from pydantic import BaseModel, Field, field_validator
 
+from workflows.usage import Usage, add_usage
+
 
 class GARInput(BaseModel):
     """What a caller sends: a question, with the graph in its text or given as a structured graph."""
@@ -30,21 +32,6 @@ class GARInput(BaseModel):
         if not value:
             raise ValueError("question must not be empty")
         return value
-
-
-class Usage(TypedDict, total=False):
-    llm_calls: int
-    input_tokens: int
-    output_tokens: int
-    llm_seconds: float
-
-
-def add_usage(left: Usage | None, right: Usage | None) -> Usage:
-    """Reducer: usage counters add up across nodes."""
-    out: dict[str, Any] = dict(left or {})
-    for key, value in (right or {}).items():
-        out[key] = out.get(key, 0) + value
-    return out  # type: ignore[return-value]
 
 
 class Candidate(TypedDict, total=False):
