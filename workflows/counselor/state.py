@@ -5,23 +5,16 @@ from __future__ import annotations
 import operator
 from typing import Annotated, TypedDict
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field
 
+from workflows.inputs import QuestionInput
 from workflows.usage import Usage, add_usage
 
 
-class CounselorInput(BaseModel):
+class CounselorInput(QuestionInput):
     """What a caller sends: one natural-language question."""
 
     question: str = Field(description="The question to answer from the graph.")
-
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        value = value.strip()
-        if not value:
-            raise ValueError("question must not be empty")
-        return value
 
 
 class Step(TypedDict, total=False):

@@ -10,12 +10,13 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, TypedDict
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field
 
+from workflows.inputs import QuestionInput
 from workflows.usage import Usage, add_usage
 
 
-class GARInput(BaseModel):
+class GARInput(QuestionInput):
     """What a caller sends: a question, with the graph in its text or given as a structured graph."""
 
     question: str = Field(description="The graph problem: graph text plus question, or just the question.")
@@ -24,14 +25,6 @@ class GARInput(BaseModel):
         description="Optional structured graph ({'edges': [[u, v, w], ...], 'directed': bool, 'params': {...}}); "
         "large graphs come this way instead of as text.",
     )
-
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        value = value.strip()
-        if not value:
-            raise ValueError("question must not be empty")
-        return value
 
 
 class Candidate(TypedDict, total=False):
