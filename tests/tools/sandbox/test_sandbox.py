@@ -135,7 +135,10 @@ def test_sample_graphs_start_with_a_path_then_random_sizes_in_range():
     ids=["infinite-loop", "huge-list", "doubling-list", "raise", "zero-division", "recursion"],
 )
 def test_attacks_are_stopped_and_reported(body, status, words):
-    result = run_designed(designed(body), PATH, {}, cpu_seconds=1)
+    # Memory attacks get a generous CPU budget and a small memory cap so the memory
+    # limit is always the one that binds, however slow the machine copying lists is.
+    cpu, memory = (20, 128) if status == "memory" else (1, 512)
+    result = run_designed(designed(body), PATH, {}, cpu_seconds=cpu, memory_mb=memory)
     assert result.status == status, result.message
     assert words in result.message
     assert result.answer is None
