@@ -6,7 +6,7 @@ files and arrays; ``detect_task(text)`` names the question's task.
 """
 
 from tools.graph_text.parse import parse_graph_problem
-from tools.graph_text.problem import EdgeArray, GraphTextError, ParsedProblem
+from tools.graph_text.problem import EdgeArray, GraphTextError, GraphTextUnreadable, ParsedProblem
 from tools.graph_text.structured import load_structured_graph
 from tools.graph_text.tasks import TASKS, canonical_task, detect_task
 
@@ -14,6 +14,7 @@ __all__ = [
     "TASKS",
     "EdgeArray",
     "GraphTextError",
+    "GraphTextUnreadable",
     "ParsedProblem",
     "canonical_task",
     "detect_task",

@@ -27,7 +27,7 @@ import numpy as np
 from tools.graph_text.extract import Extractor, Mention, leftovers
 from tools.graph_text.nodes import NodeSpace
 from tools.graph_text.params import extract_params
-from tools.graph_text.problem import GraphTextError, ParsedProblem, check_edges, preview
+from tools.graph_text.problem import GraphTextError, GraphTextUnreadable, ParsedProblem, check_edges, preview
 from tools.graph_text.scan import Doc, normalise
 
 ENCODINGS_HELP = (
@@ -266,9 +266,9 @@ def _check_node_ids(ids: list[int], n_nodes: int, space: NodeSpace, where: str) 
         raise GraphTextError(f"{where} names node ids out of range: {preview(bad)} ({hint})")
 
 
-def _nothing_understood(text: str, unparsed: list[str], what: str) -> GraphTextError:
+def _nothing_understood(text: str, unparsed: list[str], what: str) -> GraphTextUnreadable:
     snippet = " ".join(text.split())[:160]
     detail = f" Unreadable fragments: {preview(unparsed, 5)}." if unparsed else ""
-    return GraphTextError(
+    return GraphTextUnreadable(
         f"no edges could be read from the {what} text {snippet!r}.{detail} {ENCODINGS_HELP}"
     )

@@ -25,6 +25,14 @@ class GraphTextError(GraphError, ValueError):
     """The graph text (or structured graph) is empty, unreadable or contradictory."""
 
 
+class GraphTextUnreadable(GraphTextError):
+    """No edges could be read at all: the wording is outside the parser's encodings (not a contradiction).
+
+    Only this kind of failure is worth a second reader (an LLM); contradictions
+    in a text that was read stay errors.
+    """
+
+
 def preview(items: Sequence[Any], limit: int = 8) -> str:
     shown = ", ".join(str(x) for x in items[:limit])
     return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")

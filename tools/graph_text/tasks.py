@@ -117,8 +117,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             "edge_existence",
             r"\bis\s+there\s+an\s+edge\b|\bis\s+(?:node\s+)?\w+\s+(?:directly\s+)?connected\s+to\s+(?:node\s+)?\w+",
         ),
-        ("node_count", r"\bhow\s+many\s+(?:nodes|vertices)\b|\bnumber\s+of\s+(?:nodes|vertices)\b"),
-        ("edge_count", r"\bhow\s+many\s+edges\b|\bnumber\s+of\s+edges\b"),
+        # "how many nodes are in the graph", not "how many nodes have two links" (a count with a condition)
+        ("node_count", r"\b(?:how\s+many|number\s+of)\s+(?:nodes|vertices)\b(?!\s+(?:have|has|with|that|which|whose|of\s+degree))"),
+        ("edge_count", r"\b(?:how\s+many|number\s+of)\s+edges\b(?!\s+(?:have|has|with|that|which|whose))"),
     ]
 ]
 

@@ -97,23 +97,68 @@ def validate_against_reference(
     Stops at the first counterexample; a static violation fails at once.
     """
     name = normalize_task(task)
+    if params_for is None:
+
+        def params_for(g: nx.Graph, rng: random.Random) -> dict[str, Any]:
+            params = default_params(name, g, rng)
+            if len(g) and set(g.edges) == set(nx.path_graph(len(g), create_using=type(g)).edges):
+                # the path: ask about its two ends, the longest wave
+                params = {k: (0 if k in ("source", "node") else len(g) - 1) for k in params}
+            return params
+
+    return validate_designed(
+        source,
+        sample_graphs(n_graphs, sizes, seed, directed),
+        params_for,
+        expected=lambda g, params: solve(name, g, params),
+        judge=lambda g, params, got, expected: check_answer(name, g, params, got),
+        seed=seed,
+        cpu_seconds=cpu_seconds,
+    )
+
+
+Expected = Callable[[nx.Graph, dict[str, Any]], Any]
+Judge = Callable[[nx.Graph, dict[str, Any], Any, Any], bool]
+
+
+def validate_designed(
+    source: str,
+    graphs: list[nx.Graph],
+    params_for: ParamsFor,
+    *,
+    expected: Expected,
+    judge: Judge,
+    seed: int = 0,
+    cpu_seconds: float = 2.0,
+) -> CheckReport:
+    """Run ``source`` on each graph and judge its answer against ``expected(graph, params)``.
+
+    ``judge(graph, params, got, expected)`` decides whether an answer is right;
+    ``expected`` may raise :class:`OracleError` when it cannot answer (a
+    model-written brute force that failed), which fails the check with that
+    message. Stops at the first counterexample; a static violation fails at once.
+    """
     try:
         validate_source(source)
     except SandboxViolation as exc:
         return CheckReport(False, 0, message=f"refused before running: {exc}")
     rng = random.Random(seed + 1)
     runs: list[SandboxResult] = []
-    for index, g in enumerate(sample_graphs(n_graphs, sizes, seed, directed)):
-        if params_for is not None:
-            params = params_for(g, rng)
-        else:
-            params = default_params(name, g, rng)
-            if index == 0:  # the path: ask about its two ends, the longest wave
-                params = {k: (0 if k in ("source", "node") else len(g) - 1) for k in params}
+    for index, g in enumerate(graphs):
+        params = params_for(g, rng)
         run = run_designed(source, adjacency_of(g), params, cpu_seconds=cpu_seconds)
         runs.append(run)
-        expected = solve(name, g, params)
-        if not run.ok or not check_answer(name, g, params, run.answer):
-            bad = Counterexample(adjacency_of(g), params, expected, run.answer, run)
+        try:
+            want = expected(g, params)
+        except OracleError as exc:
+            return CheckReport(
+                False, index + 1, message=f"no expected answer on graph {index + 1}: {exc}", runs=runs
+            )
+        if not run.ok or not judge(g, params, run.answer, want):
+            bad = Counterexample(adjacency_of(g), params, want, run.answer, run)
             return CheckReport(False, index + 1, bad, f"wrong on graph {index + 1}: {bad.describe()}", runs)
     return CheckReport(True, len(runs), message=f"correct on all {len(runs)} graphs", runs=runs)
+
+
+class OracleError(RuntimeError):
+    """The expected answer of a check graph could not be computed."""

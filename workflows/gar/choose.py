@@ -2,10 +2,15 @@
 
 The reply is read tolerantly (a JSON or Python-dict object anywhere in the
 text, the paper's ``{'function': [{'name': ..., 'arguments': ...}]}`` form,
-or just a candidate's name somewhere in the words). When the reply is
-unusable or names nothing among the candidates, the deterministic choice is
-used instead - the entry of the keyword-detected task, else the top-1 - and
-``fallback_used`` says so.
+or just a candidate's name somewhere in the words). The reply is untrusted:
+
+* when the question's wording names a task the library answers (keyword
+  detection, deterministic), that entry is used even if the master picked
+  another one - a small model confuses "connected" with "bipartite", the
+  keywords do not - and the override is recorded;
+* otherwise the master's pick stands; ``design_new`` (no entry fits) sends the
+  run to the design step, where the master writes a new algorithm;
+* an unusable reply falls back to the top-1 entry, and ``fallback_used`` says so.
 
 Parameters: what the parser read from the question wins; the master's values
 fill parameters the parser did not find, and disagreements are recorded.
@@ -13,8 +18,6 @@ fill parameters the parser did not find, and disagreements are recorded.
 
 from __future__ import annotations
 
-import ast
-import json
 import re
 from typing import Any
 
@@ -23,10 +26,10 @@ from langgraph.runtime import Runtime
 
 from tools.graph_text import GraphTextError, ParsedProblem
 from workflows.gar.catalogue import CATALOGUE, entry_for_task
-from workflows.gar.common import emit
+from workflows.gar.common import emit, json_objects
 from workflows.gar.construct import problem_of
 from workflows.gar.context import GARContext
-from workflows.gar.prompts import master_prompt
+from workflows.gar.prompts import DESIGN_NEW, master_prompt
 from workflows.gar.retrieve import question_focus
 from workflows.gar.state import Candidate, GARState
 from workflows.models.invoke import invoke_text
@@ -34,25 +37,6 @@ from workflows.models.roles import role_model
 
 _NODE_PARAMS = ("source", "target", "node")
 _NAME_KEYS = ("algorithm", "name", "choice", "algorithm_name")
-
-
-def _objects(text: str) -> list[Any]:
-    """Every ``{...}`` in ``text`` that reads as JSON or a Python literal, outermost first."""
-    found = []
-    for start in (i for i, ch in enumerate(text) if ch == "{"):
-        depth = 0
-        for end in range(start, len(text)):
-            depth += {"{": 1, "}": -1}.get(text[end], 0)
-            if depth == 0:
-                chunk = text[start : end + 1]
-                for reader in (json.loads, ast.literal_eval):
-                    try:
-                        found.append(reader(chunk))
-                        break
-                    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                        continue
-                break
-    return [obj for obj in found if isinstance(obj, dict)]
 
 
 def _key(text: str) -> str:
@@ -63,7 +47,7 @@ def _from_object(obj: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
     """(algorithm name, params) of a reply object, in our format or the paper's function-call format."""
     calls = obj.get("function") or obj.get("functions")
     if isinstance(calls, str):
-        parsed = _objects(calls)
+        parsed = json_objects(calls)
         calls = parsed or None
     if isinstance(calls, dict):
         calls = [calls]
@@ -80,7 +64,7 @@ def _from_object(obj: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
 def parse_choice(reply: str, candidates: list[str]) -> tuple[str | None, dict[str, Any]]:
     """The candidate the reply names (None if none, or if it names several without a JSON choice), and its params."""
     allowed = {_key(c): c for c in candidates}
-    for obj in _objects(reply):
+    for obj in json_objects(reply):
         name, params = _from_object(obj)
         if name is not None and _key(name) in allowed:
             return allowed[_key(name)], params
@@ -135,11 +119,24 @@ def merge_params(
     return params, notes
 
 
+def decide(picked: str | None, detected: str | None, top1: str) -> tuple[str, str]:
+    """The algorithm to run and why: the detected task's entry wins, then the master's pick, then the top-1."""
+    if detected is not None:
+        if picked == detected:
+            return detected, "master (agrees with the question's wording)"
+        if picked is None:
+            return detected, "the question's wording (master reply unusable)"
+        return detected, f"the question's wording (overrode the master's {picked})"
+    if picked is not None:
+        return picked, "master"
+    return top1, "fallback to the top-1 entry (master reply unusable)"
+
+
 def choose(state: GARState, runtime: Runtime[GARContext]) -> dict:
     ctx = runtime.context
     problem = problem_of(state)
     candidates: list[Candidate] = state["candidates"]
-    names = [c["name"] for c in candidates]
+    names = [c["name"] for c in candidates] + [DESIGN_NEW]
     prompt = master_prompt(
         question_focus(state["question"]), state["graph_summary"], state["params"], candidates
     )
@@ -151,16 +148,18 @@ def choose(state: GARState, runtime: Runtime[GARContext]) -> dict:
         "output_tokens": reply.output_tokens,
         "llm_seconds": reply.seconds,
     }
-    name, proposed = parse_choice(reply.text, names)
-    fallback = name is None
-    if fallback:
-        name = entry_for_task(state.get("detected_task")) or names[0]
+    picked, proposed = parse_choice(reply.text, names)
+    name, how = decide(picked, entry_for_task(state.get("detected_task")), names[0])
+    fallback = picked is None
+    if name != picked:
         proposed = {}
-    params, notes = merge_params(name, state["params"], proposed, problem)
-    how = "fallback (master reply unusable)" if fallback else "master"
+    if name == DESIGN_NEW:  # the design step reads the question's own parameters
+        params, notes = dict(state["params"]), []
+    else:
+        params, notes = merge_params(name, state["params"], proposed, problem)
     text = f"{name} chosen by {how}; parameters: {params or 'none'}"
     emit("choice", text, algorithm=name, fallback_used=fallback, params=params)
-    note = {"step": "choose", "text": text, "reply": reply.text, "fallback_used": fallback}
+    note = {"step": "choose", "text": text, "reply": reply.text, "fallback_used": fallback, "picked": picked}
     if notes:
         note["notes"] = notes
     return {

@@ -1,7 +1,9 @@
-"""Helpers shared by the GAR steps: custom stream events and JSON-ready values."""
+"""Helpers shared by the GAR steps: custom stream events, JSON-ready values, JSON read out of replies."""
 
 from __future__ import annotations
 
+import ast
+import json
 import math
 from typing import Any
 
@@ -51,3 +53,22 @@ def jsonable(value: Any, limit: int | None = None) -> Any:
     if value is None or isinstance(value, str):
         return value
     return str(value)
+
+
+def json_objects(text: str) -> list[Any]:
+    """Every dict-valued ``{...}`` in ``text`` that reads as JSON or a Python literal, outermost first."""
+    found = []
+    for start in (i for i, ch in enumerate(text) if ch == "{"):
+        depth = 0
+        for end in range(start, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if depth == 0:
+                chunk = text[start : end + 1]
+                for reader in (json.loads, ast.literal_eval):
+                    try:
+                        found.append(reader(chunk))
+                        break
+                    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                        continue
+                break
+    return [obj for obj in found if isinstance(obj, dict)]

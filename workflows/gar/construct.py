@@ -1,7 +1,8 @@
 """Graph construction: the problem text (or a structured graph) -> a parsed graph and its parameters.
 
 Parsing is deterministic (``tools.graph_text``); what could not be read is a
-:class:`GraphTextError` naming it. The parsed problem is kept in a small
+:class:`GraphTextError` naming it. When the parser read no edges at all, the
+run goes on to :mod:`workflows.gar.llm_parse` (the master's JSON reading). The parsed problem is kept in a small
 process cache, and the state only carries its key: big graphs are never
 copied into checkpoints, and a step that finds the cache empty (a resumed run
 in another process) simply parses the input again.
@@ -18,6 +19,7 @@ from langgraph.runtime import Runtime
 
 from tools.graph_text import (
     GraphTextError,
+    GraphTextUnreadable,
     ParsedProblem,
     detect_task,
     load_structured_graph,
@@ -76,15 +78,17 @@ def problem_of(state: GARState) -> ParsedProblem:
     return problem
 
 
-def construct(state: GARState, runtime: Runtime[GARContext]) -> dict:
-    problem = build_problem(state["question"], state.get("graph"))
+def constructed(problem: ParsedProblem, question: str, how: str = "") -> dict[str, Any]:
+    """The state update of a built graph: its cache key, summary, detected task and parameters."""
     if problem.n_nodes < 1:
         raise GraphTextError("the graph has no nodes")
     summary = problem.describe()
     params = {k: v for k, v in problem.params.items() if k != "pattern"}
-    task = detect_task(state["question"])
+    task = detect_task(question)
     emit("graph", summary, warnings=list(problem.warnings), unparsed=list(problem.unparsed))
-    note = {"step": "construct", "text": summary, "detected_task": task}
+    note: dict[str, Any] = {"step": "construct", "text": summary, "detected_task": task}
+    if how:
+        note["how"] = how
     if problem.warnings or problem.unparsed:
         note["warnings"] = [*problem.warnings, *(f"not understood: {u}" for u in problem.unparsed)]
     return {
@@ -94,3 +98,21 @@ def construct(state: GARState, runtime: Runtime[GARContext]) -> dict:
         "params": params,
         "trace": [note],
     }
+
+
+def construct(state: GARState, runtime: Runtime[GARContext]) -> dict:
+    graph = state.get("graph")
+    try:
+        problem = build_problem(state["question"], graph)
+    except GraphTextUnreadable as exc:
+        if graph is not None or not runtime.context.llm_parse:
+            raise
+        # no edges read at all: the master gets one try at writing the graph as JSON
+        emit("graph", f"the parser read no edges; asking the master: {exc}")
+        return {"parse_error": str(exc), "trace": [{"step": "construct", "text": str(exc), "parsed": False}]}
+    return constructed(problem, state["question"])
+
+
+def after_construct(state: GARState) -> str:
+    """On to retrieval, or to the master's JSON reading when the parser read no edges."""
+    return "parse_with_llm" if state.get("parse_error") else "retrieve"

@@ -74,6 +74,32 @@ class GARContext:
         default=30.0, metadata=_describe("Time budget (seconds) of that exact search.")
     )
 
+    llm_parse: bool = field(
+        default=True,
+        metadata=_describe(
+            "When the deterministic parser cannot read the graph text, ask the master to write the graph as JSON "
+            "(checked against the text) instead of failing at once."
+        ),
+    )
+    parse_max_tokens: int = field(default=1024, metadata=_describe("Token budget of that graph-as-JSON reply."))
+    design_attempts: int = field(
+        default=2,
+        metadata=_describe(
+            "LLM calls allowed for designing a new algorithm when no library entry fits (the first design plus "
+            "repairs after a failed check)."
+        ),
+    )
+    design_max_tokens: int = field(default=700, metadata=_describe("Token budget of one design reply."))
+    design_check_graphs: int = field(
+        default=6, metadata=_describe("Small graphs a designed algorithm must answer right before it runs.")
+    )
+    design_cpu_seconds: float = field(
+        default=10.0, metadata=_describe("CPU-time limit of one sandboxed run of a designed algorithm.")
+    )
+    design_memory_mb: int = field(
+        default=512, metadata=_describe("Memory limit (MB) of one sandboxed run of a designed algorithm.")
+    )
+
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"unknown mode {self.mode!r}; choose one of {', '.join(MODES)}")
@@ -83,6 +109,10 @@ class GARContext:
             raise ValueError("top_k must be at least 1")
         if self.max_rounds is not None and self.max_rounds < 0:
             raise ValueError("max_rounds must be 0 or more (or unset)")
+        if self.design_attempts < 0 or self.design_check_graphs < 0:
+            raise ValueError("design_attempts and design_check_graphs must be 0 or more")
+        if self.design_cpu_seconds <= 0 or self.design_memory_mb < 64:
+            raise ValueError("design_cpu_seconds must be positive and design_memory_mb at least 64")
         if self.search_max_steps < 1 or self.search_seconds <= 0:
             raise ValueError("the search budget (search_max_steps, search_seconds) must be positive")
 

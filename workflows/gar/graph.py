@@ -1,16 +1,20 @@
-"""GraphAgent-Reasoner (compiled mode) as a LangGraph state machine.
+"""GraphAgent-Reasoner as a LangGraph state machine.
 
-    construct ─► retrieve ─► choose ─► execute ─► summarize ─► END
-    (text or      (top-k      (master    (vertex      (answer in words
-     structured    library     LLM: one   program or   + structured
-     graph)        entries)    call)      bounded      answer)
-                                          search)
+    construct ─► retrieve ─► choose ─┬─► execute ─────────────► summarize ─► END
+      │  ▲                          │   (library entry: vertex   ▲
+      ▼  │                          │    program, node agents    │
+    parse_with_llm                  │    or bounded search)      │
+    (parser read no edges:          └─► design ─► test_design ───┘
+     the master writes JSON)            (no entry fits: the master writes
+                                         the six parts; checked, sandboxed,
+                                         repaired on failure)
 
 The paper's master loop (Build_Graph, Design_Distributed_Algorithm,
-Distributed_Execution, summary) as fixed steps: graph construction is
-deterministic parsing, the master makes one call to choose among the
-retrieved algorithms and confirm their parameters, the compiled engine runs
-the six parts over all nodes, and the summary is formatted from the result.
+Distributed_Execution, summary): graph construction is deterministic parsing
+with an LLM reading as fallback; the master makes one call to choose among the
+retrieved algorithms and confirm their parameters, or asks for a new design;
+the compiled engine (or the node agents) runs the six parts over all nodes;
+the summary is formatted from the result.
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from workflows.gar.choose import choose
-from workflows.gar.construct import construct
+from workflows.gar.construct import after_construct, construct
 from workflows.gar.context import GARContext
+from workflows.gar.design import after_design, after_test, design, test_design
 from workflows.gar.execute import execute
+from workflows.gar.llm_parse import parse_with_llm
+from workflows.gar.prompts import DESIGN_NEW
 from workflows.gar.retrieve import retrieve
 from workflows.gar.state import GARInput, GAROutput, GARState
 from workflows.gar.summarize import summarize
@@ -32,7 +39,22 @@ RECURSION_LIMIT = 100
 
 
 def start(state: GARState, runtime: Runtime[GARContext]) -> dict:
-    return {"started": time.perf_counter(), "fallback_used": False, "rounds": 0}
+    # a thread may hold an earlier run's state: clear what the routing reads
+    return {
+        "started": time.perf_counter(),
+        "fallback_used": False,
+        "rounds": 0,
+        "parse_error": "",
+        "design_attempt": 0,
+        "design_feedback": "",
+        "design_status": "",
+        "design_source": "",
+    }
+
+
+def after_choose(state: GARState) -> str:
+    """Run the chosen library entry, or design a new algorithm when the master found none fitting."""
+    return "design" if state["algorithm"] == DESIGN_NEW else "execute"
 
 
 def build_graph(checkpointer=None, *, name: str = "GraphAgent-Reasoner"):
@@ -40,18 +62,24 @@ def build_graph(checkpointer=None, *, name: str = "GraphAgent-Reasoner"):
     builder = StateGraph(GARState, context_schema=GARContext, input_schema=GARInput, output_schema=GAROutput)
     builder.add_node("start", start)
     builder.add_node("construct", construct)
+    builder.add_node("parse_with_llm", parse_with_llm)
     builder.add_node("retrieve", retrieve)
     builder.add_node("choose", choose)
     builder.add_node("execute", execute)
+    builder.add_node("design", design)
+    builder.add_node("test_design", test_design)
     builder.add_node("summarize", summarize)
     builder.add_edge(START, "start")
     builder.add_edge("start", "construct")
-    builder.add_edge("construct", "retrieve")
+    builder.add_conditional_edges("construct", after_construct, ["parse_with_llm", "retrieve"])
+    builder.add_edge("parse_with_llm", "retrieve")
     builder.add_edge("retrieve", "choose")
-    builder.add_edge("choose", "execute")
+    builder.add_conditional_edges("choose", after_choose, ["design", "execute"])
     builder.add_edge("execute", "summarize")
+    builder.add_conditional_edges("design", after_design, ["test_design", "summarize"])
+    builder.add_conditional_edges("test_design", after_test, ["design", "summarize"])
     builder.add_edge("summarize", END)
-    # a straight line of six steps; the limit only guards against future loops (agent mode)
+    # the only loop is design <-> test_design, bounded by design_attempts
     return builder.compile(checkpointer=checkpointer, name=name).with_config(recursion_limit=RECURSION_LIMIT)
 
 

@@ -7,6 +7,9 @@ from typing import Any
 from workflows.gar.catalogue import CATALOGUE
 from workflows.gar.state import Candidate
 
+# The master's way of saying "none of the candidates answers this": a new algorithm gets designed.
+DESIGN_NEW = "design_new"
+
 MASTER_PROMPT = """You are the master of a graph-reasoning system. A distributed algorithm will be run \
 on the graph below to answer the question exactly; your job is only to pick which one and to confirm \
 its parameters.
@@ -22,7 +25,7 @@ Candidate algorithms (retrieved from the library for this question):
 
 Reply with one JSON object and nothing else, for example:
 {{"algorithm": "{example}", "params": {{{example_params}}}}}
-Use one of the candidate names exactly. Give node parameters by the node's name or number as written \
+Use one of the candidate names exactly, or "design_new" if none of them answers the question. Give node parameters by the node's name or number as written \
 in the question; leave out parameters the algorithm does not take."""
 
 
@@ -32,6 +35,7 @@ def _candidate_lines(candidates: list[Candidate]) -> str:
         entry = CATALOGUE[c["name"]]
         params = "; ".join(f"{k}: {v}" for k, v in entry.params.items()) or "none"
         lines.append(f"- {entry.name}: {entry.description}\n  parameters: {params}")
+    lines.append(f"- {DESIGN_NEW}: none of the algorithms above answers the question; design a new one.")
     return "\n".join(lines)
 
 

@@ -61,3 +61,8 @@ class GARState(GAROutput, total=False):
     chosen_params: dict[str, Any]
     result: dict[str, Any]  # the JSON-ready outcome of execution
     llm_usage: Annotated[Usage, add_usage]
+    parse_error: str  # what the deterministic parser could not read (the LLM parse step tries next)
+    design_source: str  # the master's latest designed algorithm (no library entry fitted)
+    design_attempt: int
+    design_feedback: str  # why the latest design failed (shown to the master on the next attempt)
+    design_status: str  # ok | retry | failed

@@ -1,7 +1,8 @@
 """Master summary: the final answer in words plus a structured answer, formatted deterministically.
 
 The structured answer is ``{"task", "kind", "value", ...}`` where ``kind`` is
-yes/no, number, path, order, ranking or mapping. Extras: ``path`` (shortest
+yes/no, number, path, order, ranking or mapping (a designed algorithm's
+answer may also be a list or another value; its task is ``designed``). Extras: ``path`` (shortest
 path, Hamiltonian path), ``labels`` (node names, when the text named nodes),
 ``complete`` (False when a round cap or search budget cut the run short).
 No LLM call: the engine's result already is the answer.
@@ -34,13 +35,25 @@ def _question_part(question: str) -> str:
     return question.rsplit("Q:", 1)[-1][-400:]
 
 
+def kind_of(value: Any) -> str:
+    """The answer kind of a value no library entry describes (a designed algorithm's answer)."""
+    if isinstance(value, bool):
+        return "yes/no"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, list):
+        return "list"
+    return "mapping" if isinstance(value, dict) else "value"
+
+
 def structured_answer(name: str, result: dict[str, Any], question: str, problem: ParsedProblem) -> dict:
     """The structured answer of one run (see the module docstring)."""
-    kind = CATALOGUE[name].answer_kind
     value = result.get("answer")
+    kind = CATALOGUE[name].answer_kind if name in CATALOGUE else kind_of(value)
     if isinstance(value, dict):  # e.g. shortest distances to every node: a mapping, whatever the entry says
         kind = "mapping"
-    out: dict[str, Any] = {"task": name, "kind": kind, "value": value}
+    task = name if name in CATALOGUE else "designed"
+    out: dict[str, Any] = {"task": task, "kind": kind, "value": value}
     path = result.get("path") or (result.get("witness") if name == "hamiltonian_path" else None)
     if path is not None:
         out["path"] = path
@@ -51,7 +64,7 @@ def structured_answer(name: str, result: dict[str, Any], question: str, problem:
     if name == "pagerank" and result.get("scores") is not None:
         out["scores"] = result["scores"]
     if problem.node_names:
-        shown = out["value"] if out["kind"] in ("path", "order", "ranking") else path
+        shown = out["value"] if out["kind"] in ("path", "order", "ranking", "list") else path
         if isinstance(shown, list) and all(isinstance(v, int) for v in shown):
             out["labels"] = [problem.label(v) for v in shown]
     out["complete"] = bool(result.get("complete", True))
@@ -68,13 +81,14 @@ def answer_words(structured: dict[str, Any], result: dict[str, Any]) -> str:
         lead = "Yes." if value else "No."
     elif kind == "number":
         lead = "No such value exists." if value is None else f"{value}."
-    elif kind in ("path", "order", "ranking"):
+    elif kind in ("path", "order", "ranking", "list"):
         shown = structured.get("labels") or value
         if value is None:
             lead = "None."
         else:
             more = f" ... ({len(shown)} in all)" if len(shown) > _WORDS_LIMIT else ""
-            lead = " -> ".join(str(v) for v in shown[:_WORDS_LIMIT]) + more + "."
+            joiner = ", " if kind == "list" else " -> "
+            lead = joiner.join(str(v) for v in shown[:_WORDS_LIMIT]) + more + "."
     else:
         return text
     return f"{lead} {text}".strip()

@@ -147,6 +147,19 @@ def test_a_master_choice_outside_the_candidates_is_not_followed():
     assert out["fallback_used"] is True and out["algorithm"] == entry
 
 
+@pytest.mark.parametrize("task", list(PROBLEMS))
+def test_the_question_wording_overrides_a_conflicting_master_pick(task):
+    """A weak master mixing up tasks (the embedded model picked bipartiteness for connectivity) cannot derail a run."""
+    question, entry, _ = PROBLEMS[task]
+    candidates = solve(question, context(GARBAGE))["trace"][1]["candidates"]
+    wrong = next(c["name"] for c in candidates if c["name"] != entry)
+    out = solve(question, context(json.dumps({"algorithm": wrong, "params": {"source": 0}})))
+    assert out["algorithm"] == entry and out["fallback_used"] is False
+    choose_note = out["trace"][2]
+    assert choose_note["picked"] == wrong and f"overrode the master's {wrong}" in choose_note["text"]
+    assert correct(task, question, out["structured"])
+
+
 def test_reply_parser_reads_json_python_dicts_the_paper_format_and_plain_words():
     names = ["bfs_levels", "shortest_path", "connectivity"]
     assert parse_choice('Here: {"algorithm": "shortest_path", "params": {"source": 1}}', names) == (
@@ -232,8 +245,11 @@ def test_exceeding_the_search_bound_is_reported_not_guessed():
 def test_bad_input_gives_clear_errors():
     with pytest.raises(ValidationError, match="question must not be empty"):
         solve("   ", context())
-    with pytest.raises(GraphTextError):
-        solve("Is there a cycle in the graph of my dreams?", context())
+    dreams = "Is there a cycle in the graph of my dreams?"
+    with pytest.raises(GraphTextError, match="no edges could be read"):  # no LLM reading: the model is never called
+        solve(dreams, context(llm_parse=False))
+    with pytest.raises(GraphTextError, match="no edges could be read.*master's reading failed as well"):
+        solve(dreams, context(GARBAGE))
     no_target = PROBLEMS["flow"][0].replace(" to node 3?", "?")
     with pytest.raises(VertexProgramError, match="target"):
         solve(no_target, context(GARBAGE))
