@@ -119,7 +119,11 @@ def extract_params(free_text: str, space: NodeSpace) -> tuple[dict[str, Any], li
 def _top_k(text: str) -> int | None:
     words = "|".join(_NUMBER_WORDS)
     m = re.search(rf"\btop[-\s]?(\d+|{words})\b", text, re.I) or re.search(
-        rf"\b(\d+|{words})\s+most\s+(?:important|central|influential|relevant|popular|visited)", text, re.I
+        # "the 5 most important", "which 2 pages are the most important"
+        rf"\b(\d+|{words})\s+(?:[a-z]+\s+){{0,2}}?(?:(?:are|is)\s+)?(?:the\s+)?most\s+"
+        r"(?:important|central|influential|relevant|popular|visited)",
+        text,
+        re.I,
     )
     if not m:
         return None

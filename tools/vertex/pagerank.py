@@ -102,6 +102,8 @@ class PageRank(VertexAlgorithm):
             "answer": top,
             "labels": names,
             "scores": rank,
+            "top_scores": rank[top].tolist(),  # small enough to keep when the full vector is dropped
             "converged": bool(state["change"] < rank.size * state["tol"]),
-            "text": f"The most important nodes by PageRank are {names}.",
+            "text": f"The {len(top)} most important nodes by PageRank (damping {params['damping']}), "
+            f"most important first: {', '.join(str(n) for n in names)}.",
         }

@@ -61,8 +61,11 @@ def structured_answer(name: str, result: dict[str, Any], question: str, problem:
         asked = _question_part(question)
         if _ASKS_FOR_PATH.search(asked) and not _ASKS_FOR_NUMBER.search(asked):
             out.update(kind="path", value=path, weight=value)
-    if name == "pagerank" and result.get("scores") is not None:
-        out["scores"] = result["scores"]
+    if name == "pagerank":
+        if result.get("scores") is not None:  # every node's score (kept for graphs up to MAX_DETAIL_ITEMS nodes)
+            out["scores"] = result["scores"]
+        if result.get("top_scores") is not None:  # the ranked nodes' scores, in ranking order
+            out["top_scores"] = result["top_scores"]
     if problem.node_names:
         shown = out["value"] if out["kind"] in ("path", "order", "ranking", "list") else path
         if isinstance(shown, list) and all(isinstance(v, int) for v in shown):
@@ -87,8 +90,12 @@ def answer_words(structured: dict[str, Any], result: dict[str, Any]) -> str:
             lead = "None."
         else:
             more = f" ... ({len(shown)} in all)" if len(shown) > _WORDS_LIMIT else ""
-            joiner = ", " if kind == "list" else " -> "
-            lead = joiner.join(str(v) for v in shown[:_WORDS_LIMIT]) + more + "."
+            head = [str(v) for v in shown[:_WORDS_LIMIT]]
+            if kind == "ranking":  # a numbered list: arrows would read like a path
+                named = structured.get("labels") is not None
+                lead = "; ".join(f"{i}. {v if named else f'node {v}'}" for i, v in enumerate(head, 1)) + more + "."
+            else:
+                lead = (", " if kind == "list" else " -> ").join(head) + more + "."
     else:
         return text
     return f"{lead} {text}".strip()

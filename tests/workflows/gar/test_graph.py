@@ -209,7 +209,8 @@ def test_structured_answer_kinds():
     out = solve(ranking, context(GARBAGE))
     assert out["algorithm"] == "pagerank" and out["structured"]["kind"] == "ranking"
     assert out["structured"]["value"][:2] == [1, 0]
-    assert "1 -> 0" in out["answer"]
+    assert out["structured"]["value"] == [1, 0]  # "which 2 pages": the top 2 only
+    assert out["answer"].startswith("1. node 1; 2. node 0.")
     cycle = solve(PROBLEMS["cycle"][0], context(GARBAGE))
     assert cycle["answer"].startswith("No.")
 
