@@ -18,6 +18,7 @@ from tools.graph_text.problem import EdgeArray, GraphTextError, ParsedProblem, c
 
 EDGE_FILE_SUFFIXES = (".txt", ".edgelist", ".edges", ".tsv", ".csv")
 _NAME_KEYS = ("name", "label", "title")
+_FAST_LIST_EDGES = 10_000  # edge lists longer than this first try the array path
 
 
 def load_structured_graph(obj: Any, *, directed: bool | None = None) -> ParsedProblem:
@@ -139,12 +140,16 @@ def _from_dict(data: Mapping[str, Any], directed: bool | None) -> ParsedProblem:
             f"a graph dict needs an 'edges' (or node-link 'links') list; keys given: {sorted(data)}"
         )
     is_directed = _direction(data.get("directed"), directed, warnings, "graph dict")
-    if isinstance(edges, np.ndarray):
-        problem = _from_array(edges, is_directed, warnings)
-        if "n_nodes" in data and int(data["n_nodes"]) > problem.n_nodes:
-            problem.n_nodes = int(data["n_nodes"])
-        return problem
     nodes = data.get("nodes")
+    if isinstance(edges, np.ndarray):
+        return _dense_extras(_from_array(edges, is_directed, warnings), data)
+    if nodes is None and isinstance(edges, list) and len(edges) > _FAST_LIST_EDGES:
+        # big JSON edge lists (server / Studio input) with integer ids: one numpy conversion, not a loop
+        try:
+            array = np.asarray(edges, dtype=np.float64)
+            return _dense_extras(_from_array(array, is_directed, warnings), data)
+        except (ValueError, TypeError, GraphTextError):
+            pass  # labels, mixed shapes or missing weights: the general path below
     node_labels: list[Any] | None = None
     node_weights_raw: dict[Any, float] = dict(data.get("node_weights") or {})
     names_raw: dict[Any, str] = {}
@@ -196,6 +201,34 @@ def _from_dict(data: Mapping[str, Any], directed: bool | None) -> ParsedProblem:
     return _build(src, dst, weight, ids.n, is_directed, warnings, names, node_weights, params, stated)
 
 
+def _dense_extras(problem: ParsedProblem, data: Mapping[str, Any]) -> ParsedProblem:
+    """What a dict with integer-id array edges adds: node count, params, node weights and names."""
+    n_nodes = max(problem.n_nodes, int(data.get("n_nodes") or 0))
+    nodes = data.get("nodes")
+    names = {int(k): str(v) for k, v in (data.get("node_names") or {}).items()}
+    node_weights = {int(k): float(v) for k, v in (data.get("node_weights") or {}).items()}
+    if isinstance(nodes, Sequence) and not isinstance(nodes, str):
+        for item in nodes:
+            node = item.get("id") if isinstance(item, Mapping) else item
+            if not _is_int(node):
+                raise GraphTextError(f"with array edges, node ids must be integers; got {node!r}")
+            n_nodes = max(n_nodes, int(node) + 1)
+            if isinstance(item, Mapping):
+                if "weight" in item:
+                    node_weights[int(node)] = float(item["weight"])
+                name = next((item[k] for k in _NAME_KEYS if k in item), None)
+                if name is not None:
+                    names[int(node)] = str(name)
+    bad = [k for k in [*names, *node_weights] if not 0 <= k < n_nodes]
+    if bad:
+        raise GraphTextError(f"node names / weights given for ids outside 0..{n_nodes - 1}: {preview(bad)}")
+    problem.n_nodes = n_nodes
+    problem.node_names = names or None
+    problem.node_weights = node_weights
+    problem.params = _map_params(dict(data.get("params") or {}), _Ids(None, []))  # ids are the labels
+    return problem
+
+
 def _map_params(params: dict[str, Any], ids: _Ids) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in params.items():
@@ -237,12 +270,18 @@ def _from_array(array: np.ndarray, directed: bool | None, warnings: list[str]) -
     if array.ndim != 2 or array.shape[1] not in (2, 3):
         raise GraphTextError(f"an edge array must have shape (m, 2) or (m, 3), got {array.shape}")
     is_directed = _direction(None, directed, warnings, "edge array") if directed is None else directed
-    cols = array.astype(np.float64, copy=False)
-    ends = cols[:, :2]
-    if ends.size and (np.any(ends < 0) or np.any(ends != np.round(ends))):
-        raise GraphTextError("edge array node ids must be non-negative integers")
-    src, dst = ends[:, 0].astype(np.int64), ends[:, 1].astype(np.int64)
-    weight = cols[:, 2].copy() if array.shape[1] == 3 else None
+    if np.issubdtype(array.dtype, np.integer):  # no float copy of a big integer array
+        if array.size and array[:, :2].min() < 0:
+            raise GraphTextError("edge array node ids must be non-negative integers")
+        src, dst = array[:, 0].astype(np.int64), array[:, 1].astype(np.int64)
+        weight = array[:, 2].astype(np.float64) if array.shape[1] == 3 else None
+    else:
+        cols = array.astype(np.float64, copy=False)
+        ends = cols[:, :2]
+        if ends.size and (np.any(ends < 0) or np.any(ends != np.round(ends))):
+            raise GraphTextError("edge array node ids must be non-negative integers")
+        src, dst = ends[:, 0].astype(np.int64), ends[:, 1].astype(np.int64)
+        weight = cols[:, 2].copy() if array.shape[1] == 3 else None
     n = int(max(src.max(initial=-1), dst.max(initial=-1)) + 1)
     return _build(src, dst, weight, n, is_directed, warnings)
 

@@ -86,6 +86,12 @@ def remember(problem: ParsedProblem) -> str:
     return key
 
 
+def forget(key: str) -> None:
+    """Drop a finished run's parsed graph from the cache (a 10^6-node graph holds ~100 MB)."""
+    with _lock:
+        _problems.pop(key, None)
+
+
 def problem_of(state: GARState) -> ParsedProblem:
     """The parsed problem of this run (parsed again if the cache no longer holds it)."""
     key = state.get("graph_key", "")

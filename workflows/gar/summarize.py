@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 from tools.graph_text import ParsedProblem
 from workflows.gar.catalogue import CATALOGUE
 from workflows.gar.common import emit
-from workflows.gar.construct import problem_of
+from workflows.gar.construct import forget, problem_of
 from workflows.gar.context import GARContext
 from workflows.gar.state import GARState
 
@@ -117,6 +117,7 @@ def summarize(state: GARState, runtime: Runtime[GARContext]) -> dict:
         "seconds": time.perf_counter() - state.get("started", time.perf_counter()),
     }
     emit("answer", answer, structured=structured)
+    forget(state["graph_key"])  # the run is over; a later step that needs it again would rebuild it
     return {
         "answer": answer,
         "structured": structured,

@@ -123,3 +123,36 @@ def test_large_array_stays_in_arrays() -> None:
     p = load_structured_graph(edges, directed=True)
     assert isinstance(p.edges, EdgeArray) and len(p.edges) == n and p.edges[5] == (5, 6, 1.0)
     assert p.to_csr().nnz == n
+
+
+def test_dict_with_array_edges_keeps_params_names_and_node_weights() -> None:
+    data = {
+        "edges": np.array([[0, 1, 5], [1, 2, 7]]),
+        "directed": True,
+        "nodes": [{"id": 0, "title": "Paris"}, {"id": 1, "weight": 2.5}, 2, 3],
+        "params": {"source": 0, "target": 2},
+    }
+    problem = load_structured_graph(data)
+    assert problem.n_nodes == 4 and problem.weighted and problem.directed
+    assert problem.params == {"source": 0, "target": 2}
+    assert problem.node_names == {0: "Paris"} and problem.node_weights == {1: 2.5}
+    with pytest.raises(GraphTextError, match="node ids must be integers"):
+        load_structured_graph({**data, "nodes": ["a", "b"]})
+
+
+def test_big_json_edge_lists_take_the_array_path_with_the_same_result() -> None:
+    rng = np.random.default_rng(0)
+    pairs = {(int(u), int(v)) for u, v in rng.integers(0, 3000, size=(12_000, 2)) if u != v}
+    edges = [[u, v, (u + v) % 7 + 1] for u, v in sorted(pairs)]
+    fast = load_structured_graph({"edges": edges, "directed": True, "params": {"source": 3}})
+    assert isinstance(fast.edges, EdgeArray) and fast.params == {"source": 3}
+    slow = load_structured_graph({"edges": edges, "directed": True, "nodes": list(range(fast.n_nodes))})
+    assert fast.n_nodes == slow.n_nodes and list(fast.edges) == list(slow.edges)
+    labelled = [[f"n{u}", f"n{v}"] for u, v, _ in edges]  # labels: the general path still reads them
+    assert load_structured_graph({"edges": labelled}).node_names is not None
+
+
+def test_edge_checks_without_repeats_still_warn_about_loops_and_negative_weights() -> None:
+    problem = load_structured_graph({"edges": [[0, 0, 1], [0, 1, -2]], "directed": True})
+    assert any("self-loops on nodes 0" in w for w in problem.warnings)
+    assert any("negative edge weights" in w for w in problem.warnings)
