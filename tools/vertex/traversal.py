@@ -25,6 +25,16 @@ def as_number(x: float) -> int | float:
     return int(x) if x.is_integer() else x
 
 
+def number_map(nodes: np.ndarray, values: np.ndarray) -> dict[int, int | float]:
+    """``{node: value}`` with whole values as ints, built from arrays (no per-node Python calls)."""
+    keys = nodes.tolist()
+    whole = values == np.floor(values)
+    if whole.all():
+        return dict(zip(keys, values.astype(np.int64).tolist(), strict=True))
+    mixed = [int(v) if w else v for v, w in zip(values.tolist(), whole.tolist(), strict=True)]
+    return dict(zip(keys, mixed, strict=True))
+
+
 def walk_parents(parent: np.ndarray, source: int, target: int) -> list[int] | None:
     """Follow parent pointers from ``target`` back to ``source``; ``None`` if they do not lead there."""
     path = [target]
@@ -456,7 +466,7 @@ class ShortestPath(VertexAlgorithm):
         dist, source, target = state["distance"], params["source"], params["target"]
         if target is None:
             reached = np.flatnonzero(np.isfinite(dist))
-            answer = {int(v): as_number(dist[v]) for v in reached}
+            answer = number_map(reached, dist[reached])
             return {
                 "answer": answer,
                 "distances": dist,

@@ -45,6 +45,8 @@ def jsonable(value: Any, limit: int | None = None) -> Any:
     if isinstance(value, dict):
         if limit is not None and len(value) > limit:
             raise OverflowError
+        if _plain_number_map(value):  # e.g. a million shortest distances: already JSON-ready
+            return value
         return {jsonable(k): jsonable(v, limit) for k, v in value.items()}
     if isinstance(value, list | tuple | set):
         if limit is not None and len(value) > limit:
@@ -53,6 +55,16 @@ def jsonable(value: Any, limit: int | None = None) -> Any:
     if value is None or isinstance(value, str):
         return value
     return str(value)
+
+
+def _plain_number_map(value: dict) -> bool:
+    """True for ``{int: int | finite float}`` dicts (checked with C-level loops: cheap at 10^6 entries)."""
+    if not set(map(type, value)) <= {int}:
+        return False
+    kinds = set(map(type, value.values()))
+    if not kinds <= {int, float}:
+        return False
+    return float not in kinds or all(map(math.isfinite, value.values()))
 
 
 def json_objects(text: str) -> list[Any]:
