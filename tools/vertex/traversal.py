@@ -261,7 +261,16 @@ class Neighbourhood(BFSLevels):
 
 
 # --------------------------------------------------------------------------- degree
-class Degree(VertexAlgorithm):
+class _AsksAboutOneNode(VertexAlgorithm):
+    """An algorithm over every node whose answer may be narrowed to one ``node`` (checked here)."""
+
+    def prepare(self, graph: VertexGraph, params: dict[str, Any]) -> dict[str, Any]:
+        params = super().prepare(graph, params)
+        params["node"] = optional_node(graph, params, "node")
+        return params
+
+
+class Degree(_AsksAboutOneNode):
     name = "degree"
     description = (
         "Degree query: how many edges touch a node (in-degree and out-degree in a directed graph), "
@@ -279,11 +288,6 @@ class Degree(VertexAlgorithm):
     }
     combine = "count"
     answer_kind = "number"
-
-    def prepare(self, graph: VertexGraph, params: dict[str, Any]) -> dict[str, Any]:
-        params = super().prepare(graph, params)
-        params["node"] = optional_node(graph, params, "node")
-        return params
 
     def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
         return {"out_degree": graph.out.degree(), "in_degree": np.zeros(graph.num_nodes, dtype=np.int64)}
@@ -327,7 +331,7 @@ class Degree(VertexAlgorithm):
 
 
 # --------------------------------------------------------------------------- components
-class ConnectedComponents(VertexAlgorithm):
+class ConnectedComponents(_AsksAboutOneNode):
     name = "connected_components"
     description = (
         "Connected components by minimum-label propagation: how many components the graph has (weakly "
@@ -345,11 +349,6 @@ class ConnectedComponents(VertexAlgorithm):
     }
     combine = "min"
     answer_kind = "number"
-
-    def prepare(self, graph: VertexGraph, params: dict[str, Any]) -> dict[str, Any]:
-        params = super().prepare(graph, params)
-        params["node"] = optional_node(graph, params, "node")
-        return params
 
     def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
         return {"label": np.arange(graph.num_nodes, dtype=np.int64)}
