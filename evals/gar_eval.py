@@ -1,4 +1,4 @@
-"""Evaluate GraphAgent-Reasoner (compiled mode) on graph-reasoning question sets.
+"""Evaluate GraphAgent-Reasoner on graph-reasoning question sets, in compiled or agents mode.
 
 Answers are checked *by structure* against the graph parsed from the question
 (:func:`tools.vertex.reference.check_answer`): any valid topological order,
@@ -6,26 +6,66 @@ any optimal path, yes/no in any spelling. Hamiltonian path is judged by
 validating the returned path (GraphInstruct's hamilton labels are mostly
 wrong), and agreement with the label is reported beside it for every task.
 
+``mode="agents"`` runs the paper's node agents (``agent_model``: ``rules``,
+``local``, ``openai:MODEL``, ...) and records, per question, whether their
+answer agrees with compiled mode, and the LLM calls and tokens of the master
+and of the node agents separately (counted per call by the workflow node that
+made it). Without ``tasks`` it keeps to the tasks agent mode covers;
+``max_nodes`` keeps it to small graphs.
+
 Records go to ``<out>/records.jsonl`` (resumable, see :mod:`evals.runner`);
-``summary.json``, ``report.md`` and ``accuracy_time.png`` are written beside it.
+``summary.json``, ``report.md`` and ``accuracy_time.png`` are written beside it
+(:mod:`evals.gar_report`).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
 
 from evals.datasets.graphinstruct import GRAPHINSTRUCT_TASKS, GraphTask, load_graph_tasks
+from evals.gar_report import (
+    RECORD_KEY,
+    compare_gar_runs,
+    gar_table,
+    modes_table,
+    record_mode,
+    summarize_gar,
+    write_gar_report,
+)
 from evals.runner import load_records, run_items
 from tools.config import REPO_ROOT
 
 DATASETS = ("graphinstruct", "generated")
-MODE = "gar"
-SolveFn = Callable[[str, Any], dict[str, Any]]
+EVAL_MODES = ("compiled", "agents")
+MODE = RECORD_KEY  # the runner's record key of compiled mode (agents mode: "gar-agents")
+AGENT_NODE = "agent_batch"  # the agent subgraph's worker: its LLM calls are node-agent calls
+SolveFn = Callable[..., dict[str, Any]]  # (question, context, **config) -> output
+
+__all__ = [
+    "EVAL_MODES",
+    "GAREvalConfigError",
+    "GAREvalResult",
+    "agent_tasks",
+    "compare_gar_runs",
+    "gar_table",
+    "keep_small",
+    "load_gar_items",
+    "modes_table",
+    "run_gar_eval",
+    "structural_scores",
+    "summarize_gar",
+    "take_per_task",
+    "write_gar_report",
+]
 
 
 class GAREvalConfigError(ValueError):
@@ -153,169 +193,130 @@ def structural_scores(item: GraphTask, structured: dict[str, Any]) -> dict[str, 
     return scores
 
 
+def _execute_note(output: dict[str, Any]) -> dict[str, Any]:
+    """The execute step's trace note (engine, rounds and, in agents mode, the comparison)."""
+    for note in output.get("trace") or []:
+        if note.get("step") == "execute" and "engine" in note:
+            return note
+    return {}
+
+
 def _score(item: dict[str, Any], output: dict[str, Any]) -> dict[str, float]:
-    """Structural scores plus whether the right algorithm ran and whether the fallback chose it."""
+    """Structural scores, the right-algorithm and fallback flags, and agent mode's agreement."""
     from tools.vertex.reference import normalize_task
 
     structured = output.get("structured") or {}
     scores = structural_scores(item["task_item"], structured)
     scores["algorithm_right"] = float(structured.get("task") == normalize_task(item["task_item"].task))
     scores["fallback"] = float(bool(output.get("fallback_used")))
+    if item.get("eval_mode") == "agents":
+        note = _execute_note(output)
+        scores["agent_engine"] = float(note.get("engine") == "agents")
+        comparison = note.get("comparison")
+        if isinstance(comparison, dict):
+            scores["agree"] = float(bool(comparison.get("agree")))
+            scores["agent_complete"] = float(bool(structured.get("complete", True)))
+            scores["agent_rounds"] = float(note.get("rounds") or 0)
     return scores
 
 
-# ------------------------------------------------------------------ summary, report, plot
-def _mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
+# ------------------------------------------------------------------ agents mode
+def agent_tasks() -> list[str]:
+    """The GraphInstruct tasks whose algorithm has an agent form (the rest run compiled in agents mode)."""
+    from tools.vertex.reference import normalize_task
+    from workflows.gar.agents import AGENT_ALGORITHMS
+
+    return [task for task in GRAPHINSTRUCT_TASKS if normalize_task(task) in AGENT_ALGORITHMS]
 
 
-def _row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    ok = [r for r in records if r.get("status") == "ok"]
-    scores = [r.get("scores") or {} for r in ok]
-    usage = [r.get("usage") or {} for r in ok]
-    row: dict[str, Any] = {
-        "n": len(records),
-        "ok": len(ok),
-        "errors": len(records) - len(ok),
-        # errors count as wrong: a failed question is not an answered one
-        "accuracy": sum(s.get("correct", 0.0) for s in scores) / len(records) if records else None,
-        "label_agreement": _mean([s["label_match"] for s in scores if "label_match" in s]),
-        "algorithm_accuracy": _mean([s["algorithm_right"] for s in scores if "algorithm_right" in s]),
-        "fallback_rate": _mean([s["fallback"] for s in scores if "fallback" in s]),
-        "llm_calls_per_q": _mean([float(u.get("llm_calls", 0)) for u in usage]),
-        "tokens_per_q": _mean([float(u.get("tokens", 0)) for u in usage]),
-        "seconds_per_q": _mean([float(r.get("seconds", 0.0)) for r in ok]),
-        "mean_nodes": _mean([s.get("n_nodes", 0.0) for s in scores]),
-    }
-    paths = [s["path_valid"] for s in scores if "path_valid" in s]
-    if paths:
-        row["path_validity"] = _mean(paths)
-    return row
+def _node_count(item: GraphTask) -> int | None:
+    """The item's node count: exact from generated metadata, else parsed from the question."""
+    found = item.meta.get("node_range")
+    if isinstance(found, list | tuple) and len(found) == 2 and found[0] == found[1]:
+        return int(found[0])
+    from tools.graph_text import parse_graph_problem
+
+    try:
+        return parse_graph_problem(item.question).n_nodes
+    except Exception:  # an unreadable graph is kept: the run reports what it could not parse
+        return None
 
 
-def summarize_gar(records: Sequence[dict[str, Any]], meta: dict[str, Any]) -> dict[str, Any]:
-    """Per-task and overall accuracy, label agreement, LLM calls / tokens / seconds per question."""
-    by_task: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for record in records:
-        by_task[str(record.get("template"))].append(record)
-    order = [t for t in GRAPHINSTRUCT_TASKS if t in by_task] + sorted(set(by_task) - set(GRAPHINSTRUCT_TASKS))
-    errors = [{"qid": r["qid"], "error": r.get("error")} for r in records if r.get("status") != "ok"]
-    return {
-        **meta,
-        "overall": _row(records),
-        "tasks": {task: _row(by_task[task]) for task in order},
-        "wall_seconds": sum(float(r.get("seconds", 0.0)) for r in records),
-        "errors": errors,
-    }
+def keep_small(items: Sequence[GraphTask], max_nodes: int | None) -> list[GraphTask]:
+    """The items whose graph has at most ``max_nodes`` nodes (unparseable ones are kept and reported)."""
+    if max_nodes is None:
+        return list(items)
+    if max_nodes < 1:
+        raise GAREvalConfigError(f"--max-nodes must be at least 1, got {max_nodes}")
+    return [item for item in items if (_node_count(item) or 0) <= max_nodes]
 
 
-_COLUMNS = (
-    ("n", "n"),
-    ("accuracy", "accuracy"),
-    ("label_agreement", "label agreement"),
-    ("path_validity", "path validity"),
-    ("algorithm_accuracy", "right algorithm"),
-    ("fallback_rate", "fallback"),
-    ("llm_calls_per_q", "LLM calls/q"),
-    ("tokens_per_q", "tokens/q"),
-    ("seconds_per_q", "s/q"),
-    ("mean_nodes", "mean nodes"),
-    ("errors", "errors"),
-)
+class UsageByRole(BaseCallbackHandler):
+    """Counts LLM calls and tokens of one question by role: node agents vs master.
 
+    A call made inside the agent subgraph's worker node (``agent_batch``) is a
+    node-agent call; any other is the master's. Node-agent replies that are
+    not readable JSON are counted as bad replies.
+    """
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.3f}" if value < 10 else f"{value:.1f}"
-    return str(value)
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._roles: dict[UUID, str] = {}
+        self.counts = {"master": [0, 0], "agents": [0, 0]}  # role -> [calls, tokens]
+        self.bad_replies = 0
 
+    def on_chat_model_start(self, serialized, messages, *, run_id: UUID, metadata=None, **kwargs) -> None:
+        role = "agents" if (metadata or {}).get("langgraph_node") == AGENT_NODE else "master"
+        with self._lock:
+            self._roles[run_id] = role
 
-def gar_table(summary: dict[str, Any]) -> str:
-    """Markdown table: one row per task plus the overall row."""
-    rows = {**summary["tasks"], "**all**": summary["overall"]}
-    lines = ["| task | " + " | ".join(h for _, h in _COLUMNS) + " |", "|" + "---|" * (len(_COLUMNS) + 1)]
-    for task, row in rows.items():
-        lines.append(f"| {task} | " + " | ".join(_cell(row.get(k)) for k, _ in _COLUMNS) + " |")
-    return "\n".join(lines)
+    def on_llm_end(self, response, *, run_id: UUID, **kwargs) -> None:
+        from workflows.gar.agent_prompts import AgentReplyError, parse_reply
 
+        message = getattr(response.generations[0][0], "message", None) if response.generations else None
+        usage = getattr(message, "usage_metadata", None) or {}
+        tokens = int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
+        with self._lock:
+            role = self._roles.pop(run_id, "master")
+            self.counts[role][0] += 1
+            self.counts[role][1] += tokens
+        if role == "agents" and message is not None:
+            try:
+                parse_reply(str(message.content))
+            except AgentReplyError:
+                with self._lock:
+                    self.bad_replies += 1
 
-def _plot(records: Sequence[dict[str, Any]], path: Path) -> None:
-    """Accuracy and mean time per question against graph size (nodes, log-spaced bins)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    bins: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for record in records:
-        n = (record.get("scores") or {}).get("n_nodes")
-        if record.get("status") == "ok" and n:
-            edge = 5
-            while edge * 2 <= n:
-                edge *= 2
-            bins[edge].append(record)
-    xs = sorted(bins)
-    accuracy = [_mean([r["scores"].get("correct", 0.0) for r in bins[x]]) for x in xs]
-    seconds = [_mean([float(r.get("seconds", 0.0)) for r in bins[x]]) for x in xs]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    left.plot(xs, accuracy, marker="o")
-    left.set(xscale="log", ylim=(-0.05, 1.05), xlabel="graph size (nodes, bin start)", ylabel="accuracy")
-    left.set_title("Structural accuracy vs graph size")
-    right.plot(xs, seconds, marker="o", color="tab:orange")
-    right.set(xscale="log", xlabel="graph size (nodes, bin start)", ylabel="seconds per question")
-    right.set_title("Time vs graph size")
-    for axis, values in ((left, accuracy), (right, seconds)):
-        for x, y, group in zip(xs, values, (bins[x] for x in xs), strict=False):
-            axis.annotate(f"n={len(group)}", (x, y), textcoords="offset points", xytext=(0, 6), fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
-def write_gar_report(
-    records: Sequence[dict[str, Any]], out_dir: Path, meta: dict[str, Any]
-) -> tuple[Path, Path, Path]:
-    """Write ``summary.json``, ``report.md`` and ``accuracy_time.png``; return their paths."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    summary = summarize_gar(records, meta)
-    summary_path = out_dir / "summary.json"
-    summary_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
-    plot_path = out_dir / "accuracy_time.png"
-    _plot(records, plot_path)
-    overall = summary["overall"]
-    lines = [
-        f"# {meta.get('title', 'GAR evaluation')}",
-        "",
-        f"- dataset: {meta.get('dataset')}" + (f" ({meta['path']})" if meta.get("path") else ""),
-        f"- master model: {meta.get('master_model')}; embedding: {meta.get('embedding_model')}",
-        f"- questions: {overall['n']} ({overall['errors']} errors); summed question time "
-        f"{summary['wall_seconds']:.1f} s",
-        "",
-        "Accuracy is structural (checked against the parsed graph); errors count as wrong. "
-        "Label agreement compares the value with the dataset's label (not meaningful for topology, "
-        "where any valid order is right, nor for GraphInstruct's hamilton labels, which are mostly wrong). "
-        "Path validity: share of returned Hamiltonian paths that visit every node once along edges. "
-        "Right algorithm: the run used the task's algorithm; fallback: the master's reply was unusable "
-        "and the detected task chose the algorithm.",
-        "",
-        gar_table(summary),
-        "",
-        f"![accuracy and time vs graph size]({plot_path.name})",
-        "",
-    ]
-    if summary["errors"]:
-        lines += ["## Errors", ""] + [f"- `{e['qid']}`: {e['error']}" for e in summary["errors"][:50]] + [""]
-    report_path = out_dir / "report.md"
-    report_path.write_text("\n".join(lines), encoding="utf-8")
-    return report_path, summary_path, plot_path
+    def usage(self) -> dict[str, int]:
+        """The split counters, merged into the question's ``usage`` record."""
+        return {
+            "master_calls": self.counts["master"][0],
+            "master_tokens": self.counts["master"][1],
+            "agent_calls": self.counts["agents"][0],
+            "agent_tokens": self.counts["agents"][1],
+            "agent_bad_replies": self.bad_replies,
+        }
 
 
 # ------------------------------------------------------------------ running
-def default_out_dir(dataset: str, path: str | Path | None) -> Path:
-    """A stable run folder, so rerunning the same command resumes the same run."""
+def _slug(spec: Any) -> str:
+    """A folder-safe short name of a model spec (``scripted:/x/y.json`` -> ``scripted-y``)."""
+    if not isinstance(spec, str):
+        return type(spec).__name__.lower()
+    backend, _, name = spec.partition(":")
+    name = Path(name).stem if backend == "scripted" else name
+    text = f"{backend}-{name}" if name else backend
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in text)
+
+
+def default_out_dir(
+    dataset: str, path: str | Path | None, mode: str = "compiled", agent_model: Any = None
+) -> Path:
+    """A stable run folder named by dataset, file, mode (and agent model), so a rerun resumes it."""
     suffix = f"-{Path(path).stem}" if path else ""
+    suffix += f"-{mode}"
+    if mode == "agents" and agent_model is not None:
+        suffix += f"-{_slug(agent_model)}"
     return REPO_ROOT / "runs" / f"gar-{dataset}{suffix}"
 
 
@@ -335,22 +336,40 @@ def run_gar_eval(
     sizes: Sequence[int] | None = None,
     progress: bool = True,
     solve: SolveFn | None = None,
+    mode: str = "compiled",
+    agent_model: Any = None,
+    agent_batch_size: int = 8,
+    max_agent_calls: int = 200,
+    max_nodes: int | None = None,
+    agent_max_tokens: int = 1024,
 ) -> GAREvalResult:
     """Answer every question with GAR, check each answer by structure, write the report.
 
-    ``master_model`` is a spec string (``local``, ``openai:MODEL``,
-    ``scripted:FILE.json`` - re-read per question) or a zero-argument callable
-    returning a chat model (one per question). ``max_tokens`` caps the master's
-    reply (default: the context's). ``solve`` replaces
-    :func:`workflows.gar.solve` (tests). Finished questions in an existing
-    ``records.jsonl`` are not run again.
+    ``master_model`` (and ``agent_model``) is a spec string (``local``,
+    ``openai:MODEL``, ``scripted:FILE.json`` - re-read per question; for the
+    agents also ``rules``) or a zero-argument callable returning a chat model
+    (one per question). ``agent_model`` unset: the master's model. ``mode``:
+    ``compiled`` or ``agents``; in agents mode ``tasks`` defaults to the tasks
+    with an agent form. ``max_nodes`` keeps graphs of at most that many nodes
+    (applied before ``limit``). ``max_tokens`` caps the master's reply (default:
+    the context's). ``solve`` replaces :func:`workflows.gar.solve` (tests).
+    Finished questions in an existing ``records.jsonl`` are not run again.
     """
     if concurrency < 1:
         raise GAREvalConfigError(f"--concurrency must be at least 1, got {concurrency}")
-    items = take_per_task(load_gar_items(dataset, path, tasks, split, seed, sizes), limit)
+    if mode not in EVAL_MODES:
+        raise GAREvalConfigError(f"unknown mode {mode!r}; choose one of {', '.join(EVAL_MODES)}")
+    if agent_batch_size < 1 or max_agent_calls < 1:
+        raise GAREvalConfigError("--agent-batch-size and --max-agent-calls must be at least 1")
+    if mode == "agents" and tasks is None:
+        tasks = agent_tasks()
+    items = keep_small(load_gar_items(dataset, path, tasks, split, seed, sizes), max_nodes)
+    items = take_per_task(items, limit)
     if not items:
-        raise GAREvalConfigError("the question set is empty")
-    out = Path(out_dir) if out_dir else default_out_dir(dataset, path)
+        raise GAREvalConfigError(
+            "the question set is empty" + (f" (no graph has at most {max_nodes} nodes)" if max_nodes else "")
+        )
+    out = Path(out_dir) if out_dir else default_out_dir(dataset, path, mode, agent_model)
     records_path = out / "records.jsonl"
 
     from workflows.gar.context import GARContext
@@ -363,30 +382,64 @@ def run_gar_eval(
     def solve_item(item: dict[str, Any]) -> dict[str, Any]:
         # A fresh context per question: scripted models are bound to one context each.
         model = master_model() if callable(master_model) else master_model
+        agents = agent_model() if callable(agent_model) else agent_model
         extra = {} if max_tokens is None else {"max_tokens": max_tokens}
-        context = GARContext(master_model=model, embedding_model=embedding_model, base_url=base_url, **extra)
-        return solve(item["question"], context)
+        context = GARContext(
+            master_model=model,
+            embedding_model=embedding_model,
+            base_url=base_url,
+            mode=mode,
+            agent_model=agents,
+            agent_batch_size=agent_batch_size,
+            agent_max_tokens=agent_max_tokens,
+            max_agent_calls=max_agent_calls,
+            **extra,
+        )
+        counter = UsageByRole()
+        output = dict(solve(item["question"], context, callbacks=[counter]))
+        output["usage"] = {**(output.get("usage") or {}), **counter.usage()}
+        return output
 
-    rows = [_as_record_item(item) for item in items]
+    rows = [{**_as_record_item(item), "eval_mode": mode} for item in items]
+    key = record_mode(mode)
     run_items(
-        rows, solve_item, records_path, concurrency=concurrency, mode=MODE, progress=progress, score_fn=_score
+        rows,
+        solve_item,
+        records_path,
+        concurrency=concurrency,
+        mode=key,
+        progress=progress,
+        score_fn=_score,
     )
     wanted = {item.qid for item in items}
-    records = [r for r in load_records(records_path) if r["mode"] == MODE and str(r["qid"]) in wanted]
+    records = [r for r in load_records(records_path) if r["mode"] == key and str(r["qid"]) in wanted]
     meta = {
-        "title": "GraphAgent-Reasoner (compiled) evaluation",
+        "title": f"GraphAgent-Reasoner ({mode} mode) evaluation",
+        "mode": mode,
         "dataset": dataset,
         "path": str(path) if path else None,
         "split": split,
         "tasks": list(tasks) if tasks else None,
         "limit": limit,
+        "max_nodes": max_nodes,
         "concurrency": concurrency,
-        "master_model": master_model if isinstance(master_model, str) else type(master_model).__name__,
+        "master_model": _model_name(master_model),
         "embedding_model": embedding_model,
         "max_tokens": max_tokens,
         "records_file": str(records_path),
         "n_questions": len(items),
     }
+    if mode == "agents":
+        meta.update(
+            agent_model=_model_name(agent_model if agent_model is not None else master_model),
+            agent_batch_size=agent_batch_size,
+            agent_max_tokens=agent_max_tokens,
+            max_agent_calls=max_agent_calls,
+        )
     report_path, summary_path, plot_path = write_gar_report(records, out, meta)
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
     return GAREvalResult(records, summary, records_path, report_path, summary_path, plot_path)
+
+
+def _model_name(model: Any) -> str:
+    return model if isinstance(model, str) else getattr(model, "__name__", type(model).__name__)

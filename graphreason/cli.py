@@ -4,8 +4,11 @@
     graphreason eval counselor --dataset generated --limit 20    compare modes, write a report
     graphreason run gar --question "..." [--graph-file G.json]    GraphAgent-Reasoner on one problem
     graphreason eval gar --dataset graphinstruct --limit 45      structural accuracy per task
+    graphreason eval gar --mode agents --agent-model rules --max-nodes 20   node agents vs compiled
+    graphreason compare gar compiled=runs/a agents=runs/b --out D  GAR runs side by side
+    graphreason case-study pagerank [--top-k 10]                 most important Wikispeedia pages
     graphreason serve [--port N]                                 langgraph dev on a free port
-    graphreason demo                                             three Cora questions, embedded model
+    graphreason demo                                             Cora questions + two graph problems, embedded model
 
 Exit codes: 0 success, 1 model endpoint unreachable or run failure, 2 bad input
 (empty question, missing/malformed graph, bad option), 130 interrupted.
@@ -20,9 +23,11 @@ import sys
 from collections.abc import Sequence
 
 from graphreason import commands
+from graphreason.case_study import add_case_study_parser
 
 MODES = ("base", "graph_cot", "no_reflection", "counselor")  # same as workflows.counselor.context.MODES
 EMBEDDINGS = ("minilm", "mpnet", "hash")
+GAR_MODES = ("compiled", "agents")  # same as workflows.gar.context.MODES
 
 
 def _positive(text: str) -> int:
@@ -96,10 +101,39 @@ def _gar_model_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="token budget of the master's reply (default 200; its JSON choice needs about 30)",
     )
+    agents = parser.add_argument_group("execution mode")
+    agents.add_argument(
+        "--mode",
+        choices=GAR_MODES,
+        default="compiled",
+        help="compiled: the vertex-program engine (default); agents: the paper's LLM node agents, "
+        "checked against compiled mode",
+    )
+    agents.add_argument(
+        "--agent-model",
+        default=None,
+        help="node-agent model spec in agents mode: rules (follows the algorithm's rules exactly), local, "
+        "openai:MODEL or scripted:FILE.json (default: --model)",
+    )
+    agents.add_argument(
+        "--agent-batch-size", type=_positive, default=8, help="node agents answered per LLM call (default 8)"
+    )
+    agents.add_argument(
+        "--agent-max-tokens",
+        type=_positive,
+        default=1024,
+        help="token budget of one node-agent reply (default 1024; a batch of 8 needs about 400)",
+    )
+    agents.add_argument(
+        "--max-agent-calls",
+        type=_positive,
+        default=200,
+        help="hard cap on node-agent LLM calls per question (default 200)",
+    )
 
 
 def _run_gar_parser(methods: argparse._SubParsersAction) -> None:
-    gar = methods.add_parser("gar", help="GraphAgent-Reasoner (compiled mode) on one graph problem")
+    gar = methods.add_parser("gar", help="GraphAgent-Reasoner on one graph problem (compiled or agents mode)")
     gar.add_argument(
         "--question", required=True, help="the graph problem (graph text + question, or just the question)"
     )
@@ -116,17 +150,6 @@ def _run_gar_parser(methods: argparse._SubParsersAction) -> None:
 
 
 def _eval_gar_parser(methods: argparse._SubParsersAction) -> None:
-    tasks = (
-        "cycle",
-        "connectivity",
-        "bipartite",
-        "topology",
-        "shortest",
-        "triangle",
-        "flow",
-        "hamilton",
-        "substructure",
-    )
     gar = methods.add_parser("gar", help="GraphAgent-Reasoner, structural accuracy per task")
     gar.add_argument(
         "--dataset",
@@ -136,12 +159,28 @@ def _eval_gar_parser(methods: argparse._SubParsersAction) -> None:
     )
     gar.add_argument("--path", default=None, help="GraphInstruct JSONL / NLGraph JSON file or folder of them")
     gar.add_argument("--split", default="dev", help="split of the GraphInstruct files (default dev)")
-    gar.add_argument("--tasks", nargs="+", choices=tasks, default=None, help="only these tasks")
+    gar.add_argument(
+        "--tasks",
+        nargs="+",
+        default=None,
+        metavar="TASK",
+        # checked by the eval itself (one list of task names, in evals.datasets.graphinstruct)
+        help="only these GraphInstruct tasks: cycle connectivity bipartite topology shortest triangle flow "
+        "hamilton substructure (default: all; in agents mode the tasks agent mode covers)",
+    )
     gar.add_argument("--limit", type=_positive, default=None, help="at most N questions, spread over tasks")
+    gar.add_argument(
+        "--max-nodes",
+        type=_positive,
+        default=None,
+        help="only graphs of at most N nodes (e.g. to keep agents mode to small graphs)",
+    )
     gar.add_argument(
         "--concurrency", type=_positive, default=1, help="questions answered in parallel (default 1)"
     )
-    gar.add_argument("--out", default=None, help="run folder (default: runs/gar-<dataset>); rerun to resume")
+    gar.add_argument(
+        "--out", default=None, help="run folder (default: runs/gar-<dataset>-<mode>...); rerun to resume"
+    )
     gar.add_argument("--seed", type=int, default=None, help="seed of the generated set (default 0)")
     gar.add_argument("--no-progress", action="store_true", help="no progress bar")
     _gar_model_options(gar)
@@ -153,7 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="graphreason", description="LLM-on-graph reasoning methods as LangGraph workflows."
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{run,eval,serve,demo}")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="{run,eval,compare,case-study,serve,demo}"
+    )
 
     run = sub.add_parser("run", help="answer one question with a method, streaming its trace")
     run_methods = run.add_subparsers(dest="method", required=True, metavar="{counselor,gar}")
@@ -218,12 +259,22 @@ def build_parser() -> argparse.ArgumentParser:
     ec.set_defaults(handler=commands.cmd_eval_counselor)
     _eval_gar_parser(ev_methods)
 
+    compare = sub.add_parser("compare", help="put finished eval runs side by side")
+    compare_methods = compare.add_subparsers(dest="method", required=True, metavar="{gar}")
+    cg = compare_methods.add_parser("gar", help="GAR runs (e.g. compiled vs agents): modes.md and modes.png")
+    cg.add_argument("runs", nargs="+", metavar="LABEL=FOLDER", help="eval gar run folders, each with a label")
+    cg.add_argument("--out", required=True, help="folder for modes.md and modes.png")
+    cg.set_defaults(handler=commands.cmd_compare_gar)
+    add_case_study_parser(sub)
+
     serve = sub.add_parser("serve", help="serve the workflows with `langgraph dev` on a loopback port")
     serve.add_argument("--port", type=_positive, default=None, help="port (default: a free one)")
     serve.add_argument("--no-reload", action="store_true", help="do not restart on code changes")
     serve.set_defaults(handler=commands.cmd_serve)
 
-    demo = sub.add_parser("demo", help="answer a few generated Cora questions with the embedded model")
+    demo = sub.add_parser(
+        "demo", help="Graph Counselor on a few generated Cora questions, then GAR on two graph problems"
+    )
     demo.add_argument("--graph", default="cora", help="graph to ask about (default: cora)")
     demo.add_argument("--n", type=_positive, default=3, help="number of questions (default 3)")
     _model_options(demo)
@@ -235,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.command == "run" and not args.question.strip():
         parser.error("--question must not be empty")
-    if args.command == "eval" and args.dataset is None and args.path is None:
+    if args.command == "eval" and getattr(args, "dataset", None) is None and getattr(args, "path", None) is None:
         args.dataset = "generated"
 
 

@@ -172,6 +172,40 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for number, answer, gold, em, recall in rows:
         print(f"{number}. answer: {shorten(answer or '(none)', 70)}")
         print(f"   gold  : {shorten(gold, 70)}   [EM {'yes' if em else 'no'}, Rouge-L {100 * recall:.0f}%]")
+    return _demo_gar(args)
+
+
+# two problems in GraphInstruct's phrasing, with their answers worked out by hand
+_DEMO_GAR = (
+    (
+        "Determine whether two nodes are connected in an undirected graph. In an undirected graph, (i,j) means "
+        "that node i and node j are connected with an undirected edge. Q: The nodes are numbered from 0 to 6, "
+        "and the edges are: (0,1) (1,2) (2,3) (4,5) (5,6). Is there a path between node 0 and node 6?",
+        "No (0-1-2-3 and 4-5-6 are separate)",
+    ),
+    (
+        "Find the shortest path between two nodes in an undirected graph. In an undirected graph, (i,j,k) means "
+        "that node i and node j are connected with an undirected edge with weight k. Q: The nodes are numbered "
+        "from 0 to 4, and the edges are: (0,1,4) (0,2,1) (2,1,2) (1,3,1) (2,3,5) (3,4,3). "
+        "Give the weight of the shortest path from node 0 to node 4.",
+        "7 (0 -> 2 -> 1 -> 3 -> 4)",
+    ),
+)
+
+
+def _demo_gar(args: argparse.Namespace) -> int:
+    """The demo's second part: GraphAgent-Reasoner on two small problems with the same model."""
+    from workflows.gar.context import GARContext
+
+    print(f"\nGraphReason demo: GraphAgent-Reasoner with master model {args.model!r}.")
+    context = GARContext(master_model=args.model, base_url=args.base_url, max_tokens=48)
+    for number, (question, expected) in enumerate(_DEMO_GAR, 1):
+        print(f"\n=== Graph problem {number}/{len(_DEMO_GAR)} ===\n{question}", flush=True)
+        printer = GAREventPrinter(sys.stdout)
+        output = stream_gar(question, context, None, printer)
+        printer.flush()
+        print(f"Answer: {output.get('answer') or '(no answer)'}")
+        print(f"Worked out by hand: {expected}")
     return 0
 
 
@@ -185,7 +219,15 @@ def gar_context(args: argparse.Namespace) -> Any:
 
     extra = {} if args.max_tokens is None else {"max_tokens": args.max_tokens}
     return GARContext(
-        master_model=args.model, embedding_model=args.embedding, base_url=args.base_url, **extra
+        master_model=args.model,
+        embedding_model=args.embedding,
+        base_url=args.base_url,
+        mode=args.mode,
+        agent_model=args.agent_model,
+        agent_batch_size=args.agent_batch_size,
+        agent_max_tokens=args.agent_max_tokens,
+        max_agent_calls=args.max_agent_calls,
+        **extra,
     )
 
 
@@ -215,10 +257,11 @@ class GAREventPrinter:
 
     def __call__(self, event: dict[str, Any]) -> None:
         kind = str(event.get("event", "event"))
-        if kind == "round" and int(event.get("round") or 0) > _GAR_ROUNDS_SHOWN:
+        rounds = kind in ("round", "agent_round")
+        if rounds and int(event.get("round") or 0) > _GAR_ROUNDS_SHOWN:
             self.hidden_rounds += 1
             return
-        if kind != "round":
+        if not rounds:
             self.flush()
         print(f"{kind:>10}: {shorten(event.get('text', ''), self.width)}", file=self.out, flush=True)
 
@@ -239,10 +282,12 @@ def stream_gar(question: str, context: Any, graph: dict[str, Any] | None, on_eve
     if graph is not None:
         payload["graph"] = graph
     final: dict[str, Any] = {}
-    for mode, chunk in workflow.stream(payload, context=context, stream_mode=["custom", "values"]):
+    # subgraphs=True: agents mode runs its node agents in a subgraph whose round events are wanted too
+    stream = workflow.stream(payload, context=context, stream_mode=["custom", "values"], subgraphs=True)
+    for namespace, mode, chunk in stream:
         if mode == "custom" and isinstance(chunk, dict):
             on_event(chunk)
-        elif mode == "values" and isinstance(chunk, dict):
+        elif mode == "values" and isinstance(chunk, dict) and not namespace:
             final = chunk
     return final
 
@@ -266,12 +311,33 @@ def cmd_run_gar(args: argparse.Namespace) -> int:
     print(f"\nAlgorithm: {output.get('algorithm')}")
     print(f"Answer: {output.get('answer') or '(no answer)'}")
     print(f"Structured: {json.dumps(output.get('structured'), ensure_ascii=False, default=str)}")
+    notes = output.get("trace") or []
+    executed = next((n for n in notes if n.get("step") == "execute" and "engine" in n), {})
+    comparison = executed.get("comparison")
+    if isinstance(comparison, dict):
+        verdict = "agrees" if comparison.get("agree") else "DISAGREES"
+        print(f"Agents vs compiled: {verdict} ({shorten(str(comparison.get('detail', '')), 300)})")
     usage = output.get("usage") or {}
     print(
         f"({usage.get('llm_calls', 0)} LLM call(s), {usage.get('tokens', 0)} tokens, "
         f"{output.get('rounds', 0)} round(s), fallback {'used' if output.get('fallback_used') else 'not used'}, "
         f"{float(usage.get('seconds', 0.0)):.2f} s)"
     )
+    return 0
+
+
+def cmd_compare_gar(args: argparse.Namespace) -> int:
+    """``graphreason compare gar LABEL=DIR ...``: GAR runs side by side (``modes.md``, ``modes.png``)."""
+    from evals.gar_report import compare_gar_runs
+
+    runs = {}
+    for spec in args.runs:
+        label, sep, folder = spec.partition("=")
+        if not sep or not label.strip() or not folder.strip():
+            raise ValueError(f"runs are given as LABEL=FOLDER, got {spec!r}")
+        runs[label.strip()] = folder.strip()
+    table, plot = compare_gar_runs(runs, args.out)
+    print(f"Table: {table}\nPlot : {plot}")
     return 0
 
 
@@ -293,6 +359,12 @@ def cmd_eval_gar(args: argparse.Namespace) -> int:
         split=args.split,
         seed=args.seed if args.seed is not None else 0,
         progress=not args.no_progress,
+        mode=args.mode,
+        agent_model=args.agent_model,
+        agent_batch_size=args.agent_batch_size,
+        agent_max_tokens=args.agent_max_tokens,
+        max_agent_calls=args.max_agent_calls,
+        max_nodes=args.max_nodes,
     )
     print()
     print(gar_table(result.summary))
@@ -301,6 +373,10 @@ def cmd_eval_gar(args: argparse.Namespace) -> int:
     print(f"Report  : {result.report_path}")
     print(f"Summary : {result.summary_path}")
     print(f"Plot    : {result.plot_path}")
+    disagreements = result.summary.get("disagreements") or []
+    if disagreements:
+        shown = ", ".join(disagreements[:10])
+        print(f"{len(disagreements)} agent answer(s) differ from compiled mode: {shown}")
     errors = result.summary.get("errors") or []
     if errors:
         print(f"{len(errors)} question(s) failed; rerun the same command to retry them.")

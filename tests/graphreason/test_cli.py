@@ -12,21 +12,12 @@ from evals.datasets.items import QAItem, save_items
 from graphreason.cli import main
 from graphreason.serve import free_port, serve_command
 from tests.conftest import require_data
+from tests.graphreason.conftest import write_script
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "mini_academic.json"
 QUESTION = "What is the label of the paper Sparse coding of natural images?"
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GRAPHREASON_DEBUG", raising=False)
-
-
-def write_script(tmp_path: Path, replies: list[str], name: str = "script.json") -> str:
-    path = tmp_path / name
-    path.write_text(json.dumps(replies))
-    return f"scripted:{path}"
 
 
 def test_empty_question_is_a_usage_error(capsys):
@@ -277,3 +268,6 @@ def test_demo_answers_generated_cora_questions(tmp_path: Path, capsys):
     out = capsys.readouterr().out
     assert out.count("=== Question") == 3 and out.count("Answer: Neural_Networks") == 3
     assert "=== Answers vs gold ===" in out and out.count("   gold  : ") == 3
+    # then GAR on two graph problems (the Counselor-style script is no use to its master: the fallback picks)
+    assert out.count("=== Graph problem") == 2
+    assert "Answer: No." in out and "Answer: 7." in out

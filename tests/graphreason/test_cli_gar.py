@@ -9,6 +9,7 @@ import pytest
 
 from graphreason.cli import main
 from tests.conftest import require_data
+from tests.graphreason.conftest import write_script
 
 GARBAGE = "Sure! I love graphs. 42?"
 SHORTEST = (
@@ -19,20 +20,10 @@ SHORTEST = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GRAPHREASON_DEBUG", raising=False)
-
-
-def script(tmp_path: Path, replies: list[str]) -> str:
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps(replies))
-    return f"scripted:{path}"
 
 
 def run_gar(tmp_path: Path, *extra: str, replies: list[str] | None = None) -> int:
-    model = script(tmp_path, replies or [GARBAGE])
+    model = write_script(tmp_path, replies or [GARBAGE])
     return main(["run", "gar", "--model", model, "--embedding", "hash", *extra])
 
 
@@ -77,7 +68,7 @@ def test_run_gar_bad_input_exits_2(tmp_path, capsys):
 
 def test_eval_gar_generated_writes_the_report(tmp_path, capsys):
     out = tmp_path / "run"
-    model = script(tmp_path, [GARBAGE])
+    model = write_script(tmp_path, [GARBAGE])
     argv = ["eval", "gar", "--dataset", "generated", "--limit", "9", "--out", str(out), "--model", model]
     assert main([*argv, "--embedding", "hash", "--no-progress"]) == 0
     printed = capsys.readouterr().out
@@ -101,7 +92,7 @@ def test_eval_gar_on_all_graphinstruct_dev_items_is_structurally_right(tmp_path,
     """All 360 dev items with a master that never answers usefully: the fallback must get every one right."""
     folder = require_data("GraphInstruct-Test-v4")
     out = tmp_path / "dev"
-    model = script(tmp_path, [GARBAGE])
+    model = write_script(tmp_path, [GARBAGE])
     argv = ["eval", "gar", "--dataset", "graphinstruct", "--path", str(folder), "--out", str(out)]
     assert main([*argv, "--model", model, "--embedding", "hash", "--concurrency", "2", "--no-progress"]) == 0
     summary = json.loads((out / "summary.json").read_text())

@@ -62,7 +62,12 @@ class BatchPayload(TypedDict):
 
 @dataclass(kw_only=True)
 class AgentContext:
-    """Runtime context of the agent subgraph: the node-agent chat model (spec string or model)."""
+    """Runtime context of the agent subgraph: the node-agent chat model (spec string or model).
+
+    Specs: ``local``, ``openai:MODEL``, ``scripted:FILE.json`` or ``rules`` (the
+    rule-following agent of :mod:`workflows.gar.rule_agent`, which applies the
+    prompt's rules exactly: agent mode's reference run).
+    """
 
     model: Any = "local"
     base_url: str | None = None

@@ -14,7 +14,9 @@ the run stops saying so. ``finish`` reads the answer from the final states
 with the compiled algorithm's Result part and compares it with compiled mode
 (``tools.vertex.run`` on the same graph and parameters).
 
-Supported algorithms (exact in the agent form): ``AGENT_ALGORITHMS``.
+Supported algorithms (exact in the agent form): ``AGENT_ALGORITHMS``. The
+node-agent model is any model spec; ``rules`` is the rule-following agent
+(:mod:`workflows.gar.rule_agent`), which must agree with compiled mode.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
@@ -35,6 +38,7 @@ from tools.vertex.graph import Adjacency
 from workflows.gar.agent_prompts import AgentReplyError, batch_messages, parse_reply
 from workflows.gar.agent_state import AgentContext, AgentInput, AgentOutput, AgentState, BatchPayload
 from workflows.gar.common import emit, jsonable
+from workflows.gar.rule_agent import RuleAgentModel, is_rules_spec
 from workflows.models.invoke import invoke_text
 from workflows.models.roles import role_model
 
@@ -322,10 +326,17 @@ def _check_node(entry: dict, reply: dict | None, spec: AgentSpec) -> dict:
     return out
 
 
+def agent_model(ctx: AgentContext) -> BaseChatModel:
+    """The node agents' chat model: ``rules`` is the rule-following agent, other specs go to the factory."""
+    if is_rules_spec(ctx.model):
+        return RuleAgentModel()  # stateless apart from its call count: a fresh one per call is fine
+    return role_model(ctx, ctx.model, temperature=ctx.temperature, max_tokens=ctx.max_tokens)
+
+
 def agent_batch(payload: BatchPayload, runtime: Runtime[AgentContext]) -> dict:
     """One LLM call acting for a batch of node agents."""
     ctx = runtime.context or AgentContext()
-    model = role_model(ctx, ctx.model, temperature=ctx.temperature, max_tokens=ctx.max_tokens)
+    model = agent_model(ctx)
     algorithm = get_algorithm(payload["algorithm"])
     messages = batch_messages(
         algorithm.name, algorithm.description, payload["round"], payload["directed"], payload["entries"]
@@ -523,6 +534,9 @@ def run_agent_mode(
     max_agent_calls: int = 200,
 ) -> dict[str, Any]:
     """Run ``algorithm_name`` with LLM node agents on ``graph`` (a VertexGraph or a parsed problem).
+
+    ``model`` is a spec string (``local``, ``openai:MODEL``, ``scripted:FILE``,
+    ``rules`` for the rule-following agent) or a chat model.
 
     Returns the agent-mode result: ``answer``, ``text``, ``rounds``, ``stop_reason``,
     ``llm_calls``, ``errors``, ``round_log``, the final ``states`` and the

@@ -63,6 +63,10 @@ class GARContext:
         default=None, metadata=_describe("Model of the node agents in agents mode (unset: the master model).")
     )
     agent_batch_size: int = field(default=8, metadata=_describe("Node agents answered by one LLM call."))
+    agent_max_tokens: int = field(
+        default=1024,
+        metadata=_describe("Token budget of one node-agent reply (a batch of agent_batch_size nodes)."),
+    )
     max_agent_calls: int = field(
         default=200, metadata=_describe("Hard cap on node-agent LLM calls per question (agents mode).")
     )
@@ -103,8 +107,8 @@ class GARContext:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"unknown mode {self.mode!r}; choose one of {', '.join(MODES)}")
-        if self.agent_batch_size < 1 or self.max_agent_calls < 1:
-            raise ValueError("agent_batch_size and max_agent_calls must be at least 1")
+        if self.agent_batch_size < 1 or self.max_agent_calls < 1 or self.agent_max_tokens < 1:
+            raise ValueError("agent_batch_size, agent_max_tokens and max_agent_calls must be at least 1")
         if self.top_k < 1:
             raise ValueError("top_k must be at least 1")
         if self.max_rounds is not None and self.max_rounds < 0:

@@ -138,7 +138,10 @@ def _run_agents(name: str, problem: Any, params: dict, ctx: GARContext) -> tuple
         "max_agent_calls": ctx.max_agent_calls,
     }
     agent_ctx = AgentContext(
-        model=ctx.agent_model or ctx.master_model, base_url=ctx.base_url, temperature=ctx.temperature
+        model=ctx.agent_model or ctx.master_model,
+        base_url=ctx.base_url,
+        temperature=ctx.temperature,
+        max_tokens=ctx.agent_max_tokens,
     )
     rounds_cap = ctx.max_rounds or problem.n_nodes + 2
     out = agent_graph.invoke(inputs, context=agent_ctx, config={"recursion_limit": 3 * rounds_cap + 20})

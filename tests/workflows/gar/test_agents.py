@@ -1,114 +1,31 @@
-"""GAR agent mode with a rule-following scripted model: agreement with compiled mode, errors, caps, batching.
+"""GAR agent mode with the rule-following agent: agreement with compiled mode, errors, caps, batching.
 
-The scripted model reads each prompt (the algorithm from the system message,
-the batch from the JSON human message) and applies the agent-form Update and
-Send rules to every node, as a careful LLM would. It knows nothing of the
-compiled engine; agreement therefore tests the agent form of each algorithm.
+The rule-following agent (:mod:`workflows.gar.rule_agent`) reads each prompt
+(the algorithm from the system message, the batch from the JSON human message)
+and applies the agent-form Update and Send rules to every node, as a careful
+LLM would. It knows nothing of the compiled engine; agreement therefore tests
+the agent form of each algorithm.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 
 import numpy as np
 import pytest
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import HumanMessage, SystemMessage
 
 from tools.vertex import VertexGraph, VertexProgramError
 from workflows.gar.agent_prompts import parse_reply
 from workflows.gar.agents import AGENT_ALGORITHMS, AgentContext, agent_graph, graph_spec, run_agent_mode
+from workflows.gar.rule_agent import RULES, RuleAgentError, RuleAgentModel, follow_rules
 from workflows.models.scripted import ScriptedChatModel
 
 
 # --------------------------------------------------------------------------- the rule-following "LLM"
-def _bfs(node: dict, graph: str) -> tuple[dict, dict | None]:
-    state = dict(node["state"])
-    if state["level"] == -1 and node["inbox"]:
-        best = min(node["inbox"], key=lambda m: (m["message"]["level"], m["from"]))
-        state.update(level=best["message"]["level"], parent=best["from"])
-    return state, {"level": state["level"] + 1}
-
-
-def _shortest(node: dict, graph: str) -> tuple[dict, dict | None]:
-    state = dict(node["state"])
-    if node["inbox"]:
-        best = min(node["inbox"], key=lambda m: (m["message"]["distance"], m["from"]))
-        if state["distance"] is None or best["message"]["distance"] < state["distance"]:
-            state.update(distance=best["message"]["distance"], parent=best["from"])
-    return state, None  # per-neighbour messages, built in _reply
-
-
-def _components(node: dict, graph: str) -> tuple[dict, dict | None]:
-    state = dict(node["state"])
-    labels = [m["message"]["label"] for m in node["inbox"]]
-    if labels and min(labels) < state["label"]:
-        state["label"] = min(labels)
-    return state, {"label": state["label"]}
-
-
-def _cycle(node: dict, graph: str) -> tuple[dict, dict | None]:
-    state = dict(node["state"])
-    if not state["removed"] and node["inbox"]:
-        state["remaining"] -= len(node["inbox"])
-        if state["remaining"] <= (1 if graph == "undirected" else 0):
-            state["removed"] = True
-    return state, {"removed": True}
-
-
-def _bipartite(node: dict, graph: str) -> tuple[dict, dict | None]:
-    state = dict(node["state"])
-    claims = [m["message"] for m in node["inbox"] if m["message"]["root"] <= state["root"]]
-    if claims:
-        low = min(c["root"] for c in claims)
-        colours = {c["colour"] for c in claims if c["root"] == low}
-        if len(colours) > 1:
-            state["conflict"] = True
-        if low < state["root"]:
-            state.update(root=low, colour=min(colours))
-        elif state["colour"] not in colours:
-            state["conflict"] = True
-    return state, {"root": state["root"], "colour": 1 - state["colour"]}
-
-
-RULES = {
-    "bfs_levels": _bfs,
-    "connectivity": _bfs,
-    "shortest_path": _shortest,
-    "connected_components": _components,
-    "cycle_detection": _cycle,
-    "bipartiteness": _bipartite,
-}
-
-
-def _prompt(messages: list[BaseMessage]) -> tuple[str, dict]:
-    algorithm = re.search(r"## Algorithm: (\w+)", str(messages[0].content)).group(1)
-    return algorithm, json.loads(str(messages[-1].content))
-
-
-def _reply(node: dict, algorithm: str, graph: str) -> dict:
-    state, message = RULES[algorithm](node, graph)
-    if algorithm == "cycle_detection":  # only a fresh removal is news
-        active = node["start"] or (state["removed"] and not node["state"]["removed"])
-    else:
-        active = node["start"] or state != node["state"]
-    sends = []
-    if active:
-        for nb in node["neighbours"]:
-            if algorithm == "shortest_path":
-                message = {"distance": state["distance"] + nb["weight"]}
-            sends.append({"to": nb["id"], "message": message})
-    return {"id": node["id"], "state": state, "send": sends}
-
-
-def follow_rules(messages: list[BaseMessage]) -> str:
-    """One batched call answered by applying the prompt's rules to each node."""
-    algorithm, batch = _prompt(messages)
-    return json.dumps({"nodes": [_reply(n, algorithm, batch["graph"]) for n in batch["nodes"]]})
-
-
 def rule_model(extra: list | None = None, calls: int = 2000) -> ScriptedChatModel:
+    """The rule-following agent behind a script: ``extra`` replies first, then at most ``calls`` calls."""
     return ScriptedChatModel(script=[*(extra or []), *([follow_rules] * calls)])
 
 
@@ -337,3 +254,65 @@ def test_master_workflow_runs_agent_mode_and_checks_it_against_compiled():
     executed = next(n for n in out["trace"] if n.get("step") == "execute" and "engine" in n)
     assert executed["engine"] == "agents" and executed["comparison"]["agree"] is True
     assert out["usage"]["llm_calls"] > 1  # the master call plus the node-agent calls
+
+
+# --------------------------------------------------------------------------- the "rules" model spec
+def test_rules_spec_resolves_to_the_rule_following_agent_everywhere():
+    assert set(RULES) == set(AGENT_ALGORITHMS)
+    for name in ("random12", "directed_cycle"):
+        for algorithm, params in CASES:
+            graph = GRAPHS[name]
+            params = {k: v % graph.num_nodes for k, v in params.items()}
+            result = run_agent_mode(graph, algorithm, params, model="rules", batch_size=3)
+            assert result["comparison"]["agree"], (name, algorithm, result["comparison"]["detail"])
+            assert result["llm_calls"] == result["usage"]["llm_calls"] > 0
+            assert result["usage"]["input_tokens"] > 0 and result["usage"]["output_tokens"] > 0
+    inputs = {
+        "graph_spec": graph_spec(GRAPHS["two_parts"]),
+        "algorithm": "connected_components",
+        "params": {},
+        "batch_size": 2,
+        "max_rounds": None,
+        "max_agent_calls": 50,
+    }
+    out = agent_graph.invoke(inputs, context=AgentContext(model=" Rules "))
+    assert out["result"]["answer"] == 3 and out["result"]["comparison"]["agree"]
+
+
+def test_master_workflow_accepts_the_rules_agent_model():
+    from workflows.gar import solve
+    from workflows.gar.context import GARContext
+
+    question = (
+        "Determine whether or not a graph is bipartite. In an undirected graph, (i,j) means that node i and "
+        "node j are connected with an undirected edge. Q: The nodes are numbered from 0 to 5, and the edges "
+        "are: (0,1) (1,2) (2,3) (3,4) (4,5) (5,0). Is this graph bipartite?"
+    )
+    context = GARContext(
+        master_model=ScriptedChatModel(script=["bipartiteness"]),
+        agent_model="rules",
+        embedding_model="hash",
+        mode="agents",
+        agent_batch_size=2,
+    )
+    out = solve(question, context)
+    executed = next(n for n in out["trace"] if n.get("step") == "execute" and "engine" in n)
+    assert executed["engine"] == "agents" and executed["comparison"]["agree"] is True
+    assert out["structured"]["value"] is True
+    assert out["usage"]["llm_calls"] >= 1 + 3  # the master plus three node-agent calls for round 0
+
+
+def test_rule_agent_model_records_prompts_and_rejects_foreign_ones():
+    model = RuleAgentModel(record=True)
+    result = run_agent_mode(GRAPHS["path5"], "bfs_levels", {"source": 0}, model=model, batch_size=2)
+    assert result["answer"] == {0: 0, 1: 1, 2: 2, 3: 3, 4: 4}
+    # one node agent per round: 0 starts, 1..4 are reached, in round 5 node 3 hears 4 and nothing changes
+    assert model.call_count == len(model.calls) == result["llm_calls"] == 6
+    with pytest.raises(RuleAgentError, match="names no algorithm"):
+        follow_rules([SystemMessage("Be helpful."), HumanMessage("{}")])
+    with pytest.raises(RuleAgentError, match="no rules for 'pagerank'"):
+        follow_rules([SystemMessage("## Algorithm: pagerank"), HumanMessage('{"nodes": []}')])
+    with pytest.raises(RuleAgentError, match="not JSON"):
+        follow_rules([SystemMessage("## Algorithm: bfs_levels"), HumanMessage("nodes: 1, 2")])
+    with pytest.raises(RuleAgentError, match='no "nodes" list'):
+        follow_rules([SystemMessage("## Algorithm: bfs_levels"), HumanMessage('{"round": 0}')])
