@@ -7,7 +7,8 @@ or just a candidate's name somewhere in the words). The reply is untrusted:
 * when the question's wording names a task the library answers (keyword
   detection, deterministic), that entry is used even if the master picked
   another one - a small model confuses "connected" with "bipartite", the
-  keywords do not - and the override is recorded;
+  keywords do not - and the override is recorded; when it names a task the
+  library has no entry for (say, counting triangles), the run goes to design;
 * otherwise the master's pick stands; ``design_new`` (no entry fits) sends the
   run to the design step, where the master writes a new algorithm;
 * an unusable reply falls back to the top-1 entry, and ``fallback_used`` says so.
@@ -119,8 +120,18 @@ def merge_params(
     return params, notes
 
 
-def decide(picked: str | None, detected: str | None, top1: str) -> tuple[str, str]:
-    """The algorithm to run and why: the detected task's entry wins, then the master's pick, then the top-1."""
+def decide(
+    picked: str | None, detected: str | None, top1: str, unanswered: str | None = None
+) -> tuple[str, str]:
+    """The algorithm to run and why: the detected task's entry wins, then the master's pick, then the top-1.
+
+    ``unanswered`` is a task the wording names but the library has no entry for
+    (e.g. triangle_count): no library entry can answer it, so it goes to design.
+    """
+    if unanswered is not None:
+        if picked == DESIGN_NEW:
+            return DESIGN_NEW, "master (no library entry answers this task)"
+        return DESIGN_NEW, f"the question's wording: no library entry answers {unanswered}"
     if detected is not None:
         if picked == detected:
             return detected, "master (agrees with the question's wording)"
@@ -149,7 +160,9 @@ def choose(state: GARState, runtime: Runtime[GARContext]) -> dict:
         "llm_seconds": reply.seconds,
     }
     picked, proposed = parse_choice(reply.text, names)
-    name, how = decide(picked, entry_for_task(state.get("detected_task")), names[0])
+    task = state.get("detected_task")
+    detected = entry_for_task(task)
+    name, how = decide(picked, detected, names[0], task if task and detected is None else None)
     fallback = picked is None
     if name != picked:
         proposed = {}

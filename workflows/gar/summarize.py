@@ -52,6 +52,8 @@ def structured_answer(name: str, result: dict[str, Any], question: str, problem:
     kind = CATALOGUE[name].answer_kind if name in CATALOGUE else kind_of(value)
     if isinstance(value, dict):  # e.g. shortest distances to every node: a mapping, whatever the entry says
         kind = "mapping"
+    elif isinstance(value, list) and kind == "number":  # e.g. every node's degree when no node was named
+        kind = "list"
     task = name if name in CATALOGUE else "designed"
     out: dict[str, Any] = {"task": task, "kind": kind, "value": value}
     path = result.get("path") or (result.get("witness") if name == "hamiltonian_path" else None)

@@ -203,3 +203,16 @@ def brute_force(adjacency, params):
 """
     check = check_design(total_weight, problem, {}, None)
     assert check.passed and check.judge == "brute_force", check.message
+
+
+@pytest.mark.parametrize("master_reply", ["Sure! I love graphs.", '{"algorithm": "degree"}'])
+def test_a_task_the_library_cannot_answer_goes_to_design_whatever_the_master_says(master_reply):
+    out, _ = run(TRIANGLES_Q, master_reply, fenced(TRIANGLES))
+    assert out["algorithm"] == "design_new" and out["structured"]["value"] == truth_triangles()
+    choose = next(t for t in out["trace"] if t["step"] == "choose")
+    assert "no library entry answers triangle_count" in choose["text"]
+
+
+def test_every_nodes_degree_is_a_list_answer():
+    out, _ = run(GRAPH_TEXT + " What is the degree of each node?", '{"algorithm": "degree"}')
+    assert out["structured"]["kind"] == "list" and out["structured"]["value"] == [2, 3, 4, 3, 4, 2, 2]
