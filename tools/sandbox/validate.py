@@ -62,7 +62,10 @@ class SandboxViolation(ValueError):
         self.line = line
         self.construct = construct
         where = f"line {line}: " if line else ""
-        super().__init__(f"{where}{construct} is not allowed - {why}")
+        if construct == "invalid syntax":  # not a forbidden construct: the code does not parse at all
+            super().__init__(f"{where}the code is not valid Python - {why}")
+        else:
+            super().__init__(f"{where}{construct} is not allowed - {why}")
 
 
 @dataclass(frozen=True)
