@@ -40,12 +40,7 @@ def llm(
         seed=context.seed,
     )
     reply = invoke_text(model, [HumanMessage(content=prompt)], stop=stop)
-    usage: Usage = {
-        "llm_calls": 1,
-        "input_tokens": reply.input_tokens,
-        "output_tokens": reply.output_tokens,
-        "llm_seconds": reply.seconds,
-    }
+    usage: Usage = reply.usage()
     return reply.text, usage
 
 

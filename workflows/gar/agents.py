@@ -342,12 +342,7 @@ def agent_batch(payload: BatchPayload, runtime: Runtime[AgentContext]) -> dict:
         algorithm.name, algorithm.description, payload["round"], payload["directed"], payload["entries"]
     )
     reply = invoke_text(model, messages)
-    usage = {
-        "llm_calls": 1,
-        "input_tokens": reply.input_tokens,
-        "output_tokens": reply.output_tokens,
-        "llm_seconds": reply.seconds,
-    }
+    usage = reply.usage()
     spec = agent_spec(algorithm.name)
     try:
         by_id: dict[int, dict] = {}

@@ -153,12 +153,7 @@ def choose(state: GARState, runtime: Runtime[GARContext]) -> dict:
     )
     model = role_model(ctx, ctx.master_model, temperature=ctx.temperature, max_tokens=ctx.max_tokens)
     reply = invoke_text(model, [HumanMessage(content=prompt)])
-    usage = {
-        "llm_calls": 1,
-        "input_tokens": reply.input_tokens,
-        "output_tokens": reply.output_tokens,
-        "llm_seconds": reply.seconds,
-    }
+    usage = reply.usage()
     picked, proposed = parse_choice(reply.text, names)
     task = state.get("detected_task")
     detected = entry_for_task(task)

@@ -59,12 +59,7 @@ def design(state: GARState, runtime: Runtime[GARContext]) -> dict:
     return {
         "design_source": source,
         "design_attempt": attempt,
-        "llm_usage": {
-            "llm_calls": 1,
-            "input_tokens": reply.input_tokens,
-            "output_tokens": reply.output_tokens,
-            "llm_seconds": reply.seconds,
-        },
+        "llm_usage": reply.usage(),
         "trace": [{"step": "design", "text": text, "attempt": attempt, "reply": reply.text}],
     }
 

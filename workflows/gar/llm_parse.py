@@ -103,11 +103,6 @@ def parse_with_llm(state: GARState, runtime: Runtime[GARContext]) -> dict:
     update = constructed(problem, question, how="the master's JSON reading (the parser read no edges)")
     emit("graph_from_llm", f"read by the master: {update['graph_summary']}", edges=len(graph["edges"]))
     update["graph"] = graph  # so a resumed run rebuilds the same graph without asking again
-    update["llm_usage"] = {
-        "llm_calls": 1,
-        "input_tokens": reply.input_tokens,
-        "output_tokens": reply.output_tokens,
-        "llm_seconds": reply.seconds,
-    }
+    update["llm_usage"] = reply.usage()
     update["trace"][0]["reply"] = reply.text
     return update

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
+from workflows.usage import Usage
+
 
 class ModelUnavailableError(RuntimeError):
     """The model endpoint could not be reached after all retries."""
@@ -24,6 +26,15 @@ class LLMReply:
     input_tokens: int
     output_tokens: int
     seconds: float
+
+    def usage(self) -> Usage:
+        """This one call as usage counters (for a state's ``llm_usage`` reducer)."""
+        return {
+            "llm_calls": 1,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "llm_seconds": self.seconds,
+        }
 
 
 _TRANSPORT_ERRORS = {
