@@ -171,23 +171,24 @@ def settle_question(question: str | None, top_k: int | None) -> tuple[str, int, 
 
 
 # ------------------------------------------------------------------ the run
-def _stream(payload: dict[str, Any], context: Any, on_event: EventHandler | None) -> dict[str, Any]:
-    """Run the compiled GAR graph; custom events go to ``on_event``; returns the GAR output fields."""
-    from workflows.gar.graph import graph as workflow
+def _stream(
+    question: str, graph: dict[str, Any], context: Any, on_event: EventHandler | None
+) -> dict[str, Any]:
+    """Run the GAR workflow; custom events go to ``on_event``; returns the GAR output fields."""
+    from workflows.gar import stream_solve
     from workflows.gar.state import GAROutput
 
-    final: dict[str, Any] = {}
-    events: list[dict[str, Any]] = []
-    for mode, chunk in workflow.stream(payload, context=context, stream_mode=["custom", "values"]):
-        if mode == "custom" and isinstance(chunk, dict):
-            events.append(chunk)
-            if on_event is not None:
-                on_event(chunk)
-        elif mode == "values" and isinstance(chunk, dict):
-            final = chunk
+    choice: dict[str, Any] = {}
+
+    def note(event: dict[str, Any]) -> None:
+        if event.get("event") == "choice":
+            choice.update(event)
+        if on_event is not None:
+            on_event(event)
+
+    final = stream_solve(question, context, graph, note)
     keep = set(GAROutput.__annotations__)
     output = {k: v for k, v in final.items() if k in keep}  # drops the input graph and internal state
-    choice = next((e for e in events if e.get("event") == "choice"), {})
     output["chosen_params"] = choice.get("params")
     return output
 
@@ -231,11 +232,11 @@ def run_pagerank_case_study(
     params: dict[str, Any] = {"damping": damping}
     if k_source == "params":  # the question gives no number: pass top_k the structured way
         params["top_k"] = k
-    payload = {"question": question, "graph": {**base, "params": {**base.get("params", {}), **params}}}
+    with_params = {**base, "params": {**base.get("params", {}), **params}}
     extra = {} if max_tokens is None else {"max_tokens": max_tokens}
     context = GARContext(master_model=model, embedding_model=embedding, base_url=base_url, **extra)
     clock = time.perf_counter()
-    output = _stream(payload, context, on_event)
+    output = _stream(question, with_params, context, on_event)
     workflow_seconds = time.perf_counter() - clock
 
     clock = time.perf_counter()

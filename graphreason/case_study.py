@@ -15,16 +15,10 @@ import sys
 from typing import Any
 
 from graphreason.commands import GAREventPrinter
+from graphreason.options import add_gar_master_options, positive
 from graphreason.trace import shorten
 
 _TITLE_WIDTH = 40
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def add_case_study_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -42,21 +36,11 @@ def add_case_study_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     pagerank.add_argument(
         "--top-k",
-        type=_positive,
+        type=positive,
         default=None,
         help="how many pages (default: the number in the question, else 10)",
     )
-    pagerank.add_argument(
-        "--model",
-        default="local",
-        help="master model spec: local (embedded SmolLM2), openai:MODEL or scripted:FILE.json (default: local)",
-    )
-    pagerank.add_argument(
-        "--embedding", default="minilm", help="library retrieval encoder: minilm (default), mpnet or hash"
-    )
-    pagerank.add_argument(
-        "--base-url", default=None, help="base URL of an OpenAI-compatible endpoint for openai:MODEL"
-    )
+    add_gar_master_options(pagerank)
     pagerank.add_argument("--json", action="store_true", help="print the whole result as JSON instead")
     pagerank.add_argument(
         "--out", default=None, help="folder to write case_study.md and case_study.json into"

@@ -24,17 +24,12 @@ from collections.abc import Sequence
 
 from graphreason import commands
 from graphreason.case_study import add_case_study_parser
+from graphreason.options import add_gar_master_options
+from graphreason.options import positive as _positive
 
 MODES = ("base", "graph_cot", "no_reflection", "counselor")  # same as workflows.counselor.context.MODES
 EMBEDDINGS = ("minilm", "mpnet", "hash")
 GAR_MODES = ("compiled", "agents")  # same as workflows.gar.context.MODES
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def _non_negative(text: str) -> int:
@@ -83,18 +78,7 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _gar_model_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("models")
-    group.add_argument(
-        "--model",
-        default="local",
-        help="master model spec: local (embedded SmolLM2), openai:MODEL or scripted:FILE.json (default: local)",
-    )
-    group.add_argument(
-        "--embedding", default="minilm", help="library retrieval encoder: minilm (default), mpnet or hash"
-    )
-    group.add_argument(
-        "--base-url", default=None, help="base URL of an OpenAI-compatible endpoint for openai:MODEL"
-    )
+    group = add_gar_master_options(parser)
     group.add_argument(
         "--max-tokens",
         type=_positive,
@@ -286,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.command == "run" and not args.question.strip():
         parser.error("--question must not be empty")
-    if args.command == "eval" and getattr(args, "dataset", None) is None and getattr(args, "path", None) is None:
+    if args.command == "eval" and args.dataset is None and args.path is None:
         args.dataset = "generated"
 
 

@@ -195,6 +195,7 @@ _DEMO_GAR = (
 
 def _demo_gar(args: argparse.Namespace) -> int:
     """The demo's second part: GraphAgent-Reasoner on two small problems with the same model."""
+    from workflows.gar import stream_solve
     from workflows.gar.context import GARContext
 
     print(f"\nGraphReason demo: GraphAgent-Reasoner with master model {args.model!r}.")
@@ -202,7 +203,7 @@ def _demo_gar(args: argparse.Namespace) -> int:
     for number, (question, expected) in enumerate(_DEMO_GAR, 1):
         print(f"\n=== Graph problem {number}/{len(_DEMO_GAR)} ===\n{question}", flush=True)
         printer = GAREventPrinter(sys.stdout)
-        output = stream_gar(question, context, None, printer)
+        output = stream_solve(question, context, None, printer)
         printer.flush()
         print(f"Answer: {output.get('answer') or '(no answer)'}")
         print(f"Worked out by hand: {expected}")
@@ -272,41 +273,22 @@ class GAREventPrinter:
             self.hidden_rounds = 0
 
 
-def stream_gar(question: str, context: Any, graph: dict[str, Any] | None, on_event: Any) -> dict[str, Any]:
-    """Run the GAR graph, passing each custom event to ``on_event``; return the final output."""
-    from workflows.gar.graph import graph as workflow
-    from workflows.gar.state import GARInput
-
-    checked = GARInput(question=question, graph=graph)  # clear validation error before anything runs
-    payload: dict[str, Any] = {"question": checked.question}
-    if graph is not None:
-        payload["graph"] = graph
-    final: dict[str, Any] = {}
-    # subgraphs=True: agents mode runs its node agents in a subgraph whose round events are wanted too
-    stream = workflow.stream(payload, context=context, stream_mode=["custom", "values"], subgraphs=True)
-    for namespace, mode, chunk in stream:
-        if mode == "custom" and isinstance(chunk, dict):
-            on_event(chunk)
-        elif mode == "values" and isinstance(chunk, dict) and not namespace:
-            final = chunk
-    return final
-
-
 def cmd_run_gar(args: argparse.Namespace) -> int:
     """``graphreason run gar``: stream the master's steps and the rounds, then print the answer."""
+    from workflows.gar import stream_solve
     from workflows.gar.state import GAROutput
 
     graph = load_graph_file(args.graph_file) if args.graph_file else None
     context = gar_context(args)
     keep = set(GAROutput.__annotations__)
     if args.json:
-        output = stream_gar(args.question, context, graph, lambda event: None)
+        output = stream_solve(args.question, context, graph, lambda event: None)
         output = {k: v for k, v in output.items() if k in keep}
         print(json.dumps(output, indent=2, ensure_ascii=False, default=str))
         return 0
     print(f"Question: {shorten(args.question, 400)}", flush=True)
     printer = GAREventPrinter(sys.stdout)
-    output = stream_gar(args.question, context, graph, printer)
+    output = stream_solve(args.question, context, graph, printer)
     printer.flush()
     print(f"\nAlgorithm: {output.get('algorithm')}")
     print(f"Answer: {output.get('answer') or '(no answer)'}")

@@ -1,10 +1,22 @@
-"""GraphAgent-Reasoner (GAR): master LLM + algorithm library + distributed execution (compiled mode)."""
+"""GraphAgent-Reasoner (GAR): master LLM + algorithm library + distributed execution (compiled or agents)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from workflows.gar.context import GARContext
+
+
+def gar_input(question: str, graph: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The workflow input for a question (and optional structured graph), validated before anything runs."""
+    from workflows.gar.state import GARInput
+
+    checked = GARInput(question=question, graph=graph)  # a clear validation error, not a failed run
+    payload: dict[str, Any] = {"question": checked.question}
+    if graph is not None:
+        payload["graph"] = graph
+    return payload
 
 
 def solve(
@@ -16,14 +28,37 @@ def solve(
     without it the graph is parsed from the question text.
     """
     from workflows.gar.graph import graph as workflow
-    from workflows.gar.state import GARInput
 
-    context = context or GARContext()
-    checked = GARInput(question=question, graph=graph)  # clear validation error before anything runs
-    payload: dict[str, Any] = {"question": checked.question}
-    if graph is not None:
-        payload["graph"] = graph
-    return workflow.invoke(payload, context=context, config=config)
+    return workflow.invoke(gar_input(question, graph), context=context or GARContext(), config=config)
 
 
-__all__ = ["GARContext", "solve"]
+def stream_solve(
+    question: str,
+    context: GARContext | None = None,
+    graph: dict[str, Any] | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Like :func:`solve`, passing each custom event to ``on_event`` as it happens; returns the final state.
+
+    Events of the agents-mode subgraph (per-round ``agent_round``) are passed on too.
+    The returned state holds internal fields besides the output ones.
+    """
+    from workflows.gar.graph import graph as workflow
+
+    final: dict[str, Any] = {}
+    stream = workflow.stream(
+        gar_input(question, graph),
+        context=context or GARContext(),
+        stream_mode=["custom", "values"],
+        subgraphs=True,
+    )
+    for namespace, mode, chunk in stream:
+        if mode == "custom" and isinstance(chunk, dict):
+            if on_event is not None:
+                on_event(chunk)
+        elif mode == "values" and isinstance(chunk, dict) and not namespace:
+            final = chunk
+    return final
+
+
+__all__ = ["GARContext", "gar_input", "solve", "stream_solve"]
