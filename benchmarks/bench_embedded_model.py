@@ -19,6 +19,7 @@ import time
 
 import torch
 
+from workflows.models.cpu_threads import apply_thread_choice
 from workflows.models.local_smollm import load_engine, model_cache_dir
 
 PROMPTS = [
@@ -80,6 +81,9 @@ def main() -> None:
     parser.add_argument("--skip-cold", action="store_true", help="skip the cold-start conversion")
     args = parser.parse_args()
     print(f"torch {torch.__version__}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    # The engine applies this choice once per process; the runs below then set each count explicitly.
+    auto = apply_thread_choice()
+    print(f"automatic thread choice: {auto.threads} ({auto.reason})")
     if not args.skip_cold:
         load_times()
     load_engine(2048, "fp32")  # make sure the user's cache exists before timing warm loads

@@ -9,6 +9,7 @@ plot and ``summary.json`` are written beside it.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -106,10 +107,14 @@ def load_eval_items(
     return list(generate_questions(graph=graph or "cora", n_per_template=n_per_template, seed=seed))
 
 
-def take_balanced(items: Sequence[Any], limit: int | None) -> list[Any]:
-    """The first ``limit`` items, taken round-robin over (level, template) groups.
+def take_balanced(items: Sequence[Any], limit: int | None, seed: int = 0) -> list[Any]:
+    """``limit`` items spread over the question set, the same ones on every run.
 
-    A small limit then still covers every template instead of only the first one.
+    Items with (level, template) fields are taken round-robin over those
+    groups, so a small limit still covers every template. Items without them
+    (e.g. a plain GRBench file) form one group, from which a random sample
+    seeded by ``seed`` is taken and kept in file order: the first N lines of a
+    file are often all of one kind.
     """
     if limit is None or limit >= len(items):
         return list(items)
@@ -119,6 +124,9 @@ def take_balanced(items: Sequence[Any], limit: int | None) -> list[Any]:
     for item in items:
         key = (str(item_field(item, "level") or ""), str(item_field(item, "template") or ""))
         groups.setdefault(key, []).append(item)
+    if len(groups) == 1:
+        picked = sorted(random.Random(seed).sample(range(len(items)), limit))
+        return [items[i] for i in picked]
     queues = list(groups.values())
     chosen: list[Any] = []
     depth = 0
@@ -128,6 +136,27 @@ def take_balanced(items: Sequence[Any], limit: int | None) -> list[Any]:
                 chosen.append(queue[depth])
         depth += 1
     return chosen
+
+
+def _with_graph(items: list[Any], graph: str | None, path: str | Path | None) -> list[Any]:
+    """Items carrying the graph each one is answered on, so records name it.
+
+    Questions read from a file that do not name their graph need ``--graph``:
+    falling back to Cora would score them against the wrong graph.
+    """
+    unnamed = [item for item in items if not item_field(item, "graph")]
+    if unnamed and not graph:
+        qid = item_field(unnamed[0], "qid")
+        where = f" in {path}" if path else ""
+        raise EvalConfigError(
+            f"{len(unnamed)} question(s){where} do not name their graph (e.g. qid {qid}); pass --graph with "
+            "a known name (cora, movielens, wikispeedia) or the path of the graph.json they are about"
+        )
+    if not graph:
+        return items
+    return [
+        {**item, "graph": graph} if isinstance(item, dict) else replace(item, graph=graph) for item in items
+    ]
 
 
 # ------------------------------------------------------------------ running
@@ -211,9 +240,10 @@ def run_counselor_eval(
         raise EvalConfigError(
             f"unknown mode(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(MODES)}"
         )
-    items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed), limit)
+    items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed), limit, seed)
     if not items:
         raise EvalConfigError("the question set is empty")
+    items = _with_graph(items, graph, path)
     out = Path(out_dir) if out_dir else default_out_dir(dataset, path, graph)
     records_path = out / "records.jsonl"
 
@@ -228,7 +258,7 @@ def run_counselor_eval(
         max_reflections=max_reflections,
         seed=seed,
     )
-    graph_of = {str(item_field(it, "qid")): graph or item_field(it, "graph") or "cora" for it in items}
+    graph_of = {str(item_field(it, "qid")): str(item_field(it, "graph")) for it in items}
     if solve is None:
         from workflows.counselor import solve as counselor_solve
 

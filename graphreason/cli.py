@@ -10,8 +10,9 @@
     graphreason serve [--port N]                                 langgraph dev on a free port
     graphreason demo                                             Cora questions + two graph problems, embedded model
 
-Exit codes: 0 success, 1 model endpoint unreachable or run failure, 2 bad input
-(empty question, missing/malformed graph, bad option), 130 interrupted.
+Exit codes: 0 success, 1 run failure, 2 bad input (empty question, missing or
+malformed graph, bad option or model spec), 3 model endpoint failed (unreachable,
+timed out, HTTP error, unreadable reply), 130 interrupted.
 Set ``GRAPHREASON_DEBUG=1`` to see tracebacks instead of one-line errors.
 """
 
@@ -24,12 +25,13 @@ from collections.abc import Sequence
 
 from graphreason import commands
 from graphreason.case_study import add_case_study_parser
-from graphreason.options import add_gar_master_options
+from graphreason.options import add_gar_master_options, add_request_options, prepared_models
 from graphreason.options import positive as _positive
 
 MODES = ("base", "graph_cot", "no_reflection", "counselor")  # same as workflows.counselor.context.MODES
 EMBEDDINGS = ("minilm", "mpnet", "hash")
 GAR_MODES = ("compiled", "agents")  # same as workflows.gar.context.MODES
+ENDPOINT_FAILED = 3  # exit code of a model endpoint failure (2 is bad input)
 
 
 def _non_negative(text: str) -> int:
@@ -37,6 +39,15 @@ def _non_negative(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
     return value
+
+
+def _lenient_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lenient-graph",
+        action="store_true",
+        help="keep neighbour ids that a graph.json lists but never defines, as untyped nodes "
+        "(default: refuse the file and name them)",
+    )
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +67,7 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
         default="minilm",
         help="Retrieve encoder: minilm (default), mpnet, hash or a local model folder",
     )
+    add_request_options(group)
     group.add_argument("--max-steps", type=_positive, default=10, help="T: steps per trial (default 10)")
     group.add_argument(
         "--max-reflections",
@@ -176,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="graphreason", description="LLM-on-graph reasoning methods as LangGraph workflows."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(
         dest="command", required=True, metavar="{run,eval,compare,case-study,serve,demo}"
     )
@@ -199,6 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
     counselor.add_argument(
         "--json", action="store_true", help="print the full output (trace included) as JSON instead"
     )
+    _lenient_option(counselor)
     _model_options(counselor)
     counselor.set_defaults(handler=commands.cmd_run_counselor)
     _run_gar_parser(run_methods)
@@ -218,13 +232,18 @@ def build_parser() -> argparse.ArgumentParser:
     ec.add_argument(
         "--graph",
         default=None,
-        help="graph name or graph.json path (overrides the graph named by each question)",
+        help="graph name or graph.json path (overrides the graph named by each question; "
+        "required with --path when the questions do not name their graph)",
     )
     ec.add_argument(
         "--modes", nargs="+", choices=MODES, default=list(MODES), help="modes to compare (default: all four)"
     )
     ec.add_argument(
-        "--limit", type=_positive, default=None, help="at most N questions, spread over templates"
+        "--limit",
+        type=_positive,
+        default=None,
+        help="at most N questions: round-robin over level/template groups, or a --seed-ed random sample "
+        "(kept in file order) when the questions have no such fields",
     )
     ec.add_argument(
         "--concurrency", type=_positive, default=1, help="questions answered in parallel (default 1)"
@@ -239,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--n-per-template", type=_positive, default=5, help="generated questions per template (default 5)"
     )
     ec.add_argument("--no-progress", action="store_true", help="no progress bars")
+    _lenient_option(ec)
     _model_options(ec)
     ec.set_defaults(handler=commands.cmd_eval_counselor)
     _eval_gar_parser(ev_methods)
@@ -253,18 +273,42 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="serve the workflows with `langgraph dev` on a loopback port")
     serve.add_argument("--port", type=_positive, default=None, help="port (default: a free one)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="interface to bind (default 127.0.0.1; anything else is reachable from other machines)",
+    )
+    serve.add_argument("--config", default=None, help="langgraph.json to serve (default: the repo's)")
     serve.add_argument("--no-reload", action="store_true", help="do not restart on code changes")
     serve.set_defaults(handler=commands.cmd_serve)
 
     demo = sub.add_parser(
-        "demo", help="Graph Counselor on a few generated Cora questions, then GAR on two graph problems"
+        "demo",
+        help="GAR on two graph problems, then Graph Counselor on Cora: reference plan and model attempt",
+        description="A few minutes on a 2-core CPU with the embedded model. Defaults differ from `run`: "
+        "--embedding hash (no encoder to load), --max-steps 3, --max-reflections 0. "
+        "Plug in a capable endpoint with --model openai:MODEL --base-url URL.",
     )
     demo.add_argument("--graph", default="cora", help="graph to ask about (default: cora)")
-    demo.add_argument("--n", type=_positive, default=3, help="number of questions (default 3)")
+    demo.add_argument(
+        "--n", type=_positive, default=1, help="Counselor questions for the model (default 1)"
+    )
     _model_options(demo)
-    # The embedded 135M model takes 1-4 s per call on 2 cores: keep the demo to a few minutes.
-    demo.set_defaults(handler=commands.cmd_demo, max_steps=4, max_reflections=1)
+    # The embedded 135M model takes 1-4 s per call on 2 cores: a small budget keeps the demo to minutes.
+    demo.set_defaults(handler=commands.cmd_demo, max_steps=3, max_reflections=0, embedding="hash")
     return parser
+
+
+def package_version() -> str:
+    """The installed distribution's version (the source tree's when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("graphreason")
+    except PackageNotFoundError:
+        from graphreason import __version__
+
+        return __version__
 
 
 def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -290,19 +334,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         _validate(parser, args)
     except SystemExit as exc:  # argparse reports usage errors itself (exit code 2)
         return int(exc.code or 0)
+    try:
+        code = _dispatch(args)
+        sys.stdout.flush()  # a closed pipe shows up here when the output was still buffered
+        return code
+    except BrokenPipeError:
+        # The reader went away (`graphreason ... | head`): that is not an error worth a traceback.
+        # Point stdout at /dev/null so the interpreter's own flush at exit stays quiet too.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # stdout without a file descriptor (captured in tests)
+            pass
+        return 128 + 13  # what a shell reports for a process ended by SIGPIPE
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """Run the sub-command's handler, turning the expected failures into one line and an exit code."""
     if os.environ.get("GRAPHREASON_DEBUG"):
-        return int(args.handler(args) or 0)
+        with prepared_models(args):
+            return int(args.handler(args) or 0)
 
     from workflows.models.invoke import ModelUnavailableError
 
     try:
-        return int(args.handler(args) or 0)
+        with prepared_models(args):  # specs checked, endpoints probed: seconds, before any graph loads
+            return int(args.handler(args) or 0)
     except KeyboardInterrupt as exc:
         print(f"\ngraphreason: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
         return 130
     except ModelUnavailableError as exc:
         print(f"graphreason: model unavailable: {exc}", file=sys.stderr)
-        return 1
+        return ENDPOINT_FAILED
+    except BrokenPipeError:
+        raise  # an OSError, but not bad input: main() ends quietly
     except _user_errors() as exc:
         print(f"graphreason: error: {exc}", file=sys.stderr)
         return 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -77,8 +78,17 @@ def _print_usage_line(output: dict[str, Any]) -> None:
     )
 
 
+def _lenient_graph(args: argparse.Namespace) -> None:
+    """``--lenient-graph``: the loader reads the setting from the environment, as a server would."""
+    if getattr(args, "lenient_graph", False):
+        from tools.loaders.grbench import LENIENT_ENV
+
+        os.environ[LENIENT_ENV] = "1"
+
+
 def cmd_run_counselor(args: argparse.Namespace) -> int:
     """``graphreason run counselor``: stream the trace, then print the answer."""
+    _lenient_graph(args)
     context = counselor_context(args)
     _load_graph_first(context)
     if args.json:
@@ -101,6 +111,7 @@ def cmd_eval_counselor(args: argparse.Namespace) -> int:
     from evals.counselor_eval import run_counselor_eval
     from evals.report import markdown_table
 
+    _lenient_graph(args)
     result = run_counselor_eval(
         dataset=None if args.path and not args.dataset else args.dataset or "generated",
         path=args.path,
@@ -138,76 +149,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """``graphreason serve``: langgraph dev on a free loopback port."""
     from graphreason.serve import serve
 
-    return serve(port=args.port, reload=not args.no_reload)
+    return serve(port=args.port, config=args.config, reload=not args.no_reload, host=args.host)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """``graphreason demo``: answer a few generated Cora questions with the embedded model."""
-    from evals.counselor_eval import load_eval_items, take_balanced
-    from evals.metrics import exact_match, rouge_l
-    from evals.runner import gold_of
+    """``graphreason demo``: GAR on two problems, then Graph Counselor (see :mod:`graphreason.demo`)."""
+    from graphreason.demo import cmd_demo as run_demo
 
-    print(f"GraphReason demo: Graph Counselor on {args.graph!r} with model {args.model!r}.")
-    print("Loading the graph and its retrieval index (built once, then cached)...", flush=True)
-    context = counselor_context(args, mode="counselor")
-    _load_graph_first(context)
-    items = take_balanced(
-        load_eval_items("generated", graph=args.graph, n_per_template=1, seed=args.seed or 0), args.n
-    )
-    rows = []
-    for number, item in enumerate(items, 1):
-        print(f"\n=== Question {number}/{len(items)} [{item.level} / {item.template}] ===")
-        print(item.question, flush=True)
-        output = stream_counselor(
-            item.question, counselor_context(args, mode="counselor"), TracePrinter(sys.stdout, 200)
-        )
-        answer = str(output.get("answer") or "")
-        gold, gold_items = gold_of(item)
-        print(f"Answer: {answer or '(no answer)'}")
-        _print_usage_line(output)
-        rows.append(
-            (number, answer, gold, exact_match(answer, gold_items or gold), rouge_l(answer, gold).recall)
-        )
-    print("\n=== Answers vs gold ===")
-    for number, answer, gold, em, recall in rows:
-        print(f"{number}. answer: {shorten(answer or '(none)', 70)}")
-        print(f"   gold  : {shorten(gold, 70)}   [EM {'yes' if em else 'no'}, Rouge-L {100 * recall:.0f}%]")
-    return _demo_gar(args)
-
-
-# two problems in GraphInstruct's phrasing, with their answers worked out by hand
-_DEMO_GAR = (
-    (
-        "Determine whether two nodes are connected in an undirected graph. In an undirected graph, (i,j) means "
-        "that node i and node j are connected with an undirected edge. Q: The nodes are numbered from 0 to 6, "
-        "and the edges are: (0,1) (1,2) (2,3) (4,5) (5,6). Is there a path between node 0 and node 6?",
-        "No (0-1-2-3 and 4-5-6 are separate)",
-    ),
-    (
-        "Find the shortest path between two nodes in an undirected graph. In an undirected graph, (i,j,k) means "
-        "that node i and node j are connected with an undirected edge with weight k. Q: The nodes are numbered "
-        "from 0 to 4, and the edges are: (0,1,4) (0,2,1) (2,1,2) (1,3,1) (2,3,5) (3,4,3). "
-        "Give the weight of the shortest path from node 0 to node 4.",
-        "7 (0 -> 2 -> 1 -> 3 -> 4)",
-    ),
-)
-
-
-def _demo_gar(args: argparse.Namespace) -> int:
-    """The demo's second part: GraphAgent-Reasoner on two small problems with the same model."""
-    from workflows.gar import stream_solve
-    from workflows.gar.context import GARContext
-
-    print(f"\nGraphReason demo: GraphAgent-Reasoner with master model {args.model!r}.")
-    context = GARContext(master_model=args.model, base_url=args.base_url, max_tokens=48)
-    for number, (question, expected) in enumerate(_DEMO_GAR, 1):
-        print(f"\n=== Graph problem {number}/{len(_DEMO_GAR)} ===\n{question}", flush=True)
-        printer = GAREventPrinter(sys.stdout)
-        output = stream_solve(question, context, None, printer)
-        printer.flush()
-        print(f"Answer: {output.get('answer') or '(no answer)'}")
-        print(f"Worked out by hand: {expected}")
-    return 0
+    return run_demo(args)
 
 
 # ------------------------------------------------------------------ GraphAgent-Reasoner
@@ -245,6 +194,13 @@ def load_graph_file(path: str) -> dict[str, Any]:
         raise ValueError(f"--graph-file {source} is not JSON: {exc}") from exc
     if not isinstance(data, dict) or "edges" not in data:
         raise ValueError(f"--graph-file {source} must hold a JSON object with an 'edges' list")
+    if not isinstance(data["edges"], list):
+        # a string would otherwise be read letter by letter as a list of edges
+        kinds = {str: "a string", dict: "an object", bool: "a boolean", type(None): "null"}
+        found = kinds.get(type(data["edges"]), "a number")
+        raise ValueError(
+            f"--graph-file {source}: 'edges' must be a list like [[0, 1], [1, 2, 5]], found {found}"
+        )
     return data
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def positive(text: str) -> int:
@@ -27,4 +30,88 @@ def add_gar_master_options(parser: argparse.ArgumentParser) -> argparse._Argumen
     group.add_argument(
         "--base-url", default=None, help="base URL of an OpenAI-compatible endpoint for openai:MODEL"
     )
+    add_request_options(group)
     return group
+
+
+def _seconds(text: str) -> float:
+    """argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def _retries(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def add_request_options(group: argparse._ArgumentGroup) -> None:
+    """``--timeout`` and ``--max-retries`` of openai:MODEL requests (the client library's own retries)."""
+    group.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=None,
+        help="seconds one request to an openai:MODEL endpoint may take (default 60, or $GRAPHREASON_TIMEOUT)",
+    )
+    group.add_argument(
+        "--max-retries",
+        type=_retries,
+        default=None,
+        help="retries of a failed request: timeouts, refused connections, HTTP 429 and 5xx (default 2, or "
+        "$GRAPHREASON_MAX_RETRIES); one model call gives up after at most "
+        "(max-retries + 1) x timeout seconds plus 0.5-8 s backoff between attempts",
+    )
+
+
+# the options that name a model, in every sub-command that has them
+_MODEL_OPTIONS = ("model", "reflector_model", "judge_model", "metric_judge_model", "agent_model")
+
+
+@contextmanager
+def prepared_models(args: argparse.Namespace, probe_seconds: float = 5.0) -> Iterator[None]:
+    """Within the block: ``--timeout`` / ``--max-retries`` apply, every spec checked, endpoints probed.
+
+    Entered before any graph or index is loaded, so a misspelt spec or a dead
+    endpoint is reported in seconds rather than after minutes of set-up.
+    Raises ``ModelConfigError`` (bad input) or ``ModelUnavailableError``. The
+    limits are process-wide, so they are put back on exit (in-process callers
+    such as tests then see no leftover).
+    """
+    from workflows.models.factory import request_limit_overrides, set_request_limits
+
+    before = request_limit_overrides()
+    set_request_limits(getattr(args, "timeout", None), getattr(args, "max_retries", None))
+    try:
+        _check_models(args, probe_seconds)
+        yield
+    finally:
+        set_request_limits(**before)
+
+
+def _check_models(args: argparse.Namespace, probe_seconds: float) -> None:
+    from workflows.models.factory import ModelConfigError, ModelSpec, make_chat_model
+    from workflows.models.invoke import endpoint_of, probe_endpoint
+
+    seen: set[str | None] = set()
+    for option in _MODEL_OPTIONS:
+        value = getattr(args, option, None)
+        if value is None or (option == "agent_model" and value == "rules"):
+            continue
+        flag = "--" + option.replace("_", "-")
+        try:
+            spec = ModelSpec.parse(str(value), base_url=getattr(args, "base_url", None))
+        except ModelConfigError as exc:
+            raise ModelConfigError(f"{flag} {value!r}: {exc}") from None
+        if spec.backend != "openai":
+            continue
+        model = make_chat_model(spec)
+        if endpoint_of(model) not in seen:  # one probe per endpoint, however many roles use it
+            seen.add(endpoint_of(model))
+            probe_endpoint(model, timeout=min(probe_seconds, spec.timeout))

@@ -30,6 +30,12 @@ Execution rules (see :func:`execute`):
   call without nesting; ``max_depth`` caps how many functions one call nests;
 * every error comes back as observation text naming what is valid; ``execute``
   and :func:`run_action` never raise.
+
+Hostile or degenerate text is bounded: an Action longer than
+:data:`MAX_ACTION_CHARS` or nesting brackets deeper than :data:`MAX_NESTING` is
+refused before parsing (the parser recurses once per nesting level, so this
+also keeps it far from Python's recursion limit), JSON integers are kept as
+text (no int-size limit), and every scan is linear in the text's length.
 """
 
 from __future__ import annotations
@@ -38,12 +44,17 @@ import ast
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
+from tools.call_examples import is_placeholder_answer, syntax_help
 from tools.functions import FUNCTION_SPECS, FunctionResult, GraphFunctions, strip_quotes
 
 FINISH = "Finish"
+# No real call nests more than a handful of functions; JSON wrappers add a few levels.
+MAX_NESTING = 32
+# A longer Action is runaway generation, not a call; refusing it bounds parsing time.
+MAX_ACTION_CHARS = 20_000
 _VERBATIM = {"Retrieve", FINISH}
 
 FUNCTION_ALIASES: dict[str, str] = {
@@ -64,12 +75,8 @@ FUNCTION_ALIASES: dict[str, str] = {
     "finalanswer": FINISH,
 }
 
-SYNTAX_HELP = (
-    "Write one function call such as Retrieve[graph neural networks], Feature[12, title], "
-    "Neighbour[12, cites], Degree[12, cites] or Finish[your answer]. Calls may be nested, "
-    "e.g. Feature[Retrieve[keyword], title], or several may be separated by commas, "
-    "e.g. Feature[12, title], Feature[13, title]."
-)
+# Graph-free wording; run_action and execute use examples from the loaded graph instead.
+SYNTAX_HELP = syntax_help(None)
 
 
 @lru_cache(maxsize=4096)
@@ -82,6 +89,7 @@ class ActionParseError(ValueError):
     """The Action text holds no readable call; the message teaches the syntax."""
 
     def __init__(self, problem: str) -> None:
+        self.problem = problem
         super().__init__(f"{problem} {SYNTAX_HELP}")
 
 
@@ -110,11 +118,25 @@ class Call:
 
 
 # ---------------------------------------------------------------- bracket parser
-_CALL_START = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\s*)([\[(])")
+# The look-behind keeps a long word from being retried at each of its letters (quadratic).
+_CALL_START = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\s*)([\[(])")
 _SEPARATOR = re.compile(r"(?:[\s,;&*`]|\b(?:and|then)\b)*", re.IGNORECASE)
 _OPEN, _CLOSE = "[(", "])"
 _BRACKET = re.compile(r"[\[\]()]")
 _BRACKET_OR_COMMA = re.compile(r"[\[\](),]")
+_ANY_BRACKET = re.compile(r"[\[\](){}]")
+
+
+def nesting_depth(text: str) -> int:
+    """Deepest bracket nesting (``[]``, ``()``, ``{}`` alike) in one linear scan."""
+    depth = deepest = 0
+    for match in _ANY_BRACKET.finditer(text):
+        if match.group() in "[({":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth = max(depth - 1, 0)
+    return deepest
 
 
 def _match_close(text: str, open_at: int) -> int:
@@ -233,8 +255,8 @@ _NODE_FIRST_KEYS = {"node", "id", "node_id", "nodeid", "text", "query", "keyword
 def _json_args(name: str, raw: Any) -> tuple[Call | str, ...]:
     if isinstance(raw, str):
         try:
-            decoded = json.loads(raw)
-        except ValueError:
+            decoded = json.loads(raw, parse_int=str) if nesting_depth(raw) <= MAX_NESTING else None
+        except (ValueError, RecursionError):
             decoded = None
         if isinstance(decoded, (list, dict)):
             raw = decoded
@@ -286,7 +308,8 @@ def _parse_json(text: str) -> list[Call] | None:
     else:
         end = text.rfind("}")
     snippet = text[start : end + 1]
-    for loader in (json.loads, ast.literal_eval):
+    # integers stay text: a 5,000-digit id must not hit Python's int-string limit
+    for loader in (partial(json.loads, parse_int=str), ast.literal_eval):
         try:
             obj = loader(snippet)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -300,10 +323,31 @@ def _parse_json(text: str) -> list[Call] | None:
 def parse_action(text: str) -> list[Call]:
     """Parse one Action (text or JSON) into its top-level calls.
 
-    Raises :class:`ActionParseError`, whose message explains the valid syntax.
+    Raises :class:`ActionParseError`, whose message explains the valid syntax,
+    and nothing else: limits are checked first and any unforeseen failure of
+    the lenient readers is reported the same way.
     """
     if not isinstance(text, str) or not text.strip():
         raise ActionParseError("The Action is empty.")
+    if len(text) > MAX_ACTION_CHARS:
+        raise ActionParseError(
+            f"The Action is {len(text)} characters long, more than the limit of {MAX_ACTION_CHARS}."
+        )
+    depth = nesting_depth(text)
+    if depth > MAX_NESTING:
+        raise ActionParseError(
+            f"The Action nests brackets {depth} levels deep, more than the limit of {MAX_NESTING}."
+        )
+    try:
+        return _parse_checked(text)
+    except ActionParseError:
+        raise
+    except (ValueError, TypeError, RecursionError, MemoryError) as exc:
+        raise ActionParseError(f"The Action could not be read ({type(exc).__name__}).") from exc
+
+
+def _parse_checked(text: str) -> list[Call]:
+    """:func:`parse_action` on text already within the size and nesting limits."""
     json_error: ActionParseError | None = None
     if "{" in text:
         try:
@@ -346,6 +390,15 @@ class ExecutionResult:
     n_calls: int = 0
 
 
+def placeholder_message(answer: str) -> str:
+    """The corrective observation for a Finish that holds a format placeholder."""
+    return (
+        f"{answer.strip()[:40]!r} is a placeholder, not an answer; the task is not finished. Find the answer "
+        "with the graph functions, then write it (a name, title, number or list from the Observations) "
+        "between Finish's brackets."
+    )
+
+
 class _NestedFailure(Exception):
     """An inner call failed; carries the observation for the whole call."""
 
@@ -362,7 +415,7 @@ def _evaluate(call: Call, functions: GraphFunctions, counter: list[int], nested:
             continue
         if arg.name == FINISH:
             raise _NestedFailure(
-                f"Finish cannot be nested inside {call.name}; write Finish[answer] on its own."
+                f"Finish cannot be nested inside {call.name}; write Finish on its own with the answer between its brackets."
             )
         values.append(_evaluate(arg, functions, counter, nested=True).value)
     counter[0] += 1
@@ -381,11 +434,11 @@ def execute(
     """Run parsed calls and render their observation (never raises)."""
     rendered = [c.render() for c in calls]
     if not calls:
-        return _reject(f"The Action holds no function call. {SYNTAX_HELP}", calls)
+        return _reject(f"The Action holds no function call. {syntax_help(functions.store)}", calls)
     if len(calls) > 1 and any(c.name == FINISH for c in calls):
         return _reject(
             "Finish must be the only call in its Action; nothing was executed. "
-            "Run the other calls first, or write just Finish[answer].",
+            "Run the other calls first, or write just Finish with the answer between its brackets.",
             calls,
         )
     if not allow_compound and (len(calls) > 1 or calls[0].depth > 1):
@@ -406,7 +459,9 @@ def execute(
     if calls[0].name == FINISH:
         answer = " ".join(a.render() if isinstance(a, Call) else a for a in calls[0].args).strip()
         if not answer:
-            return _reject("Finish needs the answer inside the brackets, e.g. Finish[Paris].", calls)
+            return _reject("Finish needs the answer itself between its brackets.", calls)
+        if is_placeholder_answer(answer):
+            return _reject(placeholder_message(answer), calls)
         return ExecutionResult(f"Answer is {answer}", ok=True, finish=answer, calls=rendered)
 
     observations, errors, counter = [], [], [0]
@@ -436,8 +491,13 @@ def run_action(
     try:
         calls = parse_action(text)
     except ActionParseError as err:
-        return ExecutionResult(str(err), ok=False, errors=[str(err)])
-    return execute(calls, functions, allow_compound=allow_compound, max_depth=max_depth)
+        message = f"{err.problem} {syntax_help(functions.store)}"
+        return ExecutionResult(message, ok=False, errors=[message])
+    try:
+        return execute(calls, functions, allow_compound=allow_compound, max_depth=max_depth)
+    except Exception as exc:  # noqa: BLE001 - the contract is: errors become observations
+        message = f"The Action could not be executed ({type(exc).__name__}: {str(exc)[:200]}). {SYNTAX_HELP}"
+        return ExecutionResult(message, ok=False, errors=[message])
 
 
 __all__ = [
@@ -448,6 +508,9 @@ __all__ = [
     "ExecutionResult",
     "canonical_name",
     "execute",
+    "is_placeholder_answer",
+    "nesting_depth",
+    "placeholder_message",
     "parse_action",
     "run_action",
 ]

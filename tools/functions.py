@@ -367,7 +367,7 @@ class GraphFunctions:
     def usage(self) -> str:
         """One-line list of valid functions, used in corrective observations."""
         listed = ", ".join(spec.syntax for spec in FUNCTION_SPECS.values())
-        return f"Valid functions: {listed}, Finish[answer]."
+        return f"Valid functions: {listed}, and Finish with the answer itself between its brackets."
 
     def _arity_message(self, spec: FunctionSpec, args: Sequence[Any]) -> str:
         message = f"{spec.name} takes {len(spec.params)} argument(s), {spec.syntax}, but got {len(args)}."

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from pydantic import BaseModel, Field, field_validator
 
 
@@ -17,3 +20,24 @@ class QuestionInput(BaseModel):
         if not value:
             raise ValueError("question must not be empty")
         return value
+
+
+class QuestionError(ValueError):
+    """The run's input has no usable ``question`` (missing, not a string, or blank)."""
+
+
+def question_of(state: Mapping[str, Any]) -> str:
+    """The run's question, stripped; :class:`QuestionError` saying what is wrong otherwise.
+
+    LangGraph does not validate a graph's input against its pydantic input schema,
+    so an HTTP client can start a run with ``{}``: the first node checks instead,
+    and the client gets this message rather than a ``KeyError``.
+    """
+    value = state.get("question")
+    if value is None:
+        raise QuestionError("the input has no 'question': send {\"question\": \"...\"}")
+    if not isinstance(value, str):
+        raise QuestionError(f"'question' must be a string, got {type(value).__name__}")
+    if not value.strip():
+        raise QuestionError("question must not be empty")
+    return value.strip()

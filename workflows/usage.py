@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any
+
+from typing_extensions import TypedDict  # typing's has no pydantic schema on Python < 3.12
 
 
 class Usage(TypedDict, total=False):

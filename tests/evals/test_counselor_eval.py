@@ -139,6 +139,7 @@ def test_grbench_format_file_and_metric_judge(tmp_path: Path):
     result = run_counselor_eval(
         dataset=None,
         path=questions,
+        graph="g",
         modes=["counselor"],
         out_dir=tmp_path / "run",
         solve=fake_solve,
@@ -181,3 +182,38 @@ def test_take_balanced_covers_every_template_first():
     ]
     assert [it.qid for it in take_balanced(items, 4)] == ["x0", "y0", "z0", "x1"]
     assert len(take_balanced(items, None)) == 9 and len(take_balanced(items, 100)) == 9
+
+
+def _plain_questions(tmp_path: Path, n: int) -> Path:
+    """A GRBench-format file: no level, template or graph fields."""
+    path = tmp_path / "held_out" / "questions.jsonl"
+    path.parent.mkdir(exist_ok=True)
+    rows = [{"qid": str(i), "question": f"Question {i}?", "answer": str(i)} for i in range(n)]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def test_a_question_file_without_graph_needs_graph(tmp_path: Path):
+    path = _plain_questions(tmp_path, 3)
+    with pytest.raises(EvalConfigError, match="do not name their graph.*--graph"):
+        run_counselor_eval(dataset=None, path=path, modes=["base"], out_dir=tmp_path / "r", solve=fake_solve)
+    graphs: set[str] = set()
+    result = run_counselor_eval(
+        dataset=None,
+        path=path,
+        graph="g.json",
+        modes=["base"],
+        out_dir=tmp_path / "run",
+        solve=lambda q, c: graphs.add(c.graph) or fake_solve(q, c),
+        progress=False,
+    )
+    assert graphs == {"g.json"} and {r["graph"] for r in result.records} == {"g.json"}
+
+
+def test_limit_without_groups_is_a_seeded_sample_across_the_file(tmp_path: Path):
+    items = [{"qid": str(i), "question": "q", "answer": "a"} for i in range(100)]
+    first = [it["qid"] for it in take_balanced(items, 10, seed=0)]
+    assert first == [it["qid"] for it in take_balanced(items, 10, seed=0)]  # deterministic
+    assert first != [str(i) for i in range(10)] and max(map(int, first)) >= 50  # not just the head
+    assert first == sorted(first, key=int)  # file order kept
+    assert first != [it["qid"] for it in take_balanced(items, 10, seed=1)]

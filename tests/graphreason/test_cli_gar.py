@@ -103,3 +103,13 @@ def test_eval_gar_on_all_graphinstruct_dev_items_is_structurally_right(tmp_path,
     # GraphInstruct's hamilton "No" labels are mostly contradicted by verified paths
     assert summary["tasks"]["hamilton"]["path_validity"] == 1.0
     assert summary["tasks"]["hamilton"]["label_agreement"] < 0.5
+
+
+@pytest.mark.parametrize(("edges", "found"), [("oops", "a string"), ({"0": 1}, "an object"), (7, "a number")])
+def test_graph_file_edges_that_are_not_a_list_are_refused(tmp_path, capsys, edges, found):
+    path = tmp_path / "graph.json"
+    path.write_text(json.dumps({"edges": edges}))
+    code = main(["run", "gar", "--graph-file", str(path), "--question", "Is node 0 connected to node 1?"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "'edges' must be a list" in err and found in err and "edge 'o'" not in err

@@ -60,6 +60,9 @@ def server(tmp_path_factory):
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
         "LANGSMITH_TRACING": "false",
         "GRAPHREASON_CACHE": str(tmp / "cache"),
+        # scripted models and a fixture path are test-only choices a real server refuses
+        # (tests/integration/test_server_security.py); this server trusts its client
+        "GRAPHREASON_TRUST_CLIENTS": "1",
     }
     cmd = [
         str(Path(sys.executable).parent / "langgraph"),
@@ -168,3 +171,27 @@ def test_custom_events_stream_over_sse(server):
     kinds = [e["event"] for e in events if isinstance(e, dict)]
     assert kinds[:4] == ["plan", "thought", "action", "observation"]
     assert "verdict" in kinds and "answer" in kinds
+
+
+@pytest.mark.parametrize("assistant", ["graph_counselor", "gar"])
+def test_studio_gets_described_input_and_output_schemas(server, assistant):
+    status, body = http("POST", f"{server['base']}/assistants/search", {"graph_id": assistant, "limit": 1})
+    assert status == 200, body
+    assistant_id = json.loads(body)[0]["assistant_id"]
+    status, body = http("GET", f"{server['base']}/assistants/{assistant_id}/schemas")
+    assert status == 200, body
+    schemas = json.loads(body)
+    output = schemas.get("output_schema") or {}
+    assert "answer" in output.get("properties", {}), schemas
+    assert all(spec.get("description") for spec in output["properties"].values())
+    assert "question" in schemas["input_schema"]["required"]
+
+
+@pytest.mark.parametrize("assistant", ["graph_counselor", "gar"])
+def test_a_run_without_question_gets_a_clear_error(server, assistant):
+    status, body = http(
+        "POST", f"{server['base']}/runs/wait", {"assistant_id": assistant, "input": {"graph": None}}
+    )
+    text = body.decode(errors="replace")
+    assert "KeyError" not in text, text
+    assert "QuestionError" in text and "no 'question'" in text, text

@@ -146,7 +146,7 @@ def test_parse_errors_teach_the_syntax(text: str) -> None:
     with pytest.raises(ActionParseError) as info:
         parse_action(text)
     message = str(info.value)
-    assert "Retrieve[" in message and "Feature[12, title]" in message and "Finish[" in message
+    assert "Retrieve[" in message and "Feature[NodeID" in message and "Finish[" in message
 
 
 # ---------------------------------------------------------------- execution
@@ -226,7 +226,9 @@ def test_unknown_function_and_arity_are_observations(functions: GraphFunctions) 
 def test_parse_failure_is_a_corrective_observation(functions: GraphFunctions) -> None:
     result = run_action("I am not sure what to do", functions)
     assert not result.ok and result.n_calls == 0 and result.finish is None
-    assert "Feature[Retrieve[keyword], title]" in result.observation
+    # the hint shows calls that work on this graph: a real node, its own feature and edge type
+    assert "Feature[Retrieve[" in result.observation and "Neighbour[" in result.observation
+    assert any(f"[{node}, cites]" in result.observation for node in functions.store.nodes())
     assert result.errors == [result.observation]
 
 
@@ -236,7 +238,7 @@ def test_finish(functions: GraphFunctions) -> None:
     assert result.n_calls == 0
     assert run_action("Final Answer[48]", functions).finish == "48"
     empty = run_action("Finish[]", functions)
-    assert not empty.ok and empty.finish is None and "Finish[Paris]" in empty.observation
+    assert not empty.ok and empty.finish is None and "between its brackets" in empty.observation
 
 
 def test_finish_must_be_alone(functions: GraphFunctions) -> None:
@@ -281,3 +283,38 @@ def test_execute_never_raises_on_retriever_failure(store, functions: GraphFuncti
 def test_execute_empty_call_list(functions: GraphFunctions) -> None:
     result = execute([], functions)
     assert not result.ok and "no function call" in result.observation
+
+
+# ---------------------------------------------------------------- placeholders and graph-made hints
+@pytest.mark.parametrize(
+    "text",
+    ["Finish[answer]", "Finish[<answer>]", "Finish[Your Answer]", "Finish[...]", "Finish[ ]", 'Finish["answer"]',
+     "Final Answer[[your answer]]", "Finish[…]"],
+)  # fmt: skip
+def test_placeholder_answers_are_rejected_with_a_correction(text: str, functions: GraphFunctions) -> None:
+    result = run_action(text, functions)
+    assert not result.ok and result.finish is None
+    assert "answer" in result.observation and "Finish" in result.observation
+
+
+@pytest.mark.parametrize("answer", ["Answer Set Programming", "42", "Bob, Carol", "No"])
+def test_real_answers_are_not_placeholders(answer: str, functions: GraphFunctions) -> None:
+    assert run_action(f"Finish[{answer}]", functions).finish == answer
+
+
+def test_hints_use_the_loaded_graphs_own_names() -> None:
+    from tools.call_examples import call_example, syntax_help
+    from tools.store import GraphStore
+
+    store = GraphStore("cs", directed=True, text_keys={"paper": "title"})
+    store.add_node("n7", "paper", {"title": "Deep sets", "label": "ML"})
+    store.add_node("n9", "paper", {"title": "Graph kernels", "label": "DB"})
+    store.add_edge("n7", "n9", "reference", reverse_relation="cited_by")
+    example = call_example(store)
+    assert example is not None and example.node in store and example.relation == "reference"
+    assert example.feature == "label" and example.value == "ML"
+    hint = syntax_help(store)
+    assert "cites" not in hint and "reference" in hint and "[12," not in hint
+    assert syntax_help(store) == hint  # deterministic
+    empty = GraphStore("empty")
+    assert call_example(empty) is None and "Retrieve[" in syntax_help(empty)

@@ -3,7 +3,8 @@
 ``load_graph("cora")`` / ``"movielens"`` / ``"wikispeedia"`` read the shared
 data root (see :mod:`tools.config`; a missing dataset raises
 :class:`~tools.config.DataMissingError`); ``load_graph("path/graph.json")`` or a
-folder holding ``graph.json`` reads that file.
+folder holding ``graph.json`` reads that file. In a server process a path must
+lie inside the data root or ``GRAPHREASON_GRAPH_DIRS`` (see :mod:`tools.policy`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from tools.loaders.cora import load_cora
 from tools.loaders.grbench import load_graph_json, save_graph_json
 from tools.loaders.movielens import load_movielens
 from tools.loaders.wikispeedia import load_wikispeedia
+from tools.policy import confine_path, context_is_untrusted
 from tools.store import GraphStore
 
 KNOWN_GRAPHS: dict[str, Callable[[], GraphStore]] = {
@@ -35,12 +37,14 @@ def load_graph(spec: str) -> GraphStore:
     loader = KNOWN_GRAPHS.get(text.lower())
     if loader is not None:
         return loader()
-    path = Path(text).expanduser()
+    # a server client names graphs relative to the data root and cannot leave it
+    path = confine_path(text) if context_is_untrusted() else Path(text).expanduser()
     if path.exists():
         return load_graph_json(path)
+    where = "under the data root" if context_is_untrusted() else f"at {path.resolve()}"
     raise GraphFileError(
         f"unknown graph {text!r}: not a known name ({', '.join(KNOWN_GRAPHS)}) "
-        f"and no file or folder exists at {path.resolve()}"
+        f"and no file or folder exists {where}"
     )
 
 

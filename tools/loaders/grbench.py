@@ -16,9 +16,13 @@ arcs are added one by one with :meth:`GraphStore.add_arc`.
 from __future__ import annotations
 
 import json
+import os
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
+
+from tqdm import tqdm
 
 from tools.errors import GraphFileError
 from tools.store import GraphStore
@@ -27,32 +31,49 @@ NODES_SUFFIX = "_nodes"
 # Feature names tried, in order, as a node type's main text (what Retrieve embeds).
 TEXT_KEY_CANDIDATES = ("name", "title", "text", "label", "description", "content", "summary")
 _EXAMPLES = 5
+# Files from this size on show progress by default: a 200 MB file takes minutes to load.
+PROGRESS_BYTES = 20_000_000
+# Set to 1 to keep dangling neighbour ids as untyped nodes (see load_graph_json's strict).
+LENIENT_ENV = "GRAPHREASON_LENIENT_GRAPH"
 
 
 def load_graph_json(
     path: str | Path,
     name: str | None = None,
-    strict: bool = True,
+    strict: bool | None = None,
     directed: bool = True,
     text_keys: dict[str, str] | None = None,
     description: str = "",
+    progress: bool | None = None,
 ) -> GraphStore:
     """Load a ``graph.json`` file (or a folder holding one) into a :class:`GraphStore`.
 
     ``strict=True`` rejects neighbour ids that are not nodes of the file;
-    ``strict=False`` keeps them as untyped nodes and warns. ``text_keys``
-    overrides the main-text feature chosen per node type. Raises
-    :class:`GraphFileError` naming the problem for a missing file, invalid
-    JSON, a wrong shape, ids shared by two types or dangling neighbour ids.
+    ``strict=False`` keeps them as untyped nodes and warns; ``None`` (default)
+    is strict unless the environment sets :data:`LENIENT_ENV` (what the CLI's
+    ``--lenient-graph`` does, and how a server is configured). ``text_keys``
+    overrides the main-text feature chosen per node type. ``progress`` shows
+    what is being done on stderr (default: for files of :data:`PROGRESS_BYTES`
+    or more). Raises :class:`GraphFileError` naming the problem for a missing
+    file, invalid JSON, a wrong shape, ids shared by two types or dangling
+    neighbour ids.
     """
     file = _resolve_file(Path(path).expanduser())
+    size = file.stat().st_size
+    show = size >= PROGRESS_BYTES if progress is None else progress
+    if show:  # json.load reports nothing while it parses: say what is happening and how big it is
+        print(f"reading {file} ({size / 1e6:.0f} MB)...", file=sys.stderr, flush=True)
     data = _read_json(file)
     groups = _check_shape(data, file)
+    del data  # the groups hold the same entries; drop the top-level object early
     _check_unique_ids(groups, file)
     dangling = _dangling_neighbours(groups)
+    if strict is None:
+        strict = os.environ.get(LENIENT_ENV, "").strip().lower() not in ("1", "true", "yes")
     if dangling and strict:
         raise GraphFileError(
-            _dangling_message(file, dangling) + " Pass strict=False to keep them as untyped nodes."
+            _dangling_message(file, dangling) + " To keep them as untyped nodes, pass --lenient-graph to "
+            f"graphreason, set {LENIENT_ENV}=1, or call load_graph_json(..., strict=False)."
         )
     if dangling:
         warnings.warn(_dangling_message(file, dangling) + " They are kept as untyped nodes.", stacklevel=2)
@@ -65,14 +86,20 @@ def load_graph_json(
         text_keys=chosen,
         description=description,
     )
-    for node_type, nodes in groups.items():
-        for nid, entry in nodes.items():
-            store.add_node(nid, node_type, dict(entry.get("features") or {}))
-    for nodes in groups.values():
-        for nid, entry in nodes.items():
-            for relation, ids in (entry.get("neighbors") or {}).items():
-                for other in ids:
-                    store.add_arc(nid, other, relation)
+    total = sum(len(nodes) for nodes in groups.values())
+    with tqdm(total=2 * total, desc=f"building {store.name}", unit="node", disable=not show) as bar:
+        for node_type, nodes in groups.items():
+            for nid, entry in nodes.items():
+                store.add_node(nid, node_type, dict(entry.get("features") or {}))
+            bar.update(len(nodes))
+        for nodes in groups.values():
+            # popping each entry frees the parsed neighbour lists as their arcs move into the store
+            for nid in list(nodes):  # in file order: neighbour lists keep their order
+                entry = nodes.pop(nid)
+                for relation, ids in (entry.get("neighbors") or {}).items():
+                    for other in ids:
+                        store.add_arc(nid, other, relation)
+                bar.update(1)
     return store
 
 

@@ -128,8 +128,26 @@ def _force_offline() -> None:
     os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
 
+LITE_ENV = "GRAPHREASON_LITE_ENCODER"
+
+
+def _use_lite(path: Path, device: str) -> bool:
+    """Plain mean-pooled BERT folders on CPU skip sentence-transformers (see :mod:`tools.retrieval.bert_lite`)."""
+    from tools.retrieval.bert_lite import supports
+
+    enabled = os.environ.get(LITE_ENV, "1").strip().lower() not in ("0", "false", "no")
+    return enabled and device == "cpu" and supports(path)
+
+
 def _shared_model(path: Path, device: str) -> Any:
-    """One loaded SentenceTransformer per (folder, device) per process."""
+    """One loaded encoder per (folder, device) per process.
+
+    A plain BERT folder with mean pooling (``minilm``) is run by the small torch
+    encoder in :mod:`tools.retrieval.bert_lite`, which gives the same vectors without
+    importing sentence-transformers (about 10 s less before the first Retrieve on 2
+    cores); ``GRAPHREASON_LITE_ENCODER=0`` turns it off. Other folders load a
+    SentenceTransformer.
+    """
     key = f"{path}::{device}"
     model = _MODELS.get(key)
     if model is not None:
@@ -137,10 +155,15 @@ def _shared_model(path: Path, device: str) -> Any:
     with _MODELS_LOCK:
         model = _MODELS.get(key)
         if model is None:
-            _force_offline()
-            from sentence_transformers import SentenceTransformer
+            if _use_lite(path, device):
+                from tools.retrieval.bert_lite import LiteBertEncoder
 
-            model = SentenceTransformer(str(path), device=device, local_files_only=True)
+                model = LiteBertEncoder(path)
+            else:
+                _force_offline()
+                from sentence_transformers import SentenceTransformer
+
+                model = SentenceTransformer(str(path), device=device, local_files_only=True)
             _MODELS[key] = model
     return model
 

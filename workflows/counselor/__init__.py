@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from workflows.counselor.context import CounselorContext
@@ -12,7 +13,8 @@ def solve(question: str, context: CounselorContext | None = None, **config: Any)
     from workflows.counselor.graph import graph
     from workflows.counselor.state import CounselorInput
 
-    context = context or CounselorContext()
+    # a copy per call: each solve() is its own run, so a scripted model's script starts over
+    context = replace(context) if context is not None else CounselorContext()
     CounselorInput(question=question)  # clear validation error before anything runs
     return graph.invoke({"question": question}, context=context, config=config)
 

@@ -9,6 +9,7 @@ from langgraph.config import get_stream_writer
 
 from workflows.counselor.context import CounselorContext
 from workflows.counselor.prompts import reasoning_prompt
+from workflows.counselor.resources import graph_example
 from workflows.counselor.state import CounselorState, Step, Usage
 from workflows.models.invoke import invoke_text
 from workflows.models.roles import role_model
@@ -83,6 +84,7 @@ def shared_prompt(state: CounselorState, context: CounselorContext, graph_defini
     reflections = list(state.get("reflections") or [])
     if context.reflection_policy == "replace":
         reflections = reflections[-1:]
+    example, features, relations = graph_example(context)
     return reasoning_prompt(
         question=state["question"],
         graph_definition=graph_definition,
@@ -90,6 +92,9 @@ def shared_prompt(state: CounselorState, context: CounselorContext, graph_defini
         reflections=reflections,
         with_plan=context.planner_on,
         compound=context.compound,
+        example=example,
+        features=features,
+        relations=relations,
     )
 
 

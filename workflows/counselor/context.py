@@ -7,7 +7,9 @@ configuration; the Python API passes ``context=CounselorContext(...)``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from typing import Literal
+
+from tools.policy import check_untrusted_context
 
 Mode = Literal["counselor", "no_reflection", "graph_cot", "base"]
 MODES: tuple[str, ...] = ("base", "graph_cot", "no_reflection", "counselor")
@@ -19,12 +21,18 @@ def _describe(text: str) -> dict[str, str]:
 
 @dataclass(kw_only=True)
 class CounselorContext:
-    """Configuration of one run. Model fields take a spec string (or, from Python, a chat model)."""
+    """Configuration of one run. Model fields take a spec string (or, from Python, a chat model).
+
+    The model fields are declared ``str`` so Studio and the JSON schema offer a
+    text field; Python callers may still pass a ``BaseChatModel`` object. A
+    context sent by a server client is checked by :mod:`tools.policy`.
+    """
 
     graph: str = field(
         default="cora",
         metadata=_describe(
-            "Graph to reason over: a known name (cora, movielens, wikispeedia) or a path to a GRBench graph.json."
+            "Graph to reason over: a known name (cora, movielens, wikispeedia) or a path to a GRBench graph.json "
+            "(from a server client: a path relative to the server's data root)."
         ),
     )
     embedding_model: str = field(
@@ -33,26 +41,32 @@ class CounselorContext:
             "Sentence encoder behind Retrieve: minilm (embedded default), mpnet (the paper's), hash (tests) or a local model folder."
         ),
     )
-    reasoner_model: Any = field(
+    reasoner_model: str = field(
         default="local",
         metadata=_describe(
-            "Model for the planner, thought and execution agents: local, openai:MODEL or scripted:FILE.json."
+            "Model for the planner, thought and execution agents: local or openai:MODEL "
+            "(scripted:FILE.json from the CLI and Python only)."
         ),
     )
-    reflector_model: Any = field(
+    reflector_model: str = field(
         default="local",
         metadata=_describe(
-            "Model that writes reflections after a failed trial (the paper uses a smaller one)."
+            "Model that writes reflections after a failed trial (the paper uses a smaller one): local or openai:MODEL."
         ),
     )
-    judge_model: Any = field(
+    judge_model: str = field(
         default="local",
         metadata=_describe(
-            "Model that judges a finished trial [yes]/[no] from its trajectory, never from a gold answer."
+            "Model that judges a finished trial [yes]/[no] from its trajectory, never from a gold answer: "
+            "local or openai:MODEL."
         ),
     )
     base_url: str | None = field(
-        default=None, metadata=_describe("Base URL of an OpenAI-compatible endpoint for openai:MODEL specs.")
+        default=None,
+        metadata=_describe(
+            "Base URL of an OpenAI-compatible endpoint for openai:MODEL specs (CLI and Python only; "
+            "a server uses its own OPENAI_BASE_URL and refuses this field from clients)."
+        ),
     )
     temperature: float = field(
         default=0.7, metadata=_describe("Sampling temperature of the reasoning agents (paper: 0.7).")
@@ -107,6 +121,12 @@ class CounselorContext:
             raise ValueError("max_steps must be at least 1")
         if self.max_reflections < 0:
             raise ValueError("max_reflections must be 0 or more")
+        check_untrusted_context(
+            self,
+            model_fields=("reasoner_model", "reflector_model", "judge_model"),
+            embedding_fields=("embedding_model",),
+            graph_fields=("graph",),
+        )
 
     def temperature_of(self, role: str) -> float:
         """Sampling temperature of one role: reasoner, reflector or judge."""

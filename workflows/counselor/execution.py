@@ -1,9 +1,10 @@
-"""Execution agent: one Action line - graph function call(s) or Finish[answer]."""
+"""Execution agent: one Action line - graph function call(s), or Finish with the answer."""
 
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
+from tools.calls import parse_action
 from workflows.counselor.common import charge, emit, llm, next_index, shared_prompt
 from workflows.counselor.context import CounselorContext
 from workflows.counselor.parsing import clean_line
@@ -20,7 +21,20 @@ def act(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     # No blank-line stop here: a JSON-style call may span lines; the call parser
     # reads the raw reply and takes the first line that parses.
     text, usage = llm(ctx, "reasoner", prompt, stop=["\nObservation", "\nPlan ", "\nThought "])
-    line = clean_line(text, "action")
+    line = executed_text(text) or clean_line(text, "action")
     pending.update(index=index, action=line, raw_action=text)
     emit("action", line, state, index)
     return {"pending": charge(pending, usage), "usage": usage}
+
+
+def executed_text(reply: str) -> str | None:
+    """The calls the parser will run for ``reply``, rendered; None if it holds none.
+
+    The parser may take a call from a later line than the first (prose often
+    comes first), so the trace and the scratchpad show what is executed rather
+    than the reply's first line.
+    """
+    try:
+        return ", ".join(call.render() for call in parse_action(reply))
+    except Exception:  # noqa: BLE001 - unreadable: observe() reports it as a corrective observation
+        return None

@@ -1,7 +1,9 @@
 """Tolerant readers of model output: step lines, judge verdicts, final answers.
 
 Small models add prefixes, repeat the label, write several lines or wrap things
-in JSON or markdown. These functions take what is usable and never raise.
+in JSON or markdown. These functions take what is usable and never raise: their
+patterns are written so that no input makes them backtrack (linear time), and
+JSON is only decoded when it is shallow enough for Python's recursion limit.
 """
 
 from __future__ import annotations
@@ -9,7 +11,11 @@ from __future__ import annotations
 import json
 import re
 
-_LABEL = re.compile(r"^\s*[*#>\-\s]*(plan|thought|action|observation|step)\s*\d*\s*[:.)\-]\s*", re.IGNORECASE)
+from tools.calls import MAX_NESTING, nesting_depth
+
+# One optional number between blanks, written so that a long run of blanks has one parse only.
+_INDEX = r"\s*(?:\d+\s*)?"
+_LABEL = re.compile(rf"^[*#>\-\s]*(plan|thought|action|observation|step){_INDEX}[:.)\-]\s*", re.IGNORECASE)
 _FENCE = re.compile(r"```[a-z]*", re.IGNORECASE)
 
 
@@ -24,7 +30,7 @@ def clean_line(text: str, label: str) -> str:
     if unwrapped is not None:
         return unwrapped
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    wanted = re.compile(rf"\b{label}\s*\d*\s*[:.)\-]\s*", re.IGNORECASE)
+    wanted = re.compile(rf"\b{re.escape(label)}{_INDEX}[:.)\-]\s*", re.IGNORECASE)
     for line in lines:  # the labelled line, even after chatter such as "Sure! Plan 1: ..."
         found = wanted.search(line)
         if found and line[found.end() :].strip():
@@ -37,11 +43,11 @@ def clean_line(text: str, label: str) -> str:
 
 
 def _unwrap_json(text: str, label: str) -> str | None:
-    if not text.startswith("{"):
+    if not text.startswith("{") or nesting_depth(text) > MAX_NESTING:
         return None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+        data = json.loads(text, parse_int=str)  # a huge integer must not hit the int-string limit
+    except (ValueError, RecursionError):
         return None
     if not isinstance(data, dict):
         return None
@@ -82,9 +88,11 @@ def regularize_answer(text: str) -> str:
         answer = answer[1:-1]
     if answer.startswith("[") and answer.endswith("]"):
         try:
-            items = json.loads(answer.replace("'", '"'))
+            if nesting_depth(answer) > MAX_NESTING:
+                raise ValueError("too deeply nested to be a list of answers")
+            items = json.loads(answer.replace("'", '"'), parse_int=str)
             if isinstance(items, list):
                 answer = ", ".join(str(x) for x in items)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             answer = answer[1:-1]
     return answer.strip().rstrip(".").strip()

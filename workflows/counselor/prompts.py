@@ -8,49 +8,87 @@ and never the gold answer.
 
 from __future__ import annotations
 
-FUNCTIONS = """\
-Graph functions you can call in an Action:
+from tools.call_examples import CallExample
+
+_FUNCTION_LIST = """\
 (1) Retrieve[text]: finds the node whose name or title is most similar to the text and returns its ID.
-(2) Feature[NodeID, feature_name]: returns the value of one feature (for example title, name, label) of a node.
-(3) Neighbour[NodeID, neighbor_type]: returns the IDs of all neighbors linked to the node by that edge type.
+(2) Feature[NodeID, feature_name]: returns the value of one feature ({features}) of a node.
+(3) Neighbour[NodeID, neighbor_type]: returns the IDs of all neighbors linked to the node by that edge type ({relations}).
 (4) Degree[NodeID, neighbor_type]: returns how many neighbors of that edge type the node has.
-(5) Finish[answer]: ends the task with the answer.
-Functions can be nested, and a function applied to a list of IDs works on each of them:
-Feature[Retrieve[some title], label] or Feature[Neighbour[NodeID, cites], title].
-Several calls can share one Action when separated by commas."""
+(5) Finish[...]: ends the task; write the answer itself between the brackets."""
 
-COMPOUND_OFF = """\
-Graph functions you can call in an Action (exactly one simple call per Action, no nesting):
-(1) Retrieve[text]: finds the node whose name or title is most similar to the text and returns its ID.
-(2) Feature[NodeID, feature_name]: returns the value of one feature of a node.
-(3) Neighbour[NodeID, neighbor_type]: returns the IDs of all neighbors linked by that edge type.
-(4) Degree[NodeID, neighbor_type]: returns how many neighbors of that edge type the node has.
-(5) Finish[answer]: ends the task with the answer."""
+_COMPOUND_NOTE = """\
+Functions can be nested, and a function applied to a list of IDs works on each of them,
+for example {nested}. Several calls can share one Action when separated by commas."""
 
-EXAMPLE = """\
-Question: Which research area does the paper titled "Learning to rank with graphs" belong to?
-Plan 1: Find the paper's node from its title, then read its label feature.
-Thought 1: I need the node ID of the paper and then its label.
-Action 1: Feature[Retrieve[Learning to rank with graphs], label]
-Observation 1: The label feature of 2231 are: Machine_Learning.
-Plan 2: The label answers the question, so finish.
-Thought 2: The paper belongs to Machine_Learning.
-Action 2: Finish[Machine_Learning]
 
-Question: How many papers cite the paper titled "Sparse coding of images"?
-Plan 1: Locate the paper, then count its cited_by neighbors.
-Thought 1: I need the paper's ID first.
-Action 1: Retrieve[Sparse coding of images]
-Observation 1: The ID of this retrieval target node is 88.
-Plan 2: Count the papers citing node 88.
-Thought 2: Degree with the cited_by edge type gives the number of citing papers.
-Action 2: Degree[88, cited_by]
-Observation 2: The cited_by neighbor number of 88 is 4.
-Plan 3: The count is known, so finish.
-Thought 3: Four papers cite it.
-Action 3: Finish[4]"""
+def function_list(example: CallExample | None, compound: bool, features: str, relations: str) -> str:
+    """The function block, its examples naming this graph's own features and edge types."""
+    head = (
+        "Graph functions you can call in an Action:"
+        if compound
+        else "Graph functions you can call in an Action (exactly one simple call per Action, no nesting):"
+    )
+    parts = [
+        head,
+        _FUNCTION_LIST.format(
+            features=features or "see the graph definition", relations=relations or "see the graph definition"
+        ),
+    ]
+    if compound:
+        if example is not None and example.feature and example.text:
+            nested = f"Feature[Retrieve[{example.text}], {example.feature}]"
+            if example.relation:
+                nested += f" or Feature[Neighbour[{example.node}, {example.relation}], {example.feature}]"
+        else:
+            nested = "Feature[Retrieve[text], feature_name]"
+        parts.append(_COMPOUND_NOTE.format(nested=nested))
+    return "\n".join(parts)
 
-EXAMPLE_NO_PLAN = "\n".join(line for line in EXAMPLE.splitlines() if not line.startswith("Plan"))
+
+def worked_example(example: CallExample | None, with_plan: bool) -> str:
+    """Worked questions on a real node of the loaded graph (none for an empty graph).
+
+    The answers are real values from the graph, so nothing in the prompt is a
+    placeholder a small model could copy as its own answer.
+    """
+    if example is None or not example.text:
+        return ""
+    kind = example.node_type
+    lines: list[str] = []
+    if example.feature and example.value:
+        lines += [
+            f'Question: What is the {example.feature} of the {kind} "{example.text}"?',
+            f"Plan 1: Find the {kind}'s node from its text, then read its {example.feature} feature.",
+            f"Thought 1: I need the node ID of the {kind} and then its {example.feature}.",
+            f"Action 1: Feature[Retrieve[{example.text}], {example.feature}]",
+            f"Observation 1: The {example.feature} feature of {example.node} are: {example.value}.",
+            f"Plan 2: The {example.feature} answers the question, so finish.",
+            f"Thought 2: The {example.feature} is {example.value}.",
+            f"Action 2: Finish[{example.value}]",
+        ]
+    if example.relation:
+        rel, n = example.relation, example.degree
+        if lines:
+            lines.append("")
+        lines += [
+            f'Question: How many {rel} neighbors does the {kind} "{example.text}" have?',
+            f"Plan 1: Locate the {kind}, then count its {rel} neighbors.",
+            f"Thought 1: I need the {kind}'s ID first.",
+            f"Action 1: Retrieve[{example.text}]",
+            f"Observation 1: The ID of this retrieval target node is {example.node}.",
+            f"Plan 2: Count the {rel} neighbors of node {example.node}.",
+            f"Thought 2: Degree with the {rel} edge type gives the number.",
+            f"Action 2: Degree[{example.node}, {rel}]",
+            f"Observation 2: The {rel} neighbor number of {example.node} is {n}.",
+            "Plan 3: The count is known, so finish.",
+            f"Thought 3: The count is {n}.",
+            f"Action 3: Finish[{n}]",
+        ]
+    if not with_plan:
+        lines = [line for line in lines if not line.startswith("Plan")]
+    return "\n".join(lines)
+
 
 REFLECTION_HEADER = (
     "You tried this question before and did not succeed. The reflection(s) below explain what went wrong "
@@ -60,7 +98,10 @@ REFLECTION_HEADER = (
 ROLE_RULE = {
     "plan": "Write only the next Plan line: what the question asks and the path through the graph that reaches the answer.",
     "thought": "Write only the next Thought line: which piece of graph information is needed right now.",
-    "action": "Write only the next Action line: one graph function call (nested calls allowed) or Finish[answer].",
+    "action": (
+        "Write only the next Action line: one graph function call (nested calls allowed), or Finish with "
+        "the answer itself between its brackets once the Observations contain it."
+    ),
 }
 
 
@@ -72,17 +113,26 @@ def reasoning_prompt(
     reflections: list[str],
     with_plan: bool,
     compound: bool,
+    example: CallExample | None = None,
+    features: str = "",
+    relations: str = "",
 ) -> str:
-    """The shared instruction block of the planning, thought and execution agents."""
+    """The shared instruction block of the planning, thought and execution agents.
+
+    ``example`` (from :func:`tools.call_examples.call_example`), ``features``
+    and ``relations`` come from the loaded graph, so that no example names an
+    edge type, feature or node the graph does not have.
+    """
     steps = "Plan, Thought, Action and Observation" if with_plan else "Thought, Action and Observation"
-    example = EXAMPLE if with_plan else EXAMPLE_NO_PLAN
     parts = [
         f"Answer a question about a graph by repeating {steps} steps. "
         "Plan says what the question needs and how to reach it; Thought says what graph information is needed next; "
         "Action calls graph functions; the Observation is returned by the graph (never write it yourself).",
-        FUNCTIONS if compound else COMPOUND_OFF,
-        "Examples:\n" + example + "\n(END OF EXAMPLES)",
+        function_list(example, compound, features, relations),
     ]
+    worked = worked_example(example, with_plan)
+    if worked:
+        parts.append("Examples on this graph:\n" + worked + "\n(END OF EXAMPLES)")
     if reflections:
         parts.append(REFLECTION_HEADER + "\n" + "\n".join(reflections) + "\n(END OF REFLECTION)")
     parts.append(f"Definition of the graph: {graph_definition}")
@@ -118,7 +168,8 @@ REFLECTION_PROMPT = """\
 You are a reasoning agent that improves by reflecting on a failed attempt. The attempt below answered a question
 about a graph with Plan, Thought, Action and Observation steps, but it failed: {outcome}.
 The graph functions were: Retrieve[text] (node ID by similarity), Feature[NodeID, feature_name], Neighbour[NodeID,
-neighbor_type], Degree[NodeID, neighbor_type], Finish[answer]; calls can be nested (combine at most two per step).
+neighbor_type], Degree[NodeID, neighbor_type], Finish[...] with the answer itself between the brackets; calls can
+be nested (combine at most two per step).
 Definition of the graph: {graph_definition}
 
 Write a short reflection with three parts:

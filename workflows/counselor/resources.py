@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tools.call_examples import CallExample, call_example, vocabulary
 from tools.functions import GraphFunctions
 from tools.resources import get_graph_functions
 from workflows.counselor.context import CounselorContext
@@ -14,3 +15,10 @@ def graph_functions(context: CounselorContext) -> GraphFunctions:
 def graph_definition(context: CounselorContext) -> str:
     """The prompt's graph definition: node types, features and neighbor types in prose."""
     return graph_functions(context).store.describe()
+
+
+def graph_example(context: CounselorContext) -> tuple[CallExample | None, str, str]:
+    """A real example node plus the feature names and edge types, for the prompt's examples."""
+    store = graph_functions(context).store
+    features, relations = vocabulary(store)
+    return call_example(store), features, relations

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, TypedDict
+from typing import Annotated
 
 from pydantic import Field
+
+# typing.TypedDict has no schema in pydantic on Python < 3.12: Studio would get no output schema.
+from typing_extensions import TypedDict
 
 from workflows.inputs import QuestionInput
 from workflows.usage import Usage, add_usage
@@ -49,14 +52,17 @@ class Trial(TypedDict, total=False):
 class CounselorOutput(TypedDict, total=False):
     """What a run returns: final and first-trial answers with the full trace."""
 
-    question: str
-    answer: str
-    first_answer: str
-    accepted: bool
-    trials: list[Trial]
-    reflections: list[str]
-    usage: Usage
-    seconds: float
+    # Field(description=...) inside Annotated survives into LangGraph's JSON schemas (Studio shows it).
+    question: Annotated[str, Field(description="The question, stripped of surrounding blanks.")]
+    answer: Annotated[str, Field(description="The final answer (after reflection trials, if any).")]
+    first_answer: Annotated[str, Field(description="The first trial's answer, before any reflection.")]
+    accepted: Annotated[bool, Field(description="Whether the in-loop judge accepted the final answer.")]
+    trials: Annotated[
+        list[Trial], Field(description="Every trial with its Plan / Thought / Action / Observation steps.")
+    ]
+    reflections: Annotated[list[str], Field(description="The reflector's advice between trials.")]
+    usage: Annotated[Usage, Field(description="LLM calls, tokens and seconds spent by the run.")]
+    seconds: Annotated[float, Field(description="Wall-clock seconds of the run.")]
 
 
 class CounselorState(CounselorOutput, total=False):
@@ -70,6 +76,7 @@ class CounselorState(CounselorOutput, total=False):
     finished: bool
     verdict: str | None
     judge_text: str | None
-    trials: Annotated[list[Trial], operator.add]
-    reflections: Annotated[list[str], operator.add]
-    usage: Annotated[Usage, add_usage]
+    # the reducer must stay the last Annotated item (LangGraph reads it from there)
+    trials: Annotated[list[Trial], Field(description="Every trial with its steps."), operator.add]
+    reflections: Annotated[list[str], Field(description="The reflector's advice between trials."), operator.add]
+    usage: Annotated[Usage, Field(description="LLM calls, tokens and seconds spent by the run."), add_usage]

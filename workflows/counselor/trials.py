@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from workflows.counselor.context import CounselorContext
 from workflows.counselor.resources import graph_functions
 from workflows.counselor.state import CounselorState, Trial
+from workflows.inputs import question_of
 
 
 def _fresh_trial(index: int) -> dict:
@@ -26,9 +27,7 @@ def _fresh_trial(index: int) -> dict:
 
 def start(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     """Check the question and load the graph up front, so bad input fails before any LLM call."""
-    question = (state.get("question") or "").strip()
-    if not question:
-        raise ValueError("question must not be empty")
+    question = question_of(state)  # QuestionError (a ValueError) with what is wrong
     if runtime.context.mode != "base":
         graph_functions(runtime.context)
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from workflows.gar.context import GARContext
@@ -29,7 +30,9 @@ def solve(
     """
     from workflows.gar.graph import graph as workflow
 
-    return workflow.invoke(gar_input(question, graph), context=context or GARContext(), config=config)
+    # a copy per call: each solve() is its own run, so a scripted model's script starts over
+    context = replace(context) if context is not None else GARContext()
+    return workflow.invoke(gar_input(question, graph), context=context, config=config)
 
 
 def stream_solve(
@@ -48,7 +51,7 @@ def stream_solve(
     final: dict[str, Any] = {}
     stream = workflow.stream(
         gar_input(question, graph),
-        context=context or GARContext(),
+        context=replace(context) if context is not None else GARContext(),  # fresh per run, as in solve()
         stream_mode=["custom", "values"],
         subgraphs=True,
     )

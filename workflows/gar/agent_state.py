@@ -7,7 +7,9 @@ maps (JSON object keys), states and messages are small dicts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
+
+from typing_extensions import TypedDict
 
 from workflows.gar.state import Usage, add_usage
 

@@ -7,7 +7,9 @@ configuration; the Python API passes ``context=GARContext(...)``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from typing import Literal
+
+from tools.policy import check_untrusted_context
 
 # compiled: the vertex-program engine; agents: the paper's node agents (LLM calls
 # batched per round, fanned out with Send), checked against compiled mode.
@@ -21,12 +23,18 @@ def _describe(text: str) -> dict[str, str]:
 
 @dataclass(kw_only=True)
 class GARContext:
-    """Configuration of one run. ``master_model`` takes a spec string (or, from Python, a chat model)."""
+    """Configuration of one run. ``master_model`` takes a spec string (or, from Python, a chat model).
 
-    master_model: Any = field(
+    Model fields are declared ``str`` so Studio and the JSON schema offer a text
+    field; Python callers may still pass a ``BaseChatModel`` object. A context
+    sent by a server client is checked by :mod:`tools.policy`.
+    """
+
+    master_model: str = field(
         default="local",
         metadata=_describe(
-            "Master LLM that picks the algorithm and confirms its parameters: local, openai:MODEL or scripted:FILE.json."
+            "Master LLM that picks the algorithm and confirms its parameters: local or openai:MODEL "
+            "(scripted:FILE.json from the CLI and Python only)."
         ),
     )
     embedding_model: str = field(
@@ -40,7 +48,11 @@ class GARContext:
         metadata=_describe("How many library algorithms the master chooses from (retrieval top-k)."),
     )
     base_url: str | None = field(
-        default=None, metadata=_describe("Base URL of an OpenAI-compatible endpoint for openai:MODEL specs.")
+        default=None,
+        metadata=_describe(
+            "Base URL of an OpenAI-compatible endpoint for openai:MODEL specs (CLI and Python only; "
+            "a server uses its own OPENAI_BASE_URL and refuses this field from clients)."
+        ),
     )
     temperature: float = field(
         default=0.0, metadata=_describe("Sampling temperature of the master (paper: 0 for every call).")
@@ -59,7 +71,7 @@ class GARContext:
             "agents: the paper's mode, node agents are LLM calls per round (batched), checked against compiled."
         ),
     )
-    agent_model: Any = field(
+    agent_model: str | None = field(
         default=None, metadata=_describe("Model of the node agents in agents mode (unset: the master model).")
     )
     agent_batch_size: int = field(default=8, metadata=_describe("Node agents answered by one LLM call."))
@@ -119,6 +131,9 @@ class GARContext:
             raise ValueError("design_cpu_seconds must be positive and design_memory_mb at least 64")
         if self.search_max_steps < 1 or self.search_seconds <= 0:
             raise ValueError("the search budget (search_max_steps, search_seconds) must be positive")
+        check_untrusted_context(
+            self, model_fields=("master_model", "agent_model"), embedding_fields=("embedding_model",)
+        )
 
     @classmethod
     def field_names(cls) -> list[str]:

@@ -34,11 +34,13 @@ from workflows.gar.prompts import DESIGN_NEW
 from workflows.gar.retrieve import retrieve
 from workflows.gar.state import GARInput, GAROutput, GARState
 from workflows.gar.summarize import summarize
+from workflows.inputs import question_of
 
 RECURSION_LIMIT = 100
 
 
 def start(state: GARState, runtime: Runtime[GARContext]) -> dict:
+    question_of(state)  # a clear QuestionError instead of a KeyError further on
     # a thread may hold an earlier run's state: clear what the routing reads
     return {
         "started": time.perf_counter(),

@@ -8,9 +8,12 @@ graph is looked up by ``graph_key`` (rebuilt from the input when missing).
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 from pydantic import Field
+
+# typing.TypedDict has no schema in pydantic on Python < 3.12: Studio would get no output schema.
+from typing_extensions import TypedDict
 
 from workflows.inputs import QuestionInput
 from workflows.usage import Usage, add_usage
@@ -38,14 +41,23 @@ class Candidate(TypedDict, total=False):
 class GAROutput(TypedDict, total=False):
     """What a run returns."""
 
-    question: str
-    answer: str  # the final answer in words
-    structured: dict[str, Any]  # task, kind (yes/no, number, path, order, ranking, mapping), value, ...
-    algorithm: str
-    fallback_used: bool
-    rounds: int
-    usage: dict[str, Any]  # llm_calls, input/output tokens, tokens, llm_seconds, seconds
-    trace: Annotated[list[dict[str, Any]], operator.add]
+    # Field(description=...) inside Annotated survives into LangGraph's JSON schemas (Studio shows it).
+    question: Annotated[str, Field(description="The graph problem as given.")]
+    answer: Annotated[str, Field(description="The final answer in words.")]
+    structured: Annotated[
+        dict[str, Any],
+        Field(description="The answer as data: task, kind (yes/no, number, path, order, ranking, mapping), value."),
+    ]
+    algorithm: Annotated[str, Field(description="The library algorithm (or designed one) that was run.")]
+    fallback_used: Annotated[bool, Field(description="Whether a fallback replaced the master's choice.")]
+    rounds: Annotated[int, Field(description="Rounds the vertex program (or the node agents) took.")]
+    usage: Annotated[
+        dict[str, Any], Field(description="llm_calls, input/output tokens, tokens, llm_seconds, seconds.")
+    ]
+    # the reducer must stay the last Annotated item (LangGraph reads it from there)
+    trace: Annotated[
+        list[dict[str, Any]], Field(description="One note per workflow step, in order."), operator.add
+    ]
 
 
 class GARState(GAROutput, total=False):

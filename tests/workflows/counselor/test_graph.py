@@ -171,7 +171,8 @@ def test_graph_cot_mode_has_no_planner_and_no_judge():
     out = solve("How many papers cite p2?", ctx(m, mode="graph_cot"))
     assert out["answer"] == "3" and out["usage"]["llm_calls"] == 4
     assert all("plan" not in s for s in out["trials"][0]["steps"])
-    assert "Plan" not in m.calls[0][0].content.split("Examples:")[1].split("(END OF EXAMPLES)")[0]
+    examples = m.calls[0][0].content.split("Examples on this graph:")[1].split("(END OF EXAMPLES)")[0]
+    assert "Plan" not in examples
 
 
 def test_without_planner_ablation_in_full_mode():

@@ -266,3 +266,97 @@ def test_an_unfinished_cache_is_not_current(tmp_path) -> None:
     (tmp_path / "cache").mkdir()
     (tmp_path / "cache" / "model.safetensors").write_bytes(b"")
     assert not cache_is_current(tmp_path / "cache", gguf)
+
+
+def test_streamed_pieces_join_to_the_reply_and_never_show_a_stop_sequence() -> None:
+    engine = engine_for("Thought: go\nObservation: made up", end=False)
+    pieces: list[str] = []
+    result = engine.generate(USER, max_tokens=100, stop=["\nObservation:"], on_text=pieces.append)
+    assert "".join(pieces) == result.text == "Thought: go"
+    assert len(pieces) > 1  # sent as it was generated, not in one piece at the end
+    assert all("\n" not in piece for piece in pieces)  # the held-back start of the stop sequence
+
+
+def test_streaming_without_stop_sequences_sends_every_token() -> None:
+    engine = engine_for("abc", end=True)
+    pieces: list[str] = []
+    result = engine.generate(USER, max_tokens=10, on_text=pieces.append)
+    assert pieces == ["a", "b", "c"] and result.text == "abc"
+
+
+def test_an_abandoned_stream_stops_generation_and_frees_the_engine() -> None:
+    engine = engine_for("abcdefghij", end=False)
+
+    def hang_up(_piece: str) -> None:
+        raise ConnectionError("client went away")
+
+    with pytest.raises(ConnectionError):
+        engine.generate(USER, max_tokens=10, on_text=hang_up)
+    assert engine._lock.acquire(blocking=False)  # the lock was released
+    engine._lock.release()
+    assert engine.generate(USER, max_tokens=3).completion_tokens == 3
+
+
+def test_chat_model_streams_chunks_with_usage_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = engine_for("Berlin.")
+    monkeypatch.setattr(local, "get_engine", lambda n_ctx, precision: engine)
+    chunks = list(LocalChatModel(temperature=0.0, max_tokens=20).stream("capital of Germany?"))
+    assert "".join(c.content for c in chunks) == "Berlin."
+    assert len([c for c in chunks if c.content]) >= 3  # piece by piece
+    final = [c for c in chunks if c.usage_metadata]
+    assert len(final) == 1 and not final[0].content  # usage comes once, after the text
+    assert final[0].usage_metadata["output_tokens"] == 7
+    assert final[0].response_metadata["finish_reason"] == "stop"
+    whole = chunks[0]
+    for chunk in chunks[1:]:
+        whole += chunk
+    assert whole.content == "Berlin." and whole.usage_metadata["output_tokens"] == 7
+
+
+def test_shared_engines_belong_to_the_cache_folder_they_came_from(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    """An engine converted under another GRAPHREASON_CACHE is never reused (order-independent tests)."""
+    loads: list[str] = []
+
+    def fake_load(n_ctx: int, precision: str) -> LocalEngine:
+        loads.append(str(local.model_cache_dir()))
+        return engine_for("x")
+
+    monkeypatch.setattr(local, "load_engine", fake_load)
+    local.reset_engines()
+    try:
+        monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path / "a"))
+        first = local.get_engine(64, "int8")
+        assert local.get_engine(64, "int8") is first
+        monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path / "b"))
+        second = local.get_engine(64, "int8")
+        assert second is not first
+        assert loads == [
+            str(tmp_path / "a" / "models" / "smollm2-135m"),
+            str(tmp_path / "b" / "models" / "smollm2-135m"),
+        ]
+        local.reset_engines()
+        assert local.get_engine(64, "int8") is not second
+    finally:
+        local.reset_engines()
+
+
+def test_first_conversion_says_what_it_does_and_where(
+    monkeypatch: pytest.MonkeyPatch, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gguf = tmp_path / "model.gguf"
+    gguf.write_bytes(b"GGUF")
+    monkeypatch.setenv("GRAPHREASON_SMOLLM_GGUF", str(gguf))
+    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path / "cache"))
+
+    def stop_here(_gguf, _folder) -> None:
+        raise LocalModelError("conversion reached")
+
+    monkeypatch.setattr(local, "convert_gguf", stop_here)
+    with pytest.raises(LocalModelError, match="conversion reached"):
+        local.load_engine(64, "int8")
+    err = capsys.readouterr().err
+    assert "converting model.gguf" in err
+    assert str(tmp_path / "cache" / "models" / "smollm2-135m") in err
+    assert "later starts" in err

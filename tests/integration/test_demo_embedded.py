@@ -1,0 +1,37 @@
+"""``graphreason demo`` with the embedded model, as a user runs it: exact GAR answers, the reference
+plan right, the model's attempt beside its gold and the honest note with the flag for a real endpoint."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require_data
+
+pytestmark = [pytest.mark.integration, pytest.mark.data]
+
+
+def test_demo_with_the_embedded_model_is_right_where_it_can_be_and_honest_elsewhere():
+    require_data("cora-citeseer-text")
+    env = dict(os.environ)
+    env.pop("GRAPHREASON_DEBUG", None)
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "graphreason"), "demo"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    out = done.stdout
+    assert done.returncode == 0, done.stderr[-3000:]
+    # GAR: the vertex engine's answers, whatever the small master replied
+    assert "Answer: No." in out and "Answer: 7." in out
+    # Counselor: the reference plan reaches its gold; the model's answer is shown beside its gold
+    gold_lines = [line for line in out.splitlines() if line.startswith("Gold  : ")]
+    assert len(gold_lines) == 2 and gold_lines[0].endswith("[right]")
+    assert "too small for multi-step graph reasoning" in out
+    assert "--model openai:MODEL --base-url URL" in out
