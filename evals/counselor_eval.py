@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from evals.report import ReportPaths, write_report
 from evals.runner import default_scores, gold_of, item_field, load_records, run_items
 from tools.config import REPO_ROOT
 from workflows.counselor.context import MODES, CounselorContext
+from workflows.run_context import with_settings
 
 DATASETS = ("generated", "grbench")
 SolveFn = Callable[[str, CounselorContext], dict[str, Any]]
@@ -197,6 +198,15 @@ def _scorer(
     return score
 
 
+# context fields reported elsewhere (models) or set per question (mode, graph)
+_NOT_SETTINGS = ("reasoner_model", "reflector_model", "judge_model", "embedding_model", "mode", "graph", "base_url")
+
+
+def _name(model: Any) -> str:
+    """A model for the report: its spec string, or the class name of a model object (tests)."""
+    return model if isinstance(model, str) else type(model).__name__
+
+
 def default_out_dir(dataset: str | None, path: str | Path | None, graph: str | None) -> Path:
     """A stable run folder, so rerunning the same command resumes the same run."""
     source = dataset or "file"
@@ -214,23 +224,22 @@ def run_counselor_eval(
     out_dir: str | Path | None = None,
     limit: int | None = None,
     concurrency: int = 1,
-    model: str = "local",
-    reflector_model: str | None = None,
-    judge_model: str | None = None,
-    metric_judge_model: str | None = None,
-    base_url: str | None = None,
+    context: CounselorContext | None = None,
     graph: str | None = None,
-    embedding_model: str = "minilm",
-    max_steps: int = 10,
-    max_reflections: int = 2,
+    metric_judge_model: str | None = None,
     n_per_template: int = 5,
     seed: int = 0,
     progress: bool = True,
     solve: SolveFn | None = None,
+    **settings: Any,
 ) -> EvalResult:
     """Run each mode over the question set, then write report.md, scores.png and summary.json.
 
-    ``graph`` overrides the graph named by each item (required for GRBench).
+    ``context`` holds every run setting (models per role, sampling, limits);
+    ``settings`` override its fields by name (``max_steps=4``). Each question
+    runs on a copy with its mode and graph filled in. ``graph``
+    overrides the graph named by each item (required for GRBench).
+    ``seed`` picks the generated questions and the ``--limit`` sample.
     ``metric_judge_model`` adds the LLM-judge score (QS/LS style). ``solve``
     replaces :func:`workflows.counselor.solve` (tests). Finished questions in an
     existing ``records.jsonl`` are not run again.
@@ -247,24 +256,14 @@ def run_counselor_eval(
     out = Path(out_dir) if out_dir else default_out_dir(dataset, path, graph)
     records_path = out / "records.jsonl"
 
-    template = CounselorContext(
-        graph=graph or "cora",
-        embedding_model=embedding_model,
-        reasoner_model=model,
-        reflector_model=reflector_model or model,
-        judge_model=judge_model or model,
-        base_url=base_url,
-        max_steps=max_steps,
-        max_reflections=max_reflections,
-        seed=seed,
-    )
+    template = with_settings(context if context is not None else CounselorContext(seed=seed), settings, EvalConfigError)
     graph_of = {str(item_field(it, "qid")): str(item_field(it, "graph")) for it in items}
     if solve is None:
         from workflows.counselor import solve as counselor_solve
 
         solve = counselor_solve
-        _check_graphs(set(graph_of.values()), embedding_model, modes)
-    scorer = _scorer(metric_judge_model, base_url)
+        _check_graphs(set(graph_of.values()), template.embedding_model, modes)
+    scorer = _scorer(metric_judge_model, template.base_url)
 
     for mode in modes:
 
@@ -291,18 +290,17 @@ def run_counselor_eval(
         "path": str(path) if path else None,
         "graph": graph or sorted(set(graph_of.values())),
         "models": {
-            "reasoner": model,
-            "reflector": reflector_model or model,
-            "judge": judge_model or model,
+            "reasoner": _name(template.reasoner_model),
+            "reflector": _name(template.model_of("reflector")),
+            "judge": _name(template.model_of("judge")),
             "metric_judge": metric_judge_model,
-            "embedding": embedding_model,
+            "embedding": template.embedding_model,
         },
         "settings": {
-            "max_steps": max_steps,
-            "max_reflections": max_reflections,
+            **{f.name: getattr(template, f.name) for f in fields(template) if f.name not in _NOT_SETTINGS},
             "limit": limit,
             "concurrency": concurrency,
-            "seed": seed,
+            "question_seed": seed,
         },
         "records_file": str(records_path),
         "n_questions": len(items),

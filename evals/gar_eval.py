@@ -24,7 +24,7 @@ import json
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -43,9 +43,11 @@ from evals.gar_report import (
 )
 from evals.runner import load_records, run_items
 from tools.config import REPO_ROOT
+from workflows.gar.context import MODES as EVAL_MODES
+from workflows.gar.context import GARContext
+from workflows.run_context import with_settings
 
 DATASETS = ("graphinstruct", "generated")
-EVAL_MODES = ("compiled", "agents")
 MODE = RECORD_KEY  # the runner's record key of compiled mode (agents mode: "gar-agents")
 AGENT_NODE = "agent_batch"  # the agent subgraph's worker: its LLM calls are node-agent calls
 SolveFn = Callable[..., dict[str, Any]]  # (question, context, **config) -> output
@@ -327,40 +329,34 @@ def run_gar_eval(
     limit: int | None = None,
     concurrency: int = 1,
     out_dir: str | Path | None = None,
-    master_model: Any = "local",
-    embedding_model: str = "minilm",
-    base_url: str | None = None,
-    max_tokens: int | None = None,
+    context: GARContext | None = None,
     split: str = "dev",
     seed: int = 0,
     sizes: Sequence[int] | None = None,
     progress: bool = True,
     solve: SolveFn | None = None,
-    mode: str = "compiled",
-    agent_model: Any = None,
-    agent_batch_size: int = 8,
-    max_agent_calls: int = 200,
     max_nodes: int | None = None,
-    agent_max_tokens: int = 1024,
+    **settings: Any,
 ) -> GAREvalResult:
     """Answer every question with GAR, check each answer by structure, write the report.
 
-    ``master_model`` (and ``agent_model``) is a spec string (``local``,
-    ``openai:MODEL``, ``scripted:FILE.json`` - re-read per question; for the
-    agents also ``rules``) or a zero-argument callable returning a chat model
-    (one per question). ``agent_model`` unset: the master's model. ``mode``:
-    ``compiled`` or ``agents``; in agents mode ``tasks`` defaults to the tasks
-    with an agent form. ``max_nodes`` keeps graphs of at most that many nodes
-    (applied before ``limit``). ``max_tokens`` caps the master's reply (default:
-    the context's). ``solve`` replaces :func:`workflows.gar.solve` (tests).
-    Finished questions in an existing ``records.jsonl`` are not run again.
+    ``context`` holds every run setting (master and agent models, mode,
+    sampling, limits); ``settings`` override its fields by name
+    (``mode="agents"``). Each question runs on its own copy, so a
+    ``scripted:FILE.json`` spec starts over per question; ``master_model`` /
+    ``agent_model`` may also be zero-argument callables returning a fresh chat
+    model per question (tests). In agents mode
+    ``tasks`` defaults to the tasks with an agent form. ``max_nodes`` keeps
+    graphs of at most that many nodes (applied before ``limit``). ``solve``
+    replaces :func:`workflows.gar.solve` (tests). Finished questions in an
+    existing ``records.jsonl`` are not run again.
     """
+    factories = {k: settings.pop(k) for k in ("master_model", "agent_model") if callable(settings.get(k))}
+    master_model, agent_model = factories.get("master_model"), factories.get("agent_model")
+    context = with_settings(context if context is not None else GARContext(), settings, GAREvalConfigError)
+    mode = context.mode
     if concurrency < 1:
         raise GAREvalConfigError(f"--concurrency must be at least 1, got {concurrency}")
-    if mode not in EVAL_MODES:
-        raise GAREvalConfigError(f"unknown mode {mode!r}; choose one of {', '.join(EVAL_MODES)}")
-    if agent_batch_size < 1 or max_agent_calls < 1:
-        raise GAREvalConfigError("--agent-batch-size and --max-agent-calls must be at least 1")
     if mode == "agents" and tasks is None:
         tasks = agent_tasks()
     items = keep_small(load_gar_items(dataset, path, tasks, split, seed, sizes), max_nodes)
@@ -369,10 +365,9 @@ def run_gar_eval(
         raise GAREvalConfigError(
             "the question set is empty" + (f" (no graph has at most {max_nodes} nodes)" if max_nodes else "")
         )
-    out = Path(out_dir) if out_dir else default_out_dir(dataset, path, mode, agent_model)
+    agents_name = _model_name(agent_model) if agent_model is not None else context.agent_model
+    out = Path(out_dir) if out_dir else default_out_dir(dataset, path, mode, agents_name)
     records_path = out / "records.jsonl"
-
-    from workflows.gar.context import GARContext
 
     if solve is None:
         from workflows.gar import solve as gar_solve
@@ -381,22 +376,13 @@ def run_gar_eval(
 
     def solve_item(item: dict[str, Any]) -> dict[str, Any]:
         # A fresh context per question: scripted models are bound to one context each.
-        model = master_model() if callable(master_model) else master_model
-        agents = agent_model() if callable(agent_model) else agent_model
-        extra = {} if max_tokens is None else {"max_tokens": max_tokens}
-        context = GARContext(
-            master_model=model,
-            embedding_model=embedding_model,
-            base_url=base_url,
-            mode=mode,
-            agent_model=agents,
-            agent_batch_size=agent_batch_size,
-            agent_max_tokens=agent_max_tokens,
-            max_agent_calls=max_agent_calls,
-            **extra,
-        )
+        models = {}
+        if master_model is not None:
+            models["master_model"] = master_model()
+        if agent_model is not None:
+            models["agent_model"] = agent_model()
         counter = UsageByRole()
-        output = dict(solve(item["question"], context, callbacks=[counter]))
+        output = dict(solve(item["question"], replace(context, **models), callbacks=[counter]))
         output["usage"] = {**(output.get("usage") or {}), **counter.usage()}
         return output
 
@@ -423,18 +409,19 @@ def run_gar_eval(
         "limit": limit,
         "max_nodes": max_nodes,
         "concurrency": concurrency,
-        "master_model": _model_name(master_model),
-        "embedding_model": embedding_model,
-        "max_tokens": max_tokens,
+        "master_model": _model_name(master_model) if master_model else _model_name(context.master_model),
+        "embedding_model": context.embedding_model,
+        "max_tokens": context.max_tokens,
         "records_file": str(records_path),
         "n_questions": len(items),
     }
     if mode == "agents":
+        agents = agent_model or context.agent_model or master_model or context.master_model
         meta.update(
-            agent_model=_model_name(agent_model if agent_model is not None else master_model),
-            agent_batch_size=agent_batch_size,
-            agent_max_tokens=agent_max_tokens,
-            max_agent_calls=max_agent_calls,
+            agent_model=_model_name(agents),
+            agent_batch_size=context.agent_batch_size,
+            agent_max_tokens=context.agent_max_tokens,
+            max_agent_calls=context.max_agent_calls,
         )
     report_path, summary_path, plot_path = write_gar_report(records, out, meta)
     summary = json.loads(summary_path.read_text(encoding="utf-8"))

@@ -22,23 +22,17 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from graphreason import commands
 from graphreason.case_study import add_case_study_parser
-from graphreason.options import add_gar_master_options, add_request_options, prepared_models
+from graphreason.context_options import add_context_options
+from graphreason.options import add_request_options, prepared_models
 from graphreason.options import positive as _positive
+from workflows.counselor.context import MODES, CounselorContext
+from workflows.gar.context import GARContext
 
-MODES = ("base", "graph_cot", "no_reflection", "counselor")  # same as workflows.counselor.context.MODES
-EMBEDDINGS = ("minilm", "mpnet", "hash")
-GAR_MODES = ("compiled", "agents")  # same as workflows.gar.context.MODES
 ENDPOINT_FAILED = 3  # exit code of a model endpoint failure (2 is bad input)
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
 
 
 def _lenient_option(parser: argparse.ArgumentParser) -> None:
@@ -50,82 +44,11 @@ def _lenient_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _model_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("models and limits")
-    group.add_argument(
-        "--model",
-        default="local",
-        help="reasoner model spec: local (embedded SmolLM2), openai:MODEL or scripted:FILE.json (default: local)",
-    )
-    group.add_argument("--reflector-model", default=None, help="reflection model spec (default: --model)")
-    group.add_argument("--judge-model", default=None, help="in-loop judge model spec (default: --model)")
-    group.add_argument(
-        "--base-url", default=None, help="base URL of an OpenAI-compatible endpoint for openai:MODEL"
-    )
-    group.add_argument(
-        "--embedding",
-        default="minilm",
-        help="Retrieve encoder: minilm (default), mpnet, hash or a local model folder",
-    )
+def _context_options(parser: argparse.ArgumentParser, context_cls: type, skip: tuple[str, ...] = ()) -> None:
+    """The run settings: one option per context field (defaults live in the context), plus request limits."""
+    group = parser.add_argument_group("run settings (the method's runtime context)")
+    add_context_options(group, context_cls, skip=skip)
     add_request_options(group)
-    group.add_argument("--max-steps", type=_positive, default=10, help="T: steps per trial (default 10)")
-    group.add_argument(
-        "--max-reflections",
-        type=_non_negative,
-        default=2,
-        help="N: reflections, up to N+1 trials (default 2)",
-    )
-    group.add_argument("--seed", type=int, default=None, help="sampling / question-generation seed")
-    group.add_argument("--temperature", type=float, default=0.7, help="reasoning temperature (paper: 0.7)")
-    group.add_argument("--top-p", type=float, default=0.9, help="nucleus top-p of every role (paper: 0.9)")
-    group.add_argument(
-        "--reflector-temperature",
-        type=float,
-        default=None,
-        help="reflector temperature (default: --temperature)",
-    )
-    group.add_argument(
-        "--judge-temperature", type=float, default=None, help="judge temperature (default: --temperature)"
-    )
-
-
-def _gar_model_options(parser: argparse.ArgumentParser) -> None:
-    group = add_gar_master_options(parser)
-    group.add_argument(
-        "--max-tokens",
-        type=_positive,
-        default=None,
-        help="token budget of the master's reply (default 200; its JSON choice needs about 30)",
-    )
-    agents = parser.add_argument_group("execution mode")
-    agents.add_argument(
-        "--mode",
-        choices=GAR_MODES,
-        default="compiled",
-        help="compiled: the vertex-program engine (default); agents: the paper's LLM node agents, "
-        "checked against compiled mode",
-    )
-    agents.add_argument(
-        "--agent-model",
-        default=None,
-        help="node-agent model spec in agents mode: rules (follows the algorithm's rules exactly), local, "
-        "openai:MODEL or scripted:FILE.json (default: --model)",
-    )
-    agents.add_argument(
-        "--agent-batch-size", type=_positive, default=8, help="node agents answered per LLM call (default 8)"
-    )
-    agents.add_argument(
-        "--agent-max-tokens",
-        type=_positive,
-        default=1024,
-        help="token budget of one node-agent reply (default 1024; a batch of 8 needs about 400)",
-    )
-    agents.add_argument(
-        "--max-agent-calls",
-        type=_positive,
-        default=200,
-        help="hard cap on node-agent LLM calls per question (default 200)",
-    )
 
 
 def _run_gar_parser(methods: argparse._SubParsersAction) -> None:
@@ -141,7 +64,7 @@ def _run_gar_parser(methods: argparse._SubParsersAction) -> None:
     gar.add_argument(
         "--json", action="store_true", help="print the full output (trace included) as JSON instead"
     )
-    _gar_model_options(gar)
+    _context_options(gar, GARContext)
     gar.set_defaults(handler=commands.cmd_run_gar)
 
 
@@ -177,9 +100,8 @@ def _eval_gar_parser(methods: argparse._SubParsersAction) -> None:
     gar.add_argument(
         "--out", default=None, help="run folder (default: runs/gar-<dataset>-<mode>...); rerun to resume"
     )
-    gar.add_argument("--seed", type=int, default=None, help="seed of the generated set (default 0)")
     gar.add_argument("--no-progress", action="store_true", help="no progress bar")
-    _gar_model_options(gar)
+    _context_options(gar, GARContext)  # its --seed also seeds the generated set (default 0)
     gar.set_defaults(handler=commands.cmd_eval_gar)
 
 
@@ -196,24 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="answer one question with a method, streaming its trace")
     run_methods = run.add_subparsers(dest="method", required=True, metavar="{counselor,gar}")
     counselor = run_methods.add_parser("counselor", help="Graph Counselor")
-    counselor.add_argument(
-        "--graph",
-        default="cora",
-        help="graph name (cora, movielens, ...) or path to a graph.json (default: cora)",
-    )
     counselor.add_argument("--question", required=True, help="the question to answer")
-    counselor.add_argument(
-        "--mode", choices=MODES, default="counselor", help="full counselor or a baseline/ablation"
-    )
-    counselor.add_argument("--no-planner", action="store_true", help="ablation: no planning agent")
-    counselor.add_argument(
-        "--no-compound", action="store_true", help="ablation: one graph function per action"
-    )
     counselor.add_argument(
         "--json", action="store_true", help="print the full output (trace included) as JSON instead"
     )
     _lenient_option(counselor)
-    _model_options(counselor)
+    _context_options(counselor, CounselorContext)
     counselor.set_defaults(handler=commands.cmd_run_counselor)
     _run_gar_parser(run_methods)
 
@@ -259,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ec.add_argument("--no-progress", action="store_true", help="no progress bars")
     _lenient_option(ec)
-    _model_options(ec)
+    _context_options(ec, CounselorContext, skip=("graph", "mode"))  # the eval's own --graph and --modes
     ec.set_defaults(handler=commands.cmd_eval_counselor)
     _eval_gar_parser(ev_methods)
 
@@ -289,13 +199,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--embedding hash (no encoder to load), --max-steps 3, --max-reflections 0. "
         "Plug in a capable endpoint with --model openai:MODEL --base-url URL.",
     )
-    demo.add_argument("--graph", default="cora", help="graph to ask about (default: cora)")
     demo.add_argument(
         "--n", type=_positive, default=1, help="Counselor questions for the model (default 1)"
     )
-    _model_options(demo)
+    _context_options(demo, CounselorContext, skip=("mode",))
     # The embedded 135M model takes 1-4 s per call on 2 cores: a small budget keeps the demo to minutes.
-    demo.set_defaults(handler=commands.cmd_demo, max_steps=3, max_reflections=0, embedding="hash")
+    demo.set_defaults(handler=commands.cmd_demo, max_steps=3, max_reflections=0, embedding_model="hash")
     return parser
 
 
@@ -326,8 +235,25 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     return (GraphError, DataMissingError, FileNotFoundError, ValueError, OSError)
 
 
+def load_dotenv_file(folder: Path | None = None) -> Path | None:
+    """Read ``.env`` in ``folder`` (default: the working directory) into the environment.
+
+    The server reads the same file through ``langgraph.json``; the CLI reads it
+    too so endpoint, key and data root are configured once. Variables already
+    set in the environment win over the file. Returns the file read, if any.
+    """
+    path = (folder or Path.cwd()) / ".env"
+    if not path.is_file():
+        return None
+    from dotenv import load_dotenv
+
+    load_dotenv(path, override=False)
+    return path
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``graphreason`` command; returns the exit code."""
+    load_dotenv_file()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -8,34 +8,15 @@ import os
 import sys
 from typing import Any
 
+from graphreason.context_options import context_from_args
 from graphreason.trace import TracePrinter, shorten
 
 
 def counselor_context(args: argparse.Namespace, **overrides: Any) -> Any:
-    """A CounselorContext from the shared model/limit options."""
+    """The CounselorContext the command line describes (see :mod:`graphreason.context_options`)."""
     from workflows.counselor.context import CounselorContext
 
-    values: dict[str, Any] = dict(
-        graph=args.graph,
-        embedding_model=args.embedding,
-        reasoner_model=args.model,
-        reflector_model=args.reflector_model or args.model,
-        judge_model=args.judge_model or args.model,
-        base_url=args.base_url,
-        max_steps=args.max_steps,
-        max_reflections=args.max_reflections,
-        mode=getattr(args, "mode", "counselor"),
-        use_planner=not getattr(args, "no_planner", False),
-        compound=not getattr(args, "no_compound", False),
-        temperature=getattr(args, "temperature", 0.7),
-        top_p=getattr(args, "top_p", 0.9),
-        reflector_temperature=getattr(args, "reflector_temperature", None),
-        judge_temperature=getattr(args, "judge_temperature", None),
-    )
-    if getattr(args, "seed", None) is not None:
-        values["seed"] = args.seed
-    values.update(overrides)
-    return CounselorContext(**values)
+    return context_from_args(CounselorContext, args, **overrides)
 
 
 def stream_counselor(question: str, context: Any, on_event: Any) -> dict[str, Any]:
@@ -119,15 +100,9 @@ def cmd_eval_counselor(args: argparse.Namespace) -> int:
         out_dir=args.out,
         limit=args.limit,
         concurrency=args.concurrency,
-        model=args.model,
-        reflector_model=args.reflector_model,
-        judge_model=args.judge_model,
-        metric_judge_model=args.metric_judge_model,
-        base_url=args.base_url,
+        context=counselor_context(args, graph=args.graph or "cora"),
         graph=args.graph,
-        embedding_model=args.embedding,
-        max_steps=args.max_steps,
-        max_reflections=args.max_reflections,
+        metric_judge_model=args.metric_judge_model,
         n_per_template=args.n_per_template,
         seed=args.seed if args.seed is not None else 0,
         progress=not args.no_progress,
@@ -164,21 +139,10 @@ _GAR_ROUNDS_SHOWN = 12  # round events printed before the rest are only counted
 
 
 def gar_context(args: argparse.Namespace) -> Any:
-    """A GARContext from the ``run gar`` / ``eval gar`` model options."""
+    """The GARContext the command line describes (see :mod:`graphreason.context_options`)."""
     from workflows.gar.context import GARContext
 
-    extra = {} if args.max_tokens is None else {"max_tokens": args.max_tokens}
-    return GARContext(
-        master_model=args.model,
-        embedding_model=args.embedding,
-        base_url=args.base_url,
-        mode=args.mode,
-        agent_model=args.agent_model,
-        agent_batch_size=args.agent_batch_size,
-        agent_max_tokens=args.agent_max_tokens,
-        max_agent_calls=args.max_agent_calls,
-        **extra,
-    )
+    return context_from_args(GARContext, args)
 
 
 def load_graph_file(path: str) -> dict[str, Any]:
@@ -290,18 +254,10 @@ def cmd_eval_gar(args: argparse.Namespace) -> int:
         limit=args.limit,
         concurrency=args.concurrency,
         out_dir=args.out,
-        master_model=args.model,
-        embedding_model=args.embedding,
-        base_url=args.base_url,
-        max_tokens=args.max_tokens,
+        context=gar_context(args),
         split=args.split,
         seed=args.seed if args.seed is not None else 0,
         progress=not args.no_progress,
-        mode=args.mode,
-        agent_model=args.agent_model,
-        agent_batch_size=args.agent_batch_size,
-        agent_max_tokens=args.agent_max_tokens,
-        max_agent_calls=args.max_agent_calls,
         max_nodes=args.max_nodes,
     )
     print()

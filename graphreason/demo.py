@@ -14,10 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import fields, replace
 from typing import Any
 
 from graphreason.commands import GAREventPrinter, counselor_context, stream_counselor
 from graphreason.trace import TracePrinter, shorten
+from workflows.counselor.context import CounselorContext
+from workflows.run_context import RunContext
 
 # two problems in GraphInstruct's phrasing, with their answers worked out by hand
 DEMO_GAR = (
@@ -55,12 +58,13 @@ class _Clock:
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo: GAR on two problems, then Graph Counselor on generated questions."""
     clock = _Clock()
-    embedded = embedded_model(args)
+    context = counselor_context(args)
+    embedded = embedded_model(context)
     print(
-        f"GraphReason demo with model {args.model!r}"
+        f"GraphReason demo with model {context.reasoner_model!r}"
         + (" (SmolLM2-135M, embedded, CPU)" if embedded else "")
         + ".\nPart 1: GraphAgent-Reasoner on two graph problems (exact answers from the vertex engine).\n"
-        f"Part 2: Graph Counselor on a {args.graph} question answered by its reference plan through the real graph "
+        f"Part 2: Graph Counselor on a {context.graph} question answered by its reference plan through the real graph "
         f"tools, then {args.n} question(s) for the model, each beside its gold answer.",
         flush=True,
     )
@@ -70,17 +74,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
             "the embedded model once.",
             flush=True,
         )
-    _gar_part(args, clock)
-    return _counselor_part(args, clock)
+    _gar_part(context, clock)
+    return _counselor_part(context, args.n, clock)
 
 
-def _gar_part(args: argparse.Namespace, clock: _Clock) -> None:
+def _gar_part(counselor: CounselorContext, clock: _Clock) -> None:
     from workflows.gar import stream_solve
     from workflows.gar.context import GARContext
 
-    context = GARContext(
-        master_model=args.model, base_url=args.base_url, embedding_model=args.embedding, max_tokens=48
-    )
+    shared = {f.name: getattr(counselor, f.name) for f in fields(RunContext)}
+    context = GARContext(**{**shared, "temperature": 0.0, "max_tokens": 48}, master_model=counselor.reasoner_model)
     for number, (question, expected) in enumerate(DEMO_GAR, 1):
         print(f"\n=== {clock} Graph problem {number}/{len(DEMO_GAR)} ===\n{question}", flush=True)
         printer = GAREventPrinter(sys.stdout)
@@ -94,24 +97,24 @@ def _pick(items: list[Any], template: str) -> Any:
     return next((item for item in items if item.template == template), items[0])
 
 
-def _counselor_part(args: argparse.Namespace, clock: _Clock) -> int:
+def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) -> int:
     from evals.counselor_eval import load_eval_items
     from evals.metrics import exact_match
     from evals.reference_agent import reference_script
     from evals.runner import gold_of
     from workflows.models.scripted import ScriptedChatModel
 
-    print(f"\n=== {clock} Graph Counselor on {args.graph!r} ===", flush=True)
-    print(f"Loading the graph and its Retrieve index (encoder {args.embedding!r})...", flush=True)
-    items = load_eval_items("generated", graph=args.graph, n_per_template=1, seed=args.seed or 0)
+    print(f"\n=== {clock} Graph Counselor on {context.graph!r} ===", flush=True)
+    print(f"Loading the graph and its Retrieve index (encoder {context.embedding_model!r})...", flush=True)
+    items = load_eval_items("generated", graph=context.graph, n_per_template=1, seed=context.seed or 0)
     reference = _pick(items, REFERENCE_TEMPLATE)
     print(f"\n--- {clock} Reference plan, no LLM: the real workflow and graph tools, scripted replies ---")
     print(reference.question, flush=True)
     script = ScriptedChatModel(script=reference_script(reference))
     output = stream_counselor(
         reference.question,
-        counselor_context(
-            args,
+        replace(
+            context,
             mode="no_reflection",
             reasoner_model=script,
             reflector_model=script,
@@ -126,18 +129,20 @@ def _counselor_part(args: argparse.Namespace, clock: _Clock) -> int:
         item for item in items if item.template != MODEL_TEMPLATE and item is not reference
     ]
     rows = []
-    chosen = easy[: args.n]
+    chosen = easy[:n_questions]
     for number, item in enumerate(chosen, 1):
         print(
-            f"\n--- {clock} Model {args.model!r}, question {number}/{len(chosen)} [{item.level} / {item.template}] "
-            f"(at most {args.max_steps} steps, {args.max_reflections} reflection(s)) ---"
+            f"\n--- {clock} Model {context.reasoner_model!r}, question {number}/{len(chosen)} "
+            f"[{item.level} / {item.template}] "
+            f"(at most {context.max_steps} steps, {context.max_reflections} reflection(s)) ---"
         )
         print(item.question, flush=True)
-        output = stream_counselor(item.question, counselor_context(args), TracePrinter(sys.stdout, 200))
+        # a fresh copy per question: a scripted model's script starts over with each run
+        output = stream_counselor(item.question, replace(context), TracePrinter(sys.stdout, 200))
         rows.append(_print_against_gold(str(output.get("answer") or ""), item, gold_of, exact_match))
     right = sum(rows)
     print(f"\n=== {clock} Done: the model answered {right}/{len(rows)} Counselor question(s) exactly ===")
-    if embedded_model(args):
+    if embedded_model(context):
         print(
             "SmolLM2-135M is too small for multi-step graph reasoning: it rarely writes a valid plan of graph\n"
             "calls, so wrong answers above are expected. The reference plan shows the tools reach the gold.\n"
@@ -146,9 +151,9 @@ def _counselor_part(args: argparse.Namespace, clock: _Clock) -> int:
     return 0
 
 
-def embedded_model(args: argparse.Namespace) -> bool:
+def embedded_model(context: CounselorContext) -> bool:
     """True when the demo runs on the embedded 135M model."""
-    return args.model == "local"
+    return context.reasoner_model == "local"
 
 
 def _print_against_gold(answer: str, item: Any, gold_of: Any, exact_match: Any) -> bool:

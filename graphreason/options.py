@@ -71,7 +71,15 @@ def add_request_options(group: argparse._ArgumentGroup) -> None:
 
 
 # the options that name a model, in every sub-command that has them
-_MODEL_OPTIONS = ("model", "reflector_model", "judge_model", "metric_judge_model", "agent_model")
+_MODEL_OPTIONS = (
+    "reasoner_model",
+    "master_model",
+    "model",
+    "reflector_model",
+    "judge_model",
+    "metric_judge_model",
+    "agent_model",
+)
 
 
 @contextmanager
@@ -104,7 +112,7 @@ def _check_models(args: argparse.Namespace, probe_seconds: float) -> None:
         value = getattr(args, option, None)
         if value is None or (option == "agent_model" and value == "rules"):
             continue
-        flag = "--" + option.replace("_", "-")
+        flag = {"reasoner_model": "--model", "master_model": "--model"}.get(option, "--" + option.replace("_", "-"))
         try:
             spec = ModelSpec.parse(str(value), base_url=getattr(args, "base_url", None))
         except ModelConfigError as exc:

@@ -66,7 +66,7 @@ def test_eval_on_a_qaitem_file_compares_modes(tmp_path: Path, qa_file: Path):
         dataset=None,
         path=qa_file,
         out_dir=tmp_path / "run",
-        model="scripted:x.json",
+        reasoner_model="scripted:x.json",
         graph="mini.json",
         solve=solve,
         progress=False,
@@ -79,7 +79,7 @@ def test_eval_on_a_qaitem_file_compares_modes(tmp_path: Path, qa_file: Path):
     assert result.summary["by_level"]["counselor"]["medium"]["n"] == 2
     assert {c.mode for c in seen_contexts} == {"base", "graph_cot", "no_reflection", "counselor"}
     assert all(
-        c.graph == "mini.json" and c.max_steps == 4 and c.judge_model == "scripted:x.json"
+        c.graph == "mini.json" and c.max_steps == 4 and c.model_of("judge") == "scripted:x.json"
         for c in seen_contexts
     )
     assert (

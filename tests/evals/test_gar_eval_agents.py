@@ -139,7 +139,7 @@ def test_max_nodes_filter_and_bad_agent_options(tmp_path):
         run_gar_eval("generated", max_nodes=4, **options(tmp_path, "empty"))
     with pytest.raises(GAREvalConfigError, match="unknown mode"):
         run_gar_eval("generated", mode="swarm", out_dir=tmp_path)
-    with pytest.raises(GAREvalConfigError, match="agent-batch-size"):
+    with pytest.raises(GAREvalConfigError, match="agent_batch_size"):
         run_gar_eval("generated", mode="agents", agent_batch_size=0, out_dir=tmp_path)
 
 

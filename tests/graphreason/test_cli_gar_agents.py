@@ -50,7 +50,8 @@ def test_agent_options_are_parsed_and_reach_the_context():
         20,
     )
     defaults = build_parser().parse_args(["eval", "gar"])
-    assert (defaults.mode, defaults.agent_model, defaults.max_nodes) == ("compiled", None, None)
+    context = gar_context(defaults)  # options left out leave the context's own defaults
+    assert (context.mode, context.agent_model, defaults.max_nodes) == ("compiled", None, None)
     context = gar_context(build_parser().parse_args(["run", "gar", "--question", "q"]))
     assert context.mode == "compiled" and context.agent_batch_size == 8 and context.max_agent_calls == 200
 

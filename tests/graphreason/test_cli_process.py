@@ -124,3 +124,30 @@ def test_serve_reports_a_missing_config(tmp_path):
     )
     assert done.returncode == 2
     assert str(missing) in done.stderr and "not found" in done.stderr
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_cli_reads_dotenv_in_the_working_directory_and_the_environment_wins(tmp_path):
+    """The endpoint comes from ./.env (as the server's does); an exported variable overrides the file."""
+    port = _closed_port()  # nothing listens: the probe fails fast and names the endpoint it used
+    (tmp_path / ".env").write_text(
+        f"OPENAI_BASE_URL=http://127.0.0.1:{port}/v1\nOPENAI_API_KEY=sk-from-dotenv\nGRAPHREASON_MAX_RETRIES=0\n"
+    )
+    env = _env(tmp_path)
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "GRAPHREASON_MAX_RETRIES"):
+        env.pop(name, None)
+    argv = [GRAPHREASON, "run", "gar", "--embedding", "hash", "--model", "openai:m", "--question", QUESTION]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 3, done.stderr
+    assert f"127.0.0.1:{port}" in done.stderr
+
+    other = _closed_port()
+    env["OPENAI_BASE_URL"] = f"http://127.0.0.1:{other}/v1"
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 3, done.stderr
+    assert f"127.0.0.1:{other}" in done.stderr and f":{port}" not in done.stderr

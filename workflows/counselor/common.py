@@ -27,18 +27,11 @@ def llm(
     max_tokens: int | None = None,
 ) -> tuple[str, Usage]:
     """Run one role's model on a single-message prompt; return text and usage."""
-    spec = {
-        "reasoner": context.reasoner_model,
-        "reflector": context.reflector_model,
-        "judge": context.judge_model,
-    }[role]
     model = role_model(
         context,
-        spec,
+        context.model_of(role),
         temperature=context.temperature_of(role),
-        top_p=context.top_p,
         max_tokens=max_tokens or context.max_tokens,
-        seed=context.seed,
     )
     reply = invoke_text(model, [HumanMessage(content=prompt)], stop=stop)
     usage: Usage = reply.usage()

@@ -27,10 +27,17 @@ def _cached(spec: ModelSpec) -> BaseChatModel:
 
 
 def role_model(context: Any, value: Any, **params: Any) -> BaseChatModel:
-    """The chat model for one role: ``value`` is a spec string or a ready chat model."""
+    """The chat model for one role: ``value`` is a spec string or a ready chat model.
+
+    Endpoint, top-p, seed and request limits come from the context's
+    ``request_params()`` (a :class:`~workflows.run_context.RunContext`);
+    ``params`` (the role's temperature, token budget) override them.
+    """
     if isinstance(value, BaseChatModel):
         return value
-    spec = ModelSpec.parse(str(value), base_url=getattr(context, "base_url", None), **params)
+    shared = context.request_params() if hasattr(context, "request_params") else {}
+    shared.setdefault("base_url", getattr(context, "base_url", None))
+    spec = ModelSpec.parse(str(value), **{**shared, **params})
     if spec.backend != "scripted":
         return _cached(spec)
     key = id(context)
