@@ -18,6 +18,7 @@ from typing import Any
 from evals.report import ReportPaths, write_report
 from evals.runner import default_scores, gold_of, item_field, load_records, run_items
 from tools.config import REPO_ROOT
+from tools.jsonl import read_jsonl
 from workflows.counselor.context import MODES, CounselorContext
 from workflows.run_context import with_settings
 
@@ -44,14 +45,8 @@ class EvalResult:
 
 def _looks_like_qaitem_file(path: Path) -> bool:
     """True when the first record carries QAItem-only fields (level/template/graph)."""
-    with path.open("r", encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                try:
-                    first = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise EvalConfigError(f"{path} is not JSON lines: {exc}") from exc
-                return isinstance(first, dict) and any(k in first for k in ("level", "template", "graph"))
+    for _, first in read_jsonl(path, error=EvalConfigError):
+        return isinstance(first, dict) and any(k in first for k in ("level", "template", "graph"))
     raise EvalConfigError(f"question file {path} is empty")
 
 

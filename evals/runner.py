@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.metrics import score_answer
+from tools.jsonl import read_jsonl
 from workflows.models.invoke import ModelUnavailableError
 
 SolveFn = Callable[[Any], dict[str, Any]]
@@ -60,17 +61,10 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     records = []
-    with path.open("r", encoding="utf-8") as handle:
-        for line in handle:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line torn by a crash; its question is simply re-done
-            if isinstance(record, dict) and "mode" in record and "qid" in record:
-                records.append(record)
+    # a line torn by a crash is skipped: its question is simply done again
+    for _, record in read_jsonl(path, skip_bad=True):
+        if isinstance(record, dict) and "mode" in record and "qid" in record:
+            records.append(record)
     return records
 
 

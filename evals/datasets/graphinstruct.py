@@ -25,6 +25,7 @@ from typing import Any
 
 from tools.config import dataset_dir
 from tools.graph_text.tasks import TASKS, canonical_task, detect_task
+from tools.jsonl import read_jsonl
 
 DATASET = "GraphInstruct-Test-v4"
 GRAPHINSTRUCT_TASKS = (
@@ -159,30 +160,23 @@ def load_graphinstruct(path: str | Path, task: str | None = None) -> list[GraphT
     source = Path(path).expanduser()
     file_task = canonical_task(task) if task else canonical_task(source.stem.split("_")[0])
     items = []
-    with source.open(encoding="utf-8-sig") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise GraphTaskFormatError(f"{source} line {number}: not JSON ({err})") from err
-            missing = [k for k in ("input_prompt", "answer") if not isinstance(row, dict) or k not in row]
-            if missing:
-                raise GraphTaskFormatError(
-                    f"{source} line {number}: GraphInstruct items need {', '.join(missing)}"
-                )
-            items.append(
-                _item(
-                    source,
-                    number,
-                    row.get("index", number - 1),
-                    row["input_prompt"],
-                    row["answer"],
-                    file_task,
-                    row,
-                )
+    for number, row in read_jsonl(source, error=GraphTaskFormatError):
+        missing = [k for k in ("input_prompt", "answer") if not isinstance(row, dict) or k not in row]
+        if missing:
+            raise GraphTaskFormatError(
+                f"{source} line {number}: GraphInstruct items need {', '.join(missing)}"
             )
+        items.append(
+            _item(
+                source,
+                number,
+                row.get("index", number - 1),
+                row["input_prompt"],
+                row["answer"],
+                file_task,
+                row,
+            )
+        )
     prefix = source.stem.split("_")[0]
     for item in items:
         if prefix != item.task:

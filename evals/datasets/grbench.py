@@ -17,6 +17,7 @@ from pathlib import Path
 
 from evals.datasets.items import QAItem
 from tools.config import dataset_dir
+from tools.jsonl import read_jsonl
 
 DATASET = "Graph-CoT-GRBench"
 DOMAINS = ("amazon", "biomedical", "dblp", "goodreads", "legal")
@@ -85,36 +86,27 @@ def _files_in(folder: Path) -> list[tuple[Path, str]]:
 def _read_file(file: Path, domain: str, graph: str | None, prefix: bool) -> list[QAItem]:
     items: list[QAItem] = []
     seen: set[str] = set()
-    with file.open(encoding="utf-8-sig") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise ValueError(
-                    f"{file} line {number}: not valid JSON ({err.msg}, column {err.colno})"
-                ) from err
-            if not isinstance(row, dict) or not {"question", "answer"} <= set(row):
-                raise ValueError(
-                    f"{file} line {number}: expected an object with question and answer, got {line[:120]!r}"
-                )
-            raw_qid = str(row.get("qid", number - 1))
-            if raw_qid in seen:
-                raise ValueError(f"{file} line {number}: qid {raw_qid!r} repeats an earlier line")
-            seen.add(raw_qid)
-            meta = {"domain": domain, "source_file": str(file), "source_qid": raw_qid}
-            if raw_qid.isdigit():
-                meta["template_index"] = int(raw_qid) // QUESTIONS_PER_TEMPLATE
-            answer = row["answer"]
-            items.append(
-                QAItem(
-                    qid=f"{domain}/{raw_qid}" if prefix else raw_qid,
-                    question=str(row["question"]).strip(),
-                    answer=answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False),
-                    answers=[str(a) for a in answer] if isinstance(answer, list) else None,
-                    graph=graph,
-                    meta=meta,
-                )
+    for number, row in read_jsonl(file):
+        if not isinstance(row, dict) or not {"question", "answer"} <= set(row):
+            raise ValueError(
+                f"{file} line {number}: expected an object with question and answer, got {str(row)[:120]!r}"
             )
+        raw_qid = str(row.get("qid", number - 1))
+        if raw_qid in seen:
+            raise ValueError(f"{file} line {number}: qid {raw_qid!r} repeats an earlier line")
+        seen.add(raw_qid)
+        meta = {"domain": domain, "source_file": str(file), "source_qid": raw_qid}
+        if raw_qid.isdigit():
+            meta["template_index"] = int(raw_qid) // QUESTIONS_PER_TEMPLATE
+        answer = row["answer"]
+        items.append(
+            QAItem(
+                qid=f"{domain}/{raw_qid}" if prefix else raw_qid,
+                question=str(row["question"]).strip(),
+                answer=answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False),
+                answers=[str(a) for a in answer] if isinstance(answer, list) else None,
+                graph=graph,
+                meta=meta,
+            )
+        )
     return items

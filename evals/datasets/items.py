@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+from tools.jsonl import read_jsonl, write_jsonl
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -62,12 +63,7 @@ class QAItem:
 
 def save_items(items: list[QAItem], path: str | Path) -> Path:
     """Write items as JSON Lines (one object per line, UTF-8)."""
-    out = Path(path).expanduser()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", encoding="utf-8") as fh:
-        for item in items:
-            fh.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
-    return out
+    return write_jsonl(Path(path).expanduser(), (item.to_dict() for item in items))
 
 
 def load_items(path: str | Path) -> list[QAItem]:
@@ -76,12 +72,9 @@ def load_items(path: str | Path) -> list[QAItem]:
     if not source.is_file():
         raise FileNotFoundError(f"question file {source} not found")
     items = []
-    with source.open(encoding="utf-8-sig") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                items.append(QAItem.from_dict(json.loads(line)))
-            except (json.JSONDecodeError, ValueError, TypeError) as err:
-                raise ValueError(f"{source} line {number}: {err}") from err
+    for number, row in read_jsonl(source):
+        try:
+            items.append(QAItem.from_dict(row))
+        except (ValueError, TypeError, AttributeError) as err:
+            raise ValueError(f"{source} line {number}: {err}") from err
     return items

@@ -9,7 +9,6 @@ with the standard library into plain dicts. ``cora.cites`` lines are
 from __future__ import annotations
 
 import csv
-import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 from evals.datasets.answer_rules import sorted_items, unique_mode
 from evals.datasets.template_base import Draft, Template, normalise, safe_names
 from tools.config import dataset_dir
+from tools.jsonl import read_jsonl
 
 MAX_LIST = 15  # list answers the model must reproduce
 MAX_OBSERVED = 40  # nodes an action may return on the way (keeps observations short)
@@ -50,11 +50,8 @@ def read_raw_cora(root: str | Path | None = None) -> RawCora:
             if row and row[0] != "paper_id":
                 titles[row[0].strip()] = normalise(row[1])
     labels: dict[str, str] = {}
-    with (folder / "cora_text_graph_complete.jsonl").open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                record = json.loads(line)
-                labels[str(record["paper_id"])] = record["label"].replace("_", " ")
+    for _, record in read_jsonl(folder / "cora_text_graph_complete.jsonl"):
+        labels[str(record["paper_id"])] = record["label"].replace("_", " ")
     cites: dict[str, set[str]] = {pid: set() for pid in titles}
     cited_by: dict[str, set[str]] = {pid: set() for pid in titles}
     with (folder / "cora.cites").open(encoding="utf-8") as fh:

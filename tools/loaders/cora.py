@@ -17,12 +17,12 @@ label ``cited_by`` (5,429 lines, no duplicates or self-loops).
 from __future__ import annotations
 
 import csv
-import json
 import tarfile
 from pathlib import Path
 
 from tools.config import dataset_dir
 from tools.errors import GraphFileError
+from tools.jsonl import read_jsonl
 from tools.store import GraphStore
 
 DATASET = "cora-citeseer-text"
@@ -107,13 +107,10 @@ def _read_labels(folder: Path) -> dict[str, str]:
     if jsonl.is_file():
         labels: dict[str, str] = {}
         with _open(jsonl) as fh:
-            for number, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
+            for number, row in read_jsonl(fh, error=GraphFileError, name=str(jsonl)):
                 try:
-                    row = json.loads(line)
                     labels[str(row["paper_id"])] = str(row["label"])
-                except (json.JSONDecodeError, KeyError) as err:
+                except (KeyError, TypeError) as err:
                     raise GraphFileError(
                         f"{jsonl} line {number}: expected JSON with paper_id and label ({err})"
                     ) from err

@@ -180,7 +180,7 @@ def test_unknown_formats(tmp_path: Path, content: str, message: str) -> None:
 def test_broken_graphinstruct_lines_name_the_line(tmp_path: Path) -> None:
     path = tmp_path / "cycle_dev.jsonl"
     path.write_text(json.dumps({"index": 0, "input_prompt": CYCLE_PROMPT, "answer": "### Yes"}) + "\n{oops\n")
-    with pytest.raises(GraphTaskFormatError, match="line 2: not JSON"):
+    with pytest.raises(GraphTaskFormatError, match="line 2: not valid JSON"):
         load_graphinstruct(path)
     path.write_text(json.dumps({"index": 0, "input_prompt": CYCLE_PROMPT}) + "\n")
     with pytest.raises(GraphTaskFormatError, match="line 1: GraphInstruct items need answer"):
