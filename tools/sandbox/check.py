@@ -154,10 +154,18 @@ def validate_designed(
             return CheckReport(
                 False, index + 1, message=f"no expected answer on graph {index + 1}: {exc}", runs=runs
             )
-        if not run.ok or not judge(g, params, run.answer, want):
+        if not run.ok or not _judged_right(judge, g, params, run.answer, want):
             bad = Counterexample(adjacency_of(g), params, want, run.answer, run)
             return CheckReport(False, index + 1, bad, f"wrong on graph {index + 1}: {bad.describe()}", runs)
     return CheckReport(True, len(runs), message=f"correct on all {len(runs)} graphs", runs=runs)
+
+
+def _judged_right(judge: Judge, g: nx.Graph, params: dict[str, Any], got: Any, want: Any) -> bool:
+    """``judge``'s verdict; an answer the judge cannot even compare (it raised) is a wrong answer."""
+    try:
+        return bool(judge(g, params, got, want))
+    except Exception:  # the answer is model-made data: odd types, huge ints, NaN ...
+        return False
 
 
 class OracleError(RuntimeError):

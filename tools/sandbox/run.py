@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tools.sandbox.runner import decode, encode
+from tools.sandbox.runner import MAX_OUTPUT_BYTES, decode, encode
 from tools.sandbox.validate import SandboxViolation, validate_source
 
 RUNNER = Path(__file__).with_name("runner.py")
@@ -142,17 +142,33 @@ def _run_child(request: dict[str, Any], wall_seconds: float) -> SandboxResult:
     killed = _killed(proc.returncode, request["cpu_seconds"], request["memory_mb"])
     if killed is not None:
         return killed
+    return read_reply(out, err, proc.returncode)
+
+
+def read_reply(out: bytes, err: bytes, returncode: int = 0) -> SandboxResult:
+    """The child's last output line as a result; anything unreadable is an ``error`` result, never raised.
+
+    The answer is untrusted data: too large, nested too deep, or holding values that do not
+    decode (say, an unhashable set member) make the run fail, which the design loop reports
+    back to the master like any other failure.
+    """
+    if len(out) > MAX_OUTPUT_BYTES + 1024:  # the child caps its own reply; more means it broke protocol
+        return SandboxResult("error", message=f"the sandbox's reply is over {MAX_OUTPUT_BYTES} bytes")
     try:
         reply = json.loads(out.decode().strip().splitlines()[-1])
-    except (IndexError, ValueError, UnicodeDecodeError):
+    except (IndexError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
         tail = err.decode(errors="replace").strip()[-500:]
-        return SandboxResult("error", message=f"the sandbox gave no result (exit {proc.returncode}): {tail}")
+        return SandboxResult("error", message=f"the sandbox gave no result (exit {returncode}): {tail}")
+    if not isinstance(reply, dict):
+        return SandboxResult("error", message="the sandbox's reply is not a JSON object")
     status = reply.get("status")
     if status not in STATUSES:
         return SandboxResult("error", message=f"the sandbox replied with an unknown status {status!r}")
-    return SandboxResult(
-        status, decode(reply.get("answer")), int(reply.get("rounds", 0)), reply.get("message", "")
-    )
+    try:
+        answer, rounds = decode(reply.get("answer")), int(reply.get("rounds", 0))
+    except (TypeError, ValueError, OverflowError, RecursionError, MemoryError) as exc:
+        return SandboxResult("error", message=f"the answer could not be read back from the sandbox: {exc}")
+    return SandboxResult(status, answer, rounds, str(reply.get("message", "")))
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -32,6 +32,8 @@ from typing import Any
 
 SOURCE_NAME = "<designed>"
 MAX_OUTPUT_BYTES = 5_000_000
+MAX_INT_BITS = 13_000  # ~3,900 digits: under Python's 4,300-digit int <-> str limit at both ends of the pipe
+MAX_DEPTH = 64
 
 SAFE_BUILTINS = (
     "abs", "all", "any", "bool", "dict", "divmod", "enumerate", "float", "frozenset", "int",
@@ -45,11 +47,13 @@ SAFE_BUILTINS = (
 # --------------------------------------------------------------------------- value codec
 def encode(value: Any, depth: int = 0) -> Any:
     """A JSON-safe form of builtin data that keeps dict keys' types and sets (see :func:`decode`)."""
-    if depth > 64:
-        raise ValueError("the value is nested more than 64 levels deep")
+    if depth > MAX_DEPTH:
+        raise ValueError(f"the value is nested more than {MAX_DEPTH} levels deep")
     if value is None or isinstance(value, bool | str):
         return value
     if isinstance(value, numbers.Integral):
+        if int(value).bit_length() > MAX_INT_BITS:  # checked before JSON turns it into digits
+            raise ValueError(f"an integer of more than {MAX_INT_BITS} bits cannot pass the sandbox boundary")
         return int(value)
     if isinstance(value, numbers.Real):
         return float(value)
@@ -63,11 +67,22 @@ def encode(value: Any, depth: int = 0) -> Any:
 
 
 def _hashable(value: Any) -> Any:
-    return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
+    """A decoded dict key or set member made hashable again: lists -> tuples, sets -> frozensets.
+
+    A frozenset travels as a ``$set`` and decodes as a set, so ``{frozenset({1, 2})}`` needs this.
+    Members of a decoded set are already hashable; anything else unhashable raises ``TypeError``.
+    """
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, set):
+        return frozenset(value)
+    return value
 
 
 def decode(value: Any) -> Any:
-    """Inverse of :func:`encode` (tuples come back as lists, except as dict keys / set members)."""
+    """Inverse of :func:`encode` (tuples come back as lists and frozensets as sets, except as dict
+    keys / set members, where they are tuples and frozensets). Malformed input raises
+    ``TypeError`` / ``ValueError`` (the parent turns that into a failed run)."""
     if isinstance(value, list):
         return [decode(v) for v in value]
     if isinstance(value, dict):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -40,16 +41,16 @@ class PageRank(VertexAlgorithm):
 
     def prepare(self, graph: VertexGraph, params: dict[str, Any]) -> dict[str, Any]:
         params = super().prepare(graph, params)
-        damping = float(params.get("damping", 0.85))
+        damping = _number(params, "damping", 0.85)
         if not 0.0 <= damping < 1.0:
             raise VertexProgramError(f"damping must be in [0, 1), got {damping}")
-        tol = float(params.get("tol", 1e-10))
+        tol = _number(params, "tol", 1e-10)
         if tol <= 0:
             raise VertexProgramError(f"tol must be positive, got {tol}")
-        top_k = int(params.get("top_k", 10))
+        top_k = _whole(params, "top_k", 10)
         if top_k < 1:
             raise VertexProgramError(f"top_k must be at least 1, got {top_k}")
-        weighted = bool(params.get("weighted", False))
+        weighted = _flag(params, "weighted", False)
         if weighted and graph.out.weights.size and graph.out.weights.min() < 0:
             raise VertexProgramError("weighted PageRank needs non-negative edge weights")
         return {"damping": damping, "tol": tol, "top_k": top_k, "weighted": weighted}
@@ -107,3 +108,41 @@ class PageRank(VertexAlgorithm):
             "text": f"The {len(top)} most important nodes by PageRank (damping {params['damping']}), "
             f"most important first: {', '.join(str(n) for n in names)}.",
         }
+
+
+# ----------------------------------------------------------------- parameter reading
+# Parameters may come from a model's reply: strings, NaN, 1e400 or lists must give a clear
+# VertexProgramError, not a TypeError / OverflowError or a silent NaN (NaN passes every
+# comparison-based range check).
+def _number(params: dict[str, Any], key: str, default: float) -> float:
+    """``params[key]`` as a finite float (``default`` when absent)."""
+    value = params.get(key, default)
+    try:
+        number = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError, OverflowError):
+        number = math.nan
+    if not math.isfinite(number):
+        raise VertexProgramError(f"{key} must be a finite number, got {value!r}")
+    return number
+
+
+def _whole(params: dict[str, Any], key: str, default: int) -> int:
+    """``params[key]`` as an int (a whole float or numeric string counts; ``default`` when absent)."""
+    value = params.get(key, default)
+    if isinstance(value, int | np.integer) and not isinstance(value, bool):
+        return int(value)
+    number = _number(params, key, default)
+    if not number.is_integer():
+        raise VertexProgramError(f"{key} must be a whole number, got {value!r}")
+    return int(number)
+
+
+def _flag(params: dict[str, Any], key: str, default: bool) -> bool:
+    """``params[key]`` as a bool: True/False, 1/0 or the words true/false/yes/no."""
+    value = params.get(key, default)
+    if isinstance(value, bool | np.bool_) or (isinstance(value, int | np.integer) and value in (0, 1)):
+        return bool(value)
+    words = {"true": True, "yes": True, "false": False, "no": False}
+    if isinstance(value, str) and value.strip().lower() in words:
+        return words[value.strip().lower()]
+    raise VertexProgramError(f"{key} must be true or false, got {value!r}")

@@ -14,18 +14,25 @@ or just a candidate's name somewhere in the words). The reply is untrusted:
 * an unusable reply falls back to the top-1 entry, and ``fallback_used`` says so.
 
 Parameters: what the parser read from the question wins; the master's values
-fill parameters the parser did not find, and disagreements are recorded.
+fill parameters the parser did not find, and disagreements are recorded. The
+master's values are checked like everything else it says: one that is not a
+plain value (a list, NaN, 1e400) or that the entry's own parameter check
+refuses (damping=-5) is dropped with a note, and the default stands. Only the
+question's own values can end a run with a parameter error.
 """
 
 from __future__ import annotations
 
+import math
 import re
+import reprlib
 from typing import Any
 
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from tools.graph_text import GraphTextError, ParsedProblem
+from tools.vertex import VertexAlgorithm, VertexGraph, VertexProgramError, get_algorithm
 from workflows.gar.catalogue import CATALOGUE, entry_for_task
 from workflows.gar.common import emit, json_objects
 from workflows.gar.construct import problem_of
@@ -38,6 +45,8 @@ from workflows.models.roles import role_model
 
 _NODE_PARAMS = ("source", "target", "node")
 _NAME_KEYS = ("algorithm", "name", "choice", "algorithm_name")
+_MAX_INT = 2**63 - 1  # no graph parameter is larger; bigger ints would not fit numpy or a checkpoint
+_MAX_WORD = 100  # a parameter word ("out", "true", "0.85"), not an essay
 
 
 def _key(text: str) -> str:
@@ -56,10 +65,14 @@ def _from_object(obj: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
         args = calls[0].get("arguments") or {}
         inner = args if isinstance(args, dict) else {}
         name = next((inner[k] for k in _NAME_KEYS if isinstance(inner.get(k), str)), None)
-        return name or calls[0].get("name"), dict(inner.get("params") or inner)
+        return name or calls[0].get("name"), _as_params(inner.get("params") or inner)
     name = next((obj[k] for k in _NAME_KEYS if isinstance(obj.get(k), str)), None)
-    params = obj.get("params") or obj.get("parameters") or obj.get("arguments") or {}
-    return name, dict(params) if isinstance(params, dict) else {}
+    return name, _as_params(obj.get("params") or obj.get("parameters") or obj.get("arguments"))
+
+
+def _as_params(value: Any) -> dict[str, Any]:
+    """A reply's parameters as a fresh dict; anything but a dict (a list, a string) gives none."""
+    return dict(value) if isinstance(value, dict) else {}
 
 
 def parse_choice(reply: str, candidates: list[str]) -> tuple[str | None, dict[str, Any]]:
@@ -78,26 +91,79 @@ def parse_choice(reply: str, candidates: list[str]) -> tuple[str | None, dict[st
     return (named.pop(), {}) if len(named) == 1 else (None, {})
 
 
-def _resolve(problem: ParsedProblem, key: str, value: Any) -> Any:
-    """A master-given parameter value in internal form (node labels -> ids); None when unusable."""
+def _resolve(problem: ParsedProblem, key: str, value: Any) -> tuple[Any, str]:
+    """A master-given value in internal form (node labels -> ids) and '', or None and why it is unusable."""
     if key in _NODE_PARAMS:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            return None, "not a node of the graph"
         try:
-            return problem.node_id(value)
-        except GraphTextError:
-            return None
-    if isinstance(value, bool | int | float):
-        return value
-    try:
-        return float(value) if "." in str(value) else int(str(value))
-    except ValueError:
-        return str(value).strip() or None  # e.g. direction="out"
+            return problem.node_id(value), ""
+        except (GraphTextError, ValueError) as exc:
+            return None, str(exc)
+    return _scalar(value)
+
+
+def _scalar(value: Any) -> tuple[Any, str]:
+    """A parameter value as a bool, int, finite float or short word, and ''; or None and why not."""
+    if isinstance(value, bool):
+        return value, ""
+    if isinstance(value, int):  # JSON and Python literals give ints of any size
+        return (value, "") if abs(value) <= _MAX_INT else (None, "too large")
+    if isinstance(value, float):  # 1e400 reads as inf
+        return (value, "") if math.isfinite(value) else (None, "not a finite number")
+    if not isinstance(value, str):
+        return None, "not a single value"
+    text = value.strip()
+    if not text or len(text) > _MAX_WORD:
+        return None, "not understood"
+    for convert in (int, float):  # "0.85", "3", "NaN", "1e400"
+        try:
+            return _scalar(convert(text))
+        except (ValueError, OverflowError):
+            continue
+    return text, ""  # a word, e.g. direction="out"
+
+
+def _ignored(key: str, value: Any, why: str) -> str:
+    """The note for a dropped master value: short however long the value or the reason."""
+    return f"ignored the master's {key}={_shown(value)}: {why[:200]}"
+
+
+def _shown(value: Any) -> str:
+    """A reply's value for a note: short whatever its size."""
+    return reprlib.repr(value)
 
 
 def merge_params(
     entry: str, parsed: dict[str, Any], proposed: dict[str, Any], problem: ParsedProblem
 ) -> tuple[dict[str, Any], list[str]]:
-    """The chosen algorithm's parameters: parsed values first, the master's filling the gaps; plus conflict notes."""
+    """The chosen algorithm's parameters: parsed values first, the master's filling the gaps; plus notes.
+
+    The master's values are untrusted: one the entry's own check refuses is dropped with a note
+    (the default, or the question's value, stays), so a bad proposal never ends the run. The
+    question's own values are not checked here: if they are wrong, execute says so.
+    """
     takes = CATALOGUE[entry].params
+    params = _from_question(parsed, takes)
+    notes: list[str] = []
+    offered: dict[str, Any] = {}
+    for key, value in proposed.items():
+        if key not in takes or key == "pattern" or value is None:
+            continue
+        resolved, why = _resolve(problem, key, value)
+        if why:
+            notes.append(_ignored(key, value, why))
+        elif key not in params:
+            offered[key] = resolved
+        elif params[key] != resolved:
+            notes.append(f"kept {key}={params[key]} from the question over the master's {_shown(value)}")
+    return {**params, **_checked(entry, params, offered, problem, notes)}, notes
+
+
+def _from_question(parsed: dict[str, Any], takes: dict[str, str]) -> dict[str, Any]:
+    """The parsed question's parameters under the names the entry takes."""
     base = dict(parsed)
     if "source" not in base and "start" in base:  # "starting from node 3" reads as start
         base["source"] = base["start"]
@@ -105,19 +171,64 @@ def merge_params(
         base["node"] = base["source"]
     if "top_k" in takes and "k" in base:
         base["top_k"] = base["k"]
-    params = {k: v for k, v in base.items() if k in takes and k != "pattern"}
-    notes = []
-    for key, value in proposed.items():
-        if key not in takes or key == "pattern" or value is None:
-            continue
-        resolved = _resolve(problem, key, value)
-        if resolved is None:
-            notes.append(f"ignored the master's {key}={value!r}: not understood")
-        elif key not in params:
-            params[key] = resolved
-        elif params[key] != resolved:
-            notes.append(f"kept {key}={params[key]} from the question over the master's {value!r}")
-    return params, notes
+    return {k: v for k, v in base.items() if k in takes and k != "pattern"}
+
+
+def _checked(
+    entry: str, params: dict[str, Any], offered: dict[str, Any], problem: ParsedProblem, notes: list[str]
+) -> dict[str, Any]:
+    """The master's ``offered`` values that the entry's own ``prepare`` accepts; a note for each refused.
+
+    Each value is tried alone, then all with the question's values: a combination that fails
+    only because of the master's (max_flow with source == target) drops them all. When the
+    entry refuses even its defaults here (the graph does not suit it), nothing is judged:
+    execute reports that, and it is not the master's doing.
+    """
+    if not offered or CATALOGUE[entry].engine != "compiled":
+        return offered
+    algorithm = get_algorithm(entry)
+    try:
+        graph = _stand_in(problem)
+    except VertexProgramError:  # the graph itself is unusable: execute says so
+        return offered
+    if _refusal(algorithm, graph, {}):
+        return offered
+    accepted = {}
+    for key, value in offered.items():
+        why = _refusal(algorithm, graph, {key: value})
+        if why:
+            notes.append(_ignored(key, value, why))
+        else:
+            accepted[key] = value
+    why = _refusal(algorithm, graph, {**params, **accepted}) if accepted else ""
+    if why and why != _refusal(algorithm, graph, params):
+        shown = ", ".join(f"{k}={_shown(v)}" for k, v in accepted.items())
+        notes.append(f"ignored the master's {shown}: {why[:200]}")
+        return {}
+    return accepted
+
+
+def _stand_in(problem: ParsedProblem) -> VertexGraph:
+    """A graph for checking parameters: the question's node count, direction and smallest edge weight.
+
+    A ``prepare`` reads only these (node ids, directed or not, negative weights), so the edges
+    themselves are not built twice: one self-loop carries the smallest weight.
+    """
+    _, _, weight = problem.edge_arrays()
+    edges = [(0, 0, float(weight.min()))] if weight is not None and weight.size else []
+    return VertexGraph.from_edges(max(problem.n_nodes, 1), edges, directed=problem.directed)
+
+
+def _refusal(algorithm: VertexAlgorithm, graph: VertexGraph, params: dict[str, Any]) -> str:
+    """Why ``algorithm`` refuses ``params`` ('' if it accepts them); missing node parameters get stand-ins."""
+    used = {v for k, v in params.items() if k in _NODE_PARAMS}
+    spare = (i for i in range(graph.num_nodes) if i not in used)
+    filled = {k: next(spare, 0) for k in algorithm.params if k in _NODE_PARAMS and k not in params}
+    try:
+        algorithm.prepare(graph, {**filled, **params})
+    except Exception as exc:  # untrusted values: int(inf), float([1]) ... all mean "refused"
+        return str(exc) or type(exc).__name__
+    return ""
 
 
 def decide(

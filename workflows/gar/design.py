@@ -14,12 +14,14 @@ designed algorithm is never trusted unchecked, and never hangs the run.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from tools.sandbox import SandboxResult
 from workflows.gar.common import emit, jsonable
 from workflows.gar.construct import problem_of
 from workflows.gar.context import GARContext
@@ -73,6 +75,26 @@ def _json_ready(value: Any) -> Any:
     return jsonable(value)
 
 
+def _unusable(run: SandboxResult) -> str:
+    """Why the run on the question's graph gave no usable answer ('' when it did)."""
+    if run.status not in ("ok", "round_cap") or (run.status == "round_cap" and run.answer is None):
+        return f"on the question's graph: {run.status} - {run.message}"
+    if _holds_nan(run.answer):  # e.g. 0 * inf: it ran cleanly, yet answered nothing
+        return "on the question's graph: the answer holds NaN (not a number); return a real value"
+    return ""
+
+
+def _holds_nan(value: Any) -> bool:
+    """True when a designed answer is or contains a NaN (decoded answers nest at most 64 deep)."""
+    if isinstance(value, float):
+        return math.isnan(value)
+    if isinstance(value, dict):
+        return any(_holds_nan(k) or _holds_nan(v) for k, v in value.items())
+    if isinstance(value, list | tuple | set | frozenset):
+        return any(_holds_nan(v) for v in value)
+    return False
+
+
 def _failed(problem: str, attempt: int, ctx: GARContext) -> dict:
     """State update after a failed attempt: feedback for the next one, or the final no-answer result."""
     if attempt < ctx.design_attempts:
@@ -118,8 +140,8 @@ def test_design(state: GARState, runtime: Runtime[GARContext]) -> dict:
     run = run_on_problem(
         source, problem, params, cpu_seconds=ctx.design_cpu_seconds, memory_mb=ctx.design_memory_mb
     )
-    if run.status not in ("ok", "round_cap") or (run.status == "round_cap" and run.answer is None):
-        message = f"on the question's graph: {run.status} - {run.message}"
+    message = _unusable(run)
+    if message:
         note["text"] = message
         emit("design_run", message, status=run.status)
         return {**_failed(message, attempt, ctx), "trace": [note]}
