@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Callable
 
-from workflows.gar.common import json_objects
+from tools.lenient_json import json_objects
 
 
 def reference_json_objects(text: str) -> list:

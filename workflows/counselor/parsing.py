@@ -12,6 +12,7 @@ import json
 import re
 
 from tools.calls import MAX_NESTING, nesting_depth
+from tools.lenient_json import read_value
 
 # One optional number between blanks, written so that a long run of blanks has one parse only.
 _INDEX = r"\s*(?:\d+\s*)?"
@@ -45,10 +46,7 @@ def clean_line(text: str, label: str) -> str:
 def _unwrap_json(text: str, label: str) -> str | None:
     if not text.startswith("{") or nesting_depth(text) > MAX_NESTING:
         return None
-    try:
-        data = json.loads(text, parse_int=str)  # a huge integer must not hit the int-string limit
-    except (ValueError, RecursionError):
-        return None
+    data = read_value(text, ints_as_text=True)  # a huge integer must not hit the int-string limit
     if not isinstance(data, dict):
         return None
     for key, value in data.items():

@@ -14,12 +14,13 @@ and the reply must be ``{"nodes": [{"id", "state", "send": [{"to", "message"}]}]
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from tools.lenient_json import first_value
 
 SEND_ON_CHANGE = (
     'Step 1: if your state changed in this round, or you have "start": true, you are active. '
@@ -148,21 +149,10 @@ _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 def _decode_first(text: str) -> Any:
     """The first JSON (or Python-literal) object or list in ``text``."""
-    starts = [i for i in (text.find("{"), text.find("[")) if i >= 0]
-    if not starts:
-        raise AgentReplyError("the reply contains no JSON object")
-    begin = min(starts)
     try:
-        return json.JSONDecoder().raw_decode(text[begin:])[0]
-    except json.JSONDecodeError as exc:
-        closer = "}" if text[begin] == "{" else "]"
-        end = text.rfind(closer)
-        if end > begin:
-            try:  # models sometimes answer with Python literals (single quotes, True/None)
-                return ast.literal_eval(text[begin : end + 1])
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
-                pass
-        raise AgentReplyError(f"the reply is not valid JSON ({exc.msg} at char {exc.pos})") from exc
+        return first_value(text)
+    except ValueError as exc:
+        raise AgentReplyError(f"the reply contains no usable JSON: {exc}") from exc
 
 
 def parse_reply(text: str) -> list[dict[str, Any]]:

@@ -32,9 +32,10 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from tools.graph_text import GraphTextError, ParsedProblem
+from tools.lenient_json import json_objects
 from tools.vertex import VertexAlgorithm, VertexGraph, VertexProgramError, get_algorithm
 from workflows.gar.catalogue import CATALOGUE, entry_for_task
-from workflows.gar.common import emit, json_objects
+from workflows.gar.common import emit
 from workflows.gar.construct import problem_of
 from workflows.gar.context import GARContext
 from workflows.gar.prompts import DESIGN_NEW, master_prompt

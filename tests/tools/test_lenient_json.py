@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from workflows.gar import common
-from workflows.gar.common import MAX_FAILED_NESTING, json_objects
+from tools import lenient_json as common
+from tools.lenient_json import MAX_FAILED_NESTING, json_objects
 
 
 def reference_json_objects(text: str) -> list:
@@ -102,3 +102,26 @@ def test_deep_nesting_still_finds_the_readable_inner_objects():
 
 def test_a_nested_object_inside_prose_braces_is_found():
     assert json_objects("{ I would pick {'algorithm': 'pagerank'} here }") == [{"algorithm": "pagerank"}]
+
+
+def test_first_value_reads_json_then_python_literals_and_explains_failures():
+    from tools.lenient_json import first_value
+
+    assert first_value('Sure! {"nodes": [1, 2]} hope that helps') == {"nodes": [1, 2]}
+    assert first_value("[{'id': 0, 'ok': True}] done") == [{"id": 0, "ok": True}]
+    with pytest.raises(ValueError, match="no JSON object or list"):
+        first_value("no structure here")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        first_value("{oops")
+    with pytest.raises(ValueError):
+        first_value("[" * 100_000 + "]" * 100_000)
+
+
+def test_read_value_keeps_huge_integers_as_text_and_never_raises():
+    from tools.lenient_json import UNREADABLE, read_value
+
+    digits = "9" * 5000
+    assert read_value(f'{{"id": {digits}}}', ints_as_text=True) == {"id": digits}
+    assert read_value("{'a': None}") == {"a": None}
+    assert read_value("{" * 50_000) is UNREADABLE
+    assert read_value("[" * 100_000 + "]" * 100_000) is UNREADABLE
