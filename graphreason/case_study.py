@@ -14,9 +14,8 @@ import json
 import sys
 from typing import Any
 
-from graphreason.commands import GAREventPrinter
 from graphreason.options import add_gar_master_options, positive
-from graphreason.trace import shorten
+from graphreason.trace import EventPrinter, shorten
 
 _TITLE_WIDTH = 40
 
@@ -101,7 +100,7 @@ def cmd_case_study_pagerank(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2, ensure_ascii=False, default=str))
     else:
         print(f"Question: {shorten(question, 400)}", flush=True)
-        printer = GAREventPrinter(sys.stdout)
+        printer = EventPrinter(sys.stdout, 300)
         result = run_pagerank_case_study(question, on_event=printer, **options)
         printer.flush()
         print_case_study(result)

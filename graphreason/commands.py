@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from graphreason.context_options import context_from_args
-from graphreason.trace import TracePrinter, shorten
+from graphreason.trace import EventPrinter, shorten
 
 
 def counselor_context(args: argparse.Namespace, **overrides: Any) -> Any:
@@ -17,21 +17,6 @@ def counselor_context(args: argparse.Namespace, **overrides: Any) -> Any:
     from workflows.counselor.context import CounselorContext
 
     return context_from_args(CounselorContext, args, **overrides)
-
-
-def stream_counselor(question: str, context: Any, on_event: Any) -> dict[str, Any]:
-    """Run the Counselor graph, passing each custom event to ``on_event``; return the final output."""
-    from workflows.counselor.graph import graph
-
-    final: dict[str, Any] = {}
-    for mode, chunk in graph.stream(
-        {"question": question}, context=context, stream_mode=["custom", "values"]
-    ):
-        if mode == "custom" and isinstance(chunk, dict):
-            on_event(chunk)
-        elif mode == "values" and isinstance(chunk, dict):
-            final = chunk
-    return final
 
 
 def _load_graph_first(context: Any) -> None:
@@ -69,15 +54,17 @@ def _lenient_graph(args: argparse.Namespace) -> None:
 
 def cmd_run_counselor(args: argparse.Namespace) -> int:
     """``graphreason run counselor``: stream the trace, then print the answer."""
+    from workflows.counselor import stream_solve
+
     _lenient_graph(args)
     context = counselor_context(args)
     _load_graph_first(context)
     if args.json:
-        output = stream_counselor(args.question, context, lambda event: None)
+        output = stream_solve(args.question, context)
         print(json.dumps(output, indent=2, ensure_ascii=False, default=str))
         return 0
     print(f"Question: {args.question}", flush=True)
-    output = stream_counselor(args.question, context, TracePrinter(sys.stdout))
+    output = stream_solve(args.question, context, EventPrinter(sys.stdout))
     print(f"\nAnswer: {output.get('answer') or '(no answer)'}")
     if output.get("first_answer") and output.get("first_answer") != output.get("answer"):
         print(f"First-trial answer: {output['first_answer']}")
@@ -135,7 +122,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ GraphAgent-Reasoner
-_GAR_ROUNDS_SHOWN = 12  # round events printed before the rest are only counted
 
 
 def gar_context(args: argparse.Namespace) -> Any:
@@ -168,31 +154,6 @@ def load_graph_file(path: str) -> dict[str, Any]:
     return data
 
 
-class GAREventPrinter:
-    """Prints the GAR custom stream events as one readable line each (rounds beyond a few are counted)."""
-
-    def __init__(self, out: Any, width: int = 300) -> None:
-        self.out = out
-        self.width = width
-        self.hidden_rounds = 0
-
-    def __call__(self, event: dict[str, Any]) -> None:
-        kind = str(event.get("event", "event"))
-        rounds = kind in ("round", "agent_round")
-        if rounds and int(event.get("round") or 0) > _GAR_ROUNDS_SHOWN:
-            self.hidden_rounds += 1
-            return
-        if not rounds:
-            self.flush()
-        print(f"{kind:>10}: {shorten(event.get('text', ''), self.width)}", file=self.out, flush=True)
-
-    def flush(self) -> None:
-        """Print the count of round events not shown, if any."""
-        if self.hidden_rounds:
-            print(f"{'round':>10}: ... {self.hidden_rounds} more round(s)", file=self.out, flush=True)
-            self.hidden_rounds = 0
-
-
 def cmd_run_gar(args: argparse.Namespace) -> int:
     """``graphreason run gar``: stream the master's steps and the rounds, then print the answer."""
     from workflows.gar import stream_solve
@@ -207,7 +168,7 @@ def cmd_run_gar(args: argparse.Namespace) -> int:
         print(json.dumps(output, indent=2, ensure_ascii=False, default=str))
         return 0
     print(f"Question: {shorten(args.question, 400)}", flush=True)
-    printer = GAREventPrinter(sys.stdout)
+    printer = EventPrinter(sys.stdout, 300)
     output = stream_solve(args.question, context, graph, printer)
     printer.flush()
     print(f"\nAlgorithm: {output.get('algorithm')}")

@@ -14,13 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
-from graphreason.commands import GAREventPrinter, counselor_context, stream_counselor
-from graphreason.trace import TracePrinter, shorten
+from graphreason.commands import counselor_context
+from graphreason.trace import EventPrinter, shorten
 from workflows.counselor.context import CounselorContext
-from workflows.run_context import RunContext
+from workflows.run_context import shared_settings
 
 # two problems in GraphInstruct's phrasing, with their answers worked out by hand
 DEMO_GAR = (
@@ -79,15 +79,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _gar_part(counselor: CounselorContext, clock: _Clock) -> None:
-    from workflows.gar import stream_solve
+    from workflows.gar import stream_solve as solve_gar
     from workflows.gar.context import GARContext
 
-    shared = {f.name: getattr(counselor, f.name) for f in fields(RunContext)}
-    context = GARContext(**{**shared, "temperature": 0.0, "max_tokens": 48}, master_model=counselor.reasoner_model)
+    shared = {**shared_settings(counselor), "temperature": 0.0, "max_tokens": 48}
+    context = GARContext(**shared, master_model=counselor.reasoner_model)
     for number, (question, expected) in enumerate(DEMO_GAR, 1):
         print(f"\n=== {clock} Graph problem {number}/{len(DEMO_GAR)} ===\n{question}", flush=True)
-        printer = GAREventPrinter(sys.stdout)
-        output = stream_solve(question, context, None, printer)
+        printer = EventPrinter(sys.stdout, 300)
+        output = solve_gar(question, context, None, printer)
         printer.flush()
         print(f"Answer: {output.get('answer') or '(no answer)'}")
         print(f"Worked out by hand: {expected}", flush=True)
@@ -102,6 +102,7 @@ def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) 
     from evals.metrics import exact_match
     from evals.reference_agent import reference_script
     from evals.runner import gold_of
+    from workflows.counselor import stream_solve
     from workflows.models.scripted import ScriptedChatModel
 
     print(f"\n=== {clock} Graph Counselor on {context.graph!r} ===", flush=True)
@@ -111,7 +112,7 @@ def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) 
     print(f"\n--- {clock} Reference plan, no LLM: the real workflow and graph tools, scripted replies ---")
     print(reference.question, flush=True)
     script = ScriptedChatModel(script=reference_script(reference))
-    output = stream_counselor(
+    output = stream_solve(
         reference.question,
         replace(
             context,
@@ -121,7 +122,7 @@ def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) 
             judge_model=script,
             max_steps=3,
         ),
-        TracePrinter(sys.stdout, 200),
+        EventPrinter(sys.stdout, 200),
     )
     _print_against_gold(str(output.get("answer") or ""), reference, gold_of, exact_match)
 
@@ -138,7 +139,7 @@ def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) 
         )
         print(item.question, flush=True)
         # a fresh copy per question: a scripted model's script starts over with each run
-        output = stream_counselor(item.question, replace(context), TracePrinter(sys.stdout, 200))
+        output = stream_solve(item.question, context, EventPrinter(sys.stdout, 200))  # a fresh copy per run
         rows.append(_print_against_gold(str(output.get("answer") or ""), item, gold_of, exact_match))
     right = sum(rows)
     print(f"\n=== {clock} Done: the model answered {right}/{len(rows)} Counselor question(s) exactly ===")

@@ -137,3 +137,8 @@ def with_settings(context: Any, settings: dict[str, Any], error: type[Exception]
         return replace(context, **settings)
     except (ValueError, TypeError) as exc:
         raise error(str(exc)) from exc
+
+
+def shared_settings(context: RunContext) -> dict[str, Any]:
+    """The :class:`RunContext` fields of ``context``: what a sub-run (another method's context) inherits."""
+    return {f.name: getattr(context, f.name) for f in fields(RunContext)}

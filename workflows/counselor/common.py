@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import HumanMessage
-from langgraph.config import get_stream_writer
-
 from workflows.counselor.context import CounselorContext
 from workflows.counselor.prompts import reasoning_prompt
 from workflows.counselor.resources import graph_example
 from workflows.counselor.state import CounselorState, Step, Usage
-from workflows.models.invoke import invoke_text
-from workflows.models.roles import role_model
+from workflows.kit.events import emit as kit_emit
+from workflows.kit.llm import ask_role
 
 # Cut generation where the next protocol line would start: one line per agent.
 STEP_STOPS = ["\nObservation", "\nPlan ", "\nThought ", "\nAction ", "\n\n"]
@@ -27,15 +24,15 @@ def llm(
     max_tokens: int | None = None,
 ) -> tuple[str, Usage]:
     """Run one role's model on a single-message prompt; return text and usage."""
-    model = role_model(
+    reply = ask_role(
         context,
         context.model_of(role),
+        prompt,
+        stop=stop,
         temperature=context.temperature_of(role),
         max_tokens=max_tokens or context.max_tokens,
     )
-    reply = invoke_text(model, [HumanMessage(content=prompt)], stop=stop)
-    usage: Usage = reply.usage()
-    return reply.text, usage
+    return reply.text, reply.usage()
 
 
 def charge(step: dict, usage: Usage) -> dict:
@@ -46,12 +43,8 @@ def charge(step: dict, usage: Usage) -> dict:
 
 
 def emit(event: str, text: str, state: CounselorState, step: int | None = None, **extra: Any) -> None:
-    """Stream a custom event (``stream_mode="custom"``); a no-op outside a streamed run."""
-    try:
-        writer = get_stream_writer()
-    except Exception:  # called outside a graph run (unit tests of helpers)
-        return
-    writer({"event": event, "trial": state.get("trial_index", 0), "step": step, "text": text, **extra})
+    """Stream a custom event tagged with the trial and step it belongs to (see :func:`workflows.kit.events.emit`)."""
+    kit_emit(event, text, trial=state.get("trial_index", 0), step=step, **extra)
 
 
 def render_scratchpad(steps: list[Step], pending: Step | None = None, with_plan: bool = True) -> str:

@@ -30,6 +30,7 @@ from workflows.counselor.reflector import reflect
 from workflows.counselor.state import CounselorInput, CounselorOutput, CounselorState
 from workflows.counselor.thought import think
 from workflows.counselor.trials import close_trial, finish, next_trial, start
+from workflows.kit.compile import compile_workflow
 
 
 def _first_step(
@@ -96,7 +97,7 @@ def build_graph(checkpointer=None, *, name: str = "Graph Counselor"):
     builder.add_edge("finish", END)
     # Loops are bounded by max_steps and max_reflections, not by LangGraph's default
     # recursion limit of 25 super-steps (one Counselor step alone takes four).
-    return builder.compile(checkpointer=checkpointer, name=name).with_config(recursion_limit=RECURSION_LIMIT)
+    return compile_workflow(builder, name=name, recursion_limit=RECURSION_LIMIT, checkpointer=checkpointer)
 
 
 RECURSION_LIMIT = 100_000

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from workflows.gar.context import GARContext
+from workflows.kit.run import run_workflow, stream_workflow
 
 
 def gar_input(question: str, graph: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -30,9 +30,7 @@ def solve(
     """
     from workflows.gar.graph import graph as workflow
 
-    # a copy per call: each solve() is its own run, so a scripted model's script starts over
-    context = replace(context) if context is not None else GARContext()
-    return workflow.invoke(gar_input(question, graph), context=context, config=config)
+    return run_workflow(workflow, gar_input(question, graph), context or GARContext(), **config)
 
 
 def stream_solve(
@@ -48,20 +46,8 @@ def stream_solve(
     """
     from workflows.gar.graph import graph as workflow
 
-    final: dict[str, Any] = {}
-    stream = workflow.stream(
-        gar_input(question, graph),
-        context=replace(context) if context is not None else GARContext(),  # fresh per run, as in solve()
-        stream_mode=["custom", "values"],
-        subgraphs=True,
-    )
-    for namespace, mode, chunk in stream:
-        if mode == "custom" and isinstance(chunk, dict):
-            if on_event is not None:
-                on_event(chunk)
-        elif mode == "values" and isinstance(chunk, dict) and not namespace:
-            final = chunk
-    return final
+    inputs = gar_input(question, graph)
+    return stream_workflow(workflow, inputs, context or GARContext(), on_event, subgraphs=True)
 
 
 __all__ = ["GARContext", "gar_input", "solve", "stream_solve"]

@@ -6,12 +6,13 @@ maps (JSON object keys), states and messages are small dicts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from typing_extensions import TypedDict
 
 from workflows.gar.state import Usage, add_usage
+from workflows.run_context import RunContext, describe
 
 
 def collect_replies(left: list[dict] | None, right: list[dict] | None) -> list[dict]:
@@ -63,15 +64,15 @@ class BatchPayload(TypedDict):
 
 
 @dataclass(kw_only=True)
-class AgentContext:
+class AgentContext(RunContext):
     """Runtime context of the agent subgraph: the node-agent chat model (spec string or model).
 
     Specs: ``local``, ``openai:MODEL``, ``scripted:FILE.json`` or ``rules`` (the
     rule-following agent of :mod:`workflows.gar.rule_agent`, which applies the
-    prompt's rules exactly: agent mode's reference run).
+    prompt's rules exactly: agent mode's reference run). Endpoint, sampling and
+    request limits are the master run's (:func:`workflows.run_context.shared_settings`).
     """
 
-    model: Any = "local"
-    base_url: str | None = None
-    temperature: float = 0.0
-    max_tokens: int = 1024
+    model: Any = field(default="local", metadata=describe("Node-agent model spec (or chat model)."))
+    temperature: float = field(default=0.0, metadata=describe("Sampling temperature of the node agents."))
+    max_tokens: int = field(default=1024, metadata=describe("Token budget of one batched node-agent reply."))

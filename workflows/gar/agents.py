@@ -28,7 +28,6 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
@@ -37,10 +36,10 @@ from tools.vertex import VertexAlgorithm, VertexGraph, VertexProgramError, get_a
 from tools.vertex.graph import Adjacency
 from workflows.gar.agent_prompts import AgentReplyError, batch_messages, parse_reply
 from workflows.gar.agent_state import AgentContext, AgentInput, AgentOutput, AgentState, BatchPayload
-from workflows.gar.common import emit, jsonable
+from workflows.gar.common import jsonable
 from workflows.gar.rule_agent import RuleAgentModel, is_rules_spec
-from workflows.models.invoke import invoke_text
-from workflows.models.roles import role_model
+from workflows.kit.events import emit
+from workflows.kit.llm import ask_role
 
 
 # --------------------------------------------------------------------------- field codecs
@@ -326,22 +325,21 @@ def _check_node(entry: dict, reply: dict | None, spec: AgentSpec) -> dict:
     return out
 
 
-def agent_model(ctx: AgentContext) -> BaseChatModel:
-    """The node agents' chat model: ``rules`` is the rule-following agent, other specs go to the factory."""
+def agent_model(ctx: AgentContext) -> Any:
+    """The node agents' model: ``rules`` is the rule-following agent, other specs go to the factory."""
     if is_rules_spec(ctx.model):
         return RuleAgentModel()  # stateless apart from its call count: a fresh one per call is fine
-    return role_model(ctx, ctx.model, temperature=ctx.temperature, max_tokens=ctx.max_tokens)
+    return ctx.model
 
 
 def agent_batch(payload: BatchPayload, runtime: Runtime[AgentContext]) -> dict:
     """One LLM call acting for a batch of node agents."""
     ctx = runtime.context or AgentContext()
-    model = agent_model(ctx)
     algorithm = get_algorithm(payload["algorithm"])
     messages = batch_messages(
         algorithm.name, algorithm.description, payload["round"], payload["directed"], payload["entries"]
     )
-    reply = invoke_text(model, messages)
+    reply = ask_role(ctx, agent_model(ctx), messages, temperature=ctx.temperature, max_tokens=ctx.max_tokens)
     usage = reply.usage()
     spec = agent_spec(algorithm.name)
     try:
@@ -513,6 +511,7 @@ def build_agent_graph(checkpointer=None, *, name: str = "GAR node agents"):
     builder.add_edge("agent_batch", "round_end")
     builder.add_conditional_edges("round_end", route, ["agent_batch", "finish"])
     builder.add_edge("finish", END)
+    # rounds are capped by the caller's recursion limit (3 per round), set per run from the graph size
     return builder.compile(checkpointer=checkpointer, name=name)
 
 

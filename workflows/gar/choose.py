@@ -28,21 +28,19 @@ import re
 import reprlib
 from typing import Any
 
-from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from tools.graph_text import GraphTextError, ParsedProblem
 from tools.lenient_json import json_objects
 from tools.vertex import VertexAlgorithm, VertexGraph, VertexProgramError, get_algorithm
 from workflows.gar.catalogue import CATALOGUE, entry_for_task
-from workflows.gar.common import emit
 from workflows.gar.construct import problem_of
 from workflows.gar.context import GARContext
 from workflows.gar.prompts import DESIGN_NEW, master_prompt
 from workflows.gar.retrieve import question_focus
 from workflows.gar.state import Candidate, GARState
-from workflows.models.invoke import invoke_text
-from workflows.models.roles import role_model
+from workflows.kit.events import emit
+from workflows.kit.llm import ask_role
 
 _NODE_PARAMS = ("source", "target", "node")
 _NAME_KEYS = ("algorithm", "name", "choice", "algorithm_name")
@@ -263,8 +261,7 @@ def choose(state: GARState, runtime: Runtime[GARContext]) -> dict:
     prompt = master_prompt(
         question_focus(state["question"]), state["graph_summary"], state["params"], candidates
     )
-    model = role_model(ctx, ctx.master_model, temperature=ctx.temperature, max_tokens=ctx.max_tokens)
-    reply = invoke_text(model, [HumanMessage(content=prompt)])
+    reply = ask_role(ctx, ctx.master_model, prompt, temperature=ctx.temperature, max_tokens=ctx.max_tokens)
     usage = reply.usage()
     picked, proposed = parse_choice(reply.text, names)
     task = state.get("detected_task")

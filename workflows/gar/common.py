@@ -6,21 +6,12 @@ import math
 from typing import Any
 
 import numpy as np
-from langgraph.config import get_stream_writer
 
 from tools.lenient_json import json_objects  # noqa: F401  (old import path, kept while llm_parse moves)
+from workflows.kit.events import emit  # noqa: F401  (likewise)
 
 # Arrays longer than this are left out of the state (the answer itself is kept whole).
 MAX_DETAIL_ITEMS = 1000
-
-
-def emit(event: str, text: str, **extra: Any) -> None:
-    """Stream a custom event (``stream_mode="custom"``); a no-op outside a streamed run."""
-    try:
-        writer = get_stream_writer()
-    except Exception:  # called outside a graph run (unit tests of helpers)
-        return
-    writer({"event": event, "text": text, **extra})
 
 
 def jsonable(value: Any, limit: int | None = None) -> Any:

@@ -27,9 +27,9 @@ from tools.graph_text import (
 )
 from tools.graph_text.nodes import NodeSpace
 from tools.graph_text.params import extract_params
-from workflows.gar.common import emit
 from workflows.gar.context import GARContext
 from workflows.gar.state import GARState
+from workflows.kit.events import emit
 
 _CACHE_SIZE = 8
 # Past this many names mentioned in the question, matching them becomes a huge regex;

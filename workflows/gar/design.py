@@ -18,19 +18,18 @@ import math
 import time
 from typing import Any
 
-from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from tools.sandbox import SandboxResult
-from workflows.gar.common import emit, jsonable
+from workflows.gar.common import jsonable
 from workflows.gar.construct import problem_of
 from workflows.gar.context import GARContext
 from workflows.gar.design_check import check_design, extract_code, run_on_problem
 from workflows.gar.design_prompts import design_prompt, repair_prompt
 from workflows.gar.retrieve import question_focus
 from workflows.gar.state import GARState
-from workflows.models.invoke import invoke_text
-from workflows.models.roles import role_model
+from workflows.kit.events import emit
+from workflows.kit.llm import ask_role
 
 
 def design(state: GARState, runtime: Runtime[GARContext]) -> dict:
@@ -48,8 +47,7 @@ def design(state: GARState, runtime: Runtime[GARContext]) -> dict:
         prompt = repair_prompt(question, state.get("design_source", ""), feedback)
     else:
         prompt = design_prompt(question, state["graph_summary"], state.get("chosen_params") or {})
-    model = role_model(ctx, ctx.master_model, temperature=ctx.temperature, max_tokens=ctx.design_max_tokens)
-    reply = invoke_text(model, [HumanMessage(content=prompt)])
+    reply = ask_role(ctx, ctx.master_model, prompt, temperature=ctx.temperature, max_tokens=ctx.design_max_tokens)
     attempt = state.get("design_attempt", 0) + 1
     source = extract_code(reply.text)
     text = (

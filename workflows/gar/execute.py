@@ -17,10 +17,12 @@ from tools.graph_text import ParsedProblem
 from tools.vertex import RoundInfo, VertexGraph, VertexProgramError, get_algorithm, run
 from tools.vertex.search import hamiltonian_path, subgraph_match
 from workflows.gar.catalogue import CATALOGUE
-from workflows.gar.common import MAX_DETAIL_ITEMS, emit, jsonable
+from workflows.gar.common import MAX_DETAIL_ITEMS, jsonable
 from workflows.gar.construct import problem_of
 from workflows.gar.context import GARContext
 from workflows.gar.state import GARState
+from workflows.kit.events import emit
+from workflows.run_context import shared_settings
 
 
 def vertex_graph(problem: ParsedProblem, algorithm: str) -> VertexGraph:
@@ -138,10 +140,8 @@ def _run_agents(name: str, problem: Any, params: dict, ctx: GARContext) -> tuple
         "max_agent_calls": ctx.max_agent_calls,
     }
     agent_ctx = AgentContext(
+        **{**shared_settings(ctx), "max_tokens": ctx.agent_max_tokens},
         model=ctx.agent_model or ctx.master_model,
-        base_url=ctx.base_url,
-        temperature=ctx.temperature,
-        max_tokens=ctx.agent_max_tokens,
     )
     rounds_cap = ctx.max_rounds or problem.n_nodes + 2
     out = agent_graph.invoke(inputs, context=agent_ctx, config={"recursion_limit": 3 * rounds_cap + 20})

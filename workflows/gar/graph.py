@@ -35,6 +35,7 @@ from workflows.gar.retrieve import retrieve
 from workflows.gar.state import GARInput, GAROutput, GARState
 from workflows.gar.summarize import summarize
 from workflows.inputs import question_of
+from workflows.kit.compile import compile_workflow
 
 RECURSION_LIMIT = 100
 
@@ -82,7 +83,7 @@ def build_graph(checkpointer=None, *, name: str = "GraphAgent-Reasoner"):
     builder.add_conditional_edges("test_design", after_test, ["design", "summarize"])
     builder.add_edge("summarize", END)
     # the only loop is design <-> test_design, bounded by design_attempts
-    return builder.compile(checkpointer=checkpointer, name=name).with_config(recursion_limit=RECURSION_LIMIT)
+    return compile_workflow(builder, name=name, recursion_limit=RECURSION_LIMIT, checkpointer=checkpointer)
 
 
 graph = build_graph()

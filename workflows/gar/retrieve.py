@@ -18,9 +18,9 @@ from langgraph.runtime import Runtime
 
 from tools.retrieval.embedders import Embedder, get_embedder
 from workflows.gar.catalogue import CATALOGUE, entry_for_task
-from workflows.gar.common import emit
 from workflows.gar.context import GARContext
 from workflows.gar.state import Candidate, GARState
+from workflows.kit.events import emit
 
 _TUPLE = re.compile(r"[(\[][^()\[\]]{0,40}[)\]]")
 _MAX_QUERY_CHARS = 1200

@@ -52,7 +52,7 @@ class GAROutput(TypedDict, total=False):
     fallback_used: Annotated[bool, Field(description="Whether a fallback replaced the master's choice.")]
     rounds: Annotated[int, Field(description="Rounds the vertex program (or the node agents) took.")]
     usage: Annotated[
-        dict[str, Any], Field(description="llm_calls, input/output tokens, tokens, llm_seconds, seconds.")
+        Usage, Field(description="llm_calls, input/output tokens, tokens, llm_seconds, engine_seconds, seconds.")
     ]
     # the reducer must stay the last Annotated item (LangGraph reads it from there)
     trace: Annotated[

@@ -18,10 +18,11 @@ from langgraph.runtime import Runtime
 
 from tools.graph_text import ParsedProblem
 from workflows.gar.catalogue import CATALOGUE
-from workflows.gar.common import emit
 from workflows.gar.construct import forget, problem_of
 from workflows.gar.context import GARContext
 from workflows.gar.state import GARState
+from workflows.kit.events import emit
+from workflows.usage import run_totals
 
 # "what is the shortest path from 0 to 4" asks for the path; "the weight/length of ..." for a number
 _ASKS_FOR_PATH = re.compile(
@@ -108,16 +109,11 @@ def summarize(state: GARState, runtime: Runtime[GARContext]) -> dict:
     name = state["algorithm"]
     structured = structured_answer(name, result, state["question"], problem_of(state))
     answer = answer_words(structured, result)
-    llm = dict(state.get("llm_usage") or {})
-    usage = {
-        "llm_calls": llm.get("llm_calls", 0),
-        "input_tokens": llm.get("input_tokens", 0),
-        "output_tokens": llm.get("output_tokens", 0),
-        "tokens": llm.get("input_tokens", 0) + llm.get("output_tokens", 0),
-        "llm_seconds": llm.get("llm_seconds", 0.0),
-        "engine_seconds": result.get("seconds", 0.0),
-        "seconds": time.perf_counter() - state.get("started", time.perf_counter()),
-    }
+    usage = run_totals(
+        state.get("llm_usage"),
+        engine_seconds=result.get("seconds", 0.0),
+        seconds=time.perf_counter() - state.get("started", time.perf_counter()),
+    )
     emit("answer", answer, structured=structured)
     forget(state["graph_key"])  # the run is over; a later step that needs it again would rebuild it
     return {
