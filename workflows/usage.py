@@ -18,6 +18,12 @@ class Usage(TypedDict, total=False):
     tool_seconds: float  # graph functions (Counselor)
     engine_seconds: float  # the vertex engine or sandbox (GAR)
     seconds: float  # the whole run, wall clock
+    # GAR's agents mode: the node agents' share of the calls and tokens above
+    agent_calls: int
+    agent_tokens: int
+    agent_bad_replies: int  # node-agent replies with no readable JSON
+    master_calls: int
+    master_tokens: int
 
 
 def run_totals(llm: Usage | None, *, seconds: float, **extra: float) -> Usage:

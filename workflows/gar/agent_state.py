@@ -25,6 +25,11 @@ def collect_replies(left: list[dict] | None, right: list[dict] | None) -> list[d
 class AgentInput(TypedDict, total=False):
     """What the agent subgraph needs: the graph, the algorithm, its parameters and the limits."""
 
+    # the graph: the master run's key (with its question and structured graph, to rebuild it
+    # if the run cache dropped it) or, for a standalone run, a small JSON description
+    graph_key: str
+    question: str
+    graph: dict[str, Any] | None
     graph_spec: dict[str, Any]  # num_nodes, edges [[u, v, w]], directed, weighted, node_weights, labels
     algorithm: str
     params: dict[str, Any]

@@ -10,40 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from langgraph.runtime import Runtime
 
 from tools.graph_text import ParsedProblem
-from tools.vertex import RoundInfo, VertexGraph, VertexProgramError, get_algorithm, run
+from tools.vertex import RoundInfo, VertexProgramError, get_algorithm, run
 from tools.vertex.search import hamiltonian_path, subgraph_match
+from workflows.gar.agent_forms import AGENT_ALGORITHMS
+from workflows.gar.agent_state import AgentContext
+from workflows.gar.agents import agent_graph
 from workflows.gar.catalogue import CATALOGUE
 from workflows.gar.common import MAX_DETAIL_ITEMS, jsonable
 from workflows.gar.construct import problem_of
 from workflows.gar.context import GARContext
+from workflows.gar.run_graphs import vertex_graph
 from workflows.gar.state import GARState
 from workflows.kit.events import emit
 from workflows.run_context import shared_settings
-
-
-def vertex_graph(problem: ParsedProblem, algorithm: str) -> VertexGraph:
-    """The engine's CSR graph of a parsed problem (capacities of parallel arcs add up for max flow)."""
-    src, dst, weight = problem.edge_arrays()
-    columns = [src, dst] if weight is None else [src, dst, weight]
-    edges = np.column_stack(columns) if src.size else np.empty((0, len(columns)))
-    node_weights = None
-    if problem.node_weights:
-        node_weights = np.zeros(problem.n_nodes)
-        for node, w in problem.node_weights.items():
-            node_weights[node] = w
-    labels = [problem.label(i) for i in range(problem.n_nodes)] if problem.node_names else None
-    return VertexGraph.from_edges(
-        problem.n_nodes,
-        edges,
-        directed=problem.directed,
-        node_weights=node_weights,
-        parallel="sum" if algorithm == "max_flow" else "min",
-        labels=labels,
-    )
 
 
 def _details(output: dict[str, Any]) -> dict[str, Any]:
@@ -126,13 +108,15 @@ def _run_search(name: str, problem: ParsedProblem, ctx: GARContext) -> dict:
     }
 
 
-def _run_agents(name: str, problem: Any, params: dict, ctx: GARContext) -> tuple[dict, dict]:
-    """The paper's node-agent mode as a subgraph; its answer is compared with compiled mode."""
-    from workflows.gar.agent_state import AgentContext
-    from workflows.gar.agents import agent_graph, graph_spec
+def _run_agents(name: str, state: GARState, params: dict, ctx: GARContext) -> tuple[dict, dict]:
+    """The paper's node-agent mode as a subgraph; its answer is compared with compiled mode.
 
+    The subgraph finds the run's graph under its ``graph_key`` (no copy of the graph in its state).
+    """
     inputs = {
-        "graph_spec": graph_spec(vertex_graph(problem, name)),
+        "graph_key": state["graph_key"],
+        "question": state["question"],
+        "graph": state.get("graph"),
         "algorithm": name,
         "params": params,
         "batch_size": ctx.agent_batch_size,
@@ -143,7 +127,7 @@ def _run_agents(name: str, problem: Any, params: dict, ctx: GARContext) -> tuple
         **{**shared_settings(ctx), "max_tokens": ctx.agent_max_tokens},
         model=ctx.agent_model or ctx.master_model,
     )
-    rounds_cap = ctx.max_rounds or problem.n_nodes + 2
+    rounds_cap = ctx.max_rounds or problem_of(state).n_nodes + 2
     out = agent_graph.invoke(inputs, context=agent_ctx, config={"recursion_limit": 3 * rounds_cap + 20})
     result = {k: v for k, v in out["result"].items() if k not in ("states", "round_log")}
     return result, out.get("llm_usage") or {}
@@ -158,8 +142,8 @@ def execute(state: GARState, runtime: Runtime[GARContext]) -> dict:
     notes = []
     if CATALOGUE[name].engine == "search":
         result = _run_search(name, problem, ctx)
-    elif ctx.mode == "agents" and name in _agent_algorithms():
-        result, update["llm_usage"] = _run_agents(name, problem, params, ctx)
+    elif ctx.mode == "agents" and name in AGENT_ALGORITHMS:
+        result, update["llm_usage"] = _run_agents(name, state, params, ctx)
     else:
         if ctx.mode == "agents":
             notes.append({"step": "execute", "text": f"agent mode does not cover {name}; ran compiled mode"})
@@ -169,9 +153,3 @@ def execute(state: GARState, runtime: Runtime[GARContext]) -> dict:
         note["comparison"] = result["comparison"]
     notes.append(note)
     return {**update, "result": result, "rounds": result["rounds"], "trace": notes}
-
-
-def _agent_algorithms() -> frozenset[str]:
-    from workflows.gar.agents import AGENT_ALGORITHMS
-
-    return frozenset(AGENT_ALGORITHMS)

@@ -20,9 +20,10 @@ from tools.graph_text import ParsedProblem
 from workflows.gar.catalogue import CATALOGUE
 from workflows.gar.construct import forget, problem_of
 from workflows.gar.context import GARContext
+from workflows.gar.run_graphs import forget_engine_graphs
 from workflows.gar.state import GARState
 from workflows.kit.events import emit
-from workflows.usage import run_totals
+from workflows.usage import Usage, run_totals
 
 # "what is the shortest path from 0 to 4" asks for the path; "the weight/length of ..." for a number
 _ASKS_FOR_PATH = re.compile(
@@ -104,18 +105,32 @@ def answer_words(structured: dict[str, Any], result: dict[str, Any]) -> str:
     return f"{lead} {text}".strip()
 
 
+def _by_role(llm: Usage) -> dict[str, int]:
+    """The master's and the node agents' shares of the LLM calls and tokens."""
+    agents = {key: int(llm.get(key, 0)) for key in ("agent_calls", "agent_tokens", "agent_bad_replies")}
+    tokens = llm.get("input_tokens", 0) + llm.get("output_tokens", 0)
+    return {
+        "master_calls": llm.get("llm_calls", 0) - agents["agent_calls"],
+        "master_tokens": tokens - agents["agent_tokens"],
+        **agents,
+    }
+
+
 def summarize(state: GARState, runtime: Runtime[GARContext]) -> dict:
     result = state["result"]
     name = state["algorithm"]
     structured = structured_answer(name, result, state["question"], problem_of(state))
     answer = answer_words(structured, result)
+    llm = state.get("llm_usage") or {}
     usage = run_totals(
-        state.get("llm_usage"),
+        llm,
         engine_seconds=result.get("seconds", 0.0),
         seconds=time.perf_counter() - state.get("started", time.perf_counter()),
+        **_by_role(llm),
     )
     emit("answer", answer, structured=structured)
     forget(state["graph_key"])  # the run is over; a later step that needs it again would rebuild it
+    forget_engine_graphs(state["graph_key"])
     return {
         "answer": answer,
         "structured": structured,
