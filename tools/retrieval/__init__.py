@@ -1,4 +1,4 @@
-"""Dense retrieval over node texts: embedders plus a per-type FAISS node index."""
+"""Dense retrieval behind one interface (:class:`Retriever`): node texts (FAISS) and short text lists."""
 
 from tools.retrieval.base import Retriever
 from tools.retrieval.embedders import (
@@ -11,6 +11,7 @@ from tools.retrieval.embedders import (
     mpnet_path,
 )
 from tools.retrieval.node_index import EXACT_LIMIT, NodeIndex, build_node_index, node_text
+from tools.retrieval.texts import TextRetriever, cached_text_retriever, shared_embedder
 
 __all__ = [
     "EXACT_LIMIT",
@@ -19,10 +20,13 @@ __all__ = [
     "NodeIndex",
     "Retriever",
     "SentenceTransformerEmbedder",
+    "TextRetriever",
     "assemble_mpnet",
     "build_node_index",
+    "cached_text_retriever",
     "get_embedder",
     "minilm_path",
     "mpnet_path",
     "node_text",
+    "shared_embedder",
 ]
