@@ -1,4 +1,4 @@
-"""Graph Counselor's four graph functions with observation rendering.
+"""The graph context every Counselor entry runs against, with observation rendering.
 
 ``GraphFunctions`` wraps a :class:`~tools.store.GraphStore` and a
 :class:`~tools.retrieval.base.Retriever`. It has two faces:
@@ -6,27 +6,16 @@
 * typed methods ``retrieve``, ``feature``, ``neighbour``, ``degree`` that return
   plain values and raise :class:`~tools.errors.GraphError` subclasses;
 * :meth:`GraphFunctions.call`, which never raises and returns a
-  :class:`FunctionResult` holding both the value and the observation text the
-  model sees.
+  :class:`~tools.registry.FunctionResult` holding both the value and the
+  observation text the model sees.
 
-Observation formats (the first four follow the paper's case studies)::
-
-    Retrieve   The ID of this retrieval target node is 12.
-    Neighbour  The cites neighbors of 12 are: ['3', '4'].
-    Feature    The title feature of 12 are: Graph Counselor.
-    Degree     The cites neighbor number of 12 is 2.
-
-When the node argument is a list (a nested call returned several nodes) the
-function is *mapped* over it and one observation covers the whole list::
-
-    Feature    The title feature of ['3', '4'] are: ['Paper C', 'Paper D'].
-    Neighbour  The cites neighbors of ['3', '4'] are: ['5', '6'].     (union, first-seen order)
-    Degree     The cites neighbor numbers of ['3', '4'] are: [1, 0].
-    Retrieve   The IDs of these retrieval target nodes are: ['3', '4'].
-
-Feature and Degree values stay aligned with the input list; a mapped Neighbour
-returns the de-duplicated union so that nesting reads as "all nodes two hops
-away". Lists longer than ``max_list`` show the first ``max_list`` items and a
+``call`` looks the name up in the instance's registry (by default Graph
+Counselor's, :data:`tools.graph_functions_registry.GRAPH_FUNCTIONS`, where the
+functions, their aliases and observation formats are declared) and applies the
+entry with :func:`tools.registry.apply`, which also maps a function over a list
+argument. This module keeps what every entry shares: tolerant resolution of
+node ids, relation and feature names, and bounded rendering of values. Lists
+longer than ``max_list`` show the first ``max_list`` items and a
 ``... (N nodes in all)`` tail; long text values are cut at ``max_chars``.
 Errors render as the error's own message, which names the valid options.
 
@@ -39,42 +28,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from tools.errors import GraphError, UnknownFeatureError, UnknownNodeError, UnknownRelationError, _preview
+from tools.graph_functions_registry import GRAPH_FUNCTIONS
+from tools.registry import (
+    FEATURE_KEY,
+    NODE,
+    RELATION,
+    Entry,
+    FunctionCallError,
+    FunctionResult,
+    Registry,
+    apply,
+)
 from tools.retrieval.base import Retriever
 from tools.store import GraphStore
 
+# The four graph functions by name (Finish is not one: it runs nothing).
+FUNCTION_SPECS: dict[str, Entry] = {e.name: e for e in GRAPH_FUNCTIONS if not e.terminal}
 
-class FunctionCallError(GraphError):
-    """A graph function was called wrongly (unknown name, wrong arity, empty text)."""
-
-
-@dataclass(frozen=True)
-class FunctionSpec:
-    """Signature of one graph function as the model writes it."""
-
-    name: str
-    params: tuple[str, ...]
-    description: str
-
-    @property
-    def syntax(self) -> str:
-        return f"{self.name}[{', '.join(self.params)}]"
-
-
-FUNCTION_SPECS: dict[str, FunctionSpec] = {
-    spec.name: spec
-    for spec in (
-        FunctionSpec("Retrieve", ("text",), "id of the node whose text is most similar to the given text"),
-        FunctionSpec("Feature", ("node", "feature"), "value of one feature (e.g. title, name) of a node"),
-        FunctionSpec(
-            "Neighbour", ("node", "neighbor_type"), "ids of all neighbours linked by that edge type"
-        ),
-        FunctionSpec("Degree", ("node", "neighbor_type"), "number of neighbours linked by that edge type"),
-    )
-}
 
 _QUOTES = "'\"`‘’“”"
 # "node 12", "paper#12", "#12", "id: 12", "node #4", "node_id=12": a generic word or
@@ -129,20 +102,8 @@ def _name_key(name: str) -> str:
     return re.sub(r"[\s_\-]+", "_", key)
 
 
-@dataclass(frozen=True)
-class FunctionResult:
-    """Outcome of one (possibly mapped) function application."""
-
-    name: str
-    value: Any
-    observation: str
-    ok: bool = True
-    mapped: bool = False
-    error: str | None = None
-
-
 class GraphFunctions:
-    """The four graph functions over one store and one retriever."""
+    """The graph functions of ``registry`` over one store and one retriever."""
 
     def __init__(
         self,
@@ -150,9 +111,11 @@ class GraphFunctions:
         retriever: Retriever | None = None,
         max_list: int = 100,
         max_chars: int | None = 2000,
+        registry: Registry | None = None,
     ) -> None:
         if max_list < 1:
             raise ValueError(f"max_list must be at least 1, got {max_list}")
+        self.registry = GRAPH_FUNCTIONS if registry is None else registry
         self.store = store
         self.retriever = retriever
         self.max_list = max_list
@@ -177,15 +140,15 @@ class GraphFunctions:
 
     def feature(self, node: Any, key: str) -> Any:
         """Value of feature ``key`` of ``node``."""
-        return self._feature(node, key)[2]
+        return self.lookup_feature(node, key)[2]
 
     def neighbour(self, node: Any, relation: str) -> list[str]:
         """Ids of all neighbours of ``node`` along edge label ``relation``."""
-        return self._neighbour(node, relation)[2]
+        return self.lookup_neighbours(node, relation)[2]
 
     def degree(self, node: Any, relation: str) -> int:
         """Number of ``relation`` neighbours of ``node``."""
-        return len(self._neighbour(node, relation)[2])
+        return len(self.lookup_neighbours(node, relation)[2])
 
     # ------------------------------------------------------------ resolution
     def resolve_node(self, raw: Any) -> str:
@@ -234,12 +197,14 @@ class GraphFunctions:
             return matches[0]
         raise UnknownFeatureError(node, strip_quotes(key), matches or list(feats))
 
-    def _feature(self, node: Any, key: Any) -> tuple[str, str, Any]:
+    def lookup_feature(self, node: Any, key: Any) -> tuple[str, str, Any]:
+        """``(node id, feature name, value)`` as resolved from loosely written ``node`` and ``key``."""
         nid = self.resolve_node(node)
         name = self.resolve_feature(nid, str(key))
         return nid, name, self.store.features(nid)[name]
 
-    def _neighbour(self, node: Any, relation: Any) -> tuple[str, str, list[str]]:
+    def lookup_neighbours(self, node: Any, relation: Any) -> tuple[str, str, list[str]]:
+        """``(node id, edge label, neighbour ids)`` as resolved from loosely written arguments."""
         nid = self.resolve_node(node)
         rel = str(relation)
         try:
@@ -250,88 +215,16 @@ class GraphFunctions:
 
     # ------------------------------------------------------------ one application
     def call(self, name: str, *args: Any) -> FunctionResult:
-        """Apply function ``name`` (canonical spelling) to evaluated ``args``.
+        """Apply function ``name`` (any spelling or alias of the registry) to evaluated ``args``.
 
-        A list as first argument maps the function over it. Never raises: errors
-        come back as ``ok=False`` with the message as the observation.
+        A list as first argument maps the function over it. Never raises a
+        graph error: those come back as ``ok=False`` with the message as the
+        observation (unknown names and wrong arity included).
         """
         try:
-            spec = FUNCTION_SPECS.get(name)
-            if spec is None:
-                raise FunctionCallError(f"Unknown function {name!r}. {self.usage()}")
-            if len(args) != len(spec.params):
-                raise FunctionCallError(self._arity_message(spec, args))
-            subject, rest = args[0], [str(a) if not isinstance(a, str) else a for a in args[1:]]
-            if isinstance(subject, (list, tuple)):
-                return self._mapped(spec, list(subject), rest)
-            return self._single(spec, subject, rest)
+            return apply(self.registry.get(name), self, args)
         except GraphError as err:
             return FunctionResult(name, None, str(err), ok=False, error=str(err))
-
-    def _single(self, spec: FunctionSpec, subject: Any, rest: list[str]) -> FunctionResult:
-        if spec.name == "Retrieve":
-            nid = self.retrieve(str(subject))
-            return FunctionResult(spec.name, nid, f"The ID of this retrieval target node is {nid}.")
-        if spec.name == "Feature":
-            nid, key, value = self._feature(subject, rest[0])
-            return FunctionResult(
-                spec.name, value, f"The {key} feature of {nid} are: {self.render_value(value)}."
-            )
-        nid, rel, ids = self._neighbour(subject, rest[0])
-        if spec.name == "Neighbour":
-            return FunctionResult(
-                spec.name, ids, f"The {rel} neighbors of {nid} are: {self.render_list(ids)}."
-            )
-        return FunctionResult(spec.name, len(ids), f"The {rel} neighbor number of {nid} is {len(ids)}.")
-
-    def _mapped(self, spec: FunctionSpec, subjects: list[Any], rest: list[str]) -> FunctionResult:
-        values: list[Any] = []
-        names: list[str] = []  # canonical label/key as resolved (last success wins)
-        failures: list[tuple[str, str]] = []
-        shown_ids: list[str] = []
-        for subject in subjects:
-            try:
-                if spec.name == "Retrieve":
-                    values.append(self.retrieve(str(subject)))
-                    shown_ids.append(str(subject))
-                    continue
-                if spec.name == "Feature":
-                    nid, key, value = self._feature(subject, rest[0])
-                    values.append(value)
-                else:
-                    nid, key, ids = self._neighbour(subject, rest[0])
-                    values.append(ids if spec.name == "Neighbour" else len(ids))
-                names.append(key)
-                shown_ids.append(nid)
-            except GraphError as err:
-                failures.append((str(subject), str(err)))
-                values.append(None)
-                shown_ids.append(str(subject))
-        if subjects and len(failures) == len(subjects):
-            raise FunctionCallError(f"No value for any of {self.render_list(shown_ids)}: {failures[0][1]}")
-        label = names[-1] if names else (rest[0] if rest else "")
-        ids_text = self.render_list(shown_ids)
-        if spec.name == "Retrieve":
-            value: Any = values
-            text = f"The IDs of these retrieval target nodes are: {self.render_list(values)}."
-        elif spec.name == "Feature":
-            value = values
-            text = f"The {label} feature of {ids_text} are: {self.render_list(values, noun='values')}."
-        elif spec.name == "Neighbour":
-            union: dict[str, None] = {}
-            for ids in values:
-                union.update(dict.fromkeys(ids or ()))
-            value = list(union)
-            text = f"The {label} neighbors of {ids_text} are: {self.render_list(value)}."
-        else:
-            value = values
-            text = (
-                f"The {label} neighbor numbers of {ids_text} are: {self.render_list(values, noun='values')}."
-            )
-        if failures:
-            missing = self.render_list([s for s, _ in failures])
-            text += f" No value for {missing}: {failures[0][1]}"
-        return FunctionResult(spec.name, value, text, mapped=True)
 
     # ------------------------------------------------------------ rendering
     def render_list(self, items: Sequence[Any], noun: str = "nodes") -> str:
@@ -366,18 +259,31 @@ class GraphFunctions:
     # ------------------------------------------------------------ help texts
     def usage(self) -> str:
         """One-line list of valid functions, used in corrective observations."""
-        listed = ", ".join(spec.syntax for spec in FUNCTION_SPECS.values())
-        return f"Valid functions: {listed}, and Finish with the answer itself between its brackets."
+        return self.registry.usage()
 
-    def _arity_message(self, spec: FunctionSpec, args: Sequence[Any]) -> str:
-        message = f"{spec.name} takes {len(spec.params)} argument(s), {spec.syntax}, but got {len(args)}."
-        if spec.params[0] == "node" and args and not isinstance(args[0], (list, tuple)):
-            try:
-                nid = self.resolve_node(args[0])
-            except UnknownNodeError:
-                return message
-            if spec.name == "Feature":
-                message += f" Feature names of {nid}: {_preview(self.store.features(nid))}."
-            else:
-                message += f" Neighbor types of {nid}: {_preview(self.store.relations(nid))}."
-        return message
+    def arity_hint(self, entry: Entry, args: Sequence[Any]) -> str:
+        """After a wrong argument count: the valid keys of the node the call names, if it names one."""
+        if not entry.params or entry.params[0].kind is not NODE or not args:
+            return ""
+        if isinstance(args[0], (list, tuple)):
+            return ""
+        kinds = {p.kind for p in entry.params[1:]}
+        try:
+            nid = self.resolve_node(args[0])
+        except UnknownNodeError:
+            return ""
+        if FEATURE_KEY in kinds:
+            return f" Feature names of {nid}: {_preview(self.store.features(nid))}."
+        if RELATION in kinds:
+            return f" Neighbor types of {nid}: {_preview(self.store.relations(nid))}."
+        return ""
+
+
+__all__ = [
+    "FUNCTION_SPECS",
+    "FunctionCallError",
+    "FunctionResult",
+    "GraphFunctions",
+    "resolve_node",
+    "strip_quotes",
+]
