@@ -19,8 +19,9 @@ import time
 
 import torch
 
-from workflows.models.cpu_threads import apply_thread_choice
-from workflows.models.local_smollm import load_engine, model_cache_dir
+from llm.engine.cpu_threads import apply_thread_choice
+from llm.engine.local_smollm import load_engine
+from llm.engine.weights import model_cache_dir
 
 PROMPTS = [
     "Write a long story about a dragon who learns to read.",

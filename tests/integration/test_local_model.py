@@ -18,14 +18,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from workflows.models.local_smollm import (
-    LocalChatModel,
-    cache_is_current,
-    find_gguf,
-    get_engine,
-    load_engine,
-    model_cache_dir,
-)
+from llm.engine.local_smollm import LocalChatModel, get_engine, load_engine
+from llm.engine.weights import cache_is_current, find_gguf, model_cache_dir
 
 pytestmark = pytest.mark.integration
 REPO = Path(__file__).resolve().parents[2]
@@ -147,7 +141,7 @@ def test_conversion_depends_only_on_the_gguf(tmp_path: Path) -> None:
     get_engine()  # the cache of this process, converted here if it was empty
     env = dict(os.environ, GRAPHREASON_CACHE=str(tmp_path), GRAPHREASON_THREADS="1")
     env["ATEN_CPU_CAPABILITY"] = "default"
-    code = "from workflows.models.local_smollm import load_engine; load_engine(64, 'fp32')"
+    code = "from llm.engine.local_smollm import load_engine; load_engine(64, 'fp32')"
     child = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=900
     )

@@ -32,7 +32,7 @@ STARTUP_SECONDS = 300  # a first run converts the GGUF before serving
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log_path = tmp_path_factory.mktemp("openai_server") / "server.log"
-    cmd = [sys.executable, "-m", "workflows.models.openai_server", "--model", "local", "--port", "0"]
+    cmd = [sys.executable, "-m", "llm.server", "--model", "local", "--port", "0"]
     with log_path.open("w") as log:
         process = subprocess.Popen(cmd, cwd=REPO, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
     try:

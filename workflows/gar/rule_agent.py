@@ -20,13 +20,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from workflows.models.scripted import approx_tokens
+from llm.chat_result import ReplyChatModel, approx_prompt_tokens, approx_tokens, reply_message
 
 RULES_SPEC = "rules"
 _ALGORITHM = re.compile(r"## Algorithm: (\w+)")
@@ -155,7 +152,7 @@ def is_rules_spec(value: Any) -> bool:
     return isinstance(value, str) and value.strip().lower() == RULES_SPEC
 
 
-class RuleAgentModel(BaseChatModel):
+class RuleAgentModel(ReplyChatModel):
     """A chat model that answers every node-agent call with :func:`follow_rules` (no call limit).
 
     Token usage is a whitespace count, like the scripted model. With
@@ -174,26 +171,10 @@ class RuleAgentModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "gar-rule-agent"
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
+    def _reply(self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> AIMessage:
         with self._lock:
             self.call_count += 1
             if self.record:
                 self.calls.append(list(messages))
         text = follow_rules(messages)
-        prompt_tokens = sum(approx_tokens(str(m.content)) for m in messages)
-        reply_tokens = approx_tokens(text)
-        message = AIMessage(
-            content=text,
-            usage_metadata={
-                "input_tokens": prompt_tokens,
-                "output_tokens": reply_tokens,
-                "total_tokens": prompt_tokens + reply_tokens,
-            },
-        )
-        return ChatResult(generations=[ChatGeneration(message=message)])
+        return reply_message(text, approx_prompt_tokens(messages), approx_tokens(text))

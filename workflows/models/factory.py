@@ -129,7 +129,7 @@ def make_chat_model(spec: ModelSpec | str, **overrides: object) -> BaseChatModel
 
         return ScriptedChatModel.from_file(spec.model)
     if spec.backend == "local":
-        from workflows.models.local_smollm import LocalChatModel
+        from llm.engine.local_smollm import LocalChatModel
 
         return LocalChatModel(
             temperature=spec.temperature, top_p=spec.top_p, max_tokens=spec.max_tokens, seed=spec.seed

@@ -7,8 +7,8 @@ import json
 import pytest
 from langchain_openai import ChatOpenAI
 
+from llm.engine.local_smollm import LocalChatModel
 from workflows.models.factory import ModelConfigError, ModelSpec, make_chat_model
-from workflows.models.local_smollm import LocalChatModel
 from workflows.models.scripted import ScriptedChatModel
 
 

@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatResult
 from starlette.testclient import TestClient
 
-from workflows.models.openai_server import create_app
+from llm.server import create_app
 from workflows.models.scripted import ScriptedChatModel
 
 

