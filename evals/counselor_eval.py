@@ -3,21 +3,22 @@
 Modes compared on the same model: ``base`` (LLM only, no graph), ``graph_cot``
 (thought/action baseline), ``no_reflection`` and ``counselor`` (full). Records
 go to ``<out>/records.jsonl`` (resumable, see :mod:`evals.runner`); the report,
-plot and ``summary.json`` are written beside it.
+plot and ``summary.json`` are written beside it. This module loads the
+questions, scores the answers and heads the summary; the run itself goes
+through :mod:`evals.driver`, the report through :mod:`evals.report`.
 """
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from evals.report import ReportPaths, write_report
-from evals.runner import default_scores, gold_of, item_field, load_records, run_items
-from tools.config import REPO_ROOT
+from evals import driver
+from evals.driver import EvalConfigError, EvalResult
+from evals.report import COUNSELOR_REPORT
+from evals.runner import default_scores, gold_of, item_field
 from tools.jsonl import read_jsonl
 from workflows.counselor.context import MODES, CounselorContext
 from workflows.run_context import with_settings
@@ -25,19 +26,14 @@ from workflows.run_context import with_settings
 DATASETS = ("generated", "grbench")
 SolveFn = Callable[[str, CounselorContext], dict[str, Any]]
 
-
-class EvalConfigError(ValueError):
-    """The dataset, graph or options of an eval run do not fit together."""
-
-
-@dataclass
-class EvalResult:
-    """What an eval run produced."""
-
-    records: list[dict[str, Any]]
-    paths: ReportPaths
-    summary: dict[str, Any]
-    records_path: Path
+__all__ = [
+    "EvalConfigError",
+    "EvalResult",
+    "default_out_dir",
+    "load_eval_items",
+    "run_counselor_eval",
+    "take_balanced",
+]
 
 
 # ------------------------------------------------------------------ questions
@@ -103,35 +99,18 @@ def load_eval_items(
     return list(generate_questions(graph=graph or "cora", n_per_template=n_per_template, seed=seed))
 
 
-def take_balanced(items: Sequence[Any], limit: int | None, seed: int = 0) -> list[Any]:
-    """``limit`` items spread over the question set, the same ones on every run.
+def _level_and_template(item: Any) -> tuple[str, str]:
+    return str(item_field(item, "level") or ""), str(item_field(item, "template") or "")
 
-    Items with (level, template) fields are taken round-robin over those
-    groups, so a small limit still covers every template. Items without them
-    (e.g. a plain GRBench file) form one group, from which a random sample
-    seeded by ``seed`` is taken and kept in file order: the first N lines of a
-    file are often all of one kind.
+
+def take_balanced(items: Sequence[Any], limit: int | None, seed: int = 0) -> list[Any]:
+    """``limit`` items round-robin over (level, template), or a seeded sample of a plain file.
+
+    See :func:`evals.driver.take_round_robin`: a small limit still covers
+    every template; items without those fields (a plain GRBench file) give a
+    sample seeded by ``seed``, kept in file order.
     """
-    if limit is None or limit >= len(items):
-        return list(items)
-    if limit < 1:
-        raise EvalConfigError(f"--limit must be at least 1, got {limit}")
-    groups: dict[tuple[str, str], list[Any]] = {}
-    for item in items:
-        key = (str(item_field(item, "level") or ""), str(item_field(item, "template") or ""))
-        groups.setdefault(key, []).append(item)
-    if len(groups) == 1:
-        picked = sorted(random.Random(seed).sample(range(len(items)), limit))
-        return [items[i] for i in picked]
-    queues = list(groups.values())
-    chosen: list[Any] = []
-    depth = 0
-    while len(chosen) < limit:
-        for queue in queues:
-            if depth < len(queue) and len(chosen) < limit:
-                chosen.append(queue[depth])
-        depth += 1
-    return chosen
+    return driver.take_round_robin(items, limit, key=_level_and_template, seed=seed)
 
 
 def _with_graph(items: list[Any], graph: str | None, path: str | Path | None) -> list[Any]:
@@ -194,22 +173,51 @@ def _scorer(
 
 
 # context fields reported elsewhere (models) or set per question (mode, graph)
-_NOT_SETTINGS = ("reasoner_model", "reflector_model", "judge_model", "embedding_model", "mode", "graph", "base_url")
-
-
-def _name(model: Any) -> str:
-    """A model for the report: its spec string, or the class name of a model object (tests)."""
-    return model if isinstance(model, str) else type(model).__name__
+_NOT_SETTINGS = (
+    "reasoner_model",
+    "reflector_model",
+    "judge_model",
+    "embedding_model",
+    "mode",
+    "graph",
+    "base_url",
+)
 
 
 def default_out_dir(dataset: str | None, path: str | Path | None, graph: str | None) -> Path:
-    """A stable run folder, so rerunning the same command resumes the same run."""
-    source = dataset or "file"
-    if path:
-        source += "-" + Path(path).stem
-    if graph:
-        source += "-" + (Path(graph).parent.name if graph.endswith(".json") else graph)
-    return REPO_ROOT / "runs" / f"counselor-{source}"
+    """A stable run folder (``runs/counselor-<dataset>-<file>-<graph>``), so rerunning resumes it."""
+    graph_name = Path(graph).parent.name if graph and graph.endswith(".json") else graph
+    return driver.default_out_dir(
+        "counselor", dataset or "file", Path(path).stem if path else None, graph_name
+    )
+
+
+def _meta(
+    template: CounselorContext,
+    dataset: str | None,
+    path: str | Path | None,
+    graph: Any,
+    metric_judge_model: str | None,
+    run: dict[str, Any],
+) -> dict[str, Any]:
+    """The summary's head: the question source, the models per role and every run setting."""
+    return {
+        "title": "Graph Counselor evaluation",
+        "dataset": dataset or "file",
+        "path": str(path) if path else None,
+        "graph": graph,
+        "models": {
+            "reasoner": driver.model_name(template.reasoner_model),
+            "reflector": driver.model_name(template.model_of("reflector")),
+            "judge": driver.model_name(template.model_of("judge")),
+            "metric_judge": metric_judge_model,
+            "embedding": template.embedding_model,
+        },
+        "settings": {
+            **{f.name: getattr(template, f.name) for f in fields(template) if f.name not in _NOT_SETTINGS},
+            **run,
+        },
+    }
 
 
 def run_counselor_eval(
@@ -244,62 +252,36 @@ def run_counselor_eval(
         raise EvalConfigError(
             f"unknown mode(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(MODES)}"
         )
+    driver.check_run_options(limit, concurrency)
     items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed), limit, seed)
-    if not items:
-        raise EvalConfigError("the question set is empty")
     items = _with_graph(items, graph, path)
-    out = Path(out_dir) if out_dir else default_out_dir(dataset, path, graph)
-    records_path = out / "records.jsonl"
-
-    template = with_settings(context if context is not None else CounselorContext(seed=seed), settings, EvalConfigError)
+    template = with_settings(
+        context if context is not None else CounselorContext(seed=seed), settings, EvalConfigError
+    )
     graph_of = {str(item_field(it, "qid")): str(item_field(it, "graph")) for it in items}
     if solve is None:
         from workflows.counselor import solve as counselor_solve
 
         solve = counselor_solve
         _check_graphs(set(graph_of.values()), template.embedding_model, modes)
-    scorer = _scorer(metric_judge_model, template.base_url)
 
-    for mode in modes:
-
-        def solve_item(item: Any, mode: str = mode) -> dict[str, Any]:
+    def solver(mode: str) -> Callable[[Any], dict[str, Any]]:
+        def solve_item(item: Any) -> dict[str, Any]:
             # A fresh context per question: scripted models are bound to one context each.
             context = replace(template, mode=mode, graph=graph_of[str(item_field(item, "qid"))])
             return solve(str(item_field(item, "question")), context)
 
-        run_items(
-            items,
-            solve_item,
-            records_path,
-            concurrency=concurrency,
-            mode=mode,
-            progress=progress,
-            score_fn=scorer,
-        )
+        return solve_item
 
-    wanted = {(m, str(item_field(it, "qid"))) for m in modes for it in items}
-    records = [r for r in load_records(records_path) if (r["mode"], str(r["qid"])) in wanted]
-    meta = {
-        "title": "Graph Counselor evaluation",
-        "dataset": dataset or "file",
-        "path": str(path) if path else None,
-        "graph": graph or sorted(set(graph_of.values())),
-        "models": {
-            "reasoner": _name(template.reasoner_model),
-            "reflector": _name(template.model_of("reflector")),
-            "judge": _name(template.model_of("judge")),
-            "metric_judge": metric_judge_model,
-            "embedding": template.embedding_model,
-        },
-        "settings": {
-            **{f.name: getattr(template, f.name) for f in fields(template) if f.name not in _NOT_SETTINGS},
-            "limit": limit,
-            "concurrency": concurrency,
-            "question_seed": seed,
-        },
-        "records_file": str(records_path),
-        "n_questions": len(items),
-    }
-    paths = write_report(records, out, meta)
-    summary = json.loads(paths.summary.read_text(encoding="utf-8"))
-    return EvalResult(records=records, paths=paths, summary=summary, records_path=records_path)
+    run = {"limit": limit, "concurrency": concurrency, "question_seed": seed}
+    graphs = graph or sorted(set(graph_of.values()))
+    return driver.run_eval(
+        items,
+        {mode: solver(mode) for mode in modes},
+        Path(out_dir) if out_dir else default_out_dir(dataset, path, graph),
+        _meta(template, dataset, path, graphs, metric_judge_model, run),
+        COUNSELOR_REPORT,
+        score_fn=_scorer(metric_judge_model, template.base_url),
+        concurrency=concurrency,
+        progress=progress,
+    )

@@ -15,24 +15,22 @@ made it). Without ``tasks`` it keeps to the tasks agent mode covers;
 
 Records go to ``<out>/records.jsonl`` (resumable, see :mod:`evals.runner`);
 ``summary.json``, ``report.md`` and ``accuracy_time.png`` are written beside it
-(:mod:`evals.gar_report`).
+(:mod:`evals.gar_report`). The run itself goes through :mod:`evals.driver`.
 """
 
 from __future__ import annotations
 
 import json
-import threading
-from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
-from langchain_core.callbacks import BaseCallbackHandler
-
+from evals import driver
 from evals.datasets.graphinstruct import GRAPHINSTRUCT_TASKS, GraphTask, load_graph_tasks
+from evals.driver import EvalConfigError, EvalResult
 from evals.gar_report import (
+    GAR_REPORT,
     RECORD_KEY,
     compare_gar_runs,
     gar_table,
@@ -41,15 +39,12 @@ from evals.gar_report import (
     summarize_gar,
     write_gar_report,
 )
-from evals.runner import load_records, run_items
-from tools.config import REPO_ROOT
 from workflows.gar.context import MODES as EVAL_MODES
 from workflows.gar.context import GARContext
 from workflows.run_context import with_settings
 
 DATASETS = ("graphinstruct", "generated")
 MODE = RECORD_KEY  # the runner's record key of compiled mode (agents mode: "gar-agents")
-AGENT_NODE = "agent_batch"  # the agent subgraph's worker: its LLM calls are node-agent calls
 SolveFn = Callable[..., dict[str, Any]]  # (question, context, **config) -> output
 
 __all__ = [
@@ -70,20 +65,8 @@ __all__ = [
 ]
 
 
-class GAREvalConfigError(ValueError):
-    """The dataset, path or options of a GAR eval run do not fit together."""
-
-
-@dataclass
-class GAREvalResult:
-    """What a GAR eval run produced."""
-
-    records: list[dict[str, Any]]
-    summary: dict[str, Any]
-    records_path: Path
-    report_path: Path
-    summary_path: Path
-    plot_path: Path
+GAREvalConfigError = EvalConfigError  # the shared error (evals.driver), under the name GAR callers know
+GAREvalResult = EvalResult  # the shared result: records, summary, records_path, report/summary/plot paths
 
 
 # ------------------------------------------------------------------ questions
@@ -116,23 +99,17 @@ def load_gar_items(
     return generate_gar_tasks(tasks=tasks, sizes=sizes or DEFAULT_SIZES, seed=seed)
 
 
-def take_per_task(items: Sequence[GraphTask], limit: int | None) -> list[GraphTask]:
-    """The first ``limit`` items taken round-robin over tasks (``--limit 45``: 5 per task)."""
-    if limit is None or limit >= len(items):
-        return list(items)
-    if limit < 1:
-        raise GAREvalConfigError(f"--limit must be at least 1, got {limit}")
-    queues: dict[str, list[GraphTask]] = defaultdict(list)
-    for item in items:
-        queues[item.task].append(item)
-    chosen: list[GraphTask] = []
-    depth = 0
-    while len(chosen) < limit:
-        for queue in queues.values():
-            if depth < len(queue) and len(chosen) < limit:
-                chosen.append(queue[depth])
-        depth += 1
-    return chosen
+def _task(item: GraphTask) -> str:
+    return item.task
+
+
+def take_per_task(items: Sequence[GraphTask], limit: int | None, seed: int = 0) -> list[GraphTask]:
+    """``limit`` items taken round-robin over tasks (``--limit 45``: 5 per task).
+
+    See :func:`evals.driver.take_round_robin`; items of a single task give a
+    sample seeded by ``seed``, kept in file order.
+    """
+    return driver.take_round_robin(items, limit, key=_task, seed=seed)
 
 
 def _as_record_item(item: GraphTask) -> dict[str, Any]:
@@ -253,73 +230,47 @@ def keep_small(items: Sequence[GraphTask], max_nodes: int | None) -> list[GraphT
     return [item for item in items if (_node_count(item) or 0) <= max_nodes]
 
 
-class UsageByRole(BaseCallbackHandler):
-    """Counts LLM calls and tokens of one question by role: node agents vs master.
-
-    A call made inside the agent subgraph's worker node (``agent_batch``) is a
-    node-agent call; any other is the master's. Node-agent replies that are
-    not readable JSON are counted as bad replies.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._roles: dict[UUID, str] = {}
-        self.counts = {"master": [0, 0], "agents": [0, 0]}  # role -> [calls, tokens]
-        self.bad_replies = 0
-
-    def on_chat_model_start(self, serialized, messages, *, run_id: UUID, metadata=None, **kwargs) -> None:
-        role = "agents" if (metadata or {}).get("langgraph_node") == AGENT_NODE else "master"
-        with self._lock:
-            self._roles[run_id] = role
-
-    def on_llm_end(self, response, *, run_id: UUID, **kwargs) -> None:
-        from workflows.gar.agent_prompts import AgentReplyError, parse_reply
-
-        message = getattr(response.generations[0][0], "message", None) if response.generations else None
-        usage = getattr(message, "usage_metadata", None) or {}
-        tokens = int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
-        with self._lock:
-            role = self._roles.pop(run_id, "master")
-            self.counts[role][0] += 1
-            self.counts[role][1] += tokens
-        if role == "agents" and message is not None:
-            try:
-                parse_reply(str(message.content))
-            except AgentReplyError:
-                with self._lock:
-                    self.bad_replies += 1
-
-    def usage(self) -> dict[str, int]:
-        """The split counters, merged into the question's ``usage`` record."""
-        return {
-            "master_calls": self.counts["master"][0],
-            "master_tokens": self.counts["master"][1],
-            "agent_calls": self.counts["agents"][0],
-            "agent_tokens": self.counts["agents"][1],
-            "agent_bad_replies": self.bad_replies,
-        }
-
-
 # ------------------------------------------------------------------ running
 def _slug(spec: Any) -> str:
-    """A folder-safe short name of a model spec (``scripted:/x/y.json`` -> ``scripted-y``)."""
+    """A short name of a model spec for a folder (``scripted:/x/y.json`` -> ``scripted-y``)."""
     if not isinstance(spec, str):
         return type(spec).__name__.lower()
     backend, _, name = spec.partition(":")
     name = Path(name).stem if backend == "scripted" else name
-    text = f"{backend}-{name}" if name else backend
-    return "".join(c if c.isalnum() or c in "-_." else "-" for c in text)
+    return f"{backend}-{name}" if name else backend
 
 
 def default_out_dir(
     dataset: str, path: str | Path | None, mode: str = "compiled", agent_model: Any = None
 ) -> Path:
     """A stable run folder named by dataset, file, mode (and agent model), so a rerun resumes it."""
-    suffix = f"-{Path(path).stem}" if path else ""
-    suffix += f"-{mode}"
-    if mode == "agents" and agent_model is not None:
-        suffix += f"-{_slug(agent_model)}"
-    return REPO_ROOT / "runs" / f"gar-{dataset}{suffix}"
+    agents = _slug(agent_model) if mode == "agents" and agent_model is not None else None
+    return driver.default_out_dir("gar", dataset, Path(path).stem if path else None, mode, agents)
+
+
+def _meta(
+    context: GARContext, master_model: Any, agent_model: Any, tasks: Sequence[str] | None, **run: Any
+) -> dict[str, Any]:
+    """The summary's head: the question source, the models and the run settings."""
+    mode = context.mode
+    meta = {
+        "title": f"GraphAgent-Reasoner ({mode} mode) evaluation",
+        "mode": mode,
+        **run,
+        "tasks": list(tasks) if tasks else None,
+        "master_model": driver.model_name(master_model or context.master_model),
+        "embedding_model": context.embedding_model,
+        "max_tokens": context.max_tokens,
+    }
+    if mode == "agents":
+        agents = agent_model or context.agent_model or master_model or context.master_model
+        meta.update(
+            agent_model=driver.model_name(agents),
+            agent_batch_size=context.agent_batch_size,
+            agent_max_tokens=context.agent_max_tokens,
+            max_agent_calls=context.max_agent_calls,
+        )
+    return meta
 
 
 def run_gar_eval(
@@ -355,19 +306,13 @@ def run_gar_eval(
     master_model, agent_model = factories.get("master_model"), factories.get("agent_model")
     context = with_settings(context if context is not None else GARContext(), settings, GAREvalConfigError)
     mode = context.mode
-    if concurrency < 1:
-        raise GAREvalConfigError(f"--concurrency must be at least 1, got {concurrency}")
+    driver.check_run_options(limit, concurrency)
     if mode == "agents" and tasks is None:
         tasks = agent_tasks()
     items = keep_small(load_gar_items(dataset, path, tasks, split, seed, sizes), max_nodes)
-    items = take_per_task(items, limit)
-    if not items:
-        raise GAREvalConfigError(
-            "the question set is empty" + (f" (no graph has at most {max_nodes} nodes)" if max_nodes else "")
-        )
-    agents_name = _model_name(agent_model) if agent_model is not None else context.agent_model
+    items = take_per_task(items, limit, seed)
+    agents_name = driver.model_name(agent_model) if agent_model is not None else context.agent_model
     out = Path(out_dir) if out_dir else default_out_dir(dataset, path, mode, agents_name)
-    records_path = out / "records.jsonl"
 
     if solve is None:
         from workflows.gar import solve as gar_solve
@@ -381,52 +326,30 @@ def run_gar_eval(
             models["master_model"] = master_model()
         if agent_model is not None:
             models["agent_model"] = agent_model()
-        counter = UsageByRole()
-        output = dict(solve(item["question"], replace(context, **models), callbacks=[counter]))
-        output["usage"] = {**(output.get("usage") or {}), **counter.usage()}
-        return output
+        # the workflow's usage already tells the master's calls from the node agents'
+        return dict(solve(item["question"], replace(context, **models)))
 
     rows = [{**_as_record_item(item), "eval_mode": mode} for item in items]
-    key = record_mode(mode)
-    run_items(
-        rows,
-        solve_item,
-        records_path,
+    meta = _meta(
+        context,
+        master_model,
+        agent_model,
+        tasks,
+        dataset=dataset,
+        path=str(path) if path else None,
+        split=split,
+        limit=limit,
+        max_nodes=max_nodes,
         concurrency=concurrency,
-        mode=key,
-        progress=progress,
-        score_fn=_score,
     )
-    wanted = {item.qid for item in items}
-    records = [r for r in load_records(records_path) if r["mode"] == key and str(r["qid"]) in wanted]
-    meta = {
-        "title": f"GraphAgent-Reasoner ({mode} mode) evaluation",
-        "mode": mode,
-        "dataset": dataset,
-        "path": str(path) if path else None,
-        "split": split,
-        "tasks": list(tasks) if tasks else None,
-        "limit": limit,
-        "max_nodes": max_nodes,
-        "concurrency": concurrency,
-        "master_model": _model_name(master_model) if master_model else _model_name(context.master_model),
-        "embedding_model": context.embedding_model,
-        "max_tokens": context.max_tokens,
-        "records_file": str(records_path),
-        "n_questions": len(items),
-    }
-    if mode == "agents":
-        agents = agent_model or context.agent_model or master_model or context.master_model
-        meta.update(
-            agent_model=_model_name(agents),
-            agent_batch_size=context.agent_batch_size,
-            agent_max_tokens=context.agent_max_tokens,
-            max_agent_calls=context.max_agent_calls,
-        )
-    report_path, summary_path, plot_path = write_gar_report(records, out, meta)
-    summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    return GAREvalResult(records, summary, records_path, report_path, summary_path, plot_path)
-
-
-def _model_name(model: Any) -> str:
-    return model if isinstance(model, str) else getattr(model, "__name__", type(model).__name__)
+    return driver.run_eval(
+        rows,
+        {record_mode(mode): solve_item},
+        out,
+        meta,
+        GAR_REPORT,
+        score_fn=_score,
+        concurrency=concurrency,
+        progress=progress,
+        empty_note=f" (no graph has at most {max_nodes} nodes)" if max_nodes else "",
+    )

@@ -7,7 +7,8 @@ the node agents ran and their agreement with compiled mode. ``report.md``
 shows it as a table; ``accuracy_time.png`` plots accuracy, time and LLM calls
 against graph size (nodes, doubling bins). :func:`compare_gar_runs` puts
 several run folders (e.g. compiled and agents mode on the same items) side by
-side in ``modes.md`` and ``modes.png``.
+side in ``modes.md`` and ``modes.png``. Tables, the page layout and the
+report files go through the shared code of :mod:`evals.report`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from evals.datasets.graphinstruct import GRAPHINSTRUCT_TASKS
+from evals.report import (
+    Records,
+    ReportKind,
+    ReportPaths,
+    errors_section,
+    image,
+    markdown_page,
+    markdown_table,
+    mean,
+    section,
+    write_report_files,
+)
 from evals.runner import load_records
 
 FIRST_BIN = 5  # size bins start at 5 nodes and double: 5-9, 10-19, 20-39, ...
@@ -31,17 +44,13 @@ def record_mode(mode: str) -> str:
     return RECORD_KEY if mode == "compiled" else f"{RECORD_KEY}-{mode}"
 
 
-def _mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
-
-
 def _median(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
-def _usage_mean(usage: Sequence[dict[str, Any]], key: str) -> float | None:
+def _usagemean(usage: Sequence[dict[str, Any]], key: str) -> float | None:
     """Mean of a usage counter over the questions that report it (older records may not)."""
-    return _mean([float(u[key]) for u in usage if key in u])
+    return mean([float(u[key]) for u in usage if key in u])
 
 
 def _row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -55,32 +64,32 @@ def _row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "errors": len(records) - len(ok),
         # errors count as wrong: a failed question is not an answered one
         "accuracy": sum(s.get("correct", 0.0) for s in scores) / len(records) if records else None,
-        "label_agreement": _mean([s["label_match"] for s in scores if "label_match" in s]),
-        "algorithm_accuracy": _mean([s["algorithm_right"] for s in scores if "algorithm_right" in s]),
-        "fallback_rate": _mean([s["fallback"] for s in scores if "fallback" in s]),
-        "llm_calls_per_q": _mean([float(u.get("llm_calls", 0)) for u in usage]),
-        "tokens_per_q": _mean([float(u.get("tokens", 0)) for u in usage]),
-        "master_calls_per_q": _usage_mean(usage, "master_calls"),
-        "master_tokens_per_q": _usage_mean(usage, "master_tokens"),
-        "agent_calls_per_q": _usage_mean(usage, "agent_calls"),
-        "agent_tokens_per_q": _usage_mean(usage, "agent_tokens"),
-        "seconds_per_q": _mean([float(r.get("seconds", 0.0)) for r in ok]),
+        "label_agreement": mean([s["label_match"] for s in scores if "label_match" in s]),
+        "algorithm_accuracy": mean([s["algorithm_right"] for s in scores if "algorithm_right" in s]),
+        "fallback_rate": mean([s["fallback"] for s in scores if "fallback" in s]),
+        "llm_calls_per_q": mean([float(u.get("llm_calls", 0)) for u in usage]),
+        "tokens_per_q": mean([float(u.get("tokens", 0)) for u in usage]),
+        "master_calls_per_q": _usagemean(usage, "master_calls"),
+        "master_tokens_per_q": _usagemean(usage, "master_tokens"),
+        "agent_calls_per_q": _usagemean(usage, "agent_calls"),
+        "agent_tokens_per_q": _usagemean(usage, "agent_tokens"),
+        "seconds_per_q": mean([float(r.get("seconds", 0.0)) for r in ok]),
         # the median ignores the one slow question that loads the models
         "median_seconds_per_q": _median([float(r.get("seconds", 0.0)) for r in ok]),
-        "mean_nodes": _mean(nodes),
+        "mean_nodes": mean(nodes),
         "min_nodes": int(min(nodes)) if nodes else None,
         "max_nodes": int(max(nodes)) if nodes else None,
-        "mean_edges": _mean([s["n_edges"] for s in scores if "n_edges" in s]),
+        "mean_edges": mean([s["n_edges"] for s in scores if "n_edges" in s]),
         # agents mode: how many questions the node agents ran, and how well they matched compiled mode
-        "agent_share": _mean([s["agent_engine"] for s in scores if "agent_engine" in s]),
-        "agreement": _mean([s["agree"] for s in scores if "agree" in s]),
-        "agent_complete": _mean([s["agent_complete"] for s in scores if "agent_complete" in s]),
-        "agent_rounds_per_q": _mean([s["agent_rounds"] for s in scores if "agent_rounds" in s]),
-        "bad_replies_per_q": _usage_mean(usage, "agent_bad_replies"),
+        "agent_share": mean([s["agent_engine"] for s in scores if "agent_engine" in s]),
+        "agreement": mean([s["agree"] for s in scores if "agree" in s]),
+        "agent_complete": mean([s["agent_complete"] for s in scores if "agent_complete" in s]),
+        "agent_rounds_per_q": mean([s["agent_rounds"] for s in scores if "agent_rounds" in s]),
+        "bad_replies_per_q": _usagemean(usage, "agent_bad_replies"),
     }
     paths = [s["path_valid"] for s in scores if "path_valid" in s]
     if paths:
-        row["path_validity"] = _mean(paths)
+        row["path_validity"] = mean(paths)
     return row
 
 
@@ -139,22 +148,10 @@ _AGENTS = (
 )
 
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
-    return str(value)
-
-
 def gar_table(summary: dict[str, Any]) -> str:
     """Markdown table: one row per task plus the overall row (agent columns in agents mode)."""
     columns = _AGENTS if summary.get("mode") == "agents" else _COMMON
-    rows = {**summary["tasks"], "**all**": summary["overall"]}
-    lines = ["| task | " + " | ".join(h for _, h in columns) + " |", "|" + "---|" * (len(columns) + 1)]
-    for task, row in rows.items():
-        lines.append(f"| {task} | " + " | ".join(_cell(row.get(k)) for k, _ in columns) + " |")
-    return "\n".join(lines)
+    return markdown_table({**summary["tasks"], "**all**": summary["overall"]}, "task", columns)
 
 
 _MODES_COLUMNS = (
@@ -171,18 +168,16 @@ _MODES_COLUMNS = (
 
 def modes_table(summaries: Mapping[str, dict[str, Any]]) -> str:
     """Several runs side by side (label -> summary): one row per task and run, then the overall rows."""
-    header = "| task | run | " + " | ".join(h for _, h in _MODES_COLUMNS) + " |"
-    lines = [header, "|" + "---|" * (len(_MODES_COLUMNS) + 2)]
     tasks: list[str] = []
     for summary in summaries.values():
         tasks += [t for t in summary["tasks"] if t not in tasks]
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
     for task in [*tasks, "**all**"]:
         for label, summary in summaries.items():
             row = summary["overall"] if task == "**all**" else summary["tasks"].get(task)
             if row is not None:
-                cells = " | ".join(_cell(row.get(k)) for k, _ in _MODES_COLUMNS)
-                lines.append(f"| {task} | {label} | {cells} |")
-    return "\n".join(lines)
+                rows[(task, label)] = row
+    return markdown_table(rows, ("task", "run"), _MODES_COLUMNS)
 
 
 # ------------------------------------------------------------------ plot
@@ -264,50 +259,58 @@ _EXPLAIN_AGENTS = (
 )
 
 
-def _header(summary: dict[str, Any]) -> list[str]:
+def _facts(summary: dict[str, Any]) -> list[str]:
     overall = summary["overall"]
-    lines = [
-        f"# {summary.get('title', 'GAR evaluation')}",
-        "",
-        f"- dataset: {summary.get('dataset')}" + (f" ({summary['path']})" if summary.get("path") else ""),
-        f"- mode: {summary.get('mode', 'compiled')}",
-        f"- master model: {summary.get('master_model')}; embedding: {summary.get('embedding_model')}",
+    facts = [
+        f"dataset: {summary.get('dataset')}" + (f" ({summary['path']})" if summary.get("path") else ""),
+        f"mode: {summary.get('mode', 'compiled')}",
+        f"master model: {summary.get('master_model')}; embedding: {summary.get('embedding_model')}",
     ]
     if summary.get("mode") == "agents":
-        lines.append(
-            f"- node-agent model: {summary.get('agent_model')}; {summary.get('agent_batch_size')} node "
+        facts.append(
+            f"node-agent model: {summary.get('agent_model')}; {summary.get('agent_batch_size')} node "
             f"agents per call; at most {summary.get('max_agent_calls')} agent calls per question"
         )
     if summary.get("max_nodes"):
-        lines.append(f"- graphs of at most {summary['max_nodes']} nodes")
-    lines.append(
-        f"- questions: {overall['n']} ({overall['errors']} errors); summed question time "
+        facts.append(f"graphs of at most {summary['max_nodes']} nodes")
+    facts.append(
+        f"questions: {overall['n']} ({overall['errors']} errors); summed question time "
         f"{summary['wall_seconds']:.1f} s"
     )
-    return lines
+    return facts
 
 
-def write_gar_report(
-    records: Sequence[dict[str, Any]], out_dir: Path, meta: dict[str, Any]
-) -> tuple[Path, Path, Path]:
+_PLOT_ALT = "accuracy, time and LLM calls vs graph size"
+
+
+def render_gar(summary: dict[str, Any], plot_name: str) -> str:
+    """The Markdown report of a summary produced by :func:`summarize_gar`."""
+    disagreements = summary["disagreements"]
+    return markdown_page(
+        summary.get("title", "GAR evaluation"),
+        _facts(summary),
+        _EXPLAIN_AGENTS if summary.get("mode") == "agents" else _EXPLAIN,
+        gar_table(summary),
+        image(_PLOT_ALT, plot_name),
+        section(
+            "Agent answers that differ from compiled mode", ", ".join(f"`{q}`" for q in disagreements[:50])
+        )
+        if disagreements
+        else None,
+        errors_section(summary["errors"]),
+    )
+
+
+def _plot(records: Records, summary: dict[str, Any], path: Path) -> None:
+    plot_gar(records, path, str(summary.get("title", "")))
+
+
+GAR_REPORT = ReportKind(summarize=summarize_gar, render=render_gar, plot=_plot, plot_name="accuracy_time.png")
+
+
+def write_gar_report(records: Records, out_dir: Path, meta: dict[str, Any]) -> ReportPaths:
     """Write ``summary.json``, ``report.md`` and ``accuracy_time.png``; return their paths."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    summary = summarize_gar(records, meta)
-    summary_path = out_dir / "summary.json"
-    summary_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
-    plot_path = out_dir / "accuracy_time.png"
-    plot_gar(records, plot_path, str(meta.get("title", "")))
-    explain = _EXPLAIN_AGENTS if summary.get("mode") == "agents" else _EXPLAIN
-    lines = [*_header(summary), "", explain, "", gar_table(summary), ""]
-    lines += [f"![accuracy, time and LLM calls vs graph size]({plot_path.name})", ""]
-    if summary["disagreements"]:
-        shown = ", ".join(f"`{q}`" for q in summary["disagreements"][:50])
-        lines += ["## Agent answers that differ from compiled mode", "", shown, ""]
-    if summary["errors"]:
-        lines += ["## Errors", ""] + [f"- `{e['qid']}`: {e['error']}" for e in summary["errors"][:50]] + [""]
-    report_path = out_dir / "report.md"
-    report_path.write_text("\n".join(lines), encoding="utf-8")
-    return report_path, summary_path, plot_path
+    return write_report_files(records, out_dir, meta, GAR_REPORT)
 
 
 # ------------------------------------------------------------------ several runs
@@ -368,19 +371,15 @@ def compare_gar_runs(runs: Mapping[str, str | Path], out_dir: str | Path) -> tup
     plot_path = out / "modes.png"
     fig.savefig(plot_path, dpi=110)
     plt.close(fig)
-    lines = ["# GAR runs side by side", ""]
+    facts = []
     for label, summary in summaries.items():
         model = summary.get("master_model")
         if summary.get("mode") == "agents":
             model = f"{model}; node agents: {summary.get('agent_model')}"
-        lines.append(f"- **{label}**: {summary.get('mode', 'compiled')} mode, model {model}, {runs[label]}")
-    lines += [
-        "",
-        modes_table(summaries),
-        "",
-        f"![accuracy, time and LLM calls vs graph size]({plot_path.name})",
-        "",
-    ]
+        facts.append(f"**{label}**: {summary.get('mode', 'compiled')} mode, model {model}, {runs[label]}")
     table_path = out / "modes.md"
-    table_path.write_text("\n".join(lines), encoding="utf-8")
+    page = markdown_page(
+        "GAR runs side by side", facts, modes_table(summaries), image(_PLOT_ALT, plot_path.name)
+    )
+    table_path.write_text(page, encoding="utf-8")
     return table_path, plot_path

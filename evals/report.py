@@ -1,37 +1,176 @@
-"""Turn run records into tables, a Markdown report, a PNG plot and ``summary.json``.
+"""The one report module: tables, pages and the report files of every eval method.
 
-Scores are percentages (as in the papers): ``rouge_l`` is the recall variant the
-Graph Counselor paper reports, ``rouge_l_f1`` its F1, ``exact_match`` the
-normalised EM and ``judge`` the LLM-judge share (only when a metric judge ran).
-Cost columns are means per question over successful records.
+Shared by every method (:mod:`evals.driver` writes a run's files through it):
+:func:`cell` formats every table value the same way, :func:`markdown_table`
+renders summary rows, :func:`markdown_page` lays out a report page and
+:func:`write_report_files` writes ``summary.json``, the plot and ``report.md``
+for a method's :class:`ReportKind` (its summarizer, page and plot).
+
+Graph Counselor's report is the second part of this module (:func:`summarize`,
+:func:`write_report`); GAR's summarizer, page and plots are in
+:mod:`evals.gar_report`. Counselor scores are percentages (as in the papers):
+``rouge_l`` is the recall variant the Graph Counselor paper reports,
+``rouge_l_f1`` its F1, ``exact_match`` the normalised EM and ``judge`` the
+LLM-judge share (only when a metric judge ran). Cost columns are means per
+question over successful records.
 """
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-SCORE_KEYS = ("rouge_l", "rouge_l_f1", "exact_match", "judge", "rouge_l_first", "exact_match_first")
-MODE_ORDER = ("base", "graph_cot", "no_reflection", "counselor")
-LEVEL_ORDER = ("easy", "medium", "hard")
+Records = Sequence[dict[str, Any]]
+Column = tuple[str, str]  # (row key, header)
 
 
-@dataclass(frozen=True)
-class ReportPaths:
-    """Where :func:`write_report` put its files."""
+class ReportPaths(NamedTuple):
+    """Where :func:`write_report_files` put its files (also unpacks as ``report, summary, plot``)."""
 
     report: Path
     summary: Path
     plot: Path
 
 
-def _mean(values: Sequence[float]) -> float | None:
+@dataclass(frozen=True)
+class ReportKind:
+    """A method's report: what :func:`write_report_files` needs beyond the records."""
+
+    summarize: Callable[[Records, dict[str, Any]], dict[str, Any]]  # (records, meta) -> summary
+    render: Callable[[dict[str, Any], str], str]  # (summary, plot file name) -> Markdown page
+    plot: Callable[[Records, dict[str, Any], Path], Any]  # (records, summary, PNG path)
+    plot_name: str
+
+
+def mean(values: Sequence[float]) -> float | None:
+    """The mean, or ``None`` for no values."""
     return sum(values) / len(values) if values else None
+
+
+# ------------------------------------------------------------------ tables
+
+
+def cell(value: Any) -> str:
+    """A table value, formatted the same for every method.
+
+    ``-`` for a missing value, integers as they are, floats to about three
+    significant digits: ``75.0`` (10 and above, and zero), ``4.50`` (from 1),
+    ``0.833`` (below 1, e.g. a share).
+    """
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        if value == 0 or abs(value) >= 10:
+            return f"{value:.1f}"
+        return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3f}"
+    return str(value)
+
+
+def markdown_table(
+    rows: Mapping[Any, Mapping[str, Any]],
+    first_header: str | Sequence[str],
+    columns: Sequence[Column] | None = None,
+) -> str:
+    """A Markdown table of summary rows keyed by their label, one column per ``(key, header)``.
+
+    A label may be a tuple, one cell per header in ``first_header`` (e.g.
+    task and run). ``columns`` defaults to Graph Counselor's; a column that no
+    row has a value for is left out.
+    """
+    labels = [first_header] if isinstance(first_header, str) else list(first_header)
+    columns = COLUMNS if columns is None else columns
+    shown = [(k, h) for k, h in columns if any(row.get(k) is not None for row in rows.values())]
+    lines = [
+        "| " + " | ".join([*labels, *(h for _, h in shown)]) + " |",
+        "|" + "---|" * (len(labels) + len(shown)),
+    ]
+    for label, row in rows.items():
+        names = [label] if isinstance(label, str) else [str(x) for x in label]
+        lines.append("| " + " | ".join([*names, *(cell(row.get(k)) for k, _ in shown)]) + " |")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ pages
+
+
+def section(heading: str, body: str) -> str:
+    """A ``##`` section of a page."""
+    return f"## {heading}\n\n{body}"
+
+
+def image(alt: str, name: str) -> str:
+    """A Markdown image (a plot written beside the page)."""
+    return f"![{alt}]({name})"
+
+
+def errors_section(errors: Sequence[Mapping[str, Any]], limit: int = 50) -> str:
+    """The failed questions (``mode`` / ``qid``: error), or nothing when none failed."""
+    if not errors:
+        return ""
+    lines = [
+        "- " + " / ".join(f"`{e[k]}`" for k in ("mode", "qid") if k in e) + f": {e.get('error', '')}"
+        for e in errors[:limit]
+    ]
+    return section(
+        "Errors", f"{len(errors)} question(s) failed (a rerun retries them):\n\n" + "\n".join(lines)
+    )
+
+
+def markdown_page(title: str, facts: Iterable[str], *blocks: str | None) -> str:
+    """A report page: the title, the facts as a list, then each non-empty block, a blank line apart."""
+    parts = [f"# {title}", "", *(f"- {fact}" for fact in facts)]
+    for block in blocks:
+        if block:
+            parts += ["", block]
+    return "\n".join(parts) + "\n"
+
+
+# ------------------------------------------------------------------ files
+
+
+def write_summary(summary: dict[str, Any], path: Path) -> Path:
+    """``summary.json``: the summary as indented UTF-8 JSON (values JSON lacks written as text)."""
+    path.write_text(json.dumps(summary, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    return path
+
+
+def write_report_files(
+    records: Records, out_dir: str | Path, meta: dict[str, Any] | None, kind: ReportKind
+) -> ReportPaths:
+    """Summarize ``records`` the method's way, then write ``summary.json``, its plot and ``report.md``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = kind.summarize(records, meta or {})
+    paths = ReportPaths(report=out / "report.md", summary=out / "summary.json", plot=out / kind.plot_name)
+    write_summary(summary, paths.summary)
+    kind.plot(records, summary, paths.plot)
+    paths.report.write_text(kind.render(summary, paths.plot.name), encoding="utf-8")
+    return paths
+
+
+# ================================================================== Graph Counselor's report
+
+SCORE_KEYS = ("rouge_l", "rouge_l_f1", "exact_match", "judge", "rouge_l_first", "exact_match_first")
+MODE_ORDER = ("base", "graph_cot", "no_reflection", "counselor")
+LEVEL_ORDER = ("easy", "medium", "hard")
+COLUMNS: tuple[Column, ...] = (
+    ("n", "n"),
+    ("errors", "err"),
+    ("rouge_l", "Rouge-L"),
+    ("rouge_l_f1", "RL-F1"),
+    ("exact_match", "EM"),
+    ("judge", "Judge"),
+    ("exact_match_first", "EM 1st"),
+    ("llm_calls", "LLM calls"),
+    ("input_tokens", "tok in"),
+    ("output_tokens", "tok out"),
+    ("seconds_mean", "s/q"),
+)
 
 
 def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -41,14 +180,14 @@ def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     row: dict[str, Any] = {"n": len(records), "ok": len(ok), "errors": len(records) - len(ok)}
     for key in SCORE_KEYS:
         values = [float(r["scores"][key]) for r in ok if (r.get("scores") or {}).get(key) is not None]
-        mean = _mean(values)
-        row[key] = None if mean is None else round(100.0 * mean, 2)
+        average = mean(values)
+        row[key] = None if average is None else round(100.0 * average, 2)
         if key == "judge":
             row["judge_n"] = len(values)
     usage = [r.get("usage") or {} for r in ok]
     for key in ("llm_calls", "input_tokens", "output_tokens"):
-        mean = _mean([float(u.get(key, 0) or 0) for u in usage])
-        row[key] = None if mean is None else round(mean, 2)
+        average = mean([float(u.get(key, 0) or 0) for u in usage])
+        row[key] = None if average is None else round(average, 2)
     seconds = [float(r.get("seconds") or 0.0) for r in ok]
     row["seconds_mean"] = None if not seconds else round(sum(seconds) / len(seconds), 3)
     row["seconds_total"] = round(sum(seconds), 3)
@@ -98,41 +237,13 @@ def _sorted_items(
     return [(k, groups[k]) for k in _ordered(groups, order)]
 
 
-# ------------------------------------------------------------------ Markdown
+# ------------------------------------------------------------------ Counselor's page
 
-_COLUMNS = (
-    ("n", "n"),
-    ("errors", "err"),
-    ("rouge_l", "Rouge-L"),
-    ("rouge_l_f1", "RL-F1"),
-    ("exact_match", "EM"),
-    ("judge", "Judge"),
-    ("exact_match_first", "EM 1st"),
-    ("llm_calls", "LLM calls"),
-    ("input_tokens", "tok in"),
-    ("output_tokens", "tok out"),
-    ("seconds_mean", "s/q"),
+_EXPLAIN = (
+    "Scores in %: Rouge-L is LCS recall against the reference (the paper's RL), RL-F1 its F1, "
+    "EM normalised exact match (lists as sets), Judge the LLM-judge share, EM 1st the first trial's EM. "
+    "Costs are means per answered question."
 )
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.1f}" if abs(value) >= 10 or value == 0 else f"{value:.2f}"
-    return str(value)
-
-
-def markdown_table(rows: dict[str, dict[str, Any]], first_header: str) -> str:
-    """A Markdown table of aggregate rows keyed by their first-column label."""
-    columns = [(k, h) for k, h in _COLUMNS if any(row.get(k) is not None for row in rows.values())]
-    lines = [
-        "| " + " | ".join([first_header] + [h for _, h in columns]) + " |",
-        "|" + "---|" * (len(columns) + 1),
-    ]
-    for label, row in rows.items():
-        lines.append("| " + " | ".join([label] + [_cell(row.get(k)) for k, _ in columns]) + " |")
-    return "\n".join(lines)
 
 
 def _nested_table(nested: dict[str, dict[str, dict[str, Any]]], header: str) -> str:
@@ -142,44 +253,27 @@ def _nested_table(nested: dict[str, dict[str, dict[str, Any]]], header: str) -> 
 
 def render_markdown(summary: dict[str, Any], plot_name: str | None = None) -> str:
     """The Markdown report for a summary produced by :func:`summarize`."""
-    title = summary.get("title") or "Evaluation report"
-    parts = [f"# {title}", ""]
+    facts = []
     for key in ("dataset", "path", "graph", "models", "settings", "records_file"):
         value = summary.get(key)
         if isinstance(value, dict):
             value = ", ".join(f"{k}={v}" for k, v in value.items() if v is not None)
         if value:
-            parts.append(f"- **{key}**: {value}")
-    parts += [
-        f"- **generated**: {summary['generated_at']}",
-        "",
-        "Scores in %: Rouge-L is LCS recall against the reference (the paper's RL), RL-F1 its F1, "
-        "EM normalised exact match (lists as sets), Judge the LLM-judge share, EM 1st the first trial's EM. "
-        "Costs are means per answered question.",
-        "",
-        "## Per mode",
-        "",
-        markdown_table(summary["modes"], "mode"),
-        "",
-        "## Per mode and level",
-        "",
-        _nested_table(summary["by_level"], "level"),
-        "",
-        "## Per mode and template",
-        "",
-        _nested_table(summary["by_template"], "template"),
-        "",
-    ]
-    if plot_name:
-        parts += ["## Plot", "", f"![scores per mode and level]({plot_name})", ""]
-    if summary["errors"]:
-        parts += ["## Errors", "", f"{len(summary['errors'])} question(s) failed (a rerun retries them):", ""]
-        parts += [f"- `{e['mode']}` / `{e['qid']}`: {e['error']}" for e in summary["errors"][:50]]
-        parts.append("")
-    return "\n".join(parts)
+            facts.append(f"**{key}**: {value}")
+    facts.append(f"**generated**: {summary['generated_at']}")
+    return markdown_page(
+        summary.get("title") or "Evaluation report",
+        facts,
+        _EXPLAIN,
+        section("Per mode", markdown_table(summary["modes"], "mode")),
+        section("Per mode and level", _nested_table(summary["by_level"], "level")),
+        section("Per mode and template", _nested_table(summary["by_template"], "template")),
+        section("Plot", image("scores per mode and level", plot_name)) if plot_name else None,
+        errors_section(summary["errors"]),
+    )
 
 
-# ------------------------------------------------------------------ plot
+# ------------------------------------------------------------------ Counselor's plot
 
 
 _METRIC_NAMES = {
@@ -229,17 +323,13 @@ def plot_scores(
     return path
 
 
-def write_report(
-    records: Sequence[dict[str, Any]], out_dir: Path, meta: dict[str, Any] | None = None
-) -> ReportPaths:
-    """Write ``summary.json``, ``scores.png`` and ``report.md`` into ``out_dir``."""
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    summary = summarize(records, meta)
-    paths = ReportPaths(
-        report=out_dir / "report.md", summary=out_dir / "summary.json", plot=out_dir / "scores.png"
-    )
-    paths.summary.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    plot_scores(summary, paths.plot)
-    paths.report.write_text(render_markdown(summary, paths.plot.name), encoding="utf-8")
-    return paths
+def _plot(records: Records, summary: dict[str, Any], path: Path) -> None:
+    plot_scores(summary, path)
+
+
+COUNSELOR_REPORT = ReportKind(summarize=summarize, render=render_markdown, plot=_plot, plot_name="scores.png")
+
+
+def write_report(records: Records, out_dir: Path, meta: dict[str, Any] | None = None) -> ReportPaths:
+    """Write Graph Counselor's ``summary.json``, ``scores.png`` and ``report.md`` into ``out_dir``."""
+    return write_report_files(records, out_dir, meta, COUNSELOR_REPORT)
