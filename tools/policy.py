@@ -163,7 +163,7 @@ def check_untrusted_context(
     check_base_url(getattr(context, "base_url", None))
     for name in model_fields:
         value = getattr(context, name)
-        if value is not None:
+        if value not in (None, ""):  # unset: the role uses another role's model
             check_model_value(value, name)
     for name in embedding_fields:
         check_embedding_model(getattr(context, name), name)

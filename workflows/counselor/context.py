@@ -41,18 +41,19 @@ class CounselorContext(RunContext):
             flag="--model",
         ),
     )
-    reflector_model: str | None = field(
-        default=None,
+    # plain strings (empty = the reasoner's model) so Studio shows a text field, not a nullable one
+    reflector_model: str = field(
+        default="",
         metadata=describe(
             "Model that writes reflections after a failed trial (the paper uses a smaller one); "
-            "unset = the reasoner's model."
+            "empty = the reasoner's model."
         ),
     )
-    judge_model: str | None = field(
-        default=None,
+    judge_model: str = field(
+        default="",
         metadata=describe(
             "Model that judges a finished trial [yes]/[no] from its trajectory, never from a gold answer; "
-            "unset = the reasoner's model."
+            "empty = the reasoner's model."
         ),
     )
     temperature: float = field(
@@ -111,7 +112,7 @@ class CounselorContext(RunContext):
     def model_of(self, role: str) -> str:
         """The model spec of one role: reasoner, reflector or judge (unset roles use the reasoner's)."""
         own = {"reflector": self.reflector_model, "judge": self.judge_model}.get(role)
-        return self.reasoner_model if own is None else own
+        return own or self.reasoner_model
 
     def temperature_of(self, role: str) -> float:
         """Sampling temperature of one role: reasoner, reflector or judge."""

@@ -30,7 +30,7 @@ from workflows.counselor.reflector import reflect
 from workflows.counselor.state import CounselorInput, CounselorOutput, CounselorState
 from workflows.counselor.thought import think
 from workflows.counselor.trials import close_trial, finish, next_trial, start
-from workflows.kit.compile import compile_workflow
+from workflows.kit.compile import add_nodes, compile_workflow
 
 
 def _first_step(
@@ -71,17 +71,20 @@ def build_graph(checkpointer=None, *, name: str = "Graph Counselor"):
         input_schema=CounselorInput,
         output_schema=CounselorOutput,
     )
-    builder.add_node("start", start)
-    builder.add_node("plan", plan)
-    builder.add_node("think", think)
-    builder.add_node("act", act)
-    builder.add_node("observe", observe)
-    builder.add_node("judge", judge)
-    builder.add_node("close_trial", close_trial)
-    builder.add_node("reflect", reflect)
-    builder.add_node("next_trial", next_trial)
-    builder.add_node("answer_directly", answer_directly)
-    builder.add_node("finish", finish)
+    add_nodes(
+        builder,
+        start,
+        plan,
+        think,
+        act,
+        observe,
+        judge,
+        close_trial,
+        reflect,
+        next_trial,
+        answer_directly,
+        finish,
+    )
 
     builder.add_edge(START, "start")
     builder.add_conditional_edges("start", _first_step)

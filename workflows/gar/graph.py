@@ -35,7 +35,7 @@ from workflows.gar.retrieve import retrieve
 from workflows.gar.state import GARInput, GAROutput, GARState
 from workflows.gar.summarize import summarize
 from workflows.inputs import question_of
-from workflows.kit.compile import compile_workflow
+from workflows.kit.compile import add_nodes, compile_workflow
 
 RECURSION_LIMIT = 100
 
@@ -63,15 +63,9 @@ def after_choose(state: GARState) -> str:
 def build_graph(checkpointer=None, *, name: str = "GraphAgent-Reasoner"):
     """Compile the workflow; pass a checkpointer (e.g. SqliteSaver) to make runs resumable."""
     builder = StateGraph(GARState, context_schema=GARContext, input_schema=GARInput, output_schema=GAROutput)
-    builder.add_node("start", start)
-    builder.add_node("construct", construct)
-    builder.add_node("parse_with_llm", parse_with_llm)
-    builder.add_node("retrieve", retrieve)
-    builder.add_node("choose", choose)
-    builder.add_node("execute", execute)
-    builder.add_node("design", design)
-    builder.add_node("test_design", test_design)
-    builder.add_node("summarize", summarize)
+    add_nodes(
+        builder, start, construct, parse_with_llm, retrieve, choose, execute, design, test_design, summarize
+    )
     builder.add_edge(START, "start")
     builder.add_edge("start", "construct")
     builder.add_conditional_edges("construct", after_construct, ["parse_with_llm", "retrieve"])

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.graph import StateGraph
+
+
+def add_nodes(builder: StateGraph, *roles: Callable[..., Any]) -> None:
+    """Add each role function as a node named after the function (``plan`` -> node "plan").
+
+    One name per paper role, so the graph's nodes, the trace and the code read the same.
+    """
+    for role in roles:
+        builder.add_node(role.__name__, role)
 
 
 def compile_workflow(
