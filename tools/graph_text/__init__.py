@@ -3,6 +3,10 @@
 ``parse_graph_problem(text)`` reads the encodings of the graph-reasoning
 literature; ``load_structured_graph(obj)`` takes dicts, networkx graphs, edge
 files and arrays; ``detect_task(text)`` names the question's task.
+
+Both readers take untrusted input: they raise nothing but :class:`GraphTextError`,
+and refuse graphs over the node limit (``GRAPHREASON_MAX_NODES``, default
+5,000,000; :func:`tools.config.max_nodes`) before allocating anything that big.
 """
 
 from tools.graph_text.parse import parse_graph_problem

@@ -119,7 +119,7 @@ class Extractor:
     # ------------------------------------------------------------------ special layouts
     def matching(self) -> None:
         """NLGraph bipartite matching: ``Applicant 0 is interested in job 1, job 3.``"""
-        if not self.space.names or not self.space.names[0].startswith("applicant "):
+        if not self.space.label(0).startswith("applicant "):
             return
         pat = re.compile(
             rf"\bapplicant\s+(\d+)\s+is\s+interested\s+in\s+((?:jobs?\s+)?\d+(?:{LIST_SEP}(?:jobs?\s+)?\d+)*)",
@@ -216,7 +216,7 @@ class Extractor:
         """GraphQA named encodings: ``James and Robert are friends.``, ``... wrote a paper together.``"""
         # any capitalised word or number is read as a name; one missing from a declared
         # node list is reported (NodeSpace.unknown) instead of silently dropped
-        declared = self.space.names is not None and not self.space.dynamic
+        declared = self.space.declared
         generic = r"[A-Z][\w'-]*|\d+"
         name = f"(?:{self.space.label_pattern()}|{generic})" if declared else f"(?:{generic})"
         symmetric = (

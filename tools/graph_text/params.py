@@ -13,6 +13,7 @@ from typing import Any
 
 from tools.graph_text.extract import LABEL
 from tools.graph_text.nodes import NodeSpace
+from tools.graph_text.problem import read_int
 
 _NODE = r"(?:the\s+)?(?:node|vertex|page|person|user)?\s*"
 _NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())}
@@ -106,9 +107,7 @@ def extract_params(free_text: str, space: NodeSpace) -> tuple[dict[str, Any], li
     for key, values in hits.items():
         params[key] = values[-1]
         if len(set(values)) > 1:
-            shown = ", ".join(
-                space.names[v] if space.names and 0 <= v < len(space.names) else str(v) for v in values
-            )
+            shown = ", ".join(space.label(v) for v in values)
             warnings.append(f"the question names several {key} nodes ({shown}); using the last one")
     k = _top_k(free_text)
     if k is not None:
@@ -128,4 +127,4 @@ def _top_k(text: str) -> int | None:
     if not m:
         return None
     value = m.group(1).lower()
-    return int(value) if value.isdigit() else _NUMBER_WORDS[value]
+    return read_int(value, "the question's top-k") if value.isdecimal() else _NUMBER_WORDS[value]

@@ -16,10 +16,16 @@ Understands the encodings of the graph-reasoning literature:
 Notation sentences (``(i,j) means that ...``) are recognised and skipped.
 Whatever looks like graph data but could not be read is returned in
 ``unparsed`` (with a warning); contradictions raise :class:`GraphTextError`.
+
+The text is untrusted: it raises nothing but :class:`GraphTextError`, every
+stated node count or largest id is held to the node limit
+(:func:`tools.config.max_nodes`) before anything of that size exists, and
+weights must be finite.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -27,7 +33,15 @@ import numpy as np
 from tools.graph_text.extract import Extractor, Mention, leftovers
 from tools.graph_text.nodes import NodeSpace
 from tools.graph_text.params import extract_params
-from tools.graph_text.problem import GraphTextError, GraphTextUnreadable, ParsedProblem, check_edges, preview
+from tools.graph_text.problem import (
+    GraphTextError,
+    GraphTextUnreadable,
+    ParsedProblem,
+    check_edges,
+    check_node_count,
+    preview,
+    read_int,
+)
 from tools.graph_text.scan import Doc, normalise
 
 ENCODINGS_HELP = (
@@ -60,6 +74,9 @@ _NO_EDGES = re.compile(
     r"\bedges\s+(?:are|is)\s*:?\s*(?:\.|none\b|nothing\b|$)|\bno\s+edges\b|\b(?:has|are|with)\s+0\s+edges\b",
     re.I,
 )
+# a run of whitespace this long is squeezed to one character before anything else reads the text:
+# patterns that start with \s* (the arrow normaliser among them) cost the square of a run's length
+_LONG_SPACE = re.compile(r"\s{33,}")
 _NODE_WEIGHT_CONTEXT = re.compile(
     r"\bweights?\s+of\s+(?:the\s+)?nodes\b|\bnode\s+weights?\b|\bmeans\s+that\s+node\s+\w+\s+has\s+(?:the\s+)?weight",
     re.I,
@@ -81,7 +98,7 @@ def parse_graph_problem(text: str) -> ParsedProblem:
         )
     if not text.strip():
         raise GraphTextError("the graph text is empty")
-    norm, warnings = _last_problem(normalise(text))
+    norm, warnings = _last_problem(normalise(_squeeze_spaces(text)))
     words = _direction_words(norm)
     capacity = bool(re.search(r"capacit|max(?:imum)?[\s-]*flow", norm, re.I))
     split = _PATTERN_START.search(norm)
@@ -94,6 +111,11 @@ def parse_graph_problem(text: str) -> ParsedProblem:
         problem.warnings += [f"subgraph: {w}" for w in pattern.warnings]
         problem.unparsed += pattern.unparsed
     return problem
+
+
+def _squeeze_spaces(text: str) -> str:
+    """Long whitespace runs -> one newline (when the run held one: it ends a sentence) or one space."""
+    return _LONG_SPACE.sub(lambda m: "\n" if "\n" in m.group(0) else " ", text)
 
 
 def _last_problem(text: str) -> tuple[str, list[str]]:
@@ -148,7 +170,8 @@ def _parse_section(text: str, words: tuple[int, int], capacity: bool, what: str)
         ids = [x for m in found.mentions for x in (m.u, m.v)] + list(found.node_weights)
         if not ids:
             raise _nothing_understood(text, unparsed, what)
-        n_nodes = max(ids) + 1
+        top = max(ids)
+        n_nodes = check_node_count(top + 1, f"the {what} text (largest node id {top})")
         warnings.append(f"the node count is not stated; taken as the largest id + 1 = {n_nodes}")
 
     if not found.mentions and not (_NO_EDGES.search(text) and n_nodes):
@@ -166,6 +189,7 @@ def _parse_section(text: str, words: tuple[int, int], capacity: bool, what: str)
     )
     warnings += edge_warnings
     _check_node_ids(list(found.node_weights) + list(found.node_features), n_nodes, space, "node weights")
+    _check_node_values(found.node_weights, found.node_features, space)
 
     q_params, q_warnings = extract_params(doc.free_text(), space)
     _check_node_ids([v for k, v in q_params.items() if k != "k"], n_nodes, space, "the question")
@@ -197,11 +221,11 @@ def _declare_nodes(doc: Doc, space: NodeSpace, params: dict) -> int | None:
     counts: list[tuple[int, str]] = []
     m = next(doc.finditer(_MATCHING), None)
     if m:
-        a, a0, a1, j, j0, j1 = (int(x) for x in m.groups())
+        a, a0, a1, j, j0, j1 = (read_int(x, "the applicant/job numbering") for x in m.groups())
         if a1 - a0 + 1 != a or j1 - j0 + 1 != j:
             raise GraphTextError(f"the applicant/job counts disagree with their numbering: {m.group(0)!r}")
-        names = [f"applicant {i}" for i in range(a0, a1 + 1)] + [f"job {i}" for i in range(j0, j1 + 1)]
-        space.declare_list(names)
+        check_node_count(a + j, f"the text ({a} applicants and {j} jobs)")
+        space.declare_matching((a0, a), (j0, j))
         params.update(n_applicants=a, n_jobs=j)
         doc.take(m.start(), m.end())
         return a + j
@@ -209,7 +233,7 @@ def _declare_nodes(doc: Doc, space: NodeSpace, params: dict) -> int | None:
     for m in ranges:
         first, last = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         if not space.declare_range(first, last):
-            if first.isdigit() or len(first) == 1:
+            if first.isdecimal() or len(first) == 1:
                 raise GraphTextError(f"could not understand the node numbering {m.group(0)!r}")
             continue
         counts.append((space.stated_n or 0, m.group(0)))
@@ -222,7 +246,8 @@ def _declare_nodes(doc: Doc, space: NodeSpace, params: dict) -> int | None:
             doc.take(m.start(), m.end())
             break
     for m in doc.finditer(_COUNT):
-        counts.append((int(m.group(1)), m.group(0)))
+        count = read_int(m.group(1), "the node count")
+        counts.append((check_node_count(count, f"the text ({m.group(0)!r})"), m.group(0)))
         doc.take(m.start(), m.end())
     distinct = {c for c, _ in counts}
     if len(distinct) > 1:
@@ -264,6 +289,20 @@ def _check_node_ids(ids: list[int], n_nodes: int, space: NodeSpace, where: str) 
     if bad:
         hint = space.range_hint or f"ids run 0..{n_nodes - 1}"
         raise GraphTextError(f"{where} names node ids out of range: {preview(bad)} ({hint})")
+
+
+def _check_node_values(weights: dict[int, float], features: dict[int, list[float]], space: NodeSpace) -> None:
+    """Node weights and features must be finite (``1e999`` in a text overflows to inf)."""
+    for node, value in weights.items():
+        if not math.isfinite(value):
+            raise GraphTextError(
+                f"node {space.label(node)} has weight {value}; weights must be finite numbers"
+            )
+    for node, values in features.items():
+        if not all(math.isfinite(x) for x in values):
+            raise GraphTextError(
+                f"node {space.label(node)} has a non-finite feature value: {preview(values)}"
+            )
 
 
 def _nothing_understood(text: str, unparsed: list[str], what: str) -> GraphTextUnreadable:

@@ -9,12 +9,17 @@ are kept in ``node_names`` and :meth:`ParsedProblem.label` gives them back.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import math
+import numbers
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 import numpy as np
 
+from tools.config import MAX_NODES_ENV, max_nodes
 from tools.errors import GraphError
 from tools.store import GraphStore
 
@@ -22,7 +27,7 @@ Weighted = tuple[int, int, float | None]
 
 
 class GraphTextError(GraphError, ValueError):
-    """The graph text (or structured graph) is empty, unreadable or contradictory."""
+    """The graph text (or structured graph) is empty, unreadable, contradictory or over the node limit."""
 
 
 class GraphTextUnreadable(GraphTextError):
@@ -36,6 +41,165 @@ class GraphTextUnreadable(GraphTextError):
 def preview(items: Sequence[Any], limit: int = 8) -> str:
     shown = ", ".join(str(x) for x in items[:limit])
     return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
+
+
+# ---------------------------------------------------------------------- reading untrusted values
+# Every number that comes from a text, a JSON dict or a model's reply goes through one of
+# these, so a bad value is a GraphTextError naming it, never an OverflowError/ValueError/
+# TypeError from deep inside, and no count can reach an allocation unchecked.
+
+_MAX_DIGITS = 18  # int64 holds every 18-digit number; far more than any node limit
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters (an error message must not echo a megabyte)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_node_count(n: int, source: str) -> int:
+    """``n`` unchanged, or a :class:`GraphTextError` when it is over the node limit (:func:`tools.config.max_nodes`).
+
+    Called *before* anything of size ``n`` is allocated: a few bytes of input
+    ("numbered from 0 to 9999999999") must not be able to ask for gigabytes.
+    """
+    limit = max_nodes()
+    if n > limit:
+        raise GraphTextError(
+            f"{source} says {n} nodes; the limit is {limit} (set {MAX_NODES_ENV} to raise it)"
+        )
+    return n
+
+
+def read_int(digits: str, what: str) -> int:
+    """The non-negative number written as ``digits`` (decimal digits of any script).
+
+    ``str.isdigit`` also accepts superscripts such as ``"²"``, which ``int``
+    rejects, and ``int`` refuses numbers past 4,300 digits; both become a
+    :class:`GraphTextError` naming ``what``, as does a number too long for int64.
+    """
+    if not digits.isdecimal():
+        raise GraphTextError(f"{what}: {shown(digits)} is not a whole number")
+    if len(digits.lstrip("0")) > _MAX_DIGITS:
+        raise GraphTextError(f"{what}: {shown(digits, 30)} is too large (more than {_MAX_DIGITS} digits)")
+    return int(digits)
+
+
+def read_count(value: Any, what: str) -> int:
+    """A node count or id from structured input, or a :class:`GraphTextError` naming ``what``.
+
+    A non-negative integer; an integral float (``4.0``) or a decimal string (``"4"``) is accepted.
+    """
+    if isinstance(value, str):
+        return read_int(value.strip(), what)
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_):
+        number = int(value)
+    elif isinstance(value, float | np.floating) and math.isfinite(value) and float(value).is_integer():
+        number = int(value)
+    else:
+        raise GraphTextError(f"{what} must be a non-negative integer, got {shown(value)}")
+    if number < 0:
+        raise GraphTextError(f"{what} must be a non-negative integer, got {number}")
+    if number >= 10**_MAX_DIGITS:
+        raise GraphTextError(f"{what}: {shown(number, 30)} is too large")
+    return number
+
+
+def read_weight(value: Any, what: str) -> float:
+    """A finite float from a weight given as a number or a numeric string, or a :class:`GraphTextError`.
+
+    Infinite and NaN weights are refused: an infinite weight silently turns a
+    shortest path or a flow into nonsense, and NaN is the internal "no weight".
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, str | numbers.Real):
+        raise GraphTextError(f"{what} must be a number, got {shown(value)}")
+    try:
+        number = float(value.strip() if isinstance(value, str) else value)
+    except ValueError:
+        raise GraphTextError(f"{what} must be a number, got {shown(value)}") from None
+    except OverflowError:  # an int past float's range
+        raise GraphTextError(f"{what} is {shown(value, 30)}, too large to be a weight") from None
+    if not math.isfinite(number):
+        raise GraphTextError(f"{what} is {shown(value)}; weights must be finite numbers")
+    return number
+
+
+_TRUE_WORDS = {"true", "yes", "1", "directed"}
+_FALSE_WORDS = {"false", "no", "0", "undirected"}
+
+
+def read_directed(value: Any, what: str) -> bool:
+    """Whether a graph is directed, from a bool, 0/1 or a word (true/false, yes/no, directed/undirected).
+
+    ``bool("false")`` is True; reading the word is the whole point.
+    """
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, numbers.Integral) and int(value) in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in _TRUE_WORDS or word in _FALSE_WORDS:
+            return word in _TRUE_WORDS
+    raise GraphTextError(
+        f"{what}: 'directed' must be true or false (or yes/no, 1/0, directed/undirected), got {shown(value)}"
+    )
+
+
+class RangeNames(Mapping[int, str]):
+    """Names that are numbers in ranges, made on demand: ``"1"`` .. ``"1000000"``, or ``"applicant 0"`` .. ``"job 9"``.
+
+    ``segments`` are ``(prefix, first number, count)``; ids run through them in
+    order. A text saying "numbered from 1 to 1000000" (or "5000 applicants")
+    would otherwise cost a million name strings, and a regex alternating all of
+    them, before a single edge is read.
+    """
+
+    def __init__(self, segments: Sequence[tuple[str, int, int]]) -> None:
+        self.segments = [(prefix, first, count) for prefix, first, count in segments if count > 0]
+        self.n = sum(count for _, _, count in self.segments)
+
+    def __getitem__(self, node: Any) -> str:
+        if isinstance(node, numbers.Integral) and not isinstance(node, bool) and 0 <= node < self.n:
+            rest = int(node)
+            for prefix, first, count in self.segments:
+                if rest < count:
+                    return f"{prefix}{first + rest}"
+                rest -= count
+        raise KeyError(node)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self.n))
+
+    def id_of(self, name: str) -> int | None:
+        """The id of the node called ``name`` (case-insensitive prefix, the number as written), or None."""
+        text = name.strip().casefold()
+        base = 0
+        for prefix, first, count in self.segments:
+            digits = text[len(prefix) :]
+            if text.startswith(prefix) and _CANONICAL.fullmatch(digits) and 0 <= int(digits) - first < count:
+                return base + int(digits) - first
+            base += count
+        return None
+
+    def pattern(self) -> str:
+        """Regex for one name of these ranges (numbers are always accepted: the caller resolves them)."""
+        prefixed = sorted(
+            {re.escape(prefix) for prefix, _, _ in self.segments if prefix}, key=len, reverse=True
+        )
+        if not prefixed:
+            return r"\d+"
+        return rf"(?:(?:{'|'.join(prefixed)})\d+(?![\w'-])|\d+)"
+
+    def __repr__(self) -> str:
+        shown_segments = ", ".join(f"{p}{f}..{p}{f + c - 1}" for p, f, c in self.segments)
+        return f"RangeNames({shown_segments})"
+
+
+_CANONICAL = re.compile(r"0|[1-9][0-9]{0,17}")  # a number as written, without leading zeros
 
 
 class EdgeArray(Sequence[Weighted]):
@@ -105,7 +269,7 @@ class ParsedProblem:
     weighted: bool
     edges: Sequence[Weighted]
     node_weights: dict[int, float] = field(default_factory=dict)
-    node_names: dict[int, str] | None = None
+    node_names: Mapping[int, str] | None = None
     params: dict[str, Any] = field(default_factory=dict)
     stated_n_nodes: int | None = None
     warnings: list[str] = field(default_factory=list)
@@ -122,15 +286,19 @@ class ParsedProblem:
         """Internal id of a node given by its label (name or number) in the source text."""
         text = str(label).strip()
         if self.node_names:
-            for nid, name in self.node_names.items():
-                if name == text:
-                    return nid
-            raise GraphTextError(
-                f"no node is called {text!r}; names: {preview(list(self.node_names.values()))}"
+            found = (
+                self.node_names.id_of(text)
+                if isinstance(self.node_names, RangeNames)
+                else next((nid for nid, name in self.node_names.items() if name == text), None)
             )
-        if text.lstrip("-").isdigit() and 0 <= int(text) < self.n_nodes:
+            if found is not None:
+                return found
+            first = list(islice(self.node_names.values(), 8))  # not every name of a big graph
+            more = f", ... ({len(self.node_names)} in all)" if len(self.node_names) > len(first) else ""
+            raise GraphTextError(f"no node is called {shown(text)}; names: {', '.join(first)}{more}")
+        if text.isdecimal() and len(text) <= _MAX_DIGITS and int(text) < self.n_nodes:
             return int(text)
-        raise GraphTextError(f"node {text!r} is not in the graph (ids are 0..{self.n_nodes - 1})")
+        raise GraphTextError(f"node {shown(text)} is not in the graph (ids are 0..{self.n_nodes - 1})")
 
     def require_params(self, *keys: str) -> tuple[Any, ...]:
         """The named parameters, or a :class:`GraphTextError` saying which the question did not give."""
@@ -258,6 +426,7 @@ def check_edges(
         hint = range_hint or f"the graph has nodes 0..{n_nodes - 1}"
         raise GraphTextError(f"node ids out of range: {preview((bad + label_offset).tolist())} ({hint})")
     if weight is not None:
+        _check_finite(src, dst, weight, label_offset)
         missing = np.isnan(weight)
         if missing.any() and not missing.all():
             where = [(int(a), int(b)) for a, b in zip(src[missing], dst[missing], strict=True)]
@@ -304,6 +473,18 @@ def check_edges(
     src, dst = src[keep], dst[keep]
     weight = None if weight is None else weight[keep]
     return src, dst, weight, warnings + _loop_and_sign_warnings(src, dst, weight)
+
+
+def _check_finite(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, label_offset: int) -> None:
+    """Infinite weights are refused, naming the edge (``1e999`` in a text overflows to inf)."""
+    infinite = np.flatnonzero(np.isinf(weight))
+    if infinite.size:
+        i = int(infinite[0])
+        pair = f"({int(src[i]) + label_offset}, {int(dst[i]) + label_offset})"
+        more = f"; {infinite.size} such edges in all" if infinite.size > 1 else ""
+        raise GraphTextError(
+            f"edge {pair} has weight {float(weight[i])}; weights must be finite numbers{more}"
+        )
 
 
 def _loop_and_sign_warnings(src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None) -> list[str]:

@@ -7,9 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from tools.lenient_json import json_objects  # noqa: F401  (old import path, kept while llm_parse moves)
-from workflows.kit.events import emit  # noqa: F401  (likewise)
-
 # Arrays longer than this are left out of the state (the answer itself is kept whole).
 MAX_DETAIL_ITEMS = 1000
 
