@@ -164,6 +164,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
                 pytest.fail(f"langgraph dev not ready after 120 s:\n{log_path.read_text()[-3000:]}")
             time.sleep(0.5)
         yield {
+            "pid": process.pid,
             "base": base,
             "outside": outside,
             "configured": configured,
@@ -298,3 +299,39 @@ def test_studio_gets_string_model_fields(world) -> None:
     props = json.loads(raw)["context_schema"]["properties"]
     for name in ("reasoner_model", "reflector_model", "judge_model"):
         assert props[name]["type"] == "string" and props[name]["description"]
+
+
+def _group_peak_rss_mb(pgid: int) -> float:
+    """The largest peak resident size (VmHWM) among the server's processes, in MB."""
+    peak = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != pgid:  # field 5 of /proc/PID/stat: the process group
+                continue
+            status = (stat.parent / "status").read_text()
+        except (OSError, IndexError, ValueError):
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                peak = max(peak, int(line.split()[1]) / 1024)
+    return peak
+
+
+@pytest.mark.parametrize(
+    "graph_input",
+    [
+        {"question": "Is there a path from node 0 to node 1?", "graph": {"edges": [[0, 1]], "n_nodes": 30_000_000}},
+        {"question": "The nodes are numbered from 1 to 100000000 and the edges are: (1,2). Is node 1 linked to 2?"},
+        {"question": "The nodes are numbered from 0 to 9999999999, edges: (0,1). Is there a path from 0 to 1?"},
+    ],
+    ids=["n_nodes", "range-from-1", "range-from-0"],
+)
+def test_tiny_inputs_cannot_ask_the_server_for_gigabytes(world, graph_input: dict) -> None:
+    before = _group_peak_rss_mb(world["pid"])
+    status, _, raw = http("POST", f"{world['base']}/runs/wait", {"assistant_id": "gar", "input": graph_input})
+    text = raw.decode(errors="replace")
+    assert "GraphTextError" in text and "GRAPHREASON_MAX_NODES" in text, f"{status} {text[:2000]}"
+    # the whole server stays within a few hundred MB of where it was (the attacks asked for 3-75 GB)
+    assert _group_peak_rss_mb(world["pid"]) < before + 500
+    assert http("GET", f"{world['base']}/ok")[0] == 200  # and it still answers
