@@ -22,7 +22,9 @@ def normalise(text: str) -> str:
     """Unify arrow and dash spellings (``0→1``, ``0 --> 1`` -> ``0->1``) and non-breaking spaces."""
     text = text.replace("\u00a0", " ").replace("\r\n", "\n")
     text = re.sub(r"<\s*-{1,2}\s*>|↔", "<->", text)
-    text = re.sub(r"(?<!<)" + _ARROWS.pattern, "->", text)
+    # a match may not start inside a whitespace run: otherwise the leading \s* is retried
+    # from every space of a long run, quadratic in its length
+    text = re.sub(r"(?<![<\s])" + _ARROWS.pattern, "->", text)
     return _DASHES.sub("-", text)
 
 
@@ -35,6 +37,7 @@ class Doc:
         self._free_cache: str | None = text
         # sentence ends, precomputed so locating a sentence is a bisection (texts can hold 10^5 edge lines)
         self._ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+        self._sentences: dict[int, tuple[bool, int | None]] = {}
 
     def free(self, start: int, end: int) -> bool:
         """True when no character in ``[start, end)`` has been claimed."""
@@ -74,7 +77,21 @@ class Doc:
         return start, end
 
     def in_question(self, pos: int) -> bool:
-        """True when ``pos`` lies in a question: a sentence ending in ``?`` or a whether/if clause."""
+        """True when ``pos`` lies in a question: a sentence ending in ``?`` or after a whether/if word.
+
+        Each sentence is looked at once (cached by its start): a long sentence with
+        thousands of edges would otherwise be re-sliced and re-searched per edge.
+        """
         start, end = self.sentence_bounds(pos)
-        sentence = self.text[start:end]
-        return sentence.rstrip().endswith("?") or bool(_CONDITIONAL.search(sentence, 0, pos - start))
+        asks, conditional_end = self._sentence_facts(start, end)
+        return asks or (conditional_end is not None and conditional_end <= pos)
+
+    def _sentence_facts(self, start: int, end: int) -> tuple[bool, int | None]:
+        """(ends with ``?``, end offset of its first whether/if word or None) for one sentence."""
+        facts = self._sentences.get(start)
+        if facts is None:
+            sentence = self.text[start:end]
+            first = _CONDITIONAL.search(sentence)
+            facts = (sentence.rstrip().endswith("?"), None if first is None else start + first.end())
+            self._sentences[start] = facts
+        return facts

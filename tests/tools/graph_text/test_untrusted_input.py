@@ -393,3 +393,15 @@ def test_directed_is_read_as_a_word_not_as_truthiness(value: Any, directed: bool
 def test_an_unreadable_direction_is_refused(value: Any) -> None:
     with pytest.raises(GraphTextError, match="'directed' must be true or false"):
         load_structured_graph({"edges": [[0, 1]], "directed": value})
+
+
+def test_long_whitespace_runs_and_long_sentences_are_read_in_linear_time():
+    """Both used to be quadratic (50 KB of spaces took ~30 s); a regression would stall this test."""
+    from tools.graph_text.scan import Doc, normalise
+
+    assert normalise(" " * 50_000 + "0 --> 1") == " " * 50_000 + "0->1"
+    text = "Say whether " + ", ".join(f"({i},{i + 1})" for i in range(5_000)) + " are all linked."
+    doc = Doc(text)
+    cut = text.index("whether") + len("whether")
+    assert not doc.in_question(3) and doc.in_question(cut) and doc.in_question(len(text) - 2)
+    assert all(doc.in_question(pos) for pos in range(cut, len(text), 7))
