@@ -254,15 +254,11 @@ class GraphStore:
             self._fingerprint = h.hexdigest()[:16]
         return self._fingerprint
 
-    def to_networkx(self):  # -> nx.Graph | nx.DiGraph (import kept local: networkx is slow to import)
-        import networkx as nx
+    def to_networkx(self):  # -> nx.Graph | nx.DiGraph
+        """The store as networkx: features plus ``type`` on nodes, attributes plus ``relation`` on edges."""
+        from tools.graph_convert import to_networkx
 
-        g = nx.DiGraph() if self.directed else nx.Graph()
-        # attribute dicts, not keyword arguments: a feature called "type" (or an edge
-        # attribute called "relation") must not crash the export; the store's own value wins
-        g.add_nodes_from((nid, {**self._features[nid], "type": t}) for nid, t in self._type.items())
-        g.add_edges_from((e.src, e.dst, {**e.attrs, "relation": e.relation}) for e in self._edges)
-        return g
+        return to_networkx(self)
 
     @classmethod
     def from_edges(

@@ -337,36 +337,16 @@ class ParsedProblem:
         return coo_matrix((data, (src, dst)), shape=(n, n)).tocsr()
 
     def to_store(self, name: str = "graph") -> GraphStore:
-        """The graph as a :class:`GraphStore`: relation ``"edge"``, weight as edge attribute ``weight``.
+        """The graph as a :class:`GraphStore` (see :func:`tools.graph_convert.problem_to_store`)."""
+        from tools.graph_convert import problem_to_store
 
-        Node features carry ``name`` (when the text named nodes) and ``weight``
-        (node weights); ids are the internal ids as strings.
-        """
-        store = GraphStore(
-            name=name, directed=self.directed, text_keys={"node": "name"} if self.node_names else None
-        )
-        for node in range(self.n_nodes):
-            feats: dict[str, Any] = {}
-            if self.node_names and node in self.node_names:
-                feats["name"] = self.node_names[node]
-            if node in self.node_weights:
-                feats["weight"] = self.node_weights[node]
-            store.add_node(node, "node", feats)
-        for u, v, w in self.edges:
-            if w is None:
-                store.add_edge(u, v, "edge")
-            else:
-                store.add_edge(u, v, "edge", weight=w)
-        return store
+        return problem_to_store(self, name)
 
     def to_networkx(self):  # -> nx.Graph | nx.DiGraph
         """The graph as networkx (weights as ``weight``), for checks and small brute force."""
-        import networkx as nx
+        from tools.graph_convert import to_networkx
 
-        g = nx.DiGraph() if self.directed else nx.Graph()
-        g.add_nodes_from(range(self.n_nodes))
-        g.add_edges_from((u, v) if w is None else (u, v, {"weight": w}) for u, v, w in self.edges)
-        return g
+        return to_networkx(self)
 
     def describe(self) -> str:
         """One line for logs and prompts: kind, size, weights and parameters."""

@@ -267,17 +267,11 @@ class VertexGraph:
 
     @classmethod
     def from_store(cls, store: Any, relation: str | None = None) -> VertexGraph:
-        """Build from a :class:`tools.store.GraphStore` (optionally one relation); labels are store ids."""
-        ids = list(store.nodes())
-        index = {nid: i for i, nid in enumerate(ids)}
-        rows = [
-            (index[e.src], index[e.dst], float(e.attrs.get("weight", 1.0)))
-            for e in store.edges()
-            if relation is None or e.relation == relation
-        ]
-        return cls.from_edges(max(len(ids), 1), rows, directed=store.directed, labels=ids or None)
+        """Build from a :class:`tools.store.GraphStore` (see :func:`tools.graph_convert.store_to_vertex`)."""
+        from tools.graph_convert import store_to_vertex
 
-    # ------------------------------------------------------------------ views
+        return store_to_vertex(store, relation)
+
     @cached_property
     def inn(self) -> Adjacency:
         """Reversed arcs (``inn.edges_of(v)`` gives the arcs *into* v, with src/dst swapped)."""
@@ -370,15 +364,9 @@ class VertexGraph:
 
     def to_networkx(self) -> Any:
         """A networkx Graph/DiGraph with edge attribute ``weight`` and node attribute ``weight``."""
-        import networkx as nx
+        from tools.graph_convert import to_networkx
 
-        g = nx.DiGraph() if self.directed else nx.Graph()
-        for i in range(self.num_nodes):
-            g.add_node(
-                i, **({"weight": float(self.node_weights[i])} if self.node_weights is not None else {})
-            )
-        g.add_weighted_edges_from(self.edge_list())
-        return g
+        return to_networkx(self)
 
     def __repr__(self) -> str:
         kind = "directed" if self.directed else "undirected"
