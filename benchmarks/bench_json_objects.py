@@ -11,32 +11,14 @@ The former one is timed only at the small size unless ``--slow`` is given.
 from __future__ import annotations
 
 import argparse
-import ast
-import json
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from tools.lenient_json import json_objects
-
-
-def reference_json_objects(text: str) -> list:
-    """The former implementation (a copy of the reference in tests/workflows/gar/test_json_objects.py)."""
-    found = []
-    for start in (i for i, ch in enumerate(text) if ch == "{"):
-        depth = 0
-        for end in range(start, len(text)):
-            depth += {"{": 1, "}": -1}.get(text[end], 0)
-            if depth == 0:
-                chunk = text[start : end + 1]
-                for reader in (json.loads, ast.literal_eval):
-                    try:
-                        found.append(reader(chunk))
-                        break
-                    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                        continue
-                break
-    return [obj for obj in found if isinstance(obj, dict)]
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
+from tests.tools.test_lenient_json import reference_json_objects  # noqa: E402  (the former implementation)
+from tools.lenient_json import json_objects  # noqa: E402
 
 FAMILIES: dict[str, Callable[[int], str]] = {
     "unclosed braces": lambda n: "{" * n,
