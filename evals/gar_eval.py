@@ -137,7 +137,7 @@ def structural_scores(item: GraphTask, structured: dict[str, Any]) -> dict[str, 
     """
     from tools.vertex.reference import check_answer, normalize_task
     from workflows.gar.construct import build_problem
-    from workflows.gar.execute import vertex_graph
+    from workflows.gar.run_graphs import vertex_graph
 
     task = normalize_task(item.task)
     problem = build_problem(item.question)

@@ -87,7 +87,7 @@ def cmd_eval_counselor(args: argparse.Namespace) -> int:
         out_dir=args.out,
         limit=args.limit,
         concurrency=args.concurrency,
-        context=counselor_context(args, graph=args.graph or "cora"),
+        context=counselor_context(args),  # the eval's own --graph, when given, is the context's graph
         graph=args.graph,
         metric_judge_model=args.metric_judge_model,
         n_per_template=args.n_per_template,

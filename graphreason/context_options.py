@@ -17,12 +17,12 @@ from dataclasses import MISSING, Field, fields
 from typing import Any, Literal, get_args, get_origin
 
 
-def _base_type(annotation: Any) -> tuple[Any, bool]:
-    """``(type, optional)`` of an annotation: ``int | None`` -> ``(int, True)``."""
+def _base_type(annotation: Any) -> Any:
+    """The type an option parses: ``int | None`` -> ``int`` (None means "left out" on the command line)."""
     if get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in get_args(annotation) if a is not type(None)]
-        return (args[0] if len(args) == 1 else str), len(args) < len(get_args(annotation))
-    return annotation, False
+        return args[0] if len(args) == 1 else str
+    return annotation
 
 
 def _converter(kind: Any, name: str) -> Any:
@@ -67,7 +67,6 @@ def add_context_options(
     context_cls: type,
     *,
     skip: tuple[str, ...] = (),
-    title: str | None = None,
 ) -> None:
     """Add one option per CLI field of ``context_cls`` (except ``skip``), with ``default=None``.
 
@@ -75,18 +74,15 @@ def add_context_options(
     for ``--model``), so :func:`context_from_args` finds it without a table.
     """
     hints = typing.get_type_hints(context_cls)
-    target = (
-        parser.add_argument_group(title) if title and isinstance(parser, argparse.ArgumentParser) else parser
-    )
     for item in cli_fields(context_cls):
         if item.name in skip:
             continue
-        kind, _optional = _base_type(hints[item.name])
+        kind = _base_type(hints[item.name])
         default = None if item.default is MISSING else item.default
         if kind is bool:
             negate = item.metadata.get("negate")
             if negate:  # a switch that turns a default-on feature off
-                target.add_argument(
+                parser.add_argument(
                     negate,
                     dest=item.name,
                     action="store_const",
@@ -95,7 +91,7 @@ def add_context_options(
                     help="switch off: " + _help(item, None),
                 )
             else:
-                target.add_argument(
+                parser.add_argument(
                     option_name(item),
                     dest=item.name,
                     action=argparse.BooleanOptionalAction,
@@ -109,7 +105,7 @@ def add_context_options(
         else:
             extra["type"] = _converter(kind, item.name)
             extra["metavar"] = option_name(item).lstrip("-").replace("-", "_").upper()
-        target.add_argument(
+        parser.add_argument(
             option_name(item), dest=item.name, default=None, help=_help(item, default), **extra
         )
 

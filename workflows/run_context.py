@@ -115,11 +115,6 @@ class RunContext:
             "max_retries": self.max_retries,
         }
 
-    @classmethod
-    def field_names(cls) -> list[str]:
-        """Every settable field, in declaration order."""
-        return [f.name for f in fields(cls)]
-
 
 def with_settings(context: Any, settings: dict[str, Any], error: type[Exception] = ValueError) -> Any:
     """A copy of ``context`` with ``settings`` (field name -> value) applied and validated.

@@ -34,7 +34,7 @@ def _argv_and_expected(context_cls: type, skip: tuple[str, ...] = ()) -> tuple[l
     for item in cli_fields(context_cls):
         if item.name in skip:
             continue
-        kind, _ = _base_type(hints[item.name])
+        kind = _base_type(hints[item.name])
         default = None if item.default is MISSING else item.default
         if kind is bool:
             if item.metadata.get("negate"):
