@@ -5,6 +5,7 @@ data root (see :mod:`tools.config`; a missing dataset raises
 :class:`~tools.config.DataMissingError`); ``load_graph("path/graph.json")`` or a
 folder holding ``graph.json`` reads that file. In a server process a path must
 lie inside the data root or ``GRAPHREASON_GRAPH_DIRS`` (see :mod:`tools.policy`).
+Graph-ToolFormer's 37 GPR graphs are generated, not read: :mod:`tools.loaders.gpr`.
 """
 
 from __future__ import annotations
