@@ -288,17 +288,37 @@ def test_cors_answers_only_studio_and_loopback(world, origin: str, allowed: bool
     assert (granted == origin) is allowed, headers
 
 
-def test_studio_gets_string_model_fields(world) -> None:
-    status, _, raw = http("GET", f"{world['base']}/assistants/graph_counselor/schemas")
+def _context_properties(world: dict, graph_id: str) -> dict:
+    """The context schema's properties as the server sends them to Studio."""
+    status, _, raw = http("GET", f"{world['base']}/assistants/{graph_id}/schemas")
     if status != 200:  # older servers want the assistant's id, not the graph's
-        _, _, found = http("POST", f"{world['base']}/assistants/search", {"graph_id": "graph_counselor"})
+        _, _, found = http("POST", f"{world['base']}/assistants/search", {"graph_id": graph_id})
         status, _, raw = http(
             "GET", f"{world['base']}/assistants/{json.loads(found)[0]['assistant_id']}/schemas"
         )
     assert status == 200, raw
-    props = json.loads(raw)["context_schema"]["properties"]
+    return json.loads(raw)["context_schema"]["properties"]
+
+
+def test_studio_gets_string_model_fields(world) -> None:
+    props = _context_properties(world, "graph_counselor")
     for name in ("reasoner_model", "reflector_model", "judge_model"):
         assert props[name]["type"] == "string" and props[name]["description"]
+
+
+@pytest.mark.parametrize(
+    ("graph_id", "names"),
+    [
+        ("graph_counselor", ("reasoner_model", "reflector_model", "judge_model")),
+        ("gar", ("master_model", "agent_model")),
+    ],
+)
+def test_studio_gets_a_model_picker_on_every_model_field(
+    world, graph_id: str, names: tuple[str, ...]
+) -> None:
+    props = _context_properties(world, graph_id)
+    marked = {name for name, prop in props.items() if prop.get("__template_metadata__") == {"kind": "llm"}}
+    assert marked == set(names)  # every model field, and nothing else (temperature, graph, ... stay plain)
 
 
 def _group_peak_rss_mb(pgid: int) -> float:
