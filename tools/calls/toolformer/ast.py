@@ -2,7 +2,8 @@
 
 A text with calls in it is a :class:`Document`: plain :class:`Text` pieces,
 :class:`Bracket` calls (``[GR(GL("cora"), "graph_bert:topic", paper#1)-->r]``)
-and :class:`Placeholder` marks (``[TBR]``). A bracket holds one or more
+and :class:`Placeholder` marks (``[TBR]``), plus :class:`BadBracket` for a
+call-like bracket that did not parse. A bracket holds one or more
 :class:`Call` (``[f1(a), f2(b)]`` runs both) and an optional target after the
 arrow: ``r`` substitutes the result into the text, any other name binds it as
 a variable that later calls may use (``--> G_l``), and no arrow only records
@@ -11,9 +12,11 @@ the result in working memory.
 Argument values are :data:`Expr`: a nested :class:`Call`, a quoted
 :class:`Str`, a :class:`Number`, a :class:`Bool`, a :class:`NodeRef`
 (``paper#106590``, ``"node#5"``, ``node #4``, ``entity#/m/0gs9p``), a bare
-:class:`Name` (a bound variable such as ``G_l``) or a :class:`SetOf`
-(``{"diamond_graph"}``). Keyword arguments (``file-path:"./graphs/x"``,
-``is-directed:False``) are :class:`Keyword` pairs kept in written order.
+:class:`Name` (a bound variable such as ``G_l``), a :class:`SetOf`
+(``{"diamond_graph"}``) or a :class:`TupleOf` (``("Carbon", "Oxygen")``, the
+links that graph-loading prompts list inside sets). Keyword arguments
+(``file-path:"./graphs/x"``, ``is-directed:False``) are :class:`Keyword` pairs
+kept in written order.
 
 Trees are frozen dataclasses, so ``==`` compares them and they can be hashed.
 Spelling that does not change meaning (spaces, ``->`` for ``-->``, the space in
@@ -82,6 +85,13 @@ class SetOf:
 
 
 @dataclass(frozen=True)
+class TupleOf:
+    """``(a, b)``: an ordered group of values, e.g. a link ``("Carbon", "Oxygen")``."""
+
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class Keyword:
     """``key:value`` inside a call; ``key`` is kept as written (``file-path``)."""
 
@@ -98,7 +108,7 @@ class Call:
     keywords: tuple[Keyword, ...] = ()
 
 
-Expr = Union[Call, Str, Number, Bool, NodeRef, Name, SetOf]  # noqa: UP007 - a runtime alias
+Expr = Union[Call, Str, Number, Bool, NodeRef, Name, SetOf, TupleOf]  # noqa: UP007 - a runtime alias
 
 
 @dataclass(frozen=True)
@@ -128,7 +138,21 @@ class Text:
     value: str
 
 
-Segment = Union[Text, Bracket, Placeholder]  # noqa: UP007
+@dataclass(frozen=True)
+class BadBracket:
+    """A bracket that starts like a call (``[name(``) but does not parse, kept as written.
+
+    ``message`` says what was expected and ``position`` is where, counted in
+    ``raw``. Only the lenient document parser makes these, so one broken call
+    does not hide the rest of a text.
+    """
+
+    raw: str
+    message: str
+    position: int = 0
+
+
+Segment = Union[Text, Bracket, Placeholder, BadBracket]  # noqa: UP007
 
 
 @dataclass(frozen=True)
@@ -140,3 +164,8 @@ class Document:
     @property
     def brackets(self) -> tuple[Bracket, ...]:
         return tuple(s for s in self.segments if isinstance(s, Bracket))
+
+    @property
+    def problems(self) -> tuple[BadBracket, ...]:
+        """The call-like brackets that did not parse (empty for a clean text)."""
+        return tuple(s for s in self.segments if isinstance(s, BadBracket))
