@@ -48,8 +48,9 @@ def apply(entry: Entry, ctx: GraphContext, args: Sequence[Any]) -> FunctionResul
         raise FunctionCallError(  # a terminal entry: the executor reads it, nothing applies it
             f"{entry.name} is not applied like a graph function; write it alone in its Action: {entry.listing}."
         )
-    if len(args) != len(entry.params):
-        message = f"{entry.name} takes {len(entry.params)} argument(s), {entry.syntax}, but got {len(args)}."
+    if not (entry.required <= len(args) <= len(entry.params)):
+        count = str(entry.required) if entry.required == len(entry.params) else f"{entry.required}-{len(entry.params)}"
+        message = f"{entry.name} takes {count} argument(s), {entry.syntax}, but got {len(args)}."
         raise FunctionCallError(message + ctx.arity_hint(entry, args))
     if not args:
         return _result(entry, ctx, entry.run(ctx))

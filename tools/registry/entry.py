@@ -55,6 +55,7 @@ class Param:
     kind: ParamKind
     description: str
     placeholder: str = ""
+    optional: bool = False  # may be left out (only trailing parameters); the implementation has a default
 
     @property
     def shown(self) -> str:
@@ -123,6 +124,11 @@ class Entry:
     def __post_init__(self) -> None:
         if not self.terminal and (self.run is None or self.observe is None):
             raise ValueError(f"{self.name}: a non-terminal entry needs run and observe")
+
+    @property
+    def required(self) -> int:
+        """How many leading parameters a call must give."""
+        return sum(not p.optional for p in self.params)
 
     @property
     def syntax(self) -> str:

@@ -1,0 +1,38 @@
+"""Runtime context of a Graph-ToolFormer run: the generator model, few-shot retrieval, execution limits.
+
+Studio renders these fields as the assistant's configuration; the Python API
+passes ``context=ToolformerContext(...)``; ``graphreason run toolformer``
+generates its options from them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workflows.run_context import ModelName, RunContext, main_model, setting
+
+
+@dataclass(kw_only=True)
+class ToolformerContext(RunContext):
+    """One Graph-ToolFormer run: generator model and prompt, execution limits (shared fields from RunContext)."""
+
+    generator_model: ModelName = main_model("LM that rewrites the text with graph API calls in it")
+    temperature: float = setting(0.0, "Sampling temperature of the generator (0: greedy, reproducible).")
+    max_tokens: int = setting(160, "Token budget of the generated text (the paper caps it at 128 tokens).")
+    few_shot: int = setting(
+        4,
+        "Input/output examples shown to the generator, retrieved from our training split of the prompts "
+        "by embedding similarity to the input (0: none).",
+    )
+    max_calls: int = setting(64, "Most calls (inner ones included) one text may run.")
+    memory_capacity: int = setting(256, "Call results kept in working memory (first in, first out).")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not 0 <= self.few_shot <= 16:
+            raise ValueError(f"few_shot must be in 0..16, got {self.few_shot}")
+        if not 1 <= self.max_calls <= 1000:
+            raise ValueError(f"max_calls must be in 1..1000, got {self.max_calls}")
+        if self.memory_capacity < 1:
+            raise ValueError("memory_capacity must be at least 1")
+        self.check_policy()

@@ -1,0 +1,65 @@
+"""LLM generation (the paper's module 1): the input rewritten with graph API calls in it.
+
+Any chat model works by few-shot prompting (:mod:`workflows.toolformer.prompts`,
+examples from :mod:`workflows.toolformer.examples`). The reply is untrusted:
+only its first non-empty line is kept, a leading ``Output:`` is dropped, and
+an empty reply leaves the input unchanged (with a note) instead of failing.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from workflows.kit.events import emit
+from workflows.kit.llm import ask_role
+from workflows.toolformer.context import ToolformerContext
+from workflows.toolformer.prompts import generation_prompt
+from workflows.toolformer.state import ToolformerState
+
+
+def clean_reply(reply: str) -> str:
+    """The generated sentence: first non-empty line, without an echoed ``Output:`` label."""
+    for line in reply.splitlines():
+        line = line.strip()
+        if line.lower().startswith("output:"):
+            line = line[len("output:") :].strip()
+        if line:
+            return line
+    return ""
+
+
+def start(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dict[str, Any]:
+    # a thread may hold an earlier run's state: clear what later steps read
+    return {"started": time.perf_counter(), "results": [], "calls": [], "parse_errors": [], "examples": []}
+
+
+def generate(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dict[str, Any]:
+    text = state["text"]
+    context = runtime.context
+    if state.get("has_calls"):  # the text already holds its calls: nothing to generate
+        return {"annotated": text, "trace": [{"step": "generate", "skipped": True}]}
+    examples = []
+    if context.few_shot:
+        from workflows.toolformer.examples import example_index  # reads the prompt files once per process
+
+        examples = example_index(context.embedding_model).nearest(text, context.few_shot)
+    prompt = generation_prompt(text, [(e.input, e.output) for e in examples])
+    reply = ask_role(
+        context, context.generator_model, prompt, stop=["\nInput:", "\n\n"],
+        temperature=context.temperature, max_tokens=context.max_tokens,
+    )
+    annotated = clean_reply(reply.text)
+    note: dict[str, Any] = {"step": "generate", "examples": [e.id for e in examples]}
+    if not annotated:
+        annotated = text
+        note["note"] = "the generator wrote nothing; the input is used as it is"
+    emit("generated", annotated)
+    return {
+        "annotated": annotated,
+        "examples": [e.id for e in examples],
+        "llm_usage": reply.usage(),
+        "trace": [note],
+    }

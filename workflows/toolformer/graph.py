@@ -1,0 +1,44 @@
+"""Graph-ToolFormer as a LangGraph state machine (the paper's Fig. 3, inference side).
+
+    start ─► generate ─► parse ─► execute ─► post_process ─► END
+             (LM writes     (grammar    (GL via the data hub,   (-->r results into
+              the calls;     reads      GR via the registry:    the text; background
+              skipped for    every      toolx and trained       calls leave it)
+              annotated      bracket)   graph models; working
+              input)                    memory caches calls)
+
+One pass, no loop: the paper's executor runs the parsed calls once.
+"""
+
+from __future__ import annotations
+
+from langgraph.graph import END, START, StateGraph
+
+from workflows.kit.compile import add_nodes, compile_workflow
+from workflows.toolformer.context import ToolformerContext
+from workflows.toolformer.execute import execute
+from workflows.toolformer.generate import generate, start
+from workflows.toolformer.parse import parse
+from workflows.toolformer.post_process import post_process
+from workflows.toolformer.state import ToolformerInput, ToolformerOutput, ToolformerState
+
+RECURSION_LIMIT = 25
+
+
+def build_graph(checkpointer=None, *, name: str = "Graph-ToolFormer"):
+    """Compile the workflow; pass a checkpointer to make runs resumable."""
+    builder = StateGraph(
+        ToolformerState, context_schema=ToolformerContext, input_schema=ToolformerInput,
+        output_schema=ToolformerOutput,
+    )
+    add_nodes(builder, start, generate, parse, execute, post_process)
+    builder.add_edge(START, "start")
+    builder.add_edge("start", "generate")
+    builder.add_edge("generate", "parse")
+    builder.add_edge("parse", "execute")
+    builder.add_edge("execute", "post_process")
+    builder.add_edge("post_process", END)
+    return compile_workflow(builder, name=name, recursion_limit=RECURSION_LIMIT, checkpointer=checkpointer)
+
+
+graph = build_graph()
