@@ -49,7 +49,7 @@ STRUCTURE = '[](){}",#:->'
 NOISE = STRUCTURE + " \n\t\x00\x7f\u00e9\u2028\ud800\U0001f600\\'abcXYZ019_"
 
 
-def _mutate(rng: random.Random, text: str) -> str:
+def _mutate(rng: random.Random, text: str, pool: list[str]) -> str:
     op = rng.randrange(9)
     n = len(text)
     i = rng.randrange(n + 1)
@@ -66,7 +66,7 @@ def _mutate(rng: random.Random, text: str) -> str:
     if op == 4:  # replace a character with a random code point
         return text[:i] + chr(rng.randrange(0x110000)) + text[i + 1 :]
     if op == 5:  # splice two outputs
-        other = rng.choice(POOL)
+        other = rng.choice(pool)
         return text[:i] + other[rng.randrange(len(other) + 1) :]
     if op == 6:  # swap a structural character for another
         return text[:k] + rng.choice(STRUCTURE) + text[k + 1 :]
@@ -89,20 +89,24 @@ def _deep(rng: random.Random) -> str:
     return body if rng.random() < 0.5 else body[: rng.randrange(len(body))]
 
 
-def _huge(rng: random.Random, size: int = 100_000) -> str:
-    seed = rng.choice(SEEDS) + " "
+def _huge(rng: random.Random, pool: list[str], size: int = 100_000) -> str:
+    seed = rng.choice(pool) + " "
     text = (seed * (size // len(seed) + 1))[:size]
     for _ in range(20):
-        text = _mutate(rng, text)
+        text = _mutate(rng, text, pool)
     return text
 
 
-def malformed_inputs(count: int, seed: int = 0, huge: int = 4) -> Iterator[str]:
-    """``count`` inputs: mostly 1-3 mutations of a seed output, some random noise, deep nesting, and ``huge`` 100 KB texts."""
+def malformed_inputs(
+    count: int, seed: int = 0, huge: int = 4, pool: list[str] | None = None
+) -> Iterator[str]:
+    """``count`` inputs: mostly 1-3 mutations of a text from ``pool`` (default :data:`POOL`), some
+    random noise, deep nesting, and ``huge`` 100 KB texts."""
+    pool = pool or POOL
     rng = random.Random(seed)
     for index in range(count):
         if index < huge:
-            yield _huge(rng)
+            yield _huge(rng, pool)
             continue
         roll = rng.random()
         if roll < 0.03:
@@ -110,9 +114,9 @@ def malformed_inputs(count: int, seed: int = 0, huge: int = 4) -> Iterator[str]:
         elif roll < 0.08:
             yield "".join(rng.choice(NOISE) for _ in range(rng.randint(0, 80)))
         else:
-            text = rng.choice(POOL)
+            text = rng.choice(pool)
             for _ in range(rng.randint(1, 3)):
-                text = _mutate(rng, text)
+                text = _mutate(rng, text, pool)
             yield text
 
 
