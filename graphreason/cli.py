@@ -7,6 +7,9 @@
     graphreason eval gar --mode agents --agent-model rules --max-nodes 20   node agents vs compiled
     graphreason compare gar compiled=runs/a agents=runs/b --out D  GAR runs side by side
     graphreason case-study pagerank [--top-k 10]                 most important Wikispeedia pages
+    graphreason run toolformer --text "..."                       Graph-ToolFormer: calls written, run, substituted
+    graphreason eval toolformer [--path P] [--model gold]        API-Gen Acc, Rouge, BLEU, execution accuracy
+    graphreason train graph_bert|seg_bert|bpr|kmeans|transe|all  Graph-ToolFormer's graph models
     graphreason serve [--port N]                                 langgraph dev on a free port
     graphreason demo                                             Cora questions + two graph problems, embedded model
 
@@ -24,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from graphreason import commands
+from graphreason import commands, toolformer_cli
 from graphreason.case_study import add_case_study_parser
 from graphreason.context_options import add_context_options
 from graphreason.options import add_request_options, prepared_models
@@ -112,11 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(
-        dest="command", required=True, metavar="{run,eval,compare,case-study,serve,demo}"
+        dest="command", required=True, metavar="{run,eval,train,compare,case-study,serve,demo}"
     )
 
     run = sub.add_parser("run", help="answer one question with a method, streaming its trace")
-    run_methods = run.add_subparsers(dest="method", required=True, metavar="{counselor,gar}")
+    run_methods = run.add_subparsers(dest="method", required=True, metavar="{counselor,gar,toolformer}")
     counselor = run_methods.add_parser("counselor", help="Graph Counselor")
     counselor.add_argument("--question", required=True, help="the question to answer")
     counselor.add_argument(
@@ -126,9 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
     _context_options(counselor, CounselorContext)
     counselor.set_defaults(handler=commands.cmd_run_counselor)
     _run_gar_parser(run_methods)
+    toolformer_cli.add_run_parser(run_methods, _context_options)
 
     ev = sub.add_parser("eval", help="evaluate a method on a question set")
-    ev_methods = ev.add_subparsers(dest="method", required=True, metavar="{counselor,gar}")
+    ev_methods = ev.add_subparsers(dest="method", required=True, metavar="{counselor,gar,toolformer}")
     ec = ev_methods.add_parser("counselor", help="Graph Counselor and its baselines")
     ec.add_argument(
         "--dataset",
@@ -172,6 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     _context_options(ec, CounselorContext, skip=("graph", "mode"))  # the eval's own --graph and --modes
     ec.set_defaults(handler=commands.cmd_eval_counselor)
     _eval_gar_parser(ev_methods)
+    toolformer_cli.add_eval_parser(ev_methods, _context_options)
+    toolformer_cli.add_train_parser(sub)
 
     compare = sub.add_parser("compare", help="put finished eval runs side by side")
     compare_methods = compare.add_subparsers(dest="method", required=True, metavar="{gar}")
@@ -221,9 +227,9 @@ def package_version() -> str:
 
 
 def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    if args.command == "run" and not args.question.strip():
+    if args.command == "run" and not getattr(args, "text", None) and not args.question.strip():
         parser.error("--question must not be empty")
-    if args.command == "eval" and args.dataset is None and args.path is None:
+    if args.command == "eval" and getattr(args, "dataset", "") is None and args.path is None:
         args.dataset = "generated"
 
 

@@ -79,6 +79,7 @@ _MODEL_OPTIONS = (
     "judge_model",
     "metric_judge_model",
     "agent_model",
+    "generator_model",
 )
 
 
@@ -110,7 +111,9 @@ def _check_models(args: argparse.Namespace, probe_seconds: float) -> None:
     seen: set[str | None] = set()
     for option in _MODEL_OPTIONS:
         value = getattr(args, option, None)
-        if value is None or (option == "agent_model" and value == "rules"):
+        if value is None or (option == "agent_model" and value == "rules") or (
+            option == "generator_model" and value == "gold"  # eval toolformer's oracle: no model
+        ):
             continue
         flag = {"reasoner_model": "--model", "master_model": "--model"}.get(option, "--" + option.replace("_", "-"))
         try:

@@ -22,7 +22,7 @@ from workflows.toolformer.state import ToolformerState
 def parsed(text: str) -> tuple[Document, list[str]]:
     """The document of ``text`` and a readable line per bracket that did not parse."""
     document = parse_text(text)
-    problems = [f"{s.raw}: {s.error}" for s in document.segments if hasattr(s, "error")]
+    problems = [f"{bad.raw}: {bad.message}" for bad in document.problems]
     return document, problems
 
 

@@ -49,6 +49,8 @@ def test_weak_generator_output_never_crashes(reply: str) -> None:
     out = solve("What is the order of the bull graph?", context(reply))
     assert isinstance(out["final"], str) and out["final"]
     assert all(not r["ok"] for r in out["results"])
+    if "-->r]" in reply and '"toolx:order"-->' in reply:  # the broken call is reported, not dropped
+        assert len(out["parse_errors"]) == 1 and "toolx:order" in out["parse_errors"][0]
 
 
 def test_reply_cleaning_keeps_the_first_sentence_line() -> None:
