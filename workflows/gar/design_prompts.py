@@ -28,9 +28,9 @@ Nodes are integers; `neighbors` lists the nodes this node links to (out-neighbou
 graph). `params` holds the question's parameters, plus `weights` ({(u, v): w}) when edges are \
 weighted and `node_weights` ({node: w}) when nodes are; `adjacency` is {node: [neighbors]}."""
 
-EXAMPLE = """Example (number of hops from the source to every node):
-```python
-# State: hops from the source, or None when not reached yet
+# The worked example the prompt shows (hops from the source to every node); the
+# sandbox tests run it, so the model is never shown code that does not work.
+EXAMPLE_DESIGN = """# State: hops from the source, or None when not reached yet
 # Message: the sender's hops + 1
 def init(node, neighbors, params):
     return 0 if node == params["source"] else None
@@ -46,7 +46,9 @@ def update(node, state, messages):
 
 def result(states, params):
     return {v: d for v, d in states.items() if d is not None}
-```"""
+"""
+
+EXAMPLE = f"Example (number of hops from the source to every node):\n```python\n{EXAMPLE_DESIGN}```"
 
 DESIGN_PROMPT = """You are the master of a graph-reasoning system. No algorithm in the library answers \
 the question below, so design a new distributed algorithm in which every node runs the same small \

@@ -7,25 +7,10 @@ import pytest
 from tools.sandbox import SandboxViolation, run_designed, validate_source
 from tools.sandbox.check import sample_graphs, validate_against_reference
 from tools.sandbox.run import _run_child
+from workflows.gar.design_prompts import EXAMPLE_DESIGN
 
-BFS = """
-def init(node, neighbors, params):
-    return 0 if node == params["source"] else None
-
-def send(node, state, neighbors):
-    if state is None:
-        return []
-    return [(n, state + 1) for n in neighbors]
-
-def update(node, state, messages):
-    best = min(messages) if messages else None
-    if state is None:
-        return best
-    return state if best is None else min(state, best)
-
-def result(states, params):
-    return {v: d for v, d in states.items() if d is not None}
-"""
+# the hop-count design the GAR design prompt shows the master, run here as it is shown
+BFS = EXAMPLE_DESIGN
 
 CONNECTIVITY = """
 def init(node, neighbors, params):
@@ -155,12 +140,11 @@ def test_wall_clock_limit_kills_the_child():
 
 
 def test_error_names_the_part_round_node_and_line():
-    source = BFS.replace(
-        "return [(n, state + 1) for n in neighbors]", "return [(n, state + 1) for n in neighbors[5]]"
-    )
+    source = BFS.replace("for n in neighbors]", "for n in neighbors[5]]")
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if "neighbors[5]" in text)
     result = run_designed(source, PATH, {"source": 0})
     assert result.status == "error"
-    assert "send() in round 1 at node 0 (line 8): IndexError" in result.message
+    assert f"send() in round 1 at node 0 (line {line}): IndexError" in result.message
 
 
 def test_builtins_are_restricted_even_without_the_static_check():
