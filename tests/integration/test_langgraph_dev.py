@@ -195,3 +195,26 @@ def test_a_run_without_question_gets_a_clear_error(server, assistant):
     text = body.decode(errors="replace")
     assert "KeyError" not in text, text
     assert "QuestionError" in text and "no 'question'" in text, text
+
+
+def test_graph_toolformer_runs_annotated_text_through_the_http_api(server):
+    text = 'The diameter of the bull graph is [GR(GL("gpr", {"bull_graph"}), "toolx:diameter")-->r].'
+    status, body = http(
+        "POST",
+        f"{server['base']}/runs/wait",
+        {
+            "assistant_id": "graph_toolformer",
+            "input": {"text": text, "has_calls": True},
+            "context": {"embedding_model": "hash"},
+        },
+    )
+    assert status == 200, body
+    output = json.loads(body)
+    assert output["final"] == "The diameter of the bull graph is 3.", output
+    assert output["results"][0]["ok"] and output["usage"]["llm_calls"] == 0
+    status, body = http("POST", f"{server['base']}/assistants/search", {"graph_id": "graph_toolformer", "limit": 1})
+    assistant_id = json.loads(body)[0]["assistant_id"]
+    status, body = http("GET", f"{server['base']}/assistants/{assistant_id}/schemas")
+    schemas = json.loads(body)
+    assert "text" in schemas["input_schema"]["required"]
+    assert all(spec.get("description") for spec in schemas["output_schema"]["properties"].values())

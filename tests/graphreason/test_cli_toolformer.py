@@ -1,0 +1,72 @@
+"""``graphreason run toolformer``, ``eval toolformer`` and ``train`` through ``main([...])``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from graphreason.cli import build_parser, main
+from tests.graphreason.conftest import write_script
+
+GOLD = 'The order of the bull graph is [GR(GL("gpr", {"bull_graph"}), "toolx:order")-->r].'
+
+
+def test_run_with_calls_prints_the_final_text(capsys) -> None:
+    assert main(["run", "toolformer", "--has-calls", "--embedding", "hash", "--text", GOLD]) == 0
+    out = capsys.readouterr().out
+    assert "Final    : The order of the bull graph is 5." in out and "result:" in out
+
+
+def test_run_with_a_scripted_generator_and_json_output(tmp_path, capsys) -> None:
+    model = write_script(tmp_path, [GOLD])
+    code = main(["run", "toolformer", "--model", model, "--few-shot", "0", "--embedding", "hash", "--json",
+                 "--text", "What is the order of the bull graph?"])
+    assert code == 0
+    output = json.loads(capsys.readouterr().out)
+    assert output["final"] == "The order of the bull graph is 5." and output["usage"]["llm_calls"] == 1
+
+
+def test_a_failed_call_is_reported_and_the_run_still_succeeds(capsys) -> None:
+    text = 'Topic: [GR(GL("amazon"), "bpr:recommendation", user#A1, item#B2)-->r].'
+    assert main(["run", "toolformer", "--has-calls", "--embedding", "hash", "--text", text]) == 0
+    out = capsys.readouterr().out
+    assert "Call failed" in out and "Amazon" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "toolformer", "--text", "   ", "--embedding", "hash"],
+        ["run", "toolformer", "--text", "x", "--few-shot", "99", "--embedding", "hash"],
+        ["train", "graph_bert", "--dataset", "pubmedx"],
+        ["eval", "toolformer", "--path", "/no/such/folder", "--model", "gold"],
+    ],
+)
+def test_bad_input_exits_2(argv, capsys) -> None:
+    assert main(argv) == 2
+    assert "graphreason: error:" in capsys.readouterr().err
+
+
+def test_every_context_field_and_train_choices_are_options() -> None:
+    parser = build_parser()
+    args = parser.parse_args(["run", "toolformer", "--text", "t", "--few-shot", "2", "--max-calls", "9"])
+    assert (args.few_shot, args.max_calls) == (2, 9)
+    assert args.generator_model is None  # unset: the context's own default (local) applies
+    args = parser.parse_args(["train", "all", "--no-progress"])
+    assert args.model == "all" and args.no_progress
+    with pytest.raises(SystemExit):
+        parser.parse_args(["train", "nope"])
+
+
+def test_eval_gold_on_a_prompts_file(tmp_path, capsys) -> None:
+    folder = tmp_path / "gpr"
+    folder.mkdir()
+    (folder / "prompts_test").write_text(
+        "Input: What is the order of the bull graph? Output: " + GOLD + " Reasoning Result: 5.\n"
+    )
+    code = main(["eval", "toolformer", "--path", str(folder), "--model", "gold", "--out", str(tmp_path / "run"),
+                 "--no-progress", "--embedding", "hash"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "| gpr | 1 | 0 | 100.0" in out and (tmp_path / "run" / "report.md").exists()
