@@ -16,7 +16,9 @@ Modules:
 * :mod:`tools.calls.bracket` - the bracket form, ``Feature[12, title]`` / ``Feature(12, title)``;
 * :mod:`tools.calls.json_calls` - the JSON form, ``{"name": "Feature", "arguments": {...}}``;
 * :mod:`tools.calls.parse` - :func:`parse_action`: limits, then JSON, then bracket lines;
-* :mod:`tools.calls.execute` - :func:`execute` and :func:`run_action` (never raise).
+* :mod:`tools.calls.entry_tools` - each registry entry as a generated LangChain tool;
+* :mod:`tools.calls.execute` - :func:`execute` and :func:`run_action` (never raise), which
+  apply every function through its entry tool.
 
 Hostile or degenerate text is bounded: an Action longer than
 :data:`MAX_ACTION_CHARS` or nesting brackets deeper than :data:`MAX_NESTING` is

@@ -1,8 +1,10 @@
-"""The executor: parsed calls evaluated innermost-first through the registry.
+"""The executor: parsed calls evaluated innermost-first through the registry's LangChain tools.
 
-Every function application goes through :meth:`GraphFunctions.call
-<tools.functions.GraphFunctions.call>`, i.e. the registry entry's
-implementation, the same one the LangChain tools run. Rules:
+Every function application is a tool call of the entry's generated LangChain
+tool (:mod:`tools.calls.entry_tools`, the tools a tool-calling model gets too),
+whose artifact carries the value an outer call needs. A call that no tool can
+take - an unknown name, the wrong number of arguments - runs nothing, and the
+registry's dispatch words the error. Rules:
 
 * a list returned by an inner call is mapped over by the outer call (as the
   entry's ``maps`` says);
@@ -23,6 +25,7 @@ from typing import Any
 
 from tools.call_examples import is_placeholder_answer, syntax_help
 from tools.calls.base import SYNTAX_HELP, ActionParseError, Call
+from tools.calls.entry_tools import Toolbox
 from tools.calls.parse import parse_action
 from tools.functions import FunctionResult, GraphFunctions
 
@@ -61,20 +64,20 @@ def _reject(message: str, calls: list[Call]) -> ExecutionResult:
     return ExecutionResult(message, ok=False, calls=[c.render() for c in calls], errors=[message])
 
 
-def _evaluate(call: Call, functions: GraphFunctions, counter: list[int], nested: bool) -> FunctionResult:
+def _evaluate(call: Call, toolbox: Toolbox, counter: list[int], nested: bool) -> FunctionResult:
     values: list[Any] = []
     for arg in call.args:
         if not isinstance(arg, Call):
             values.append(arg)
             continue
-        if functions.registry.is_terminal(arg.name):
+        if toolbox.functions.registry.is_terminal(arg.name):
             raise _NestedFailure(
                 f"{arg.name} cannot be nested inside {call.name}; write {arg.name} on its own with the answer "
                 "between its brackets."
             )
-        values.append(_evaluate(arg, functions, counter, nested=True).value)
+        values.append(_evaluate(arg, toolbox, counter, nested=True).value)
     counter[0] += 1
-    result = functions.call(call.name, *values)
+    result = toolbox.apply(call.name, values)
     if nested and not result.ok:
         raise _NestedFailure(f"In {call.render()}: {result.observation}")
     return result
@@ -130,10 +133,10 @@ def execute(
     rendered = [c.render() for c in calls]
     if functions.registry.is_terminal(calls[0].name):
         return _finish(calls[0], rendered)
-    observations, errors, counter = [], [], [0]
+    observations, errors, counter, toolbox = [], [], [0], Toolbox(functions)
     for call in calls:
         try:
-            result = _evaluate(call, functions, counter, nested=False)
+            result = _evaluate(call, toolbox, counter, nested=False)
             text, ok = result.observation, result.ok
         except _NestedFailure as failure:
             text, ok = str(failure), False

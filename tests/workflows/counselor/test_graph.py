@@ -277,3 +277,19 @@ def test_each_role_gets_its_own_sampling_temperature():
         0.7,
         0.0,
     )
+
+
+def test_graph_calls_run_as_the_generated_langchain_tools():
+    from langchain_core.tracers.context import collect_runs
+
+    m = ScriptedChatModel(
+        script=[
+            *step(1, "Degree[Retrieve[Attention over graph structure], cites]"),
+            *step(2, "Finish[2]"),
+        ]
+    )
+    with collect_runs() as cb:
+        out = solve("How many papers does Attention over graph structure cite?", ctx(m, mode="no_reflection"))
+    tools = [run for run in cb.traced_runs if run.run_type == "tool"]
+    assert [run.name for run in tools] == ["retrieve", "degree"]
+    assert tools[-1].outputs["output"].content == out["trials"][0]["steps"][0]["observation"]
