@@ -72,7 +72,10 @@ OptionalModelName = Annotated[str | None, LLM_PICKER]
 
 
 # The spec forms a model field takes, as its description shows them.
-SPEC_FORMS = "local (embedded SmolLM2), openai:MODEL (scripted:FILE.json from the CLI and Python only)"
+SPEC_FORMS = (
+    "local (embedded SmolLM2), openai:MODEL or another provider:MODEL of langchain's init_chat_model "
+    "(scripted:FILE.json from the CLI and Python only)"
+)
 
 
 def main_model(role: str) -> Any:
@@ -106,8 +109,9 @@ class RunContext:
 
     Model fields (typed :data:`ModelName`, so Studio offers a model picker) take
     a spec string: ``local`` (embedded SmolLM2), ``openai:MODEL`` (the configured
-    OpenAI-compatible endpoint) or, from the CLI and Python only,
-    ``scripted:FILE.json``; Python callers may also pass a chat model. A context
+    OpenAI-compatible endpoint), another ``provider:MODEL`` of ``init_chat_model``
+    or, from the CLI and Python only, ``scripted:FILE.json``; Python callers may
+    also pass a chat model (see :mod:`workflows.models.factory`). A context
     sent by a server client is checked by :mod:`tools.policy`.
     """
 

@@ -1,4 +1,4 @@
-"""Chat-model backends: OpenAI-compatible endpoints, the embedded local model, scripted replies."""
+"""Chat-model backends: the embedded local model, scripted replies, and any init_chat_model provider (openai:...)."""
 
 from workflows.models.factory import ModelConfigError, ModelSpec, make_chat_model
 

@@ -3,9 +3,20 @@
 Spec strings (the form used in runtime contexts, the CLI and ``langgraph dev``):
 
 * ``local`` or ``local:smollm2-135m`` - the embedded SmolLM2-135M-Instruct, in-process;
+* ``scripted:FILE.json`` - a JSON list of replies (tests, reproducible demos);
 * ``openai:MODEL`` - any OpenAI-compatible endpoint; base URL from the spec's
   ``base_url`` or ``OPENAI_BASE_URL``, key from the env var named by ``api_key_env``;
-* ``scripted:FILE.json`` - a JSON list of replies (tests, reproducible demos).
+* ``PROVIDER:MODEL`` for any other provider that langchain's ``init_chat_model``
+  knows (``anthropic:...``, ``mistralai:...``, ``ollama:...``), when its
+  integration package is installed; its key comes from the provider's own
+  environment variable.
+
+``local`` and ``scripted`` are ours; every provider spec, ``openai`` included,
+is built by ``init_chat_model``, which parses ``provider:model`` and constructs
+the provider's chat model class (for ``openai`` the same ``ChatOpenAI`` with
+the same settings as before). A provider spec is checked when parsed: an
+unknown provider or a missing integration package is a :class:`ModelConfigError`,
+so the CLI reports it before any work.
 
 Endpoint requests are bounded by the openai client's own timeout and retries
 (429, 5xx, 408/409, connection errors and timeouts, exponential backoff of
@@ -16,19 +27,23 @@ lengthen that pause). Defaults: :data:`DEFAULT_TIMEOUT` and
 :data:`DEFAULT_MAX_RETRIES`, or ``GRAPHREASON_TIMEOUT`` /
 ``GRAPHREASON_MAX_RETRIES`` in the environment (for ``langgraph dev``), or the
 CLI's ``--timeout`` / ``--max-retries`` through :func:`set_request_limits`.
+Other providers get the same ``timeout`` and ``max_retries`` settings, which
+their clients apply in their own way.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # kept out of the import path so the CLI can check specs cheaply
     from langchain_core.language_models import BaseChatModel
 
 from tools.policy import check_model_spec
 
+OWN_BACKENDS = ("local", "scripted")  # every other backend is a provider of init_chat_model
 DEFAULT_TIMEOUT = 60.0  # seconds one request may take
 DEFAULT_MAX_RETRIES = 2  # retries after the first attempt
 _limits: dict[str, float | int] = {}  # set by set_request_limits (the CLI options)
@@ -69,15 +84,46 @@ class ModelSpec:
             raise ModelConfigError("empty model spec; use 'local', 'openai:MODEL' or 'scripted:FILE'")
         backend, _, model = text.partition(":")
         backend = backend.lower()
-        if backend not in {"local", "openai", "scripted"}:
-            raise ModelConfigError(
-                f"unknown model backend {backend!r} in {spec!r}; use local, openai or scripted"
-            )
-        if backend in {"openai", "scripted"} and not model:
+        if backend not in OWN_BACKENDS:
+            check_provider(backend, spec)
+        if backend != "local" and not model:
             raise ModelConfigError(f"{backend} spec needs a name after the colon, e.g. '{backend}:...'")
         base = cls(backend=backend, model=model or cls.model, **request_limits())
         fields = {k: v for k, v in overrides.items() if v is not None}
         return replace(base, **fields)
+
+
+def _provider_modules() -> dict[str, str] | None:
+    """Provider name -> integration module, from the table ``init_chat_model`` parses specs against.
+
+    The table is private to langchain: should it move, ``None`` (nothing is
+    checked here and ``init_chat_model`` reports an unknown provider itself).
+    """
+    try:
+        from langchain.chat_models.base import _BUILTIN_PROVIDERS
+    except ImportError:
+        return None
+    return {name: entry[0] for name, entry in _BUILTIN_PROVIDERS.items()}
+
+
+def check_provider(provider: str, spec: str = "") -> None:
+    """Refuse a provider ``init_chat_model`` does not know, or one whose integration package is missing."""
+    if provider == "openai":  # langchain-openai is a dependency: nothing to look up
+        return
+    modules = _provider_modules()
+    if modules is None:
+        return
+    if provider not in modules:
+        raise ModelConfigError(
+            f"unknown model backend {provider!r} in {spec or provider!r}; use local, scripted:FILE, "
+            f"openai:MODEL or another provider:MODEL that langchain's init_chat_model knows "
+            f"(e.g. anthropic, mistralai, ollama; {len(modules)} in all)"
+        )
+    package = modules[provider].split(".")[0].replace("_", "-")
+    if importlib.util.find_spec(modules[provider].split(".")[0]) is None:
+        raise ModelConfigError(
+            f"{provider} models need the {package} package: pip install {package} (or use openai:MODEL or local)"
+        )
 
 
 def set_request_limits(timeout: float | None = None, max_retries: int | None = None) -> None:
@@ -134,12 +180,34 @@ def make_chat_model(spec: ModelSpec | str, **overrides: object) -> BaseChatModel
         return LocalChatModel(
             temperature=spec.temperature, top_p=spec.top_p, max_tokens=spec.max_tokens, seed=spec.seed
         )
-    return _openai_model(spec)
+    return _provider_model(spec)
 
 
-def _openai_model(spec: ModelSpec) -> BaseChatModel:
-    from langchain_openai import ChatOpenAI
+def _provider_model(spec: ModelSpec) -> BaseChatModel:
+    """``init_chat_model`` on ``provider:model`` with the spec's sampling and request limits."""
+    from langchain.chat_models import init_chat_model
 
+    settings: dict[str, Any] = {
+        "temperature": spec.temperature,
+        "top_p": spec.top_p,
+        "max_tokens": spec.max_tokens,
+        "timeout": spec.timeout,
+        "max_retries": spec.max_retries,
+    }
+    if spec.backend == "openai":
+        settings.update(_openai_endpoint(spec), seed=spec.seed)
+    elif spec.seed is not None:  # not every provider takes a seed; pass it only when one is asked for
+        settings["seed"] = spec.seed
+    try:
+        return init_chat_model(f"{spec.backend}:{spec.model}", **settings)
+    except ImportError as exc:  # the integration went missing after the spec was parsed
+        raise ModelConfigError(str(exc)) from None
+    except (TypeError, ValueError) as exc:  # a setting the provider's class refuses
+        raise ModelConfigError(f"cannot build {spec.backend}:{spec.model}: {exc}") from None
+
+
+def _openai_endpoint(spec: ModelSpec) -> dict[str, str | None]:
+    """Base URL and key of an OpenAI-compatible endpoint (a local server needs no real key)."""
     base_url = spec.base_url or os.environ.get("OPENAI_BASE_URL")
     api_key = os.environ.get(spec.api_key_env)
     if not api_key:
@@ -149,14 +217,4 @@ def _openai_model(spec: ModelSpec) -> BaseChatModel:
             raise ModelConfigError(
                 f"openai backend needs an API key in ${spec.api_key_env} or a base_url for a local server"
             )
-    return ChatOpenAI(
-        model=spec.model,
-        base_url=base_url,
-        api_key=api_key,
-        temperature=spec.temperature,
-        top_p=spec.top_p,
-        max_tokens=spec.max_tokens,
-        timeout=spec.timeout,
-        max_retries=spec.max_retries,
-        seed=spec.seed,
-    )
+    return {"base_url": base_url, "api_key": api_key}

@@ -106,3 +106,73 @@ def test_scripted_spec_replays_its_file(tmp_path) -> None:
 def test_scripted_spec_with_a_missing_file_fails(tmp_path) -> None:
     with pytest.raises(ValueError, match="cannot read model script"):
         make_chat_model(f"scripted:{tmp_path / 'missing.json'}")
+
+
+# ------------------------------------------------------------ provider specs through init_chat_model
+
+
+@pytest.fixture
+def init_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict]]:
+    """Record what the factory asks ``init_chat_model`` for (and build a fake model instead)."""
+    import langchain.chat_models
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    calls: list[tuple[str, dict]] = []
+
+    def fake(model: str, **kwargs: object) -> FakeListChatModel:
+        calls.append((model, kwargs))
+        return FakeListChatModel(responses=["ok"])
+
+    monkeypatch.setattr(langchain.chat_models, "init_chat_model", fake)
+    return calls
+
+
+def test_openai_specs_are_built_by_init_chat_model(init_calls, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_LLM_KEY", "sk-test")
+    make_chat_model("openai:ft:gpt-4o:org", api_key_env="MY_LLM_KEY", timeout=7.0, max_retries=1, seed=3)
+    assert init_calls == [
+        (
+            "openai:ft:gpt-4o:org",
+            {
+                "temperature": 0.7, "top_p": 0.9, "max_tokens": 256, "timeout": 7.0, "max_retries": 1,
+                "base_url": None, "api_key": "sk-test", "seed": 3,
+            },
+        )
+    ]  # fmt: skip
+
+
+def test_other_providers_get_the_shared_settings_only(init_calls, monkeypatch: pytest.MonkeyPatch) -> None:
+    from workflows.models import factory
+
+    monkeypatch.setattr(factory, "_provider_modules", lambda: {"acme": "json"})  # an importable module
+    make_chat_model("acme:big-1", base_url="http://127.0.0.1:9/v1", max_tokens=64)
+    make_chat_model("acme:big-1", seed=5)
+    (first, settings), (_, seeded) = init_calls
+    assert first == "acme:big-1" and "base_url" not in settings and "api_key" not in settings
+    assert settings["max_tokens"] == 64 and "seed" not in settings and seeded["seed"] == 5
+
+
+def test_provider_specs_are_checked_when_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from workflows.models import factory
+
+    with pytest.raises(ModelConfigError, match="init_chat_model knows"):
+        ModelSpec.parse("llamacpp:foo")
+    monkeypatch.setattr(factory, "_provider_modules", lambda: {"acme": "acme_chat_missing.models"})
+    with pytest.raises(ModelConfigError, match="acme models need the acme-chat-missing package"):
+        ModelSpec.parse("acme:big-1")
+    monkeypatch.setattr(factory, "_provider_modules", lambda: {"acme": "json"})
+    with pytest.raises(ModelConfigError, match="acme spec needs a name"):
+        ModelSpec.parse("acme")
+    monkeypatch.setattr(factory, "_provider_modules", lambda: None)  # langchain's table moved: it decides
+    assert ModelSpec.parse("acme:big-1").backend == "acme"
+
+
+def test_a_setting_the_provider_refuses_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import langchain.chat_models
+
+    def refuse(model: str, **kwargs: object) -> None:
+        raise ValueError("timeout is not a field")
+
+    monkeypatch.setattr(langchain.chat_models, "init_chat_model", refuse)
+    with pytest.raises(ModelConfigError, match="cannot build openai:m: timeout is not a field"):
+        make_chat_model("openai:m", base_url="http://127.0.0.1:9/v1")
