@@ -1,4 +1,4 @@
-"""``graphreason demo``: what the two workflows do, in a few minutes on a laptop CPU.
+"""``graphreason demo``: what the workflows do, in a few minutes on a laptop CPU.
 
 The demo is honest about the embedded model. SmolLM2-135M picks GAR's algorithm
 well enough (the answer itself is computed exactly by the vertex engine), but it is
@@ -65,7 +65,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         + (" (SmolLM2-135M, embedded, CPU)" if embedded else "")
         + ".\nPart 1: GraphAgent-Reasoner on two graph problems (exact answers from the vertex engine).\n"
         f"Part 2: Graph Counselor on a {context.graph} question answered by its reference plan through the real graph "
-        f"tools, then {args.n} question(s) for the model, each beside its gold answer.",
+        f"tools, then {args.n} question(s) for the model, each beside its gold answer.\n"
+        "Part 3: Graph-ToolFormer: the model writes a graph API call into its answer; the call runs exactly.",
         flush=True,
     )
     if embedded:
@@ -75,7 +76,43 @@ def cmd_demo(args: argparse.Namespace) -> int:
             flush=True,
         )
     _gar_part(context, clock)
-    return _counselor_part(context, args.n, clock)
+    code = _counselor_part(context, args.n, clock)
+    _toolformer_part(context, clock)
+    return code
+
+
+# a Graph-ToolFormer question, its annotation in the prompts' own style, and the value worked out by hand
+DEMO_TOOLFORMER = (
+    "What is the diameter of the lollipop graph?",
+    'The diameter of the lollipop graph is [GR(GL("gpr", {"lollipop_graph"}), "toolx:diameter")-->r].',
+    "11 (the 4-clique plus a 10-node tail: from a clique node to the tail's end)",
+)
+
+
+def _toolformer_part(counselor: CounselorContext, clock: _Clock) -> None:
+    """The model writes the call for one question; the annotated call is run beside it."""
+    from workflows.toolformer import solve as solve_toolformer
+    from workflows.toolformer.context import ToolformerContext
+
+    question, annotated, expected = DEMO_TOOLFORMER
+    context = ToolformerContext(**shared_settings(counselor), generator_model=counselor.reasoner_model)
+    print(f"\n=== {clock} Graph-ToolFormer: the model writes the graph API call ===\n{question}", flush=True)
+    output = solve_toolformer(question, context)
+    print(f"Generated: {output.get('annotated', '')}")
+    print(f"Final    : {output.get('final', '')}")
+    reference = solve_toolformer(annotated, context, has_calls=True)
+    print(f"Annotated call run by the executor: {reference.get('final', '')}")
+    print(f"Worked out by hand: {expected}")
+    from tools.calls.toolformer.normalize import same_calls
+
+    if same_calls(output.get("annotated", ""), annotated):
+        print("The model wrote the annotated call.", flush=True)
+    else:
+        print(
+            "The model's call differs from the annotation: the embedded model imitates the retrieved examples "
+            f"and often copies the wrong graph or function. Plug in a capable endpoint with {CAPABLE_FLAG}.",
+            flush=True,
+        )
 
 
 def _gar_part(counselor: CounselorContext, clock: _Clock) -> None:

@@ -35,3 +35,6 @@ def test_demo_with_the_embedded_model_is_right_where_it_can_be_and_honest_elsewh
     assert len(gold_lines) == 2 and gold_lines[0].endswith("[right]")
     assert "too small for multi-step graph reasoning" in out
     assert "--model openai:MODEL --base-url URL" in out
+    # Graph-ToolFormer: whatever the model wrote, the annotated call runs exactly
+    assert "Annotated call run by the executor: The diameter of the lollipop graph is 11." in out
+    assert "Generated: " in out and "Final    : " in out
