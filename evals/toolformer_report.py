@@ -15,16 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.report import (
-    Records,
-    ReportKind,
-    errors_section,
-    image,
-    markdown_page,
-    markdown_table,
-    mean,
-    section,
-)
+from evals import report as page
 from evals.toolformer_metrics import corpus_bleu
 
 SCORES = ("api_gen_acc", "api_gen_acc_string", "rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -55,17 +46,17 @@ def _row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     scores = [r.get("scores") or {} for r in ok]
     row: dict[str, Any] = {"n": len(records), "errors": len(records) - len(ok)}
     for key in SCORES:
-        row[key] = _pct(mean([s[key] for s in scores if key in s]))
+        row[key] = _pct(page.mean([s[key] for s in scores if key in s]))
     row.update(corpus_bleu([str(r.get("prediction") or "") for r in ok], [str(r.get("gold") or "") for r in ok]))
     checked = [s["exec_correct"] for s in scores if "exec_correct" in s]
-    row["exec_acc"] = _pct(mean(checked))
+    row["exec_acc"] = _pct(page.mean(checked))
     row["exec_n"] = len(checked)
-    row["calls_ok"] = _pct(mean([s["calls_ok"] for s in scores if "calls_ok" in s]))
-    row["seconds_per_q"] = mean([float(r.get("seconds") or 0.0) for r in ok])
+    row["calls_ok"] = _pct(page.mean([s["calls_ok"] for s in scores if "calls_ok" in s]))
+    row["seconds_per_q"] = page.mean([float(r.get("seconds") or 0.0) for r in ok])
     return row
 
 
-def summarize(records: Records, meta: dict[str, Any]) -> dict[str, Any]:
+def summarize(records: page.Records, meta: dict[str, Any]) -> dict[str, Any]:
     by_mode: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for record in records:
         by_mode[record["mode"]][str(record.get("graph") or "?")].append(record)
@@ -89,17 +80,17 @@ def render(summary: dict[str, Any], plot_name: str) -> str:
         f"records: {summary.get('records_file')}",
     ]
     tables = [
-        section(f"{mode}: per dataset", markdown_table(
+        page.section(f"{mode}: per dataset", page.markdown_table(
             {**summary["by_dataset"][mode], "all": summary["modes"][mode]}, "dataset", COLUMNS))
         for mode in summary["modes"]
     ]
-    return markdown_page(
-        summary.get("title") or "Graph-ToolFormer evaluation", facts, *tables, image("scores", plot_name),
-        errors_section(summary.get("errors") or []),
+    return page.markdown_page(
+        summary.get("title") or "Graph-ToolFormer evaluation", facts, *tables, page.image("scores", plot_name),
+        page.errors_section(summary.get("errors") or []),
     )
 
 
-def plot(records: Records, summary: dict[str, Any], path: Path) -> None:
+def plot(records: page.Records, summary: dict[str, Any], path: Path) -> None:
     """API-Gen Acc and execution accuracy per dataset (first mode)."""
     import matplotlib
 
@@ -122,4 +113,4 @@ def plot(records: Records, summary: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
-TOOLFORMER_REPORT = ReportKind(summarize=summarize, render=render, plot=plot, plot_name="scores.png")
+TOOLFORMER_REPORT = page.ReportKind(summarize=summarize, render=render, plot=plot, plot_name="scores.png")
