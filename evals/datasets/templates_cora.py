@@ -132,8 +132,8 @@ CORA_TEMPLATES: tuple[tpl.Template, ...] = (
     PAPER.top_neighbour(
         "most_cited_reference",
         "Which of the papers cited by {s} has itself been cited the most times?",
-        "cites",
-        "cited_by",
+        hop="cites",  # the candidates: the papers it cites
+        count_hop="cited_by",  # ranked by how often each is cited
     ),
     PAPER.own(
         "second_hop_reference_count", "medium", "count", second_hop_reference_count, "two hops + count"
