@@ -1,0 +1,205 @@
+"""Cora and CiteSeer as arrays for node classifiers: ids, features, labels, citations.
+
+:mod:`tools.loaders.cora` builds Cora as a :class:`~tools.store.GraphStore` for
+the agents' graph tools; the graph models need the same papers as arrays
+instead, so this module reads the files in ``cora-citeseer-text/`` into a
+:class:`TextGraph`.
+
+* **Cora** - node order, ids and features come from the LINQS ``cora.content``
+  inside ``cora.tgz`` (``<paper_id> <1,433 binary word flags> <class>``); the
+  ids are LINQS paper ids, the ones Graph-ToolFormer's prompts write as
+  ``paper#106590``. Edges come from ``cora.cites``, whose lines read
+  ``<cited> <citing>`` (see :mod:`tools.loaders.cora`); they are stored as
+  ``citing -> cited``. 2,708 papers, 5,429 citations, 7 classes.
+* **CiteSeer** - the text-attributed version of ReaGAN (3,186 papers, 4,277
+  edges, 6 classes), not the 3,312-paper LINQS release: ``data.csv`` gives
+  ``paper_id,label`` with ids 0..3185, ``node_info.csv`` the title and abstract
+  under ``paper_id`` + 1 (checked against the TAPE copy of the same texts),
+  ``citeseer.cites`` the edges (the same pairs as ``graph.csv``; the file does
+  not say which end cites, so they are kept as written). There is no
+  bag-of-words file, so features are binary word flags computed here from
+  title + abstract (:func:`bag_of_words`).
+
+Label names are written as the prompts write them: Cora's ``Neural_Networks``
+becomes ``Neural Networks``; CiteSeer's are already short (``DB``, ``IR``, ...).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import tarfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tools.config import dataset_dir
+from tools.errors import GraphFileError
+from tools.loaders.cora import DATASET, normalise_text, readable_label
+
+# CiteSeer's vocabulary size in the LINQS release; the text-derived one is cut to the same size
+CITESEER_VOCABULARY = 3703
+CITESEER_MIN_DOCS = 3  # a word must occur in this many papers to be a feature (LINQS used 10 on full text)
+MAX_SHARE = 0.25  # a word in more of the papers than this is a function word, not a topic cue
+_WORD = re.compile(r"[a-z]{2,}")
+
+
+@dataclass
+class TextGraph:
+    """One citation graph as arrays; node ``i`` is ``ids[i]``."""
+
+    name: str
+    ids: list[str]
+    labels: list[str]  # readable class name of each node
+    features: np.ndarray  # float32 [nodes, words], binary word flags
+    edges: np.ndarray  # int64 [2, edges], node positions, as the file states them
+    texts: list[str] | None = None  # title + abstract, where the dataset has text
+
+    @property
+    def classes(self) -> list[str]:
+        """The label vocabulary, sorted (a class index is a position in this list)."""
+        return sorted(set(self.labels))
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.ids)
+
+    def label_index(self) -> np.ndarray:
+        """Each node's class as a position in :attr:`classes`."""
+        lookup = {name: i for i, name in enumerate(self.classes)}
+        return np.array([lookup[label] for label in self.labels], dtype=np.int64)
+
+    def position(self) -> dict[str, int]:
+        """``id -> node position``."""
+        return {node: i for i, node in enumerate(self.ids)}
+
+
+def text_folder(name: str, root: str | Path | None = None) -> Path:
+    """``cora-citeseer-text/<name>`` under ``root`` (default: the data root)."""
+    base = Path(root).expanduser() if root is not None else dataset_dir(DATASET)
+    folder = base / name if (base / name).is_dir() else base
+    if not folder.is_dir():
+        raise GraphFileError(f"no {name} folder in {base}")
+    return folder
+
+
+def load_text_graph(name: str, root: str | Path | None = None) -> TextGraph:
+    """``"cora"`` or ``"citeseer"`` as a :class:`TextGraph`."""
+    key = name.strip().lower()
+    if key == "cora":
+        return load_cora_arrays(root)
+    if key == "citeseer":
+        return load_citeseer_arrays(root)
+    raise GraphFileError(f"no text citation graph {name!r}; known: cora, citeseer")
+
+
+def load_cora_arrays(root: str | Path | None = None) -> TextGraph:
+    """Cora in LINQS ``cora.content`` order with its 1,433 binary word features."""
+    folder = text_folder("cora", root)
+    archive = folder / "cora.tgz"
+    if not archive.is_file():
+        raise GraphFileError(f"Cora archive {archive} not found (it holds cora.content)")
+    with tarfile.open(archive) as tar:
+        member = next((m for m in tar.getmembers() if m.name.endswith("cora.content")), None)
+        handle = tar.extractfile(member) if member is not None else None
+        if handle is None:
+            raise GraphFileError(f"{archive} has no cora.content")
+        lines = [line for line in handle.read().decode("utf-8").splitlines() if line.strip()]
+    ids, labels, flags = [], [], []
+    for number, line in enumerate(lines, 1):
+        node, _, rest = line.partition("\t")
+        words, _, label = rest.rpartition("\t")
+        # the flags are single digits between single tabs: every other byte is a digit
+        digits = np.frombuffer(words.encode("ascii"), dtype=np.uint8)[::2] - ord("0")
+        if len(words) != 2 * len(digits) - 1 or digits.max(initial=0) > 1:
+            raise GraphFileError(f"{archive}: cora.content line {number} is not '<id> <0/1 flags> <class>'")
+        ids.append(node)
+        labels.append(readable_label(label))
+        flags.append(digits)
+    if len({len(f) for f in flags}) != 1:
+        raise GraphFileError(f"{archive}: cora.content rows have different numbers of word flags")
+    features = np.stack(flags).astype(np.float32)
+    edges = _read_pairs(folder / "cora.cites", {node: i for i, node in enumerate(ids)}, cited_first=True)
+    return TextGraph("cora", ids, labels, features, edges)
+
+
+def load_citeseer_arrays(root: str | Path | None = None) -> TextGraph:
+    """ReaGAN's CiteSeer (ids 0..3185) with bag-of-words features from its text."""
+    folder = text_folder("citeseer", root)
+    with _open(folder / "data.csv") as fh:
+        rows = [(r["paper_id"].strip(), r["label"].strip()) for r in csv.DictReader(fh)]
+    ids = [pid for pid, _ in rows]
+    labels = [label for _, label in rows]
+    if any(not label for label in labels):
+        raise GraphFileError(f"{folder / 'data.csv'}: some papers have no label")
+    texts = [""] * len(ids)
+    position = {node: i for i, node in enumerate(ids)}
+    with _open(folder / "node_info.csv") as fh:
+        for row in csv.DictReader(fh):
+            # node_info numbers papers from 1, data.csv and the edge files from 0
+            node = str(int(row["paper_id"]) - 1)
+            if node in position:
+                texts[position[node]] = (
+                    f"{normalise_text(row.get('title'))} {normalise_text(row.get('abs'))}".strip()
+                )
+    edges = _read_pairs(folder / "citeseer.cites", position, cited_first=False)
+    return TextGraph("citeseer", ids, labels, bag_of_words(texts), edges, texts)
+
+
+def bag_of_words(
+    texts: list[str],
+    *,
+    size: int = CITESEER_VOCABULARY,
+    min_docs: int = CITESEER_MIN_DOCS,
+    max_share: float = MAX_SHARE,
+) -> np.ndarray:
+    """Binary word flags over the ``size`` words found in the most texts.
+
+    Words are lower-case runs of two or more letters. A word in more than
+    ``max_share`` of the texts (``the``, ``of``, ``we``, ...) says nothing about
+    a topic and is dropped, as is one in fewer than ``min_docs`` texts; LINQS
+    built its features the same way, with a stop-word list instead of the cap.
+    Ties in document frequency go alphabetically, so the vocabulary is fixed.
+    """
+    documents = [set(_WORD.findall(text.lower())) for text in texts]
+    frequency = Counter(word for words in documents for word in words)
+    ceiling = max_share * len(texts)
+    kept = sorted(
+        (w for w, n in frequency.items() if min_docs <= n <= ceiling), key=lambda w: (-frequency[w], w)
+    )
+    column = {word: i for i, word in enumerate(kept[:size])}
+    flags = np.zeros((len(texts), len(column)), dtype=np.float32)
+    for row, words in enumerate(documents):
+        flags[row, [column[w] for w in words if w in column]] = 1.0
+    return flags
+
+
+def _read_pairs(path: Path, position: dict[str, int], *, cited_first: bool) -> np.ndarray:
+    """Edge file -> ``[2, m]`` positions; ``cited_first`` flips LINQS ``<cited> <citing>`` lines."""
+    pairs: list[tuple[int, int]] = []
+    unknown: list[str] = []
+    with _open(path) as fh:
+        for number, line in enumerate(fh, 1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 2:
+                raise GraphFileError(f"{path} line {number}: expected two paper ids, got {line!r}")
+            if cited_first:
+                parts.reverse()
+            missing = [p for p in parts if p not in position]
+            if missing:
+                unknown += missing
+                continue
+            pairs.append((position[parts[0]], position[parts[1]]))
+    if unknown:
+        raise GraphFileError(f"{path} names {len(unknown)} unknown paper ids, e.g. {unknown[:5]}")
+    return np.array(pairs, dtype=np.int64).T.reshape(2, -1)
+
+
+def _open(path: Path):
+    if not path.is_file():
+        raise GraphFileError(f"citation file {path} not found")
+    return path.open(encoding="utf-8", newline="")
