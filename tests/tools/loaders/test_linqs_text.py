@@ -11,7 +11,7 @@ from tests.conftest import require_data
 from tools.errors import GraphFileError
 from tools.graph_models.prompt_golds import prompt_golds
 from tools.loaders.linqs_text import TextGraph, load_text_graph
-from tools.loaders.planetoid import public_split
+from tools.loaders.planetoid import align, public_split, read_planetoid
 
 pytestmark = pytest.mark.data
 
@@ -73,6 +73,16 @@ def test_planetoid_public_split_on_linqs_ids(cora: TextGraph) -> None:
     assert len(set(split.train) | set(split.val) | set(split.test)) == 1640
     # Planetoid trains on 20 papers of each class: a wrong alignment would not keep that
     assert set(Counter(cora.labels[i] for i in split.train).values()) == {20}
+
+
+def test_planetoid_alignment_maps_the_citations_onto_planetoids_graph(cora: TextGraph) -> None:
+    require_data("planetoid")
+    features, adjacency, _ = read_planetoid("cora")
+    mapping = align(cora, features, adjacency)
+    assert sorted(mapping.tolist()) == list(range(2708))
+    ours = {frozenset((int(mapping[a]), int(mapping[b]))) for a, b in cora.edges.T.tolist()}
+    theirs = {frozenset((a, b)) for a, near in adjacency.items() for b in near if a != b}
+    assert len(ours) == 5278 and ours == theirs  # the 5,429 citations are Planetoid's 5,278 links
 
 
 def test_unknown_text_graph_is_refused() -> None:
