@@ -84,15 +84,12 @@ def run_toolformer_eval(
     ``settings`` override context fields by name; ``generator_model="gold"``
     skips generation and runs the annotated outputs.
     """
-    gold = settings.get("generator_model") == GOLD or (settings.get("generator_model") is None and
-                                                         context is not None and context.generator_model == GOLD)
-    if gold:
-        settings["generator_model"] = "local"  # never called: the annotated text is run as it is
     context = with_settings(context if context is not None else ToolformerContext(), settings,
                             ToolformerEvalConfigError)
+    gold = context.generator_model == GOLD  # never called: the annotated text is run as it is
     driver.check_run_options(limit, concurrency)
     items = driver.take_round_robin(load_items(path, split), limit, key=lambda item: item["graph"], seed=seed)
-    model = GOLD if gold else driver.model_name(context.generator_model)
+    model = driver.model_name(context.generator_model)
     out = Path(out_dir) if out_dir else driver.default_out_dir(
         "toolformer", Path(path).name if path else "prompts", split, model.replace(":", "-"))
 

@@ -107,11 +107,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from evals.toolformer_eval import run_toolformer_eval
     from evals.toolformer_report import COLUMNS
 
-    gold = args.generator_model == "gold"
-    context = None if gold else _context(args)
+    # --model gold builds a context like any other, so every run option still reaches the executor
     result = run_toolformer_eval(
         path=args.path, split=args.split, limit=args.limit, concurrency=args.concurrency, out_dir=args.out,
-        context=context, progress=not args.no_progress, **({"generator_model": "gold"} if gold else {}),
+        context=_context(args), progress=not args.no_progress,
     )
     for mode, rows in result.summary["by_dataset"].items():
         print(f"\n{mode}")

@@ -70,3 +70,17 @@ def test_eval_gold_on_a_prompts_file(tmp_path, capsys) -> None:
     assert code == 0
     out = capsys.readouterr().out
     assert "| gpr | 1 | 0 | 100.0" in out and (tmp_path / "run" / "report.md").exists()
+
+
+def test_eval_gold_keeps_the_run_options(tmp_path, capsys) -> None:
+    folder = tmp_path / "gpr"
+    folder.mkdir()
+    (folder / "prompts_test").write_text(
+        "Input: What is the order of the bull graph? Output: " + GOLD + " Reasoning Result: 5.\n"
+    )
+    # GL and GR are two calls: a budget of one must reach the executor even in the oracle run
+    code = main(["eval", "toolformer", "--path", str(folder), "--model", "gold", "--max-calls", "1",
+                 "--out", str(tmp_path / "run"), "--no-progress", "--embedding", "hash"])
+    assert code == 0
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["modes"]["gold"]["calls_ok"] == 0.0 and summary["modes"]["gold"]["exec_acc"] == 0.0
