@@ -142,6 +142,10 @@ def _model_call(domain: str, method: str, convert: Callable[..., tuple[Any, ...]
         from tools.graph_models.hub import get_model  # torch only when a model call runs
 
         loaded = _graph_of(graph)
+        if domain == "graph_bert":
+            from tools.graph_models.topic import check_prompt_ids
+
+            check_prompt_ids(loaded.dataset)
         call_args = convert(*args) if convert else tuple(args)
         model = get_model(domain, loaded.dataset)
         return Applied(getattr(model, method)(*call_args), subject=loaded.dataset)

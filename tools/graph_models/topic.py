@@ -40,6 +40,15 @@ ID_DESCRIPTION = {
     "cora": "LINQS paper ids",
     "citeseer": "paper numbers of the 3,186-paper CiteSeer text set (0 to 3185)",
 }
+# why a prompt's paper number cannot be answered on a dataset whose ids do not match the prompts
+PROMPT_ID_GAP = {
+    "citeseer": (
+        "Graph-ToolFormer's CiteSeer prompts number papers 0..3311 in the order of Graph-Bert's "
+        "3,312-paper CiteSeer (LINQS citeseer.content), which is not in the data root; its CiteSeer "
+        "is ReaGAN's 3,186-paper text set, numbered differently, so paper#N there is another paper. "
+        "Refused rather than answered about the wrong paper; a Cora paper id (GL(\"cora\")) works."
+    ),
+}
 _PAPER = re.compile(r"^(?:paper)?\s*#?\s*(\S+)$", re.IGNORECASE)
 
 
@@ -136,6 +145,12 @@ class TopicModel(GraphModel):
                 f"e.g. {self.ids[0]!r} ({len(self.ids):,} papers)."
             )
         return self._position[key]
+
+
+def check_prompt_ids(dataset: str) -> None:
+    """Refuse prompt-language paper numbers on a dataset whose numbering differs from the prompts'."""
+    if not PROMPT_IDS_MATCH.get(dataset, True):
+        raise GraphModelError(f"graph_bert:topic on {dataset}: {PROMPT_ID_GAP[dataset]}")
 
 
 def _normalise(paper_id: Any) -> str:

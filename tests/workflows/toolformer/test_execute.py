@@ -64,6 +64,8 @@ def test_keyword_arguments_and_the_paper_convention() -> None:
         ('[GR(GL("gpr", "bull_graph"), "toolx:shortest_path", node#0, node#99)-->r]', "99"),
         ('[GR(GL("no-such-data"), "toolx:order")-->r]', "not a Graph-ToolFormer dataset"),
         ('[GR(GL("pubmed"), "graph_bert:topic", paper#1)-->r]', "PubMed"),
+        # the prompts' CiteSeer numbering is Graph-Bert's, not the data root's: refused, not answered wrongly
+        ('[GR(GL("citeseer"), "graph_bert:topic", paper#1)-->r]', "Graph-Bert's"),
         ('[GL(file-path:"../../etc/passwd")-->r]', "refused"),
         ('[GL(file-path:"/etc")-->r]', "refused"),
         ('[foo(1)-->r]', "unknown call"),
