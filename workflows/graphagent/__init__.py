@@ -1,0 +1,67 @@
+"""GraphAgent: an LLM agent classifies a node by gathering its features and neighbours through JSON commands.
+
+Short-term memory summarises each observation; long-term memory replays
+lessons from similar past episodes (LangGraph store); in tool mode a trained
+graph model is one more command, behind a guard calibrated on validation data.
+See :mod:`workflows.graphagent.graph` for the loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from workflows.graphagent.collect import collect_experience
+from workflows.graphagent.context import GraphAgentContext
+from workflows.graphagent.resources import GraphAgentInputError, provide
+from workflows.kit.run import run_workflow, stream_workflow
+
+
+def graphagent_input(node: Any, labels: Sequence[str] | None = None) -> dict[str, Any]:
+    """The workflow input, validated before anything runs."""
+    from workflows.graphagent.state import GraphAgentInput
+
+    checked = GraphAgentInput(node=node, labels=list(labels) if labels is not None else None)
+    return {"node": checked.node, "labels": checked.labels}
+
+
+def output_of(state: dict[str, Any]) -> dict[str, Any]:
+    """The output fields of a final state (a stream's last state holds internal fields too)."""
+    from workflows.graphagent.state import GraphAgentOutput
+
+    return {key: state[key] for key in GraphAgentOutput.__annotations__ if key in state}
+
+
+def solve(
+    node: str, context: GraphAgentContext | None = None, *, labels: Sequence[str] | None = None, **config: Any
+) -> dict:
+    """Classify ``node``; returns the answer, label id, reason, steps, lessons, tool prediction, usage."""
+    from workflows.graphagent.graph import graph as workflow
+
+    return run_workflow(workflow, graphagent_input(node, labels), context or GraphAgentContext(), **config)
+
+
+def stream_solve(
+    node: str,
+    context: GraphAgentContext | None = None,
+    *,
+    labels: Sequence[str] | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Like :func:`solve`, passing each event (decide, command, observation, summary, lesson, answer) on."""
+    from workflows.graphagent.graph import graph as workflow
+
+    final = stream_workflow(workflow, graphagent_input(node, labels), context or GraphAgentContext(), on_event)
+    return output_of(final)
+
+
+__all__ = [
+    "GraphAgentContext",
+    "GraphAgentInputError",
+    "collect_experience",
+    "graphagent_input",
+    "output_of",
+    "provide",
+    "solve",
+    "stream_solve",
+]

@@ -1,0 +1,95 @@
+"""Long-term memory roles: RETRIEVE_EXPERIENCE (similar past episodes) and REPLAY (their lessons).
+
+Episodes live in :class:`memory.experience.ExperienceMemory` under
+``("graphagent", <dataset>)``; the node being classified is never retrieved
+(its own episode would carry its gold label). A lesson is written by the LLM
+once per episode and cached in the store; later runs read it back.
+An empty store (or ``long_term`` off) gives no lessons and no LLM call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from memory.experience import Episode, ExperienceMemory, clip_words, episode_key
+from workflows.graphagent import resources
+from workflows.graphagent.common import ask, first_words
+from workflows.graphagent.context import GraphAgentContext
+from workflows.graphagent.prompts import replay_prompt
+from workflows.graphagent.state import GraphAgentState
+from workflows.kit.events import emit
+from workflows.usage import Usage, add_usage
+
+NAMESPACE = "graphagent"
+HISTORY_WORDS = 300  # of one episode shown to the replay prompt
+
+
+def experience_memory(context: GraphAgentContext, dataset: str, path: str | None = None) -> ExperienceMemory:
+    return ExperienceMemory(resources.store(context, path), namespace=(NAMESPACE, dataset))
+
+
+def retrieve_experience(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[str, Any]:
+    context = runtime.context
+    if not context.long_term or context.top_k == 0:
+        return {"lessons": [], "trace": [{"step": "retrieve_experience", "skipped": True}]}
+    memory = experience_memory(context, state["dataset"])
+    query = state.get("title") or state["node"]
+    hits = memory.search(
+        query,
+        context.top_k,
+        context.alpha,
+        bonus=context.experience_bonus,
+        exclude=[episode_key(state["dataset"], state["node"])],
+    )
+    lessons = [
+        {"episode": e.key, "title": e.title, "success": e.success, "score": round(score, 4), "lesson": None}
+        for e, score in hits
+    ]
+    note: dict[str, Any] = {"step": "retrieve_experience", "episodes": [item["episode"] for item in lessons]}
+    if not hits:
+        note["note"] = "no past episode in the experience store: no lessons"
+    return {"lessons": lessons, "trace": [note]}
+
+
+def episode_history(episode: Episode) -> str:
+    """An episode as the replay prompt reads it: its commands, what came of them, the outcome."""
+    lines = [f"Node titled {episode.title!r}."]
+    for step in episode.steps:
+        if step.get("command") == "answer" and step.get("valid"):
+            continue
+        what = step.get("summary") or step.get("observation") or ""
+        lines.append(f"{step.get('command') or 'bad reply'}: {first_words(what, 40)}")
+    truth = f"; the true label was {episode.gold}" if episode.gold else ""
+    lines.append(f"Answered {episode.predicted or 'nothing'}{truth}.")
+    return clip_words("\n".join(lines), HISTORY_WORDS)
+
+
+def replay(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[str, Any]:
+    context = runtime.context
+    items = [dict(item) for item in state.get("lessons") or []]
+    if not items:
+        return {"trace": [{"step": "replay", "lessons": 0}]}
+    memory = experience_memory(context, state["dataset"])
+    usage: Usage = {}
+    written = 0
+    for item in items:
+        cached = memory.lesson(item["episode"])
+        if cached is None:
+            episode = memory.get(item["episode"])
+            if episode is None:
+                continue
+            text, call = ask(context, replay_prompt(episode.success, episode_history(episode), state["goal"]),
+                             context.summary_tokens)
+            usage = add_usage(usage, call)
+            cached = memory.save_lesson(item["episode"], text.strip() or "(no lesson)")
+            written += 1
+        item["lesson"] = cached
+        emit("lesson", cached, episode=item["episode"], success=item["success"])
+    kept = [item for item in items if item["lesson"] is not None]
+    return {
+        "lessons": kept,
+        "llm_usage": usage,
+        "trace": [{"step": "replay", "lessons": len(kept), "written": written}],
+    }

@@ -1,0 +1,51 @@
+"""GraphAgent as a LangGraph state machine (the paper's Algorithm 1).
+
+    start ─► retrieve_experience ─► replay ─► decide ──answer──► answer ─► finish ─► END
+                (top-k past          (<=100-word   │  ▲                     (usage; at T_max
+                 episodes by         lessons,      │  │                      the fallback label)
+                 sim + T_i/alpha)    cached)       ▼  │ decisions left
+                                                execute ─► summarise ──T_max──► finish
+                                             (command or   (short-term memory,
+                                              correction)   4,000 words)
+
+One decision per loop; a refused reply is corrected in ``execute`` and counts
+as a step, exactly like a command.
+"""
+
+from __future__ import annotations
+
+from langgraph.graph import END, START, StateGraph
+
+from workflows.graphagent.context import GraphAgentContext
+from workflows.graphagent.decide import after_decide, decide
+from workflows.graphagent.execute import execute
+from workflows.graphagent.experience import replay, retrieve_experience
+from workflows.graphagent.finish import answer, finish
+from workflows.graphagent.start import start
+from workflows.graphagent.state import GraphAgentInput, GraphAgentOutput, GraphAgentState
+from workflows.graphagent.summarise import after_summarise, summarise
+from workflows.kit.compile import add_nodes, compile_workflow
+
+RECURSION_LIMIT = 200  # 3 super-steps per decision at T_max = 50, plus set-up and the end
+
+
+def build_graph(checkpointer=None, *, name: str = "GraphAgent"):
+    """Compile the workflow; pass a checkpointer to make runs resumable."""
+    builder = StateGraph(
+        GraphAgentState, context_schema=GraphAgentContext, input_schema=GraphAgentInput,
+        output_schema=GraphAgentOutput,
+    )
+    add_nodes(builder, start, retrieve_experience, replay, decide, execute, summarise, answer, finish)
+    builder.add_edge(START, "start")
+    builder.add_edge("start", "retrieve_experience")
+    builder.add_edge("retrieve_experience", "replay")
+    builder.add_edge("replay", "decide")
+    builder.add_conditional_edges("decide", after_decide, {"answer": "answer", "execute": "execute"})
+    builder.add_edge("execute", "summarise")
+    builder.add_conditional_edges("summarise", after_summarise, {"decide": "decide", "finish": "finish"})
+    builder.add_edge("answer", "finish")
+    builder.add_edge("finish", END)
+    return compile_workflow(builder, name=name, recursion_limit=RECURSION_LIMIT, checkpointer=checkpointer)
+
+
+graph = build_graph()

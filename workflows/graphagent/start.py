@@ -1,0 +1,75 @@
+"""The run's set-up: the node checked, the goal written, the graph model consulted (tool mode)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from workflows.graphagent import resources
+from workflows.graphagent.context import GraphAgentContext
+from workflows.graphagent.prompts import goal_prompt
+from workflows.graphagent.resources import GraphAgentInputError, check_labels
+from workflows.graphagent.state import GraphAgentState
+
+
+def start(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[str, Any]:
+    began = time.perf_counter()
+    context = runtime.context
+    env = resources.environment(context)
+    node = env.find(state["node"])
+    if node is None:
+        raise GraphAgentInputError(env.unknown(state["node"]))
+    labels = env.labels
+    asked = state.get("labels")
+    if asked:
+        check_labels(labels, list(asked), "the label set given")
+        labels = list(dict.fromkeys(asked))  # the caller's order numbers the labels
+    title = env.title(node)
+    memory: list[str] = []
+    update: dict[str, Any] = {
+        "started": began,
+        "node": node,
+        "title": title,
+        "dataset": env.name,
+        "labels": labels,
+        "gold": env.gold(node),
+        "goal": goal_prompt(node, title, labels),
+        "decisions": 0,
+        "budget_spent": False,
+        "steps": [],
+        "lessons": [],
+        "last_reply": "",
+        "pending": {},
+        "answer": None,
+        "label_id": None,
+        "agent_answer": None,
+        "reason": "",
+        "ended_by": "",
+        "reliability": "",
+        "tool_prediction": None,
+        "changed_tool_answer": None,
+        "guard": None,
+    }
+    tool_seconds = 0.0
+    if context.graph_tool and env.classifier is not None:
+        calibration = resources.calibration(context, env)
+        tick = time.perf_counter()
+        label, probabilities = env.classifier.predict(node)
+        tool_seconds = time.perf_counter() - tick
+        update["tool_prediction"] = {
+            "label": label,
+            "probabilities": {k: round(float(v), 4) for k, v in probabilities.items()},
+            "confidence": round(float(probabilities.get(label, 0.0)), 4),
+        }
+        update["guard"] = {"calibration": calibration.as_dict() if calibration else None}
+        update["reliability"] = calibration.describe() if calibration else ""
+        if context.tool_first:  # the agent starts from the model's answer instead of from nothing
+            memory.append(f"step 0 (given): predict_label({node}) -> {env.predict_label(node)}")
+    return {
+        **update,
+        "short_term": {"reset": memory, "max_words": context.summary_words},
+        "tool_seconds": tool_seconds,
+        "trace": [{"step": "start", "node": node, "tool": update["tool_prediction"] is not None}],
+    }

@@ -1,0 +1,61 @@
+"""SUMMARISE (short-term memory): the observation condensed toward the goal, added under the word budget.
+
+The LLM summarises what a command returned (the paper's ``M_s``); corrections
+are kept as they are (they are short, and the exact wording is what the model
+must follow); with ``summarise`` off, or when the budget is spent (no decision
+would read it), the bounded observation itself is kept and no call is made.
+An empty summary falls back to the observation's first words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from workflows.graphagent.common import ask, first_words, step_line
+from workflows.graphagent.context import GraphAgentContext
+from workflows.graphagent.prompts import summary_prompt
+from workflows.graphagent.state import GraphAgentState
+from workflows.kit.events import emit
+from workflows.usage import Usage
+
+SUMMARY_WORDS = 100  # one summary; the prompt asks for 80
+RAW_WORDS = 120  # an observation kept without a summary
+
+
+def summarise(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[str, Any]:
+    context = runtime.context
+    step = dict(state.get("pending") or {})
+    observation = str(step.get("observation", ""))
+    usage: Usage = {}
+    budget_left = state.get("decisions", 0) < context.max_steps
+    if step.get("valid") and context.summarise and budget_left:
+        command = f"{step['command']}({step['args'].get('node_id', '')})"
+        text, usage = ask(context, summary_prompt(state["node"], state.get("title", ""), command, observation),
+                          context.summary_tokens)
+        step["summary"] = first_words(text, SUMMARY_WORDS) or first_words(observation, RAW_WORDS)
+    elif step.get("valid"):
+        step["summary"] = first_words(observation, RAW_WORDS)
+    else:
+        step["summary"] = None
+    line = step_line(step)
+    emit("summary", line, step=step.get("step"))
+    return {
+        "short_term": {"add": [line], "max_words": context.summary_words},
+        "steps": [*(state.get("steps") or []), _public(step)],
+        "pending": {},
+        "budget_spent": not budget_left,
+        "llm_usage": usage,
+        "trace": [{"step": "summarise", "index": step.get("step"), "llm": bool(usage)}],
+    }
+
+
+def after_summarise(state: GraphAgentState) -> str:
+    """Back to DECIDE while decisions are left; at T_max, the fallback."""
+    return "finish" if state.get("budget_spent") else "decide"
+
+
+def _public(step: dict[str, Any]) -> dict[str, Any]:
+    keep = ("step", "reply", "thoughts", "command", "args", "observation", "summary", "valid")
+    return {key: step.get(key) for key in keep}
