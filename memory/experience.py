@@ -94,7 +94,7 @@ class ExperienceMemory:
         if not self.namespace:
             raise ValueError("an experience namespace needs at least one part")
         # a sibling, not a child: a search under ``namespace`` must not meet the (unindexed) lessons
-        self.lessons_namespace = (f"{self.namespace[0]}.lessons", *self.namespace[1:])
+        self.lessons_namespace = (f"{self.namespace[0]}_lessons", *self.namespace[1:])
 
     # -------------------------------------------------------------- episodes
     def add(self, episode: Episode) -> str:

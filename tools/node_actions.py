@@ -126,7 +126,7 @@ class NodeEnvironment:
             text = text[len(title) :].strip(" .:-")
         if not title and not text:
             return f"Node {node} has no text (neither a title nor an abstract); use its neighbours instead."
-        lines = [f"Node {node}.", f"Title: {title or '(none)'}"]
+        lines = [f"Node {node}.", f"Title: {clip(title, 3 * MAX_TITLE_WORDS) or '(none)'}"]
         lines.append(f"Content: {clip(text, MAX_TEXT_WORDS)}" if text else "Content: (no abstract)")
         return "\n".join(lines)
 

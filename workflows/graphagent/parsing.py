@@ -36,7 +36,7 @@ NODE_KEYS = ("node_id", "node", "id", "nodeid", "node_ids", "paper", "paper_id",
 LABEL_KEYS = ("label", "label_id", "category", "class", "answer", "label_name", "topic", "name")
 REASON_KEYS = ("reason", "reasoning", "why", "explanation", "because")
 _FENCE = re.compile(r"```[a-zA-Z]*")
-_CALL = re.compile(r"\b([A-Za-z_][A-Za-z_ ]{1,30}?)\s*[\(\[]\s*([^\)\]\n]{0,300})[\)\]]")
+_CALL = re.compile(r"\b([A-Za-z_]{2,30})\s*[\(\[]\s*([^\)\]\n]{0,300})[\)\]]")
 MAX_REPLY_CHARS = 20_000  # a longer reply is runaway generation: only its start is read
 
 
@@ -93,13 +93,10 @@ def read_reply(
 def _command_object(text: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
     """(name, args, thoughts) from the first JSON object holding a command, repairing a cut-off reply."""
     for candidate in (text, *_repairs(text)):
-        objects = json_objects(candidate)
-        for obj in objects:
+        for obj in json_objects(candidate):
             read = _from_object(obj)
             if read is not None:
                 return read
-        if objects:  # JSON was there but held no command: repairs would not add one
-            break
     return None
 
 
