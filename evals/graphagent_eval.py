@@ -146,9 +146,12 @@ def load_items(data: Any, part: str = "test") -> list[dict[str, Any]]:
     """One item per node of ``part``: qid (node id), question (its title), answer (gold label), graph."""
     if part not in PARTS:
         raise GraphAgentEvalConfigError(f"unknown part {part!r}; choose one of {', '.join(PARTS)}")
+    if part not in data.parts:
+        raise GraphAgentEvalConfigError(f"{data.name} has no {part} part; it has {', '.join(data.parts)}")
+    graph = data.graph
     return [
-        {"qid": node, "question": data.title(node), "answer": data.label(node), "graph": data.name}
-        for node in data.ids_of(part)
+        {"qid": graph.ids[i], "question": data.title(graph.ids[i]), "answer": graph.labels[i], "graph": data.name}
+        for i in (int(p) for p in data.parts[part])
     ]
 
 
@@ -196,7 +199,7 @@ def title_zero_shot(context: GraphAgentContext, data: Any, node: str) -> dict[st
     """One LLM call on the node's title; the answer is the label it names (None when it names none)."""
     from workflows.kit.llm import ask_role
 
-    labels = list(data.labels)
+    labels = list(data.graph.classes)
     prompt = zero_shot_prompt(data.title(node), labels, data.name)
     reply = ask_role(context, context.agent_model, prompt, temperature=context.temperature,
                      max_tokens=context.max_tokens)
@@ -297,8 +300,9 @@ def run_graphagent_eval(
     from workflows.graphagent import resources
 
     data = resources.node_data(context.source, context.split)
-    chosen = set(pick_nodes(data.ids_of(part), limit, seed))
-    items = [item for item in load_items(data, part) if item["qid"] in chosen]
+    items = load_items(data, part)
+    chosen = set(pick_nodes([item["qid"] for item in items], limit, seed))
+    items = [item for item in items if item["qid"] in chosen]
     if "graph_model" in names and classifier is None:
         classifier = resources.classifier(context.source, context.split)
     if solve is None and contexts:
@@ -327,7 +331,7 @@ def run_graphagent_eval(
         "part": part,
         "limit": limit,
         "seed": seed,
-        "labels": list(data.labels),
+        "labels": list(data.graph.classes),
         "agent_model": model,
         "variants": names,
         "variant_settings": {n: variant_settings(n) for n in names},

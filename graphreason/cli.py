@@ -10,6 +10,9 @@
     graphreason run toolformer --text "..."                       Graph-ToolFormer: calls written, run, substituted
     graphreason eval toolformer [--path P] [--model gold]        API-Gen Acc, Rouge, BLEU, execution accuracy
     graphreason train graph_bert|seg_bert|bpr|kmeans|transe|all  Graph-ToolFormer's graph models
+    graphreason run graphagent --node 31336 [--no-graph-tool]     GraphAgent classifies one node, streaming
+    graphreason eval graphagent [--variants main|ablations|all]  accuracy, ablations, tool-change analysis
+    graphreason train graphagent [--limit N]                     experience episodes into a SQLite store
     graphreason serve [--port N]                                 langgraph dev on a free port
     graphreason demo                                             Cora questions + two graph problems, embedded model
 
@@ -27,7 +30,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from graphreason import commands, toolformer_cli
+from graphreason import commands, graphagent_cli, toolformer_cli
 from graphreason.case_study import add_case_study_parser
 from graphreason.context_options import add_context_options
 from graphreason.options import add_request_options, prepared_models
@@ -119,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     run = sub.add_parser("run", help="answer one question with a method, streaming its trace")
-    run_methods = run.add_subparsers(dest="method", required=True, metavar="{counselor,gar,toolformer}")
+    run_methods = run.add_subparsers(dest="method", required=True, metavar="{counselor,gar,toolformer,graphagent}")
     counselor = run_methods.add_parser("counselor", help="Graph Counselor")
     counselor.add_argument("--question", required=True, help="the question to answer")
     counselor.add_argument(
@@ -130,9 +133,10 @@ def build_parser() -> argparse.ArgumentParser:
     counselor.set_defaults(handler=commands.cmd_run_counselor)
     _run_gar_parser(run_methods)
     toolformer_cli.add_run_parser(run_methods, _context_options)
+    graphagent_cli.add_run_parser(run_methods, _context_options)
 
     ev = sub.add_parser("eval", help="evaluate a method on a question set")
-    ev_methods = ev.add_subparsers(dest="method", required=True, metavar="{counselor,gar,toolformer}")
+    ev_methods = ev.add_subparsers(dest="method", required=True, metavar="{counselor,gar,toolformer,graphagent}")
     ec = ev_methods.add_parser("counselor", help="Graph Counselor and its baselines")
     ec.add_argument(
         "--dataset",
@@ -177,7 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
     ec.set_defaults(handler=commands.cmd_eval_counselor)
     _eval_gar_parser(ev_methods)
     toolformer_cli.add_eval_parser(ev_methods, _context_options)
-    toolformer_cli.add_train_parser(sub)
+    graphagent_cli.add_eval_parser(ev_methods, _context_options)
+    graphagent_cli.add_train_parser(toolformer_cli.add_train_parser(sub), _context_options)
 
     compare = sub.add_parser("compare", help="put finished eval runs side by side")
     compare_methods = compare.add_subparsers(dest="method", required=True, metavar="{gar}")
@@ -227,10 +232,13 @@ def package_version() -> str:
 
 
 def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    if args.command == "run" and not getattr(args, "text", None) and not args.question.strip():
+    question = getattr(args, "question", None)  # counselor and gar; toolformer and graphagent check their own
+    if args.command == "run" and question is not None and not question.strip():
         parser.error("--question must not be empty")
-    if args.command == "eval" and getattr(args, "dataset", "") is None and args.path is None:
+    if args.command == "eval" and args.method == "counselor" and args.dataset is None and args.path is None:
         args.dataset = "generated"
+    if getattr(args, "node", None) is not None and not args.node.strip():
+        parser.error("--node must not be empty")
 
 
 def _user_errors() -> tuple[type[BaseException], ...]:

@@ -53,19 +53,29 @@ def add_eval_parser(methods: argparse._SubParsersAction, context_options: Any) -
     ev.set_defaults(handler=cmd_eval)
 
 
-def add_train_parser(sub: argparse._SubParsersAction) -> None:
+def add_train_parser(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
+    """``train MODEL``: one sub-command per graph model domain (and ``all``); returns them for other methods."""
     from tools.graph_models.hub import MODELS
 
     train = sub.add_parser(
-        "train", help="train (or load from the cache) Graph-ToolFormer's graph models and print their scores"
+        "train", help="train (or load from the cache) the graph models and print their scores; "
+        "train graphagent collects GraphAgent's experience"
     )
-    train.add_argument("model", choices=[*MODELS, "all"], help="model domain, or all")
-    train.add_argument("--dataset", default=None, help="one dataset (default: every dataset of the model)")
-    train.add_argument("--force", action="store_true", help="retrain even when a cached model exists")
-    train.add_argument("--cv", action="store_true", help="seg_bert: also run the 10-fold protocol of the GIN paper")
-    train.add_argument("--json", action="store_true", help="print the reports as JSON")
-    train.add_argument("--no-progress", action="store_true", help="no progress bars")
-    train.set_defaults(handler=cmd_train)
+    # not dest="model": the CLI checks an args.model as a model spec before any handler runs
+    models = train.add_subparsers(dest="target", required=True)
+    for name in (*MODELS, "all"):
+        model = models.add_parser(
+            name, help="every graph model on every dataset" if name == "all" else f"the {name} graph model"
+        )
+        model.add_argument("--dataset", default=None, help="one dataset (default: every dataset of the model)")
+        model.add_argument("--force", action="store_true", help="retrain even when a cached model exists")
+        model.add_argument(
+            "--cv", action="store_true", help="seg_bert: also run the 10-fold protocol of the GIN paper"
+        )
+        model.add_argument("--json", action="store_true", help="print the reports as JSON")
+        model.add_argument("--no-progress", action="store_true", help="no progress bars")
+        model.set_defaults(handler=cmd_train)
+    return models
 
 
 # ------------------------------------------------------------------ handlers
@@ -122,12 +132,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from tools.graph_models import hub
 
-    pairs = [(d, s) for d, s in hub.available() if args.model in ("all", d)]
+    pairs = [(d, s) for d, s in hub.available() if args.target in ("all", d)]
     if args.dataset:
         wanted = args.dataset.strip().lower().replace("_", "-")
         pairs = [(d, s) for d, s in pairs if s == wanted]
         if not pairs:
-            raise ValueError(f"{args.model} has no dataset {args.dataset!r}; see `graphreason train --help`")
+            raise ValueError(f"{args.target} has no dataset {args.dataset!r}; see `graphreason train --help`")
     reports = []
     for domain, dataset in pairs:
         report = hub.train(domain, dataset, force=args.force, progress=not args.no_progress).to_dict()

@@ -1,0 +1,187 @@
+"""``graphreason run graphagent``, ``eval graphagent`` and ``train graphagent``: GraphAgent's sub-commands.
+
+    graphreason run graphagent --node 31336                     classify one Cora node, streaming the trace
+    graphreason run graphagent --node 31336 --no-graph-tool     the paper's faithful agent (no graph model)
+    graphreason eval graphagent --limit 50                      tool, faithful, graph model, title zero-shot
+    graphreason eval graphagent --variants ablations --limit 50 the paper's Table 4-5 ablations
+    graphreason train graphagent --limit 100                    collect experience on training nodes (SQLite)
+
+Every run setting (``--model``, ``--dataset``, ``--path``, ``--split``,
+``--max-steps``, the ablation switches, ...) is generated from
+:class:`workflows.graphagent.context.GraphAgentContext`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from graphreason.options import positive
+
+
+def add_run_parser(methods: argparse._SubParsersAction, context_options: Any) -> None:
+    from workflows.graphagent.context import GraphAgentContext
+
+    run = methods.add_parser("graphagent", help="GraphAgent: classify one node, streaming thoughts and commands")
+    run.add_argument("--node", required=True, help="id of the node to classify (Cora: a LINQS paper id)")
+    run.add_argument("--json", action="store_true", help="print the full output as JSON instead")
+    context_options(run, GraphAgentContext)
+    run.set_defaults(handler=cmd_run)
+
+
+def add_eval_parser(methods: argparse._SubParsersAction, context_options: Any) -> None:
+    from evals.graphagent_eval import GROUPS, PARTS
+    from workflows.graphagent.context import GraphAgentContext
+
+    ev = methods.add_parser(
+        "graphagent", help="GraphAgent: accuracy, macro-F1 and cost per variant; ablations; tool-change analysis"
+    )
+    ev.add_argument("--part", choices=PARTS, default="test", help="nodes to classify (default test)")
+    ev.add_argument(
+        "--variants", default=None, metavar="A,B,...",
+        help=f"comma-separated variants or groups ({', '.join(GROUPS['all'])}; groups: {', '.join(GROUPS)}; "
+        "tool+ABLATION applies an ablation to tool mode) (default: main)",
+    )
+    ev.add_argument("--limit", type=positive, default=None,
+                    help="at most N nodes: a seeded sample, the same for every variant (a larger N adds nodes)")
+    ev.add_argument("--sample-seed", type=int, default=0, help="seed of the node sample (default 0)")
+    ev.add_argument("--concurrency", type=positive, default=1, help="nodes classified in parallel (default 1)")
+    ev.add_argument("--out", default=None, help="run folder (default: runs/graphagent-...); rerun to resume")
+    ev.add_argument("--no-progress", action="store_true", help="no progress bars")
+    context_options(ev, GraphAgentContext)
+    ev.set_defaults(handler=cmd_eval)
+
+
+def add_train_parser(models: argparse._SubParsersAction, context_options: Any) -> None:
+    from workflows.graphagent.context import GraphAgentContext
+
+    train = models.add_parser(
+        "graphagent",
+        help="GraphAgent: collect experience (one episode per training node) into a SQLite store",
+        description="Runs the agent on training nodes and stores each episode for long-term memory. "
+        "The store is --experience-path, or a file under the cache folder; pass the same "
+        "--experience-path to run/eval graphagent to replay its lessons.",
+    )
+    train.add_argument("--limit", type=positive, default=None, help="at most the first N training nodes")
+    train.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    context_options(train, GraphAgentContext)
+    train.set_defaults(handler=cmd_train)
+
+
+# ------------------------------------------------------------------ handlers
+
+
+def _context(args: argparse.Namespace) -> Any:
+    from graphreason.context_options import context_from_args
+    from workflows.graphagent.context import GraphAgentContext
+
+    return context_from_args(GraphAgentContext, args)
+
+
+def _usage_line(output: dict[str, Any]) -> str:
+    usage = output.get("usage") or {}
+    seconds = usage.get("seconds")
+    return (
+        f"({usage.get('llm_calls', 0)} LLM calls, {usage.get('input_tokens', 0)} tokens in / "
+        f"{usage.get('output_tokens', 0)} out"
+        + (f", {seconds:.1f} s" if isinstance(seconds, (int, float)) else "")
+        + f", {len(output.get('steps') or [])} step(s))"
+    )
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from graphreason.trace import EventPrinter
+    from workflows.graphagent import resources, stream_solve
+
+    context = _context(args)
+    env = resources.environment(context)  # data (and the graph model in tool mode) loaded before the trace
+    node = env.find(args.node)
+    if node is None:  # the message names the dataset's id form
+        raise resources.GraphAgentInputError(env.unknown(args.node))
+    if args.json:
+        output = stream_solve(node, context)
+        print(json.dumps(output, indent=2, ensure_ascii=False, default=str))
+        return 0
+    title = env.title(node)
+    print(f"Node {node} of {env.name} ({context.split} split): {title or '(no title)'}", flush=True)
+    printer = EventPrinter(sys.stdout)
+    output = stream_solve(node, context, on_event=printer)
+    printer.flush()
+    print()
+    answer, gold = output.get("answer"), output.get("gold")
+    verdict = "" if gold is None else f"   (gold: {gold}, {'right' if answer == gold else 'wrong'})"
+    print(f"Answer : {answer or '(none)'}{verdict}")
+    if output.get("reason"):
+        print(f"Reason : {output['reason']}")
+    tool = output.get("tool_prediction")
+    if isinstance(tool, dict) and tool.get("label"):
+        confidence = (tool.get("probabilities") or {}).get(tool["label"])
+        shown = f" ({confidence:.2f})" if isinstance(confidence, (int, float)) else ""
+        changed = "changed by the agent" if output.get("changed_tool_answer") else "kept"
+        print(f"Graph model: {tool['label']}{shown}, {changed}")
+    if output.get("agent_answer") and output.get("agent_answer") != answer:
+        print(f"The agent answered {output['agent_answer']}; the tool guard kept the graph model's label.")
+    print(f"Ended by: {output.get('ended_by')} {_usage_line(output)}")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from evals.graphagent_eval import run_graphagent_eval
+    from evals.graphagent_report import COLUMNS, TOOL_COLUMNS
+    from evals.report import markdown_table
+
+    result = run_graphagent_eval(
+        part=args.part, variants=args.variants, limit=args.limit, concurrency=args.concurrency,
+        out_dir=args.out, context=_context(args), seed=args.sample_seed, progress=not args.no_progress,
+    )
+    summary = result.summary
+    print()
+    print(markdown_table(summary["variants"], "variant", COLUMNS))
+    if summary.get("tool_changes"):
+        print()
+        print(markdown_table(summary["tool_changes"], "variant", TOOL_COLUMNS))
+    for value in (summary.get("versus") or {}).values():
+        names = [k for k in value if k not in ("nodes", "points")]
+        print(f"{names[0]} vs {names[1]} on the same {value['nodes']} nodes: {value['points']:+.2f} points")
+    print(f"\nRecords : {result.records_path}\nReport  : {result.report_path}\n"
+          f"Summary : {result.summary_path}\nPlot    : {result.plot_path}")
+    if summary.get("errors"):
+        print(f"{len(summary['errors'])} node run(s) failed; rerun the same command to retry them.")
+    return 0
+
+
+def default_store_path(context: Any, dataset: str) -> Path:
+    """Where ``train graphagent`` keeps episodes when no ``--experience-path`` is given (the cache folder)."""
+    from tools.config import cache_dir
+
+    name = "".join(c if c.isalnum() or c in "-_." else "-" for c in f"{dataset}-{context.split}")
+    return cache_dir("graphagent") / f"experience-{name}.sqlite"
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from workflows.graphagent import collect_experience, resources
+
+    context = _context(args)
+    data = resources.node_data(context.source, context.split)
+    path = Path(context.experience_path) if context.experience_path else default_store_path(context, data.name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stats = collect_experience(context, limit=args.limit, store_path=path, progress=not args.no_progress)
+    if args.json:
+        print(json.dumps(stats, indent=2, ensure_ascii=False, default=str))
+        return 0
+    accuracy = stats.get("accuracy")
+    print(
+        f"{stats.get('added', 0)} episode(s) added, {stats.get('already_stored', 0)} already stored, "
+        f"{len(stats.get('errors') or [])} refused; "
+        + (f"{100 * accuracy:.1f}% right" if isinstance(accuracy, (int, float)) else "none run")
+        + f"; {stats.get('episodes_in_store', '?')} episode(s) in the store"
+    )
+    for error in (stats.get("errors") or [])[:5]:
+        print(f"  {error.get('node')}: {error.get('error')}")
+    print(f"Experience store: {path}")
+    print(f"Replay it with: --experience-path {path}")
+    return 0
