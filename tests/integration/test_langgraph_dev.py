@@ -218,3 +218,39 @@ def test_graph_toolformer_runs_annotated_text_through_the_http_api(server):
     schemas = json.loads(body)
     assert "text" in schemas["input_schema"]["required"]
     assert all(spec.get("description") for spec in schemas["output_schema"]["properties"].values())
+
+
+def test_graph_agent_is_served_with_described_schemas(server):
+    status, body = http("POST", f"{server['base']}/assistants/search", {"graph_id": "graph_agent", "limit": 1})
+    assert status == 200, body
+    assistant_id = json.loads(body)[0]["assistant_id"]
+    status, body = http("GET", f"{server['base']}/assistants/{assistant_id}/schemas")
+    schemas = json.loads(body)
+    assert "node" in schemas["input_schema"]["required"]
+    assert {"answer", "ended_by", "steps", "usage"} <= set(schemas["output_schema"]["properties"])
+    assert all(spec.get("description") for spec in schemas["output_schema"]["properties"].values())
+
+
+def test_graph_agent_classifies_a_cora_node_through_the_http_api(server):
+    from tests.conftest import require_data
+
+    require_data("cora-citeseer-text")
+    script = server["tmp"] / "graph_agent.json"
+    answer = {"thoughts": {"text": "t", "reasoning": "r", "plan": "- p", "criticism": "c", "speak": "s"},
+              "command": {"name": "answer", "args": {"label": "Neural Networks", "reason": "a guess"}}}
+    script.write_text(json.dumps([json.dumps(answer)]))
+    status, body = http(
+        "POST",
+        f"{server['base']}/runs/wait",
+        {
+            "assistant_id": "graph_agent",
+            "input": {"node": "31336"},
+            # faithful mode: no graph model to train, one scripted decision
+            "context": {"agent_model": f"scripted:{script}", "embedding_model": "hash", "graph_tool": False,
+                        "long_term": False},
+        },
+    )
+    assert status == 200, body
+    output = json.loads(body)
+    assert output["answer"] == "Neural Networks" and output["ended_by"] == "answer", output
+    assert output["dataset"] == "cora" and output["usage"]["llm_calls"] == 1

@@ -188,7 +188,7 @@ def run(world: dict, graph_id: str, context: dict | None = None, config: dict | 
     question = (
         QUESTION if graph_id == "graph_counselor" else "Edges: (0,1) (1,2). Is there a path from 0 to 2?"
     )
-    body: dict = {"assistant_id": graph_id, "input": {"question": question}}
+    body: dict = {"assistant_id": graph_id, "input": {"node": "1"} if graph_id == "graph_agent" else {"question": question}}
     if context is not None:
         body["context"] = context
     if config is not None:
@@ -266,6 +266,31 @@ def test_graph_paths_cannot_leave_the_data_root(world, how: str) -> None:
 def test_embedding_model_folders_cannot_leave_the_data_root(world, graph_id: str) -> None:
     context = counselor_context() if graph_id == "graph_counselor" else {"master_model": "openai:fake"}
     refused(run(world, graph_id, {**context, "embedding_model": str(world["outside"])}), world)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("agent_model", "scripted:{outside}/script.json"),
+        ("data_path", "{outside}"),
+        ("data_path", "../outside"),
+        pytest.param(
+            "data_path", "escape",
+            # the workflow opens data_path relative to the working directory, not through tools.policy.confine_path
+            marks=pytest.mark.xfail(strict=True, reason="data_path is not resolved inside the data root yet"),
+        ),
+        ("base_url", "{attacker}"),
+        ("experience_path", "experience.sqlite"),
+    ],
+)
+def test_graph_agent_context_cannot_reach_server_files_or_endpoints(world, field: str, value: str) -> None:
+    value = value.format(outside=world["outside"], attacker=world["attacker"].url)
+    result = run(world, "graph_agent", {"agent_model": "openai:fake", "embedding_model": "hash", field: value})
+    if field == "experience_path":  # a store file is the owner's choice wherever it lies
+        assert '"error":"PolicyError"' in result["text"] and "experience_path" in result["text"], result
+    else:
+        refused(result, world)
+    assert world["attacker"].requests == []
 
 
 @pytest.mark.parametrize(
