@@ -28,6 +28,7 @@ from evals.graphagent_metrics import (
     tool_change_counts,
 )
 from evals.graphagent_report import summarize
+from tests.conftest import require_data
 from tools.loaders.linqs_text import TextGraph
 from tools.loaders.node_data import NodeData
 from workflows.graphagent import resources
@@ -266,3 +267,23 @@ def test_bad_options_are_refused(tmp_path, tiny) -> None:
         run_graphagent_eval(dataset="tiny", out_dir=tmp_path, embedding_model="hash", no_such_field=1)
     with pytest.raises(EvalConfigError, match="at least 1"):
         run_graphagent_eval(dataset="tiny", out_dir=tmp_path, embedding_model="hash", limit=0)
+
+
+def test_a_few_cora_test_nodes_with_a_scripted_model(tmp_path) -> None:
+    require_data("cora-citeseer-text")
+    decision = {"thoughts": {"text": "t", "reasoning": "r", "plan": "- p", "criticism": "c", "speak": "s"},
+                "command": {"name": "answer", "args": {"label": "Neural Networks", "reason": "a guess"}}}
+    script = tmp_path / "replies.json"
+    script.write_text(json.dumps([json.dumps(decision)]))
+    result = run_graphagent_eval(
+        variants="faithful,title_zero_shot", limit=3, out_dir=tmp_path / "run", progress=False,
+        agent_model=f"scripted:{script}", embedding_model="hash", long_term=False,
+    )
+    summary = result.summary
+    assert summary["dataset"] == "cora" and summary["n_questions"] == 3 and summary["part"] == "test"
+    records = [json.loads(line) for line in result.records_path.read_text().splitlines()]
+    assert {r["mode"] for r in records} == {"faithful", "title_zero_shot"} and len(records) == 6
+    assert all(r["status"] == "ok" and r["gold"] in summary["labels"] for r in records)
+    # the zero-shot reply is the agent's JSON: its label is read from it
+    assert all(r["prediction"] == "Neural Networks" for r in records)
+    assert summary["variants"]["faithful"]["llm_calls"] == 1.0
