@@ -10,6 +10,11 @@ and explained here:
   ``answer``); two more leave room for a neighbour's features or for
   corrected bad replies, while each step costs up to two LLM calls (decide +
   summary), so a larger budget mostly buys a small model more loops.
+* ``max_bad_replies`` = 2: a refused reply is corrected once; a second
+  unusable reply in a row ends the run with the fallback (``ended_by`` =
+  ``errors``). A model that cannot write the JSON (SmolLM2-135M never did in
+  our probes) then costs two calls instead of T_max; 0 restores the paper's
+  pure budget.
 * ``top_k`` = 3 lessons (each <=100 words: the prompt stays short for small
   models), ``alpha`` = 5 with ``experience_bonus`` = success
   (see :mod:`memory.experience`).
@@ -48,6 +53,9 @@ class GraphAgentContext(RunContext):
         "public", "Train/val/test split: public (Planetoid for Cora), random (seeded 60/20/20), given (OGB)."
     )
     max_steps: int = setting(6, "T_max: decisions per node before the fallback answer (paper: not stated).")
+    max_bad_replies: int = setting(
+        2, "Unusable replies in a row that end a run early with the fallback (0: only T_max ends it).",
+    )
     temperature: float = setting(0.0, "Sampling temperature of every call (0: greedy, reproducible).")
     max_tokens: int = setting(320, "Token budget of one decision (the JSON reply).")
     summary_tokens: int = setting(160, "Token budget of one observation summary or lesson.")
@@ -99,6 +107,8 @@ class GraphAgentContext(RunContext):
         super().__post_init__()
         if not 1 <= self.max_steps <= 50:
             raise ValueError(f"max_steps must be in 1..50, got {self.max_steps}")
+        if not 0 <= self.max_bad_replies <= 50:
+            raise ValueError(f"max_bad_replies must be in 0..50, got {self.max_bad_replies}")
         if not 0 <= self.top_k <= 20:
             raise ValueError(f"top_k must be in 0..20, got {self.top_k}")
         if not (self.alpha > 0 and not math.isnan(self.alpha)):

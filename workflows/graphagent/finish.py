@@ -13,8 +13,9 @@ the graph model's; a refused override leaves the model's label and says why.
    summaries, i.e. a vote of what the agent found);
 4. none: ``answer`` is None.
 
-``ended_by`` is ``answer``, ``t_max`` or ``errors`` (the budget was spent and
-not one reply could be used: a model that never speaks the command language).
+``ended_by`` is ``answer``, ``t_max`` or ``errors``: ``max_bad_replies``
+unusable replies in a row ended the run, or the budget was spent without one
+usable reply (a model that never speaks the command language).
 """
 
 from __future__ import annotations
@@ -66,10 +67,13 @@ def answer(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
 
 def finish(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[str, Any]:
     update: dict[str, Any] = {}
-    if not state.get("ended_by"):  # T_max without an answer
+    if not state.get("ended_by"):  # T_max (or too many bad replies) without an answer
         label, how = fallback_label(state)
         any_valid = any(step.get("valid") for step in state.get("steps") or [])
-        update = _final(state, label, how, "t_max" if any_valid else "errors")
+        ended = "t_max" if any_valid and state.get("stop") != "bad_replies" else "errors"
+        if ended == "errors":
+            how = how.replace("no answer within T_max", "no usable reply")
+        update = _final(state, label, how, ended)
         emit("answer", label or "(none)", fallback=True, reason=how)
     usage = run_totals(
         state.get("llm_usage"),

@@ -37,7 +37,7 @@ def start(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[s
         "gold": env.gold(node),
         "goal": goal_prompt(node, title, labels),
         "decisions": 0,
-        "budget_spent": False,
+        "stop": "",
         "steps": [],
         "lessons": [],
         "last_reply": "",

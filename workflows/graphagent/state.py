@@ -87,6 +87,6 @@ class GraphAgentState(GraphAgentOutput, total=False):
     last_reply: str
     pending: dict[str, Any]  # the decision being carried out: parsed reply, then its observation
     decisions: int
-    budget_spent: bool  # T_max decisions made: the loop ends
+    stop: str  # why the loop ends: "" (go on), "t_max" (budget spent) or "bad_replies"
     llm_usage: Annotated[Usage, add_usage]
     tool_seconds: float  # set, not added: a new run on the same thread starts from 0

@@ -29,8 +29,9 @@ def summarise(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> di
     step = dict(state.get("pending") or {})
     observation = str(step.get("observation", ""))
     usage: Usage = {}
-    budget_left = state.get("decisions", 0) < context.max_steps
-    if step.get("valid") and context.summarise and budget_left:
+    steps = [*(state.get("steps") or []), _public(step)]
+    stop = _stop(steps, state.get("decisions", 0), context)
+    if step.get("valid") and context.summarise and not stop:
         command = f"{step['command']}({step['args'].get('node_id', '')})"
         text, usage = ask(context, summary_prompt(state["node"], state.get("title", ""), command, observation),
                           context.summary_tokens)
@@ -43,17 +44,27 @@ def summarise(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> di
     emit("summary", line, step=step.get("step"))
     return {
         "short_term": {"add": [line], "max_words": context.summary_words},
-        "steps": [*(state.get("steps") or []), _public(step)],
+        "steps": [*steps[:-1], _public(step)],
         "pending": {},
-        "budget_spent": not budget_left,
+        "stop": stop,
         "llm_usage": usage,
         "trace": [{"step": "summarise", "index": step.get("step"), "llm": bool(usage)}],
     }
 
 
 def after_summarise(state: GraphAgentState) -> str:
-    """Back to DECIDE while decisions are left; at T_max, the fallback."""
-    return "finish" if state.get("budget_spent") else "decide"
+    """Back to DECIDE while decisions are left; at T_max (or after too many bad replies), the fallback."""
+    return "finish" if state.get("stop") else "decide"
+
+
+def _stop(steps: list[dict[str, Any]], decisions: int, context: GraphAgentContext) -> str:
+    """``t_max`` when the budget is spent, ``bad_replies`` after too many unusable replies in a row."""
+    if decisions >= context.max_steps:
+        return "t_max"
+    limit = context.max_bad_replies
+    if limit and len(steps) >= limit and not any(s.get("valid") for s in steps[-limit:]):
+        return "bad_replies"
+    return ""
 
 
 def _public(step: dict[str, Any]) -> dict[str, Any]:

@@ -59,7 +59,7 @@ def test_illegal_and_disabled_commands_are_refused() -> None:
     ctx = context(
         reply("neighbors", {"node_id": 107}), reply("feature", {"node_id": 107}), reply("get_features", {}),
         reply("analyze_label", {"node_id": 107}), ANSWER_NN,
-        graph_tool=False, features_action=False,
+        graph_tool=False, features_action=False, max_bad_replies=0,
     )
     out = solve("107", ctx)
     observations = [s["observation"] for s in out["steps"][:4]]
@@ -97,10 +97,17 @@ def test_t_max_fallback_reads_the_last_reply_and_a_model_that_never_answers_ends
     named = context(reply("get_features", {}, text="Rule Learning, I guess"), graph_tool=False, max_steps=1)
     out = solve("107", named)
     assert (out["ended_by"], out["answer"]) == ("t_max", "Rule Learning")
-    silent = context(*(["..."] * 3), graph_tool=False, max_steps=3)
+    silent = context(*(["..."] * 3), graph_tool=False, max_steps=3, max_bad_replies=0)
     out = solve("107", silent)
     assert out["ended_by"] == "errors" and out["answer"] is None and out["label_id"] is None
     assert len(out["steps"]) == 3 and not any(s["valid"] for s in out["steps"])
+
+
+def test_bad_replies_in_a_row_end_the_run_early() -> None:
+    ctx = context(reply("get_features", {}), "a paper on neural networks", "???", "!!!", graph_tool=False, max_steps=6)
+    out = solve("107", ctx)  # default max_bad_replies = 2: two unusable replies in a row end it
+    assert out["ended_by"] == "errors" and len(out["steps"]) == 3 and out["usage"]["llm_calls"] == 4
+    assert out["reason"].startswith("no usable reply") and out["answer"] == "Neural Networks"  # the memory vote
 
 
 def test_tool_mode_starts_from_the_prediction_and_falls_back_to_it() -> None:
