@@ -188,3 +188,12 @@ def test_graph_exports_typed_schemas() -> None:
     output = set(graph.get_output_jsonschema()["properties"])
     assert {"answer", "label_id", "ended_by", "steps", "tool_prediction", "changed_tool_answer", "usage"} <= output
     assert set(graph.get_graph().nodes) >= {"retrieve_experience", "replay", "decide", "execute", "summarise"}
+
+
+def test_tool_first_off_leaves_the_prediction_to_the_agent() -> None:
+    ctx = context(reply("predict_label", {"node_id": "108"}), "the model says Neural Networks", ANSWER_NN,
+                  tool_first=False)
+    out = solve("108", ctx)
+    assert "step 0 (given)" not in ctx.agent_model.calls[0][0].content
+    assert out["steps"][0]["observation"].startswith("Graph model prediction for node 108: Neural Networks")
+    assert out["tool_prediction"]["label"] == "Neural Networks" and out["changed_tool_answer"] is False

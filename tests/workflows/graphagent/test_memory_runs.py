@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.workflows.graphagent.fixtures import context, reply
-from workflows.graphagent import collect_experience, solve
+from workflows.graphagent import collect_experience, solve, stream_solve
 from workflows.graphagent.guard import calibrate, judge_override
 from workflows.graphagent.resources import forget_stores
 
@@ -76,3 +76,13 @@ def test_calibration_bounds_the_accuracy_an_override_can_cost() -> None:
     assert judge_override("B", {"A": 0.45, "B": 0.4, "C": 0.15}, none_at_risk)[0]
     assert not judge_override("C", {"A": 0.45, "B": 0.4, "C": 0.15}, none_at_risk)[0]
     assert judge_override("C", {"A": 0.45, "B": 0.4, "C": 0.15}, none_at_risk, top=0)[0]
+
+
+def test_lessons_are_streamed() -> None:
+    collect_experience(context(*answers("Theory"), graph_tool=False), nodes=["103"])
+    events: list[dict] = []
+    out = stream_solve("105", context("Check the theory papers first.", *answers("Theory"), graph_tool=False,
+                                      long_term=True), on_event=events.append)
+    assert [e["event"] for e in events] == ["lesson", "decide", "answer"]
+    assert events[0]["text"] == "Check the theory papers first." and events[0]["success"] is True
+    assert out["lessons"][0]["episode"] == "tiny:103"
