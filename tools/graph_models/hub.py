@@ -9,8 +9,14 @@ from __future__ import annotations
 
 import importlib
 import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+from tools.errors import GraphError
 from tools.graph_models.base import GraphModel, GraphModelError, TrainReport
+
+if TYPE_CHECKING:
+    from tools.graph_models.topic import TopicModel
 
 # domain -> "module:class"; a domain is the part before ":" in "graph_bert:topic"
 MODELS: dict[str, str] = {
@@ -50,6 +56,8 @@ def get_model(domain: str, dataset: str, *, progress: bool = False) -> GraphMode
     if name in ABSENT:
         raise GraphModelError(f"No {domain_key(domain)} model for {dataset!r}: {ABSENT[name]}.")
     cls = model_class(domain)
+    if cls.domain == "graph_bert":  # one node classifier for Graph-ToolFormer and GraphAgent
+        return node_classifier(name, progress=progress)
     with _LOCK:
         model = _LOADED.get((cls.domain, name))
         if model is None:
@@ -57,6 +65,36 @@ def get_model(domain: str, dataset: str, *, progress: bool = False) -> GraphMode
             model.ensure(progress=progress)
             _LOADED[(cls.domain, name)] = model
     return model
+
+
+def node_classifier(
+    source: str | Path = "cora", split: str = "public", *, progress: bool = False
+) -> TopicModel:
+    """The trained node classifier of ``source`` (``cora``, ``citeseer`` or an OGB folder) on ``split``.
+
+    Trained on the split's training nodes only, with the default features and
+    architecture (see :mod:`tools.graph_models.topic`); cached on disk and per
+    process, so ``get_model("graph_bert", "cora")`` and ``node_classifier("cora")``
+    are the same object.
+    """
+    from tools.graph_models.topic import TopicModel
+    from tools.loaders.node_data import NAMED_SOURCES, source_key
+
+    try:
+        key = source_key(source)
+    except GraphError as exc:
+        raise GraphModelError(str(exc)) from exc
+    part = split.strip().lower()
+    if key not in NAMED_SOURCES and part == "public":
+        part = "given"  # an OGB folder's public split is its own
+    slot = ("graph_bert", key if part == "public" else f"{key}|{part}")
+    with _LOCK:
+        model = _LOADED.get(slot)
+        if model is None:
+            model = TopicModel(key, split=part)
+            model.ensure(progress=progress)
+            _LOADED[slot] = model
+    return model  # type: ignore[return-value]
 
 
 def train(domain: str, dataset: str, *, force: bool = False, progress: bool = True) -> TrainReport:

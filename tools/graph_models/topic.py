@@ -1,22 +1,34 @@
-"""Graph-ToolFormer's ``graph_bert:topic``: a GCN node classifier on Cora and CiteSeer.
+"""The node classifier: Graph-ToolFormer's ``graph_bert:topic`` and GraphAgent's ``predict_label``.
 
-The paper answers paper-topic questions with Graph-Bert; a two-layer GCN
-(Kipf & Welling 2017) on the papers' binary word vectors and their citations
-(taken as undirected) stands in for it: it is the standard baseline for these
-graphs and trains in seconds on a CPU.
+The paper answers paper-topic questions with Graph-Bert; a small graph neural
+network on the papers' text and citations (taken as undirected) stands in for
+it (:mod:`tools.graph_models.node_training`). Node features
+(:mod:`tools.graph_models.node_features`): a MiniLM sentence embedding of each
+paper's title + abstract, the binary word flags, or both.
+
+The default (``text+bow`` features, ``appnp``) was picked by *validation*
+accuracy on Cora's public split among {text, text+bow, bow} x {gcn, appnp, sgc}
+(``benchmarks/bench_node_classifier.py``); ``features="auto"`` / ``arch="auto"``
+repeat that choice at training time for any dataset and split, training each
+candidate and keeping the best on the validation nodes. Test nodes are only
+scored, never used to choose.
+
+Data and splits come from :func:`tools.loaders.node_data.load_node_data`: Cora
+and CiteSeer, ``public`` or ``random`` split, or an OGB node-property folder with
+its ``given`` split.
 
 Ids and labels (see :mod:`tools.loaders.linqs_text`):
 
 * **Cora** - LINQS paper ids, exactly the ones the prompts write
   (``paper#106590`` -> ``topic("106590")``), answered with the prompts' label
-  names (``Probabilistic Methods``); the split is Planetoid's public one
+  names (``Probabilistic Methods``); the public split is Planetoid's
   (:mod:`tools.loaders.planetoid`).
 * **CiteSeer** - the data root holds only ReaGAN's 3,186-paper text version,
   numbered 0..3185. The prompts number CiteSeer papers 0..3311 (Graph-Bert's
   3,312-paper copy, not in the data root): the label vocabulary is the same
   (``AI``, ``Agents``, ``DB``, ``HCI``, ``IR``, ``ML``) but the numbers name
   other papers, so their gold labels match this dataset's only at chance level
-  (:data:`PROMPT_IDS_MATCH`). The split is seeded and stratified in the
+  (:data:`PROMPT_IDS_MATCH`). The public split is seeded and stratified in the
   Planetoid manner (20 training papers per class, 500 validation, 1,000 test).
 
 Training keeps the weights of the epoch with the best validation accuracy,
@@ -25,14 +37,42 @@ then stores every node's class probabilities, so a prediction is a lookup.
 
 from __future__ import annotations
 
-import re
+from dataclasses import replace
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
-from tools.graph_models.base import GraphModel, GraphModelError, progress_bar
+from tools.graph_models.base import GraphModel, GraphModelError
+from tools.graph_models.node_features import FEATURE_SETS, TEXT_WORDS, feature_blocks
+from tools.graph_models.node_training import ARCHITECTURES, NetConfig
 from tools.graph_models.threads import torch_threads
-from tools.loaders.linqs_text import TextGraph, load_text_graph
+from tools.loaders.linqs_text import TextGraph
+from tools.loaders.node_data import (
+    NAMED_SOURCES,
+    NodeData,
+    load_node_data,
+    normalise_node_id,
+    source_key,
+    stratified_split,
+)
+
+DEFAULT_FEATURES, DEFAULT_ARCH = "text+bow", "appnp"
+SEARCH_FEATURES, SEARCH_ARCHS = ("text", "text+bow", "bow"), ("gcn", "appnp", "sgc")
+# per-architecture settings: Kipf's GCN recipe; APPNP's 10 steps at restart 0.1; SGC's 2 steps with
+# a large learning rate and no dropout (its model is one linear layer)
+ARCH_CONFIGS = {
+    "gcn": NetConfig("gcn"),
+    "appnp": NetConfig("appnp"),
+    "sgc": NetConfig("sgc", k=2, lr=0.2, weight_decay=5e-5, dropout=0.0, epochs=100),
+    "mlp": NetConfig("mlp"),
+}
+SPLIT_DESCRIPTION = {
+    "cora": "cora: Planetoid public split (140 train / 500 val / 1,000 test)",
+    "citeseer": "citeseer: seeded stratified 20 per class train / 500 val / 1,000 test",
+}
+CONFIDENCE_EDGES = (0.0, 0.5, 0.7, 0.9, 1.0)
+PART_NAMES = {"val": "validation", "test": "test", "train": "training"}
 
 # whether a prompt's paper#N names the same paper as this dataset's id N
 PROMPT_IDS_MATCH = {"cora": True, "citeseer": False}
@@ -46,71 +86,148 @@ PROMPT_ID_GAP = {
         "Graph-ToolFormer's CiteSeer prompts number papers 0..3311 in the order of Graph-Bert's "
         "3,312-paper CiteSeer (LINQS citeseer.content), which is not in the data root; its CiteSeer "
         "is ReaGAN's 3,186-paper text set, numbered differently, so paper#N there is another paper. "
-        "Refused rather than answered about the wrong paper; a Cora paper id (GL(\"cora\")) works."
+        'Refused rather than answered about the wrong paper; a Cora paper id (GL("cora")) works.'
     ),
 }
-_PAPER = re.compile(r"^(?:paper)?\s*#?\s*(\S+)$", re.IGNORECASE)
 
 
 class TopicModel(GraphModel):
-    """GCN topic classifier of one citation graph; answers with label names."""
+    """Node classifier of one dataset and split; answers with label names."""
 
     domain: ClassVar[str] = "graph_bert"
     datasets: ClassVar[tuple[str, ...]] = ("cora", "citeseer")
-    split: ClassVar[str] = (
-        "cora: Planetoid public split (140 train / 500 val / 1,000 test); "
-        "citeseer: seeded stratified 20 per class train / 500 val / 1,000 test"
-    )
+    version: ClassVar[int] = 2
+    split: str = SPLIT_DESCRIPTION["cora"]  # one line on the split; per instance once known
 
     def __init__(
-        self, dataset: str, *, seed: int = 0, epochs: int = 200, hidden: int = 16, dropout: float = 0.5
+        self,
+        dataset: str | Path = "cora",
+        *,
+        split: str = "public",
+        seed: int = 0,
+        features: str | None = None,
+        arch: str | None = None,
+        embedder: str = "minilm",
+        epochs: int | None = None,
+        hidden: int | None = None,
+        dropout: float | None = None,
     ) -> None:
-        super().__init__(dataset, seed=seed)
-        self.epochs, self.hidden, self.dropout = epochs, hidden, dropout
+        named = isinstance(dataset, str) and dataset.strip().lower() in NAMED_SOURCES
+        if named or not _is_folder(dataset):
+            super().__init__(str(dataset), seed=seed)
+            self.source: str = self.dataset
+        else:  # an OGB folder: its own name, its own given split ("public" means the same)
+            from tools.loaders.ogb_nodes import dataset_name
+
+            self.source = source_key(dataset)
+            self.dataset, self.seed, self.report = dataset_name(Path(self.source)), seed, None
+            split = "given" if split.strip().lower() == "public" else split
+        self.split_name = split.strip().lower()
+        self.split = (
+            SPLIT_DESCRIPTION.get(self.dataset, self.split)
+            if self.split_name == "public"
+            else (f"{self.dataset}: {self.split_name} split")
+        )
+        default_features = DEFAULT_FEATURES if named else "bow"
+        self.features = _choice(features or default_features, (*FEATURE_SETS, "auto"), "feature set")
+        self.arch = _choice(arch or DEFAULT_ARCH, (*ARCHITECTURES, "auto"), "architecture")
+        self.embedder = embedder
+        self.overrides = {
+            k: v for k, v in (("epochs", epochs), ("hidden", hidden), ("dropout", dropout)) if v is not None
+        }
         self.ids: list[str] = []
         self._labels: list[str] = []  # the label vocabulary, in class-index order
         self.probs: np.ndarray | None = None  # [nodes, classes]
+        self.gold: np.ndarray | None = None  # [nodes] class index of each node
         self.weights: dict[str, Any] | None = None
         self.parts: dict[str, np.ndarray] = {}  # train / val / test node positions
+        self.chosen: dict[str, str] = {}  # the features and architecture that were kept
+        self.selection: list[dict[str, Any]] = []  # every candidate's accuracies
         self._position: dict[str, int] = {}
 
+    def candidates(self) -> list[tuple[str, str]]:
+        """The (features, architecture) pairs :meth:`fit` trains, best validation accuracy kept."""
+        features = list(SEARCH_FEATURES) if self.features == "auto" else [self.features]
+        archs = list(SEARCH_ARCHS) if self.arch == "auto" else [self.arch]
+        return [(f, a) for f in features for a in archs]
+
+    def net_config(self, arch: str) -> NetConfig:
+        return replace(ARCH_CONFIGS[arch], **self.overrides)
+
     def settings(self) -> dict[str, Any]:
+        uses_text = any(f != "bow" for f, _ in self.candidates())
         return {
-            "model": "gcn-2layer",
-            "features": "binary bag of words, row-normalised",
-            "epochs": self.epochs,
-            "hidden": self.hidden,
-            "dropout": self.dropout,
-            "lr": 0.01,
-            "weight_decay": 5e-4,
+            "source": self.source,
+            "split": self.split_name,
+            "features": self.features,
+            "arch": self.arch,
+            "embedder": self.embedder if uses_text else None,
+            "text_words": TEXT_WORDS if uses_text else None,
+            "nets": {a: self.net_config(a).to_dict() for a in sorted({a for _, a in self.candidates()})},
             "selection": "best validation accuracy",
         }
 
     # ------------------------------------------------------------------ training
     def fit(self, progress: bool) -> dict[str, float]:
-        graph = load_text_graph(self.dataset)
-        split = node_split(graph, seed=self.seed)
+        import torch
+
+        from tools.graph_models.node_training import as_blocks, propagation_matrix, train_node_net
+
+        data = self.node_data()
+        graph = data.graph
+        y = graph.label_index()
+        best: dict[str, Any] | None = None
+        self.selection = []
         with torch_threads(1):
-            result = _train_gcn(graph, split, self.settings(), progress)
-        self.ids, self._labels = list(graph.ids), graph.classes
-        self.probs, self.weights = result.pop("probs"), result.pop("weights")
-        self.parts = split
+            propagation = propagation_matrix(graph.edges, graph.num_nodes)
+            blocks: dict[str, list[Any]] = {}
+            for features, arch in self.candidates():
+                if features not in blocks:
+                    blocks[features] = as_blocks(
+                        feature_blocks(graph, features, self.embedder, progress=progress)
+                    )
+                torch.manual_seed(self.seed)
+                result = train_node_net(
+                    blocks[features],
+                    propagation,
+                    y,
+                    data.parts,
+                    self.net_config(arch),
+                    progress=progress,
+                    desc=f"{arch} {features} {graph.name}",
+                )
+                self.selection.append({"features": features, "arch": arch, **result["metrics"]})
+                if best is None or result["metrics"]["val_accuracy"] > best["metrics"]["val_accuracy"]:
+                    best = {**result, "features": features, "arch": arch}
+        assert best is not None
+        self.ids, self._labels, self.gold = list(graph.ids), graph.classes, y
+        self.probs, self.weights = best["probs"], best["weights"]
+        self.parts = {name: np.asarray(idx) for name, idx in data.parts.items()}
+        self.chosen = {"features": best["features"], "arch": best["arch"]}
         self._position = {node: i for i, node in enumerate(self.ids)}
-        return result
+        return dict(best["metrics"])
+
+    def node_data(self) -> NodeData:
+        """The dataset and split this model is trained on (shared, read-only)."""
+        return load_node_data(self.source, self.split_name, seed=self.seed)
 
     def state(self) -> dict[str, Any]:
         return {
             "ids": self.ids,
             "labels": self._labels,
             "probs": self.probs,
+            "gold": self.gold,
             "weights": self.weights,
             "parts": self.parts,
+            "chosen": self.chosen,
+            "selection": self.selection,
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
         self.ids, self._labels = list(state["ids"]), list(state["labels"])
-        self.probs, self.weights = np.asarray(state["probs"]), state["weights"]
-        self.parts = dict(state["parts"])
+        self.probs, self.gold = np.asarray(state["probs"]), np.asarray(state["gold"])
+        self.weights, self.parts = state["weights"], dict(state["parts"])
+        self.chosen, self.selection = dict(state["chosen"]), list(state["selection"])
         self._position = {node: i for i, node in enumerate(self.ids)}
 
     # ------------------------------------------------------------------ answers
@@ -120,12 +237,65 @@ class TopicModel(GraphModel):
         self.ensure()
         return list(self._labels)
 
+    @property
+    def metrics(self) -> dict[str, float]:
+        """Accuracy on each part (``train_accuracy``, ``val_accuracy``, ``test_accuracy``)."""
+        return dict(self.ensure().metrics)
+
+    def reliability(self, part: str = "val") -> dict[str, Any]:
+        """How often the model is right on ``part``'s nodes, overall and by confidence bucket.
+
+        Confidence is the top class probability. Validation is the default because
+        the model was chosen on it but never trained on it; a prompt may quote this
+        so an agent knows how far to trust a prediction. Empty buckets have
+        ``accuracy`` None.
+        """
+        self.ensure()
+        assert self.probs is not None and self.gold is not None
+        if part not in self.parts:
+            raise GraphModelError(f"no part {part!r}; parts are {', '.join(self.parts)}")
+        rows = self.parts[part]
+        confidence = self.probs[rows].max(1)
+        right = self.probs[rows].argmax(1) == self.gold[rows]
+        buckets = []
+        for low, high in zip(CONFIDENCE_EDGES, CONFIDENCE_EDGES[1:], strict=False):
+            inside = (confidence >= low) & ((confidence < high) | (high >= 1.0))
+            count = int(inside.sum())
+            buckets.append(
+                {
+                    "low": low,
+                    "high": high,
+                    "nodes": count,
+                    "accuracy": float(right[inside].mean()) if count else None,
+                }
+            )
+        return {
+            "part": part,
+            "nodes": len(rows),
+            "accuracy": float(right.mean()) if len(rows) else None,
+            "buckets": buckets,
+        }
+
+    def reliability_text(self, part: str = "val") -> str:
+        """:meth:`reliability` in one sentence, for a prompt."""
+        table = self.reliability(part)
+        shown = "; ".join(
+            f"confidence {b['low']:.1f}-{b['high']:.1f}: {b['accuracy']:.0%} of {b['nodes']}"
+            for b in table["buckets"]
+            if b["nodes"]
+        )
+        overall = table["accuracy"] or 0.0
+        return (
+            f"On {table['nodes']} {PART_NAMES.get(part, part)} nodes the classifier was right "
+            f"{overall:.0%} of the time ({shown})."
+        )
+
     def topic(self, paper_id: str) -> str:
         """The predicted topic (label name) of paper ``paper_id``."""
         return self.predict(paper_id)[0]
 
     def predict(self, paper_id: str) -> tuple[str, dict[str, float]]:
-        """``(label, {label: probability})`` for paper ``paper_id``."""
+        """``(label, {label: probability})`` for node ``paper_id``."""
         position = self._find(paper_id)
         assert self.probs is not None  # _find ensured the model
         row = self.probs[position]
@@ -140,11 +310,26 @@ class TopicModel(GraphModel):
         self.ensure()
         key = _normalise(paper_id)
         if key not in self._position:
+            form = ID_DESCRIPTION.get(self.dataset, f"node indices 0 to {len(self.ids) - 1}")
             raise GraphModelError(
-                f"{self.dataset} has no paper {paper_id!r}: ids are {ID_DESCRIPTION[self.dataset]}, "
+                f"{self.dataset} has no paper {paper_id!r}: ids are {form}, "
                 f"e.g. {self.ids[0]!r} ({len(self.ids):,} papers)."
             )
         return self._position[key]
+
+
+def _choice(value: str, known: tuple[str, ...], what: str) -> str:
+    key = value.strip().lower()
+    if key not in known:
+        raise GraphModelError(f"unknown {what} {value!r}; known: {', '.join(known)}")
+    return key
+
+
+def _is_folder(value: str | Path) -> bool:
+    try:
+        return Path(value).expanduser().is_dir()
+    except (TypeError, ValueError, OSError):
+        return False
 
 
 def check_prompt_ids(dataset: str) -> None:
@@ -155,102 +340,17 @@ def check_prompt_ids(dataset: str) -> None:
 
 def _normalise(paper_id: Any) -> str:
     """``"paper#106590"`` / ``"#106590"`` / ``106590`` -> ``"106590"``."""
-    text = str(paper_id).strip()
-    match = _PAPER.match(text)
-    return match.group(1) if match else text
+    return normalise_node_id(paper_id)
 
 
 def node_split(graph: TextGraph, *, seed: int = 0) -> dict[str, np.ndarray]:
-    """Train / val / test node positions: Planetoid's for Cora, seeded stratified otherwise."""
+    """Train / val / test node positions of the public split: Planetoid's for Cora, seeded stratified otherwise.
+
+    Kept for callers of the old API; :func:`tools.loaders.node_data.load_node_data` is the general form.
+    """
     if graph.name == "cora":
         from tools.loaders.planetoid import public_split
 
         split = public_split(graph)
         return {"train": split.train, "val": split.val, "test": split.test}
     return stratified_split(graph.label_index(), seed=seed)
-
-
-def stratified_split(
-    classes: np.ndarray, *, seed: int = 0, per_class: int = 20, val: int = 500, test: int = 1000
-) -> dict[str, np.ndarray]:
-    """``per_class`` training nodes of each class, then ``val`` and ``test`` nodes drawn from the rest."""
-    rng = np.random.default_rng(seed)
-    train = np.concatenate(
-        [rng.choice(np.flatnonzero(classes == c), per_class, replace=False) for c in np.unique(classes)]
-    )
-    rest = rng.permutation(np.setdiff1d(np.arange(len(classes)), train))
-    return {"train": np.sort(train), "val": np.sort(rest[:val]), "test": np.sort(rest[val : val + test])}
-
-
-def _train_gcn(
-    graph: TextGraph, split: dict[str, np.ndarray], settings: dict[str, Any], progress: bool
-) -> dict[str, Any]:
-    import torch
-    import torch.nn.functional as F
-    from torch_geometric.nn import GCNConv
-    from torch_geometric.utils import to_undirected
-
-    x = torch.from_numpy(graph.features)
-    x = x / x.sum(1, keepdim=True).clamp(min=1.0)
-    edges = to_undirected(torch.from_numpy(graph.edges), num_nodes=graph.num_nodes)
-    y = torch.from_numpy(graph.label_index())
-    parts = {name: torch.from_numpy(idx) for name, idx in split.items()}
-    # the word flags are ~1% non-zero: a sparse input makes the first layer's product and the
-    # input dropout (drawn for the non-zeros only, as in Kipf's GCN) cheap; a dense dropout mask
-    # was 3/4 of each training step on a 2-core machine
-    x = x.to_sparse().coalesce()
-    indices, values = x.indices(), x.values()
-
-    def input_dropout(rate: float) -> torch.Tensor:
-        keep = torch.rand(len(values)) >= rate
-        # a subset of a coalesced tensor's entries is still sorted and unique: nothing to check
-        return torch.sparse_coo_tensor(
-            indices[:, keep],
-            values[keep] / (1.0 - rate),
-            x.shape,
-            is_coalesced=True,
-            check_invariants=False,
-        )
-
-    class GCN(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.first = GCNConv(x.shape[1], settings["hidden"], cached=True)
-            self.second = GCNConv(settings["hidden"], len(graph.classes), cached=True)
-
-        def forward(self) -> torch.Tensor:
-            h = input_dropout(settings["dropout"]) if self.training and settings["dropout"] > 0 else x
-            h = F.dropout(F.relu(self.first(h, edges)), settings["dropout"], self.training)
-            return self.second(h, edges)
-
-    model = GCN()
-    optimiser = torch.optim.Adam(model.parameters(), lr=settings["lr"], weight_decay=settings["weight_decay"])
-    best: tuple[float, float] = (-1.0, 0.0)  # (val accuracy, -val loss)
-    kept: dict[str, Any] = {}
-    for _ in progress_bar(
-        range(settings["epochs"]), enabled=progress, desc=f"GCN {graph.name}", unit="epoch"
-    ):
-        model.train()
-        optimiser.zero_grad()
-        F.cross_entropy(model()[parts["train"]], y[parts["train"]]).backward()
-        optimiser.step()
-        model.eval()
-        with torch.no_grad():
-            out = model()
-        val = parts["val"]
-        score = (
-            (out[val].argmax(1) == y[val]).float().mean().item(),
-            -F.cross_entropy(out[val], y[val]).item(),
-        )
-        if score > best:
-            best = score
-            kept = {k: v.detach().clone() for k, v in model.state_dict().items()}
-    model.load_state_dict(kept)
-    model.eval()
-    with torch.no_grad():
-        out = model()
-    predicted = out.argmax(1)
-    metrics = {
-        f"{name}_accuracy": (predicted[idx] == y[idx]).float().mean().item() for name, idx in parts.items()
-    }
-    return {**metrics, "probs": torch.softmax(out, 1).numpy(), "weights": kept}

@@ -10,7 +10,10 @@ instead, so this module reads the files in ``cora-citeseer-text/`` into a
   ids are LINQS paper ids, the ones Graph-ToolFormer's prompts write as
   ``paper#106590``. Edges come from ``cora.cites``, whose lines read
   ``<cited> <citing>`` (see :mod:`tools.loaders.cora`); they are stored as
-  ``citing -> cited``. 2,708 papers, 5,429 citations, 7 classes.
+  ``citing -> cited``. 2,708 papers, 5,429 citations, 7 classes. Titles and
+  abstracts come from ``node_info.csv`` (``paper_id,title,abstract``; the same
+  ids in the same order as ``cora.content``, checked when read; 42 titles and
+  317 abstracts are empty or ``nan`` and read as ``""``).
 * **CiteSeer** - the text-attributed version of ReaGAN (3,186 papers, 4,277
   edges, 6 classes), not the 3,312-paper LINQS release: ``data.csv`` gives
   ``paper_id,label`` with ids 0..3185, ``node_info.csv`` the title and abstract
@@ -56,6 +59,7 @@ class TextGraph:
     features: np.ndarray  # float32 [nodes, words], binary word flags
     edges: np.ndarray  # int64 [2, edges], node positions, as the file states them
     texts: list[str] | None = None  # title + abstract, where the dataset has text
+    titles: list[str] | None = None  # title alone ("" where the file has none)
 
     @property
     def classes(self) -> list[str]:
@@ -121,8 +125,34 @@ def load_cora_arrays(root: str | Path | None = None) -> TextGraph:
     if len({len(f) for f in flags}) != 1:
         raise GraphFileError(f"{archive}: cora.content rows have different numbers of word flags")
     features = np.stack(flags).astype(np.float32)
-    edges = _read_pairs(folder / "cora.cites", {node: i for i, node in enumerate(ids)}, cited_first=True)
-    return TextGraph("cora", ids, labels, features, edges)
+    position = {node: i for i, node in enumerate(ids)}
+    edges = _read_pairs(folder / "cora.cites", position, cited_first=True)
+    titles, texts = _read_cora_text(folder / "node_info.csv", position)
+    return TextGraph("cora", ids, labels, features, edges, texts, titles)
+
+
+def _read_cora_text(path: Path, position: dict[str, int]) -> tuple[list[str] | None, list[str] | None]:
+    """Titles and title + abstract texts in ``cora.content`` order; ``(None, None)`` without the file.
+
+    The word flags and the Planetoid split need only ``cora.tgz``, so a copy without
+    ``node_info.csv`` still loads (without text); a file naming other papers is an error.
+    """
+    if not path.is_file():
+        return None, None
+    titles, texts = [""] * len(position), [""] * len(position)
+    seen: set[str] = set()
+    with _open(path) as fh:
+        for row in csv.DictReader(fh):
+            node = (row.get("paper_id") or "").strip()
+            if node not in position:
+                raise GraphFileError(f"{path}: paper {node!r} is not in cora.content")
+            title, abstract = normalise_text(row.get("title")), normalise_text(row.get("abstract"))
+            titles[position[node]] = title
+            texts[position[node]] = f"{title} {abstract}".strip()
+            seen.add(node)
+    if len(seen) != len(position):
+        raise GraphFileError(f"{path} has text for {len(seen)} of the {len(position)} Cora papers")
+    return titles, texts
 
 
 def load_citeseer_arrays(root: str | Path | None = None) -> TextGraph:
@@ -134,18 +164,18 @@ def load_citeseer_arrays(root: str | Path | None = None) -> TextGraph:
     labels = [label for _, label in rows]
     if any(not label for label in labels):
         raise GraphFileError(f"{folder / 'data.csv'}: some papers have no label")
-    texts = [""] * len(ids)
+    texts, titles = [""] * len(ids), [""] * len(ids)
     position = {node: i for i, node in enumerate(ids)}
     with _open(folder / "node_info.csv") as fh:
         for row in csv.DictReader(fh):
             # node_info numbers papers from 1, data.csv and the edge files from 0
             node = str(int(row["paper_id"]) - 1)
             if node in position:
-                texts[position[node]] = (
-                    f"{normalise_text(row.get('title'))} {normalise_text(row.get('abs'))}".strip()
-                )
+                title = normalise_text(row.get("title"))
+                titles[position[node]] = title
+                texts[position[node]] = f"{title} {normalise_text(row.get('abs'))}".strip()
     edges = _read_pairs(folder / "citeseer.cites", position, cited_first=False)
-    return TextGraph("citeseer", ids, labels, bag_of_words(texts), edges, texts)
+    return TextGraph("citeseer", ids, labels, bag_of_words(texts), edges, texts, titles)
 
 
 def bag_of_words(

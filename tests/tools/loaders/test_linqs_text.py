@@ -37,6 +37,14 @@ def test_cora_arrays_hold_the_linqs_release(cora: TextGraph) -> None:
     assert (position["1033"], position["35"]) in pairs and (position["35"], position["1033"]) not in pairs
 
 
+def test_cora_titles_and_texts_follow_the_content_order(cora: TextGraph) -> None:
+    assert cora.titles is not None and cora.texts is not None and len(cora.titles) == 2708
+    assert cora.titles[0] == "The megaprior heuristic for discovering protein sequence patterns"
+    assert cora.texts[0].startswith(cora.titles[0] + " Several computer algorithms")
+    assert sum(not t for t in cora.titles) == 42 and min(map(len, cora.texts)) > 0  # no nan left
+    assert not any("nan" == t.lower() for t in cora.titles)
+
+
 def test_cora_prompt_ids_are_linqs_ids_with_the_same_labels(cora: TextGraph) -> None:
     require_data("Graph_Toolformer")
     label = dict(zip(cora.ids, cora.labels, strict=True))
@@ -52,6 +60,7 @@ def test_citeseer_text_set_counts_and_text_alignment(citeseer: TextGraph) -> Non
     assert Counter(citeseer.labels) == {"DB": 699, "IR": 646, "ML": 572, "Agents": 560, "HCI": 501, "AI": 208}
     # node_info.csv numbers papers from 1: its paper 1 is data.csv's paper 0
     assert citeseer.texts is not None and citeseer.texts[0].startswith("Argument in Multi-Agent Systems")
+    assert citeseer.titles is not None and citeseer.titles[0] == "Argument in Multi-Agent Systems"
     assert citeseer.features.shape == (3186, 3703) and citeseer.features.sum(1).min() > 0
 
 
@@ -88,3 +97,19 @@ def test_planetoid_alignment_maps_the_citations_onto_planetoids_graph(cora: Text
 def test_unknown_text_graph_is_refused() -> None:
     with pytest.raises(GraphFileError, match="cora, citeseer"):
         load_text_graph("pubmed")
+
+
+def test_tiny_cora_texts_are_matched_by_paper_id_and_mismatches_refused(tmp_path) -> None:
+    from tests.tools.loaders.tiny_cora import write_tiny_cora
+
+    folder = write_tiny_cora(tmp_path)
+    graph = load_text_graph("cora", tmp_path)
+    assert graph.titles == ["Alpha graph learning methods", "Beta kernel machines study", *graph.titles[2:]]
+    assert graph.texts is not None and graph.texts[4] == "Epsilon reinforcement agents work"  # nan abstract
+    info = folder / "node_info.csv"
+    info.write_text(info.read_text() + '99,"Stray paper","Not in cora.content."\n')
+    with pytest.raises(GraphFileError, match="paper '99' is not in cora.content"):
+        load_text_graph("cora", tmp_path)
+    info.write_text("paper_id,title,abstract\n1,Alpha,One.\n")
+    with pytest.raises(GraphFileError, match="text for 1 of the 5 Cora papers"):
+        load_text_graph("cora", tmp_path)
