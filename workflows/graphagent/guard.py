@@ -42,6 +42,8 @@ class Calibration:
 
     def describe(self) -> str:
         """One or two sentences for the agent's prompt."""
+        if not self.val_nodes:
+            return "Its reliability is unknown (no validation nodes); treat it as a hint."
         text = f"On {self.val_nodes} validation nodes the graph model is right {self.val_accuracy:.0%} of the time."
         if self.confident_accuracy is not None and self.unsure_accuracy is not None:
             text += (

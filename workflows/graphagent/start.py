@@ -56,7 +56,10 @@ def start(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[s
     if context.graph_tool and env.classifier is not None:
         calibration = resources.calibration(context, env)
         tick = time.perf_counter()
-        label, probabilities = env.classifier.predict(node)
+        try:
+            label, probabilities = env.classifier.predict(node)
+        except Exception as exc:  # the run goes on without the tool's answer (and says why)
+            return _without_tool(update, memory, context, exc)
         tool_seconds = time.perf_counter() - tick
         update["tool_prediction"] = {
             "label": label,
@@ -72,4 +75,14 @@ def start(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[s
         "short_term": {"reset": memory, "max_words": context.summary_words},
         "tool_seconds": tool_seconds,
         "trace": [{"step": "start", "node": node, "tool": update["tool_prediction"] is not None}],
+    }
+
+
+def _without_tool(update: dict[str, Any], memory: list[str], context: GraphAgentContext, exc: Exception) -> dict:
+    return {
+        **update,
+        "short_term": {"reset": memory, "max_words": context.summary_words},
+        "tool_seconds": 0.0,
+        "trace": [{"step": "start", "node": update["node"], "tool": False,
+                   "note": f"the graph model could not classify this node: {exc}"}],
     }

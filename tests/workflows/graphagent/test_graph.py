@@ -197,3 +197,16 @@ def test_tool_first_off_leaves_the_prediction_to_the_agent() -> None:
     assert "step 0 (given)" not in ctx.agent_model.calls[0][0].content
     assert out["steps"][0]["observation"].startswith("Graph model prediction for node 108: Neural Networks")
     assert out["tool_prediction"]["label"] == "Neural Networks" and out["changed_tool_answer"] is False
+
+
+def test_a_classifier_failure_on_the_target_leaves_a_run_without_tool_answer() -> None:
+    from tests.workflows.graphagent.fixtures import TOOL_TABLE, FakeClassifier, tiny_data
+    from workflows.graphagent import provide
+
+    table = {k: v for k, v in TOOL_TABLE.items() if k != "107"}
+    provide("tiny-gap", tiny_data(), FakeClassifier(table))
+    ctx = GraphAgentContext(agent_model=ScriptedChatModel(script=[ANSWER_NN]), dataset="tiny-gap",
+                            embedding_model="hash", long_term=False)
+    out = solve("107", ctx)
+    assert out["tool_prediction"] is None and out["answer"] == "Neural Networks"
+    assert "could not classify" in out["trace"][0]["note"]
