@@ -46,6 +46,7 @@ COLUMNS = (
     ("tokens", "tokens/node"),
     ("seconds", "s/node"),
     ("steps", "steps"),
+    ("lessons", "lessons"),
     ("ended_answer", "answer %"),
     ("ended_t_max", "T_max %"),
     ("ended_errors", "errors %"),
@@ -112,6 +113,7 @@ def _row(records: Sequence[dict[str, Any]], common: set[str]) -> dict[str, Any]:
                          for u in usage], 1),
         "seconds": _mean([float(r.get("seconds") or 0.0) for r in ok], 3),
         "steps": _mean([float(s.get("steps", 0.0)) for s in scores]),
+        "lessons": _mean([float(len(_trial(r).get("lessons") or [])) for r in ok]),
     }
     for key in ("ended_answer", "ended_t_max", "ended_errors"):
         row[key] = _pct(page.mean([float(s.get(key, 0.0)) for s in scores]))
@@ -239,6 +241,10 @@ def render(summary: dict[str, Any], plot_name: str) -> str:
         "settings: " + ", ".join(f"{k}={v}" for k, v in (summary.get("settings") or {}).items()),
         f"records: {summary.get('records_file')}",
     ]
+    settings = summary.get("settings") or {}
+    if settings.get("long_term") and not settings.get("experience_path"):
+        facts.append("long-term memory: no experience store given (--experience-path), so no lessons were "
+                      "replayed; no_long_term equals its base here")
     side = {v: rows[v] for v in MAIN if v in rows}
     tool_rows = summary.get("tool_changes") or {}
     changes = [

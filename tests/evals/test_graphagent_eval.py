@@ -111,12 +111,12 @@ def test_node_samples_are_nested_and_keep_node_order() -> None:
 
 
 def _record(mode: str, qid: str, gold: str, prediction: str, *, tool: str | None = None, wanted: str | None = None,
-            ended: str = "answer", status: str = "ok", calls: int = 2) -> dict[str, Any]:
+            ended: str = "answer", status: str = "ok", calls: int = 2, lessons: int = 0) -> dict[str, Any]:
     if status != "ok":
         return {"mode": mode, "qid": qid, "gold": gold, "status": "error", "error": "boom"}
     scores = {"correct": float(prediction == gold), "ended_answer": float(ended == "answer"),
               "ended_t_max": float(ended == "t_max"), "ended_errors": float(ended == "errors"), "steps": 3.0}
-    trial: dict[str, Any] = {"ended_by": ended}
+    trial: dict[str, Any] = {"ended_by": ended, "lessons": [{"lesson": "l"}] * lessons}
     if tool is not None:
         scores["tool_correct"] = float(tool == gold)
         trial["tool_prediction"] = {"label": tool, "probabilities": {}}
@@ -134,7 +134,7 @@ def test_summary_counts_accuracy_relative_change_and_tool_changes() -> None:
         _record("tool", "n2", "A", "A", tool="B"),
         _record("tool", "n3", "B", "C", tool="B", ended="t_max"),
         _record("tool", "n4", "C", "B", tool="B", wanted="C"),
-        _record("faithful", "n1", "A", "A"),
+        _record("faithful", "n1", "A", "A", lessons=3),
         _record("faithful", "n2", "A", "B"),
         _record("faithful", "n3", "B", "B"),
         _record("faithful", "n4", "C", "", status="error"),
@@ -159,6 +159,7 @@ def test_summary_counts_accuracy_relative_change_and_tool_changes() -> None:
     assert rows["faithful"]["relative"] is None
     assert rows["tool"]["ended_t_max"] == 25.0 and rows["no_features"]["ended_errors"] == 25.0
     assert rows["tool"]["llm_calls"] == 2.0 and rows["graph_model"]["llm_calls"] == 0.0
+    assert rows["faithful"]["lessons"] == 1.0 and rows["tool"]["lessons"] == 0.0  # 3 lessons over 3 answered
     assert rows["tool"]["macro_f1"] == pytest.approx(100 * f1_score(["A", "A", "B", "C"], ["A", "A", "C", "B"],
                                                                      average="macro"), abs=0.01)
     tool = summary["tool_changes"]["tool"]
