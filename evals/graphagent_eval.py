@@ -303,8 +303,10 @@ def run_graphagent_eval(
     items = load_items(data, part)
     chosen = set(pick_nodes([item["qid"] for item in items], limit, seed))
     items = [item for item in items if item["qid"] in chosen]
-    if "graph_model" in names and classifier is None:
-        classifier = resources.classifier(context.source, context.split)
+    if "graph_model" in names:
+        if classifier is None:
+            classifier = resources.classifier(context.source, context.split)
+        resources.check_labels(list(data.graph.classes), list(classifier.labels), "the graph model")
     if solve is None and contexts:
         from workflows.graphagent import solve as graphagent_solve
 

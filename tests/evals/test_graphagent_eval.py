@@ -288,3 +288,12 @@ def test_a_few_cora_test_nodes_with_a_scripted_model(tmp_path) -> None:
     # the zero-shot reply is the agent's JSON: its label is read from it
     assert all(r["prediction"] == "Neural Networks" for r in records)
     assert summary["variants"]["faithful"]["llm_calls"] == 1.0
+
+
+def test_a_graph_model_with_another_label_set_is_refused(tmp_path, tiny) -> None:
+    class Other(_Classifier):
+        labels = ["Databases", "Theory"]
+
+    with pytest.raises(ValueError, match="another label set"):
+        run_graphagent_eval(dataset="tiny", variants="graph_model", out_dir=tmp_path, embedding_model="hash",
+                            classifier=Other(tiny), progress=False)
