@@ -274,27 +274,16 @@ def test_embedding_model_folders_cannot_leave_the_data_root(world, graph_id: str
         ("agent_model", "scripted:{outside}/script.json"),
         ("data_path", "{outside}"),
         ("data_path", "../outside"),
-        pytest.param(
-            "data_path", "escape",
-            # the workflow opens data_path relative to the working directory, not through tools.policy.confine_path
-            marks=pytest.mark.xfail(strict=True, reason="data_path is not resolved inside the data root yet"),
-        ),
+        ("data_path", "escape"),  # a symlink inside the data root that leads out
         ("base_url", "{attacker}"),
-        pytest.param(
-            "dataset", "{outside}",
-            # a dataset that is not a known name is read as a folder, unchecked
-            marks=pytest.mark.xfail(strict=True, reason="dataset is not checked as a path by the policy yet"),
-        ),
+        ("dataset", "{outside}"),  # a dataset is a name; a folder would bypass the data_path rule
         ("experience_path", "experience.sqlite"),
     ],
 )
 def test_graph_agent_context_cannot_reach_server_files_or_endpoints(world, field: str, value: str) -> None:
     value = value.format(outside=world["outside"], attacker=world["attacker"].url)
     result = run(world, "graph_agent", {"agent_model": "openai:fake", "embedding_model": "hash", field: value})
-    if field == "experience_path":  # a store file is the owner's choice wherever it lies
-        assert '"error":"PolicyError"' in result["text"] and "experience_path" in result["text"], result
-    else:
-        refused(result, world)
+    refused(result, world)
     assert world["attacker"].requests == []
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from workflows.run_context import ModelName, RunContext, main_model, setting
@@ -126,13 +127,36 @@ class GraphAgentContext(RunContext):
         self.check_policy(graph_fields=("data_path",))
         from tools.policy import PolicyError, context_is_untrusted
 
+        if _looks_like_path(self.dataset):
+            # a name only: a folder read from here would bypass the data_path policy
+            raise (PolicyError if context_is_untrusted() else ValueError)(
+                f"dataset {self.dataset!r} is refused: dataset is a name (cora, citeseer); "
+                "a folder in OGB's format goes in data_path (--path)."
+            )
         if self.experience_path and context_is_untrusted():
-            raise PolicyError("experience_path is a file on the server: only its owner may choose it")
+            raise PolicyError(
+                "experience_path is refused: it is a file on the server, and only its owner may choose it"
+            )
 
     @property
-    def source(self) -> str:
-        """What the data loader and the classifier take: the OGB folder, else the dataset name."""
-        return self.data_path or self.dataset
+    def source(self) -> str | Path:
+        """What the data loader and the classifier take: the OGB folder (a Path), else the dataset name.
+
+        A server client's folder is resolved inside the data root (``..``, absolute paths and symlinks
+        leading out are refused); on the command line a relative folder is looked up in the working
+        directory, then under the data root.
+        """
+        if not self.data_path:
+            return self.dataset
+        from tools.config import data_root
+        from tools.policy import confine_path, context_is_untrusted
+
+        if context_is_untrusted():
+            return confine_path(self.data_path, "data_path")
+        path = Path(self.data_path).expanduser()
+        if not path.exists() and not path.is_absolute() and (data_root() / path).exists():
+            return (data_root() / path).resolve()
+        return path.resolve()
 
     def commands(self) -> list[str]:
         """The commands this run offers, in the order the prompt lists them."""
@@ -146,3 +170,8 @@ class GraphAgentContext(RunContext):
         if self.analyze_label:
             names.append("analyze_label")
         return [*names, "answer"]
+
+
+def _looks_like_path(name: str) -> bool:
+    text = name.strip()
+    return not text or any(mark in text for mark in ("/", "\\", "~")) or text.startswith(".")

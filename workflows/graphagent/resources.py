@@ -17,6 +17,7 @@ that name then uses them.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 from tools.node_actions import NodeEnvironment
@@ -44,15 +45,18 @@ def provide(name: str, data: Any, classifier: Any | None = None, *, split: str =
             del _ENVIRONMENTS[cached]
 
 
-def node_data(source: str, split: str) -> Any:
+def node_data(source: str | Path, split: str) -> Any:
     key = (source, split)
     with _LOCK:
         if key in _DATA:
             return _DATA[key]
-    try:
-        from tools.loaders.node_data import load_node_data
-    except ImportError as exc:  # pragma: no cover - the loader ships with the project
-        raise GraphAgentInputError(f"node data loader unavailable: {exc}") from exc
+    from tools.loaders.node_data import NAMED_SOURCES, load_node_data
+
+    if isinstance(source, str) and source.strip().lower() not in NAMED_SOURCES:
+        # a dataset is a name (a folder comes as a Path from data_path): never read a name as a folder
+        raise GraphAgentInputError(
+            f"unknown dataset {source!r}: use {', '.join(NAMED_SOURCES)}, or give an OGB folder as data_path (--path)"
+        )
     try:
         data = load_node_data(source, split)
     except (ValueError, OSError, KeyError) as exc:
@@ -64,7 +68,7 @@ def node_data(source: str, split: str) -> Any:
     return data
 
 
-def classifier(source: str, split: str) -> Any:
+def classifier(source: str | Path, split: str) -> Any:
     key = (source, split)
     with _LOCK:
         if key in _CLASSIFIERS:

@@ -167,8 +167,13 @@ def test_bad_input_gives_clear_errors() -> None:
         solve("107", context(ANSWER_NN), labels=["Neural Networks", "Robotics"])
     with pytest.raises(ValidationError):
         solve("   ", context(ANSWER_NN))
-    with pytest.raises(GraphAgentInputError, match="unknown node dataset"):
+    with pytest.raises(GraphAgentInputError, match="unknown dataset 'nowhere'"):
         solve("1", GraphAgentContext(agent_model=ScriptedChatModel(script=[]), dataset="nowhere", long_term=False))
+    # a dataset is a name: a folder never comes in through it, only through data_path
+    with pytest.raises(ValueError, match="dataset is a name"):
+        GraphAgentContext(dataset="/tmp")
+    with pytest.raises(GraphAgentInputError, match="unknown dataset 'tools'"):  # a folder in the cwd
+        solve("1", GraphAgentContext(agent_model=ScriptedChatModel(script=[]), dataset="tools", long_term=False))
     with pytest.raises(ValueError, match="max_steps"):
         GraphAgentContext(max_steps=0)
 
@@ -210,3 +215,16 @@ def test_a_classifier_failure_on_the_target_leaves_a_run_without_tool_answer() -
     out = solve("107", ctx)
     assert out["tool_prediction"] is None and out["answer"] == "Neural Networks"
     assert "could not classify" in out["trace"][0]["note"]
+
+
+def test_data_path_is_found_in_the_working_directory_then_under_the_data_root(tmp_path, monkeypatch) -> None:
+    from tests.tools.loaders.ogb_fixture import write_ogb_folder
+
+    root = tmp_path / "root"
+    folder = write_ogb_folder(root)
+    monkeypatch.setenv("GRAPHREASON_DATA_ROOT", str(root))
+    monkeypatch.chdir(tmp_path)
+    relative = str(folder.relative_to(root))
+    assert GraphAgentContext(data_path=relative).source == folder.resolve()  # under the data root
+    assert GraphAgentContext(data_path=str(folder)).source == folder.resolve()
+    assert GraphAgentContext().source == "cora"  # a name stays a name
