@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 from tools.graph_models.node_features import feature_blocks  # noqa: E402
 from tools.graph_models.node_training import as_blocks, propagation_matrix, train_node_net  # noqa: E402
 from tools.graph_models.threads import torch_threads  # noqa: E402
-from tools.graph_models.topic import ARCH_CONFIGS, DEFAULT_ARCH, DEFAULT_FEATURES  # noqa: E402
+from tools.graph_models.topic import ARCH_CONFIGS, DEFAULT_ARCH, DEFAULT_FEATURES, SEARCH_ARCHS  # noqa: E402
 from tools.loaders.node_data import load_node_data  # noqa: E402
 
 
@@ -95,8 +95,12 @@ def run(
         return float(np.mean([r[metric] for r in rows[key]]))
 
     best = max(rows, key=lambda key: mean(key, "val_accuracy"))
-    for title, key in (("best by validation", best), ("default", (DEFAULT_FEATURES, DEFAULT_ARCH))):
-        if key in rows:
+    # the default model: its features, and its architecture or (when "auto") the best of the searched ones
+    archs = SEARCH_ARCHS if DEFAULT_ARCH == "auto" else (DEFAULT_ARCH,)
+    defaults = [(f, a) for f, a in rows if f == DEFAULT_FEATURES and a in archs]
+    default = max(defaults, key=lambda key: mean(key, "val_accuracy")) if defaults else None
+    for title, key in (("best by validation", best), ("default model", default)):
+        if key is not None:
             test = [r["test_accuracy"] for r in rows[key]]
             print(
                 f"{title:18s}: {key[0]} / {key[1]}  val {mean(key, 'val_accuracy'):.3f}  "

@@ -6,12 +6,13 @@ it (:mod:`tools.graph_models.node_training`). Node features
 (:mod:`tools.graph_models.node_features`): a MiniLM sentence embedding of each
 paper's title + abstract, the binary word flags, or both.
 
-The default (``text+bow`` features, ``appnp``) was picked by *validation*
-accuracy on Cora's public split among {text, text+bow, bow} x {gcn, appnp, sgc}
-(``benchmarks/bench_node_classifier.py``); ``features="auto"`` / ``arch="auto"``
-repeat that choice at training time for any dataset and split, training each
-candidate and keeping the best on the validation nodes. Test nodes are only
-scored, never used to choose.
+Choosing by *validation* accuracy (``benchmarks/bench_node_classifier.py``):
+``text+bow`` features were the best or within one point of it on Cora and
+CiteSeer, so they are the default; the best architecture differs by split
+(APPNP on Cora's 140-label public split, GCN on a 60% random split), so the
+default ``arch="auto"`` trains GCN, APPNP and SGC and keeps the one with the
+best validation accuracy; ``features="auto"`` does the same over the feature
+sets. Test nodes are only scored, never used to choose.
 
 Data and splits come from :func:`tools.loaders.node_data.load_node_data`: Cora
 and CiteSeer, ``public`` or ``random`` split, or an OGB node-property folder with
@@ -57,13 +58,15 @@ from tools.loaders.node_data import (
     stratified_split,
 )
 
-DEFAULT_FEATURES, DEFAULT_ARCH = "text+bow", "appnp"
+DEFAULT_FEATURES, DEFAULT_ARCH = "text+bow", "auto"
 SEARCH_FEATURES, SEARCH_ARCHS = ("text", "text+bow", "bow"), ("gcn", "appnp", "sgc")
-# per-architecture settings: Kipf's GCN recipe; APPNP's 10 steps at restart 0.1; SGC's 2 steps with
-# a large learning rate and no dropout (its model is one linear layer)
+# per-architecture settings (L2 on the input layer only, as both papers do): Kipf's GCN recipe;
+# APPNP's 10 steps at restart 0.1 with its paper's L2 of 5e-3 (on Cora's public split, text+bow,
+# it raised the mean validation accuracy of 3 seeds from 0.826 to 0.829); SGC's 2 steps with a large
+# learning rate and no dropout (its model is one linear layer)
 ARCH_CONFIGS = {
     "gcn": NetConfig("gcn"),
-    "appnp": NetConfig("appnp"),
+    "appnp": NetConfig("appnp", weight_decay=5e-3),
     "sgc": NetConfig("sgc", k=2, lr=0.2, weight_decay=5e-5, dropout=0.0, epochs=100),
     "mlp": NetConfig("mlp"),
 }

@@ -77,6 +77,7 @@ def test_hub_node_classifier_is_cached_per_source_and_split(tmp_path: Path, monk
     folder = write_ogb_folder(tmp_path, "products", nodes=20)
     monkeypatch.setattr(hub, "_LOADED", {})
     monkeypatch.setattr("tools.graph_models.topic.ARCH_CONFIGS", {"appnp": _tiny_appnp()})
+    monkeypatch.setattr("tools.graph_models.topic.SEARCH_ARCHS", ("appnp",))
     first = hub.node_classifier(folder)
     assert hub.node_classifier(str(folder), "given") is first and first.chosen == {
         "features": "bow",
