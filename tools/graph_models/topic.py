@@ -8,11 +8,11 @@ paper's title + abstract, the binary word flags, or both.
 
 Choosing by *validation* accuracy (``benchmarks/bench_node_classifier.py``):
 ``text+bow`` features were the best or within one point of it on Cora and
-CiteSeer, so they are the default; the best architecture differs by split
-(APPNP on Cora's 140-label public split, GCN on a 60% random split), so the
-default ``arch="auto"`` trains GCN, APPNP and SGC and keeps the one with the
-best validation accuracy; ``features="auto"`` does the same over the feature
-sets. Test nodes are only scored, never used to choose.
+CiteSeer, so they are the default; the best architecture differs by dataset
+(APPNP on Cora, GCN and SGC ahead of APPNP on CiteSeer), so the default
+``arch="auto"`` trains GCN, APPNP and SGC and keeps the one with the best
+validation accuracy (ties: that order); ``features="auto"`` does the same over
+the feature sets. Test nodes are only scored, never used to choose.
 
 Data and splits come from :func:`tools.loaders.node_data.load_node_data`: Cora
 and CiteSeer, ``public`` or ``random`` split, or an OGB node-property folder with
