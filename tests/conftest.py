@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,3 +26,57 @@ def require_data(name: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+@dataclass
+class BackgroundChild:
+    """A child process started without waiting for it; its output goes to files, so no pipe can fill up.
+
+    Independent children started together overlap on a multi-core machine instead
+    of running one after the other (tests stay one process each: no pytest plugin).
+    """
+
+    process: subprocess.Popen[bytes]
+    workdir: Path
+    limit_s: float
+
+    def result(self) -> subprocess.CompletedProcess[str]:
+        """Wait for the child (at most ``limit_s``, a safety net for a hung child) and return its output."""
+        try:
+            self.process.wait(timeout=self.limit_s)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise
+        return subprocess.CompletedProcess(
+            self.process.args, self.process.returncode, self._read("stdout"), self._read("stderr")
+        )
+
+    def stop(self) -> None:
+        """Kill the child if it still runs (a failed test or a stopped run left it behind)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def _read(self, stream: str) -> str:
+        path = self.workdir / f"{stream}.txt"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+
+def start_child(
+    argv: Sequence[str],
+    workdir: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    stdout: int | None = None,
+    limit_s: float = 300,
+) -> BackgroundChild:
+    """Start ``argv``; stdout and stderr go to ``workdir`` (``stdout``: an open descriptor to use instead)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    with (workdir / "stderr.txt").open("wb") as err:
+        if stdout is not None:
+            process = subprocess.Popen(list(argv), cwd=cwd, env=env, stdout=stdout, stderr=err)
+        else:
+            with (workdir / "stdout.txt").open("wb") as out:
+                process = subprocess.Popen(list(argv), cwd=cwd, env=env, stdout=out, stderr=err)
+    return BackgroundChild(process, workdir, limit_s)

@@ -1,16 +1,26 @@
-"""The ``graphreason`` command as a real child process: --version, light imports, closed pipes, serve."""
+"""The ``graphreason`` command as a real child process: --version, light imports, closed pipes, serve.
+
+Every check needs a fresh interpreter, and each child spends seconds importing.
+The children are independent, so the ``children`` fixture starts them all at
+once (they overlap on a multi-core machine) and each test reads its own result.
+The light-import checks share one child: it runs the command lines one after
+the other and lists the heavy modules after each; imports only accumulate, so a
+heavy module first seen after a command line was imported by that command line.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import socket
-import subprocess
 import sys
+from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import BackgroundChild, start_child
 
 REPO = Path(__file__).resolve().parents[2]
 GRAPHREASON = str(Path(sys.executable).parent / "graphreason")
@@ -19,6 +29,13 @@ QUESTION = (
     "to 3, and the edges are: (0,1) (2,3). Is there a path between node 0 and node 3?"
 )
 HEAVY = ("torch", "sentence_transformers", "transformers")
+LIGHT_ARGV = {
+    "version": ["--version"],
+    "help": ["--help"],
+    "run-gar-hash": ["run", "gar", "--embedding", "hash", "--question", QUESTION],
+}
+LIGHT_MARK = "heavy modules after"
+CHILD_LIMIT_S = 300  # a safety net for a hung child only; children started together share the cores
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -33,107 +50,29 @@ def _master(tmp_path: Path) -> str:
     return f"scripted:{script}"
 
 
-def test_version_comes_from_the_package_metadata(tmp_path):
-    done = subprocess.run(
-        [GRAPHREASON, "--version"], capture_output=True, text=True, env=_env(tmp_path), timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"graphreason {version('graphreason')}"
-
-
-@pytest.mark.parametrize(
-    "argv",
-    [["--version"], ["--help"], ["run", "gar", "--embedding", "hash", "--question", QUESTION]],
-    ids=["version", "help", "run-gar-hash"],
-)
-def test_light_paths_do_not_import_torch_or_sentence_transformers(tmp_path, argv):
-    if argv[0] == "run":
-        argv = [*argv, "--model", _master(tmp_path)]
-    probe = (
-        "import sys\n"
-        "from graphreason.cli import main\n"
-        f"code = main({argv!r})\n"
-        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
-        "sys.exit(code)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, env=_env(tmp_path), timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "[]"
-
-
-def test_a_reader_that_went_away_ends_the_run_quietly(tmp_path):
-    # the read end is closed before the child writes anything: every write meets a broken pipe
-    read_end, write_end = os.pipe()
-    os.close(read_end)
-    try:
-        done = subprocess.run(
-            [GRAPHREASON, "run", "gar", "--json", "--embedding", "hash", "--model", _master(tmp_path)]
-            + ["--question", QUESTION],
-            stdout=write_end,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=_env(tmp_path),
-            timeout=300,
-        )
-    finally:
-        os.close(write_end)
-    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
-    assert "error" not in done.stderr.lower(), done.stderr
-    assert done.returncode == 141  # as if ended by SIGPIPE, like other command-line tools
-
-
-def test_piping_json_into_head_prints_no_traceback(tmp_path):
-    command = (
-        f"{GRAPHREASON} run gar --json --embedding hash --model {_master(tmp_path)} "
-        f"--question '{QUESTION}' | head -c 1"
-    )
-    done = subprocess.run(
-        ["bash", "-c", command], capture_output=True, text=True, env=_env(tmp_path), timeout=300
-    )
-    assert done.stdout == "{"
-    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
-
-
-def test_serve_warns_about_a_public_host_and_still_checks_the_port(tmp_path):
-    with socket.socket() as busy:
-        busy.bind(("127.0.0.1", 0))
-        busy.listen()
-        port = busy.getsockname()[1]
-        done = subprocess.run(
-            [GRAPHREASON, "serve", "--host", "0.0.0.0", "--port", str(port)],
-            capture_output=True,
-            text=True,
-            env=_env(tmp_path),
-            timeout=60,
-        )
-    assert done.returncode == 2
-    assert "reachable from other machines" in done.stderr
-    assert f"port {port}" in done.stderr and "Traceback" not in done.stderr
-
-
-def test_serve_reports_a_missing_config(tmp_path):
-    missing = tmp_path / "nowhere" / "langgraph.json"
-    done = subprocess.run(
-        [GRAPHREASON, "serve", "--config", str(missing)],
-        capture_output=True,
-        text=True,
-        env=_env(tmp_path),
-        timeout=60,
-    )
-    assert done.returncode == 2
-    assert str(missing) in done.stderr and "not found" in done.stderr
-
-
 def _closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
-def test_cli_reads_dotenv_in_the_working_directory_and_the_environment_wins(tmp_path):
-    """The endpoint comes from ./.env (as the server's does); an exported variable overrides the file."""
+def _light_probe(master: str) -> str:
+    """Runs every LIGHT_ARGV command line in turn; after each, one line: mark, name, exit code, heavy modules."""
+    runs = {
+        name: [*argv, "--model", master] if argv[0] == "run" else argv for name, argv in LIGHT_ARGV.items()
+    }
+    return (
+        "import json, sys\n"
+        "from graphreason.cli import main\n"
+        f"for name, argv in {runs!r}.items():\n"
+        "    code = main(argv)\n"
+        f"    heavy = sorted(m for m in {HEAVY!r} if m in sys.modules)\n"
+        f"    print({LIGHT_MARK!r}, json.dumps([name, code, heavy]), flush=True)\n"
+    )
+
+
+def _dotenv_world(tmp_path: Path) -> dict:
+    """A ./.env naming one closed port, and the environment of a user who exported no endpoint."""
     port = _closed_port()  # nothing listens: the probe fails fast and names the endpoint it used
     (tmp_path / ".env").write_text(
         f"OPENAI_BASE_URL=http://127.0.0.1:{port}/v1\nOPENAI_API_KEY=sk-from-dotenv\nGRAPHREASON_MAX_RETRIES=0\n"
@@ -141,13 +80,115 @@ def test_cli_reads_dotenv_in_the_working_directory_and_the_environment_wins(tmp_
     env = _env(tmp_path)
     for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "GRAPHREASON_MAX_RETRIES"):
         env.pop(name, None)
-    argv = [GRAPHREASON, "run", "gar", "--embedding", "hash", "--model", "openai:m", "--question", QUESTION]
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    return {"port": port, "other": _closed_port(), "env": env}  # other: the port a user exports instead
+
+
+@pytest.fixture(scope="module")
+def children(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    """Every child of this module, started together; values the tests need beside them."""
+    tmp = tmp_path_factory.mktemp("cli_process")
+    master = _master(tmp)
+    started: dict[str, BackgroundChild] = {}
+
+    def start(name: str, argv: list[str], **options) -> None:
+        options.setdefault("env", _env(tmp / name))  # a cache of its own: the children run at the same time
+        started[name] = start_child(argv, tmp / name, limit_s=CHILD_LIMIT_S, **options)
+
+    start("version", [GRAPHREASON, "--version"])
+    start("light", [sys.executable, "-c", _light_probe(master)])
+
+    # the read end is closed before the child writes anything: every write meets a broken pipe
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        gar_json = [GRAPHREASON, "run", "gar", "--json", "--embedding", "hash", "--model", master]
+        start("reader_gone", [*gar_json, "--question", QUESTION], stdout=write_end)
+    finally:
+        os.close(write_end)
+    command = (
+        f"{GRAPHREASON} run gar --json --embedding hash --model {master} --question '{QUESTION}' | head -c 1"
+    )
+    start("head", ["bash", "-c", command])
+
+    busy = socket.socket()  # a port in use until every child has finished
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    busy_port = busy.getsockname()[1]
+    start("serve_public", [GRAPHREASON, "serve", "--host", "0.0.0.0", "--port", str(busy_port)])
+    missing = tmp / "nowhere" / "langgraph.json"
+    start("serve_missing", [GRAPHREASON, "serve", "--config", str(missing)])
+
+    dotenv_dir = tmp / "dotenv"  # the working directory of both runs, holding ./.env
+    dotenv_dir.mkdir()
+    dotenv = _dotenv_world(dotenv_dir)
+    run_openai = [GRAPHREASON, "run", "gar", "--embedding", "hash", "--model", "openai:m"]
+    run_openai += ["--question", QUESTION]
+    start("dotenv", run_openai, env=dotenv["env"], cwd=dotenv_dir)
+    exported = {**dotenv["env"], "OPENAI_BASE_URL": f"http://127.0.0.1:{dotenv['other']}/v1"}
+    exported["GRAPHREASON_CACHE"] = str(tmp / "dotenv_exported" / "cache")
+    start("dotenv_exported", run_openai, env=exported, cwd=dotenv_dir)
+    try:
+        yield {**started, "busy_port": busy_port, "missing": missing, "dotenv_ports": dotenv}
+    finally:
+        for child in started.values():
+            child.stop()
+        busy.close()
+
+
+def test_version_comes_from_the_package_metadata(children):
+    done = children["version"].result()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"graphreason {version('graphreason')}"
+
+
+@pytest.mark.parametrize("name", list(LIGHT_ARGV))
+def test_light_paths_do_not_import_torch_or_sentence_transformers(children, name):
+    done = children["light"].result()
+    assert done.returncode == 0, done.stderr
+    reports = [
+        json.loads(line.removeprefix(LIGHT_MARK))
+        for line in done.stdout.splitlines()
+        if line.startswith(LIGHT_MARK)
+    ]
+    assert [report[0] for report in reports] == list(LIGHT_ARGV)  # every command line ran, in order
+    _, code, heavy = reports[list(LIGHT_ARGV).index(name)]
+    assert code == 0, done.stderr
+    assert heavy == []
+
+
+def test_a_reader_that_went_away_ends_the_run_quietly(children):
+    done = children["reader_gone"].result()
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+    assert "error" not in done.stderr.lower(), done.stderr
+    assert done.returncode == 141  # as if ended by SIGPIPE, like other command-line tools
+
+
+def test_piping_json_into_head_prints_no_traceback(children):
+    done = children["head"].result()
+    assert done.stdout == "{"
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+def test_serve_warns_about_a_public_host_and_still_checks_the_port(children):
+    done, port = children["serve_public"].result(), children["busy_port"]
+    assert done.returncode == 2
+    assert "reachable from other machines" in done.stderr
+    assert f"port {port}" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_serve_reports_a_missing_config(children):
+    done = children["serve_missing"].result()
+    assert done.returncode == 2
+    assert str(children["missing"]) in done.stderr and "not found" in done.stderr
+
+
+def test_cli_reads_dotenv_in_the_working_directory_and_the_environment_wins(children):
+    """The endpoint comes from ./.env (as the server's does); an exported variable overrides the file."""
+    port, other = children["dotenv_ports"]["port"], children["dotenv_ports"]["other"]
+    done = children["dotenv"].result()
     assert done.returncode == 3, done.stderr
     assert f"127.0.0.1:{port}" in done.stderr
 
-    other = _closed_port()
-    env["OPENAI_BASE_URL"] = f"http://127.0.0.1:{other}/v1"
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    done = children["dotenv_exported"].result()
     assert done.returncode == 3, done.stderr
     assert f"127.0.0.1:{other}" in done.stderr and f":{port}" not in done.stderr

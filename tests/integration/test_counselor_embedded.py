@@ -3,7 +3,9 @@
 A 135M model rarely answers correctly, so this checks the run, not the answer:
 every role is called, every step carries plan / thought / action / observation,
 a rejected or unfinished trial leads to a reflection and a second trial, and the
-usage adds up.
+usage adds up. Every reply, the reflection's included, gets a small token budget:
+the checks are about the run's shape, and a 320-token reflection only costs time.
+The model is converted at most once per session (``cache_sharing_the_model``).
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ pytestmark = pytest.mark.integration
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "mini_academic.json"
 
 
-def test_full_counselor_run_with_the_embedded_model(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path))
-    ctx = CounselorContext(graph=str(FIXTURE), max_steps=2, max_reflections=1, max_tokens=48, seed=7)
+def test_full_counselor_run_with_the_embedded_model(cache_sharing_the_model):
+    ctx = CounselorContext(
+        graph=str(FIXTURE), max_steps=2, max_reflections=1, max_tokens=48, reflection_max_tokens=48, seed=7
+    )
     out = solve("Who wrote the paper Sparse coding of natural images?", ctx)
     trials = out["trials"]
     assert 1 <= len(trials) <= 2

@@ -1,33 +1,23 @@
 """``graphreason demo`` with the embedded model, as a user runs it: exact GAR answers, the reference
-plan right, the model's attempt beside its gold and the honest note with the flag for a real endpoint."""
+plan right, the model's attempt beside its gold and the honest note with the flag for a real endpoint.
+
+The demo runs as a real child process (``demo_run`` in conftest.py), started beside the
+other slow child of the suite so that the two overlap."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-from tests.conftest import require_data
 
 pytestmark = [pytest.mark.integration, pytest.mark.data]
 
 
-def test_demo_with_the_embedded_model_is_right_where_it_can_be_and_honest_elsewhere():
-    require_data("cora-citeseer-text")
-    env = dict(os.environ)
-    env.pop("GRAPHREASON_DEBUG", None)
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "graphreason"), "demo"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=900,
-    )
-    out = done.stdout
-    assert done.returncode == 0, done.stderr[-3000:]
+def test_demo_with_the_embedded_model_is_right_where_it_can_be_and_honest_elsewhere(
+    demo_run: subprocess.CompletedProcess[str],
+):
+    out = demo_run.stdout
+    assert demo_run.returncode == 0, demo_run.stderr[-3000:]
     # GAR: the vertex engine's answers, whatever the small master replied
     assert "Answer: No." in out and "Answer: 7." in out
     # Counselor: the reference plan reaches its gold; the model's answer is shown beside its gold

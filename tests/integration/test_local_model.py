@@ -10,9 +10,6 @@ no test depends on a warm cache or on another test having run first.
 from __future__ import annotations
 
 import hashlib
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,9 +17,9 @@ import torch
 
 from llm.engine.local_smollm import LocalChatModel, get_engine, load_engine
 from llm.engine.weights import cache_is_current, find_gguf, model_cache_dir
+from tests.conftest import BackgroundChild
 
 pytestmark = pytest.mark.integration
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -133,19 +130,16 @@ def _digests(folder: Path) -> dict[str, str]:
     }
 
 
-def test_conversion_depends_only_on_the_gguf(tmp_path: Path) -> None:
+def test_conversion_depends_only_on_the_gguf(scalar_conversion: BackgroundChild) -> None:
     """A child process with other kernels (scalar, not AVX2) and one thread converts to the same bytes.
 
-    It also shows that the first conversion announces itself on stderr.
+    It also shows that the first conversion announces itself on stderr. The child
+    (``scalar_conversion`` in conftest.py) converts into an empty cache of its own; it
+    was started beside the demo's child, so it may well have finished already.
     """
     get_engine()  # the cache of this process, converted here if it was empty
-    env = dict(os.environ, GRAPHREASON_CACHE=str(tmp_path), GRAPHREASON_THREADS="1")
-    env["ATEN_CPU_CAPABILITY"] = "default"
-    code = "from llm.engine.local_smollm import load_engine; load_engine(64, 'fp32')"
-    child = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=900
-    )
+    child = scalar_conversion.result()
     assert child.returncode == 0, child.stderr[-3000:]
-    other = tmp_path / "models" / "smollm2-135m"
+    other = scalar_conversion.workdir / "cache" / "models" / "smollm2-135m"
     assert f"converting {find_gguf().name} into {other}" in child.stderr
     assert _digests(other) == _digests(model_cache_dir())

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from llm.engine.cpu_threads import MAX_AUTO_THREADS, ThreadSettingError, choose_threads
+from tests.conftest import BackgroundChild, start_child
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -55,34 +56,43 @@ def test_unknown_load_and_odd_cpu_counts_still_give_at_least_one_thread() -> Non
     assert choose_threads(cpu_count=0, load=3.0).threads == 1
 
 
-def _child(code: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """Run ``code`` in a fresh interpreter: the choice is applied once per process."""
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=REPO,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+# Each policy is applied once per process, so each check runs in a fresh interpreter; the two
+# children import torch for seconds and share nothing, so they are started together.
+ONCE_PER_PROCESS = (
+    "import os, torch\n"
+    "from llm.engine.cpu_threads import apply_thread_choice\n"
+    "first = apply_thread_choice()\n"
+    "os.environ['GRAPHREASON_THREADS'] = '2'\n"
+    "again = apply_thread_choice()\n"
+    "print(first.threads, again.threads, torch.get_num_threads())\n"
+)
+BAD_SETTING = "from llm.engine.cpu_threads import apply_thread_choice\napply_thread_choice()\n"
 
 
-def test_the_choice_is_applied_to_torch_once_per_process() -> None:
-    code = (
-        "import os, torch\n"
-        "from llm.engine.cpu_threads import apply_thread_choice\n"
-        "first = apply_thread_choice()\n"
-        "os.environ['GRAPHREASON_THREADS'] = '2'\n"
-        "again = apply_thread_choice()\n"
-        "print(first.threads, again.threads, torch.get_num_threads())\n"
-    )
-    child = _child(code, GRAPHREASON_THREADS="1")
+@pytest.fixture(scope="module")
+def children(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, BackgroundChild]]:
+    tmp = tmp_path_factory.mktemp("cpu_threads")
+    started = {
+        name: start_child(
+            [sys.executable, "-c", code],
+            tmp / name,
+            env={**os.environ, "GRAPHREASON_THREADS": threads},
+            cwd=REPO,
+        )
+        for name, code, threads in (("once", ONCE_PER_PROCESS, "1"), ("bad", BAD_SETTING, "lots"))
+    }
+    yield started
+    for child in started.values():
+        child.stop()
+
+
+def test_the_choice_is_applied_to_torch_once_per_process(children) -> None:
+    child = children["once"].result()
     assert child.returncode == 0, child.stderr
     assert child.stdout.split() == ["1", "1", "1"]
 
 
-def test_a_bad_setting_stops_the_process_with_the_reason() -> None:
-    code = "from llm.engine.cpu_threads import apply_thread_choice\napply_thread_choice()\n"
-    child = _child(code, GRAPHREASON_THREADS="lots")
+def test_a_bad_setting_stops_the_process_with_the_reason(children) -> None:
+    child = children["bad"].result()
     assert child.returncode != 0
     assert "GRAPHREASON_THREADS must be a positive integer, got 'lots'" in child.stderr

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from tools.retrieval import embedders
 from tools.retrieval.bert_lite import LiteBertEncoder, supports
@@ -52,8 +51,8 @@ def test_the_switch_turns_it_off(monkeypatch):
     assert not embedders._use_lite(minilm_path(), "cuda")
 
 
-@pytest.mark.parametrize("lite", ["1", "0"])
-def test_minilm_queries_import_sentence_transformers_only_when_switched_off(tmp_path, lite):
+def test_minilm_queries_do_not_import_sentence_transformers(tmp_path):
+    """Only a fresh interpreter can show that a module was never imported."""
     probe = (
         "import sys\n"
         "from tools.retrieval.embedders import get_embedder\n"
@@ -61,7 +60,7 @@ def test_minilm_queries_import_sentence_transformers_only_when_switched_off(tmp_
         "assert vector.shape == (1, 384)\n"
         "print('sentence_transformers' in sys.modules)\n"
     )
-    env = {**os.environ, embedders.LITE_ENV: lite, "GRAPHREASON_CACHE": str(tmp_path)}
+    env = {**os.environ, embedders.LITE_ENV: "1", "GRAPHREASON_CACHE": str(tmp_path)}
     done = subprocess.run(
         [sys.executable, "-c", probe],
         capture_output=True,
@@ -71,4 +70,24 @@ def test_minilm_queries_import_sentence_transformers_only_when_switched_off(tmp_
         timeout=300,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip().splitlines()[-1] == ("False" if lite == "1" else "True")
+    assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_switched_off_minilm_queries_run_through_sentence_transformers(tmp_path, monkeypatch):
+    """Switched off, the query is encoded by a SentenceTransformer model (so the module is imported).
+
+    This holds in any process, so it runs here, where sentence-transformers is loaded
+    already, instead of paying its import again in a child; asking for the model's
+    type is a stricter check than finding the module in ``sys.modules``.
+    """
+    from sentence_transformers import SentenceTransformer
+
+    monkeypatch.setenv(embedders.LITE_ENV, "0")
+    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path))
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HUB_DISABLE_TELEMETRY"):
+        monkeypatch.setenv(name, "1")  # set by the loader for the whole process; restored after this test
+    monkeypatch.setattr(embedders, "_MODELS", {})  # no encoder loaded by an earlier test
+    embedder = embedders.get_embedder("minilm")
+    vector = embedder.embed(["a query"])
+    assert vector.shape == (1, 384)
+    assert isinstance(embedder.model, SentenceTransformer)
