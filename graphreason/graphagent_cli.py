@@ -98,7 +98,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from workflows.graphagent import resources, stream_solve
 
     context = _context(args)
-    env = resources.environment(context)  # data (and the graph model in tool mode) loaded before the trace
+    # data (and the graph model in tool mode, trained with a progress bar on first use) before the trace
+    env = resources.environment(context, progress=True)
     node = env.find(args.node)
     if node is None:  # the message names the dataset's id form
         raise resources.GraphAgentInputError(env.unknown(args.node))
@@ -130,13 +131,19 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from evals.graphagent_eval import run_graphagent_eval
+    from evals.graphagent_eval import parse_variants, run_graphagent_eval
     from evals.graphagent_report import COLUMNS, TOOL_COLUMNS
     from evals.report import markdown_table
 
+    context = _context(args)
+    uses_model = any(v == "graph_model" or v.startswith("tool") for v in parse_variants(args.variants))
+    if uses_model and not args.no_progress:  # a fresh machine trains the graph model first: show it
+        from workflows.graphagent import resources
+
+        resources.classifier(context.source, context.split, progress=True)
     result = run_graphagent_eval(
         part=args.part, variants=args.variants, limit=args.limit, concurrency=args.concurrency,
-        out_dir=args.out, context=_context(args), seed=args.sample_seed, progress=not args.no_progress,
+        out_dir=args.out, context=context, seed=args.sample_seed, progress=not args.no_progress,
     )
     summary = result.summary
     print()

@@ -68,28 +68,33 @@ def node_data(source: str | Path, split: str) -> Any:
     return data
 
 
-def classifier(source: str | Path, split: str) -> Any:
+def classifier(source: str | Path, split: str, *, progress: bool = False) -> Any:
+    """The node classifier of ``source``/``split``; ``progress`` shows its one-off training (embedding included)."""
     key = (source, split)
     with _LOCK:
         if key in _CLASSIFIERS:
             return _CLASSIFIERS[key]
     from tools.graph_models.hub import node_classifier  # imports torch: tool mode only
 
-    model = node_classifier(source, split)
+    model = node_classifier(source, split, progress=progress)
     with _LOCK:
         _CLASSIFIERS[key] = model
     return model
 
 
-def environment(context: Any) -> NodeEnvironment:
-    """The node environment of ``context``'s dataset and split (with the classifier in tool mode)."""
+def environment(context: Any, *, progress: bool = False) -> NodeEnvironment:
+    """The node environment of ``context``'s dataset and split (with the classifier in tool mode).
+
+    ``progress`` shows the classifier's one-off training on a fresh machine (minutes: every node's
+    text is embedded first); the CLI asks for it, a server run does not.
+    """
     source, split = context.source, context.split
     key = (source, split, bool(context.graph_tool), bool(context.show_train_labels))
     with _LOCK:
         if key in _ENVIRONMENTS:
             return _ENVIRONMENTS[key]
     data = node_data(source, split)
-    model = classifier(source, split) if context.graph_tool else None
+    model = classifier(source, split, progress=progress) if context.graph_tool else None
     if model is not None:
         check_labels(list(data.graph.classes), list(model.labels), "the graph model")
     env = NodeEnvironment(data, model, show_train_labels=context.show_train_labels)
