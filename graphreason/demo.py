@@ -6,7 +6,9 @@ far too small to plan multi-step graph lookups for Graph Counselor. So the
 Counselor part shows the graph tools answering a question exactly (the question's
 reference plan replayed through the real workflow, no LLM), then one short attempt
 by the chosen model, printed beside the gold answer, with the flag that plugs in a
-capable endpoint.
+capable endpoint. Graph-ToolFormer's part runs the annotated call beside the model's;
+GraphAgent's runs a fixed reference policy through the real command loop, then one
+short attempt by the model (the embedded one cannot write the agent's JSON commands).
 """
 
 from __future__ import annotations
@@ -66,7 +68,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         + ".\nPart 1: GraphAgent-Reasoner on two graph problems (exact answers from the vertex engine).\n"
         f"Part 2: Graph Counselor on a {context.graph} question answered by its reference plan through the real graph "
         f"tools, then {args.n} question(s) for the model, each beside its gold answer.\n"
-        "Part 3: Graph-ToolFormer: the model writes a graph API call into its answer; the call runs exactly.",
+        "Part 3: Graph-ToolFormer: the model writes a graph API call into its answer; the call runs exactly.\n"
+        "Part 4: GraphAgent classifies a Cora paper: a reference policy drives the real command loop, then one "
+        "attempt by the model.",
         flush=True,
     )
     if embedded:
@@ -78,6 +82,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     _gar_part(context, clock)
     code = _counselor_part(context, args.n, clock)
     _toolformer_part(context, clock)
+    _graphagent_part(context, clock)
     return code
 
 
@@ -111,6 +116,60 @@ def _toolformer_part(counselor: CounselorContext, clock: _Clock) -> None:
         print(
             "The model's call differs from the annotation: the embedded model imitates the retrieved examples "
             f"and often copies the wrong graph or function. Plug in a capable endpoint with {CAPABLE_FLAG}.",
+            flush=True,
+        )
+
+
+def reference_replies(data: Any, node: str) -> tuple[list[str], str]:
+    """Replies of a simple reference policy for ``node`` and the label it ends with.
+
+    The policy reads the node, lists its neighbours, and answers with the most common label among its
+    labelled (training-part) neighbours, the first label when none is labelled. It is a fixed script,
+    not a model: it shows what the loop, the commands and the observations do.
+    """
+    import json
+    from collections import Counter
+
+    known = [data.label(n) for n in data.neighbors(node) if data.part(n) == "train"]
+    label = Counter(known).most_common(1)[0][0] if known else data.labels[0]
+    why = f"{len(known)} labelled neighbour(s), most of them {label}" if known else "no labelled neighbour"
+
+    def reply(name: str, args: dict[str, Any], text: str) -> str:
+        return json.dumps({"thoughts": {"text": text}, "command": {"name": name, "args": args}})
+
+    return [
+        reply("get_features", {"node_id": node}, "Read the paper first."),
+        reply("get_neighbors", {"node_id": node}, "Its neighbours' labels are the best evidence."),
+        reply("answer", {"label": label, "reason": why}, "Answer with the neighbours' majority label."),
+    ], label
+
+
+def _graphagent_part(counselor: CounselorContext, clock: _Clock) -> None:
+    """A reference policy through the real loop (no LLM), then one short attempt by the model."""
+    from workflows.graphagent import GraphAgentContext, resources, stream_solve
+    from workflows.models.scripted import ScriptedChatModel
+
+    data = resources.node_data("cora", "public")
+    node = next(n for n in data.ids_of("test") if any(data.part(m) == "train" for m in data.neighbors(n)))
+    print(f"\n=== {clock} GraphAgent on Cora paper {node}: {shorten(data.title(node), 90)} ===", flush=True)
+    print("Reference policy (scripted replies, no LLM) through the real loop, commands and observations:")
+    replies, _ = reference_replies(data, node)
+    base = dict(shared_settings(counselor), dataset="cora", graph_tool=False, long_term=False, summarise=False)
+    scripted = GraphAgentContext(**base, agent_model=ScriptedChatModel(script=replies))
+    printer = EventPrinter(sys.stdout)
+    output = stream_solve(node, scripted, on_event=printer)
+    printer.flush()
+    print(f"Answer: {output.get('answer')}   gold: {output.get('gold')}", flush=True)
+    print(f"The model's own attempt ({counselor.reasoner_model}, the paper's faithful agent, 3 steps):", flush=True)
+    attempt = GraphAgentContext(**base, agent_model=counselor.reasoner_model, max_steps=3, max_bad_replies=1)
+    tried = stream_solve(node, attempt)
+    print(f"Answer: {tried.get('answer') or '(none)'}   ended by: {tried.get('ended_by')}   "
+          f"gold: {tried.get('gold')}", flush=True)
+    if tried.get("ended_by") == "errors":
+        print(
+            "The model wrote no command the loop could run: GraphAgent's JSON replies are beyond the embedded "
+            "SmolLM2-135M. In tool mode (the default of `graphreason run graphagent`) the trained graph model "
+            f"still answers; for the agent itself plug in a capable endpoint with {CAPABLE_FLAG}.",
             flush=True,
         )
 

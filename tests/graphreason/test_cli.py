@@ -277,3 +277,8 @@ def test_demo_shows_gar_the_reference_plan_and_a_model_attempt_beside_gold(tmp_p
     assert "Answer: Neural_Networks" in out
     # the small-model notice is for the embedded model only
     assert "too small" not in out
+    # GraphAgent last: the reference policy runs the real loop and answers beside the gold; the model tries once
+    part = out[out.index("GraphAgent on Cora paper") :]
+    assert part.count("command: ") >= 2 and "The model's own attempt" in part
+    answers = [line for line in part.splitlines() if line.startswith("Answer: ")]
+    assert len(answers) == 2 and "ended by: " in answers[1]
