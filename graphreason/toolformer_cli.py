@@ -6,6 +6,7 @@
     graphreason eval toolformer --model gold --split all      execute every annotated call (oracle)
     graphreason train graph_bert --dataset cora               train (or load) one graph model, print its scores
     graphreason train all                                     every model on every dataset the data root has
+    graphreason train generator --examples 8000 --threads 2   LoRA fine-tuning of the embedded generator
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ def add_train_parser(sub: argparse._SubParsersAction) -> argparse._SubParsersAct
         model.add_argument("--json", action="store_true", help="print the reports as JSON")
         model.add_argument("--no-progress", action="store_true", help="no progress bars")
         model.set_defaults(handler=cmd_train)
+    from graphreason.finetune_cli import add_train_parser as add_generator_parser
+
+    add_generator_parser(models)
     return models
 
 

