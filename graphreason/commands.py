@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from graphreason.context_options import context_from_args
-from graphreason.trace import EventPrinter, shorten
+from graphreason.trace import EventPrinter, shorten, usage_line
 
 
 def counselor_context(args: argparse.Namespace, **overrides: Any) -> Any:
@@ -31,17 +31,6 @@ def _load_graph_first(context: Any) -> None:
 
     get_graph(context.graph)
     get_graph_functions(context.graph, context.embedding_model)
-
-
-def _print_usage_line(output: dict[str, Any]) -> None:
-    usage = output.get("usage") or {}
-    seconds = output.get("seconds")
-    print(
-        f"({usage.get('llm_calls', 0)} LLM calls, {usage.get('input_tokens', 0)} tokens in / "
-        f"{usage.get('output_tokens', 0)} out"
-        + (f", {seconds:.1f} s" if isinstance(seconds, (int, float)) else "")
-        + f", {len(output.get('trials') or [])} trial(s))"
-    )
 
 
 def _lenient_graph(args: argparse.Namespace) -> None:
@@ -70,7 +59,7 @@ def cmd_run_counselor(args: argparse.Namespace) -> int:
         print(f"First-trial answer: {output['first_answer']}")
     if output.get("accepted") is not None:
         print(f"Judge accepted: {'yes' if output['accepted'] else 'no'}")
-    _print_usage_line(output)
+    print(usage_line(output.get("usage"), output.get("seconds"), len(output.get("trials") or []), "trial"))
     return 0
 
 

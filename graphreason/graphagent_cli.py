@@ -82,19 +82,8 @@ def _context(args: argparse.Namespace) -> Any:
     return context_from_args(GraphAgentContext, args)
 
 
-def _usage_line(output: dict[str, Any]) -> str:
-    usage = output.get("usage") or {}
-    seconds = usage.get("seconds")
-    return (
-        f"({usage.get('llm_calls', 0)} LLM calls, {usage.get('input_tokens', 0)} tokens in / "
-        f"{usage.get('output_tokens', 0)} out"
-        + (f", {seconds:.1f} s" if isinstance(seconds, (int, float)) else "")
-        + f", {len(output.get('steps') or [])} step(s))"
-    )
-
-
 def cmd_run(args: argparse.Namespace) -> int:
-    from graphreason.trace import EventPrinter
+    from graphreason.trace import EventPrinter, usage_line
     from workflows.graphagent import resources, stream_solve
 
     context = _context(args)
@@ -126,7 +115,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"Graph model: {tool['label']}{shown}, {changed}")
     if output.get("agent_answer") and output.get("agent_answer") != answer:
         print(f"The agent answered {output['agent_answer']}; the tool guard kept the graph model's label.")
-    print(f"Ended by: {output.get('ended_by')} {_usage_line(output)}")
+    usage = output.get("usage") or {}
+    cost = usage_line(usage, usage.get("seconds"), len(output.get("steps") or []), "step")
+    print(f"Ended by: {output.get('ended_by')} {cost}")
     return 0
 
 

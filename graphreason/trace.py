@@ -24,6 +24,17 @@ _ROUND_EVENTS = ("round", "agent_round")
 ROUNDS_SHOWN = 12  # round events printed before the rest are only counted
 
 
+def usage_line(usage: dict[str, Any] | None, seconds: Any, count: int, unit: str) -> str:
+    """``(3 LLM calls, 900 tokens in / 120 out, 4.2 s, 2 trial(s))``: a run's cost in one line."""
+    usage = usage or {}
+    return (
+        f"({usage.get('llm_calls', 0)} LLM calls, {usage.get('input_tokens', 0)} tokens in / "
+        f"{usage.get('output_tokens', 0)} out"
+        + (f", {seconds:.1f} s" if isinstance(seconds, (int, float)) else "")
+        + f", {count} {unit}(s))"
+    )
+
+
 def shorten(text: str, limit: int) -> str:
     """One-line text, cut at ``limit`` characters with an ellipsis."""
     flat = " ".join(str(text).split())
