@@ -23,6 +23,7 @@ from tools.loaders.toolformer_prompts import iter_prompt_files, read_prompts
 from tools.loaders.toolformer_split import split_records
 from workflows.run_context import with_settings
 from workflows.toolformer.context import ToolformerContext
+from workflows.toolformer.generate import tuned_spec
 
 GOLD = "gold"
 SPLITS = ("val", "train", "all")
@@ -89,7 +90,8 @@ def run_toolformer_eval(
     gold = context.generator_model == GOLD  # never called: the annotated text is run as it is
     driver.check_run_options(limit, concurrency)
     items = driver.take_round_robin(load_items(path, split), limit, key=lambda item: item["graph"], seed=seed)
-    model = driver.model_name(context.generator_model)
+    # the tuned generator is another model than the plain one it replaces: runs and reports name it
+    model = driver.model_name(tuned_spec(context.generator_model, context.tuned_generator) or context.generator_model)
     out = Path(out_dir) if out_dir else driver.default_out_dir(
         "toolformer", Path(path).name if path else "prompts", split, model.replace(":", "-"))
 
@@ -113,6 +115,8 @@ def run_toolformer_eval(
         "limit": limit,
         "gold": gold,
         "generator_model": model,
+        "tuned_generator": context.tuned_generator,
+        "execute_calls": context.execute_calls,
         "few_shot": context.few_shot,
         "embedding_model": context.embedding_model,
         "max_tokens": context.max_tokens,

@@ -309,7 +309,7 @@ def warm_up(model: BaseChatModel) -> None:
 
     if isinstance(model, LocalChatModel):
         started = time.perf_counter()
-        engine = get_engine(model.n_ctx, model.precision)
+        engine = get_engine(model.n_ctx, model.precision, model.adapter)
         log.warning(
             "embedded model ready in %.1fs, using %d torch thread(s)",
             time.perf_counter() - started,

@@ -126,6 +126,7 @@ class LocalEngine:
         self.load_seconds = 0.0
         self.converted = False  # True when this load had to convert the GGUF first
         self.threads = 0  # torch threads in use, set by load_engine
+        self.adapter: str | None = None  # the merged LoRA adapter, set by load_engine
         self._lock = threading.Lock()
         # Prompt token ids whose keys/values sit in the decoder's cache. Agent prompts repeat
         # a long prefix (instructions, examples, graph, scratchpad so far), so a new prompt
@@ -239,8 +240,13 @@ class LocalEngine:
         return Generation(text, len(prompt), len(out), finish, dropped, seconds)
 
 
-def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8") -> LocalEngine:
-    """Load (converting first if needed) a fresh engine. Prefer :func:`get_engine`, which shares one."""
+def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8", adapter: str | None = None) -> LocalEngine:
+    """Load (converting first if needed) a fresh engine. Prefer :func:`get_engine`, which shares one.
+
+    ``adapter`` names a shipped LoRA adapter (:mod:`llm.engine.adapter`): its
+    merge into the converted weights is built once into its own cache entry and
+    loaded instead of the plain weights.
+    """
     from safetensors.torch import load_file
     from tokenizers import Tokenizer
 
@@ -267,25 +273,48 @@ def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8") -> LocalEng
             file=sys.stderr,
             flush=True,
         )
+    if adapter is not None:
+        folder = _merged_folder(folder, adapter)
     config = LlamaConfig(**json.loads((folder / "config.json").read_text()))
     weights = load_file(str(folder / "model.safetensors"))
     maxima = load_file(str(folder / "activation_maxima.safetensors")) if precision == "int8" else None
     decoder = build_decoder(config, weights, n_ctx, precision, maxima)
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
     engine = LocalEngine(decoder, tokenizer, precision)
+    engine.adapter = adapter
     engine.converted = converted
     engine.threads = threads.threads
     engine.load_seconds = time.perf_counter() - start
-    log.info("loaded %s (%s, n_ctx=%d) in %.1fs", MODEL_NAME, precision, n_ctx, engine.load_seconds)
+    log.info("loaded %s (%s, n_ctx=%d) in %.1fs", model_name(adapter), precision, n_ctx, engine.load_seconds)
     return engine
 
 
-_ENGINES: dict[tuple[Path, int, str], LocalEngine] = {}
+def model_name(adapter: str | None = None) -> str:
+    """The reported model name: the plain model's, or with ``+ADAPTER`` when an adapter is merged in."""
+    return MODEL_NAME if adapter is None else f"{MODEL_NAME}+{adapter}"
+
+
+def _merged_folder(base_folder: Path, adapter: str) -> Path:
+    from llm.engine.adapter import ensure_merged
+
+    start = time.perf_counter()
+    folder, built = ensure_merged(base_folder, adapter)
+    if built:
+        print(
+            f"graphreason: merged the {adapter} adapter into the embedded model in "
+            f"{time.perf_counter() - start:.0f}s (once; cached in {folder})",
+            file=sys.stderr,
+            flush=True,
+        )
+    return folder
+
+
+_ENGINES: dict[tuple[Path, int, str, str | None], LocalEngine] = {}
 _ENGINES_LOCK = threading.Lock()
 
 
-def get_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8") -> LocalEngine:
-    """The process-wide engine for ``(n_ctx, precision)`` and the current cache folder, loaded on first use.
+def get_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8", adapter: str | None = None) -> LocalEngine:
+    """The process-wide engine for ``(n_ctx, precision, adapter)`` and the current cache folder, loaded on first use.
 
     The cache folder is part of the key: an engine converted into another
     ``GRAPHREASON_CACHE`` is never handed out as if it came from this one (a test
@@ -293,12 +322,12 @@ def get_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8") -> LocalEngi
     Engines of other folders are dropped to bound memory.
     """
     folder = model_cache_dir().resolve()
-    key = (folder, n_ctx, precision)
+    key = (folder, n_ctx, precision, adapter)
     with _ENGINES_LOCK:
         for stale in [k for k in _ENGINES if k[0] != folder]:
             del _ENGINES[stale]
         if key not in _ENGINES:
-            _ENGINES[key] = load_engine(n_ctx, precision)
+            _ENGINES[key] = load_engine(n_ctx, precision, adapter)
         return _ENGINES[key]
 
 
@@ -326,6 +355,7 @@ class LocalChatModel(ReplyChatModel):
     seed: int | None = None
     n_ctx: int = Field(default=DEFAULT_N_CTX, ge=16, le=8192)
     precision: str = "int8"
+    adapter: str | None = None  # a shipped LoRA adapter merged into the weights (llm.engine.adapter)
     default_system_prompt: str | None = DEFAULT_SYSTEM_PROMPT
 
     @property
@@ -335,7 +365,7 @@ class LocalChatModel(ReplyChatModel):
     @property
     def _identifying_params(self) -> dict[str, Any]:
         return {
-            "model_name": MODEL_NAME,
+            "model_name": model_name(self.adapter),
             "temperature": self.temperature,
             "top_p": self.top_p,
             "max_tokens": self.max_tokens,
@@ -354,7 +384,7 @@ class LocalChatModel(ReplyChatModel):
     @staticmethod
     def _response_metadata(result: Generation, engine: LocalEngine) -> dict[str, Any]:
         return {
-            "model_name": MODEL_NAME,
+            "model_name": model_name(engine.adapter),
             "finish_reason": result.finish_reason,
             "truncated_prompt_tokens": result.truncated_prompt_tokens,
             "seconds": result.seconds,
@@ -363,7 +393,7 @@ class LocalChatModel(ReplyChatModel):
 
     def _reply(self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> AIMessage:
         options = self._call_options(kwargs)
-        engine = get_engine(self.n_ctx, self.precision)
+        engine = get_engine(self.n_ctx, self.precision, self.adapter)
         result = engine.generate(message_turns(messages, self.default_system_prompt), stop=stop, **options)
         return reply_message(
             result.text,
@@ -385,7 +415,7 @@ class LocalChatModel(ReplyChatModel):
         consumer stops early the worker is told to stop at its next token.
         """
         options = self._call_options(kwargs)
-        engine = get_engine(self.n_ctx, self.precision)
+        engine = get_engine(self.n_ctx, self.precision, self.adapter)
         turns = message_turns(messages, self.default_system_prompt)
         pieces: queue.Queue[Any] = queue.Queue()
         abandoned = threading.Event()

@@ -15,8 +15,10 @@ import json
 import os
 import shutil
 import threading
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -109,38 +111,31 @@ def _chat_prompt(system: str, user: str, assistant: str) -> str:
     )
 
 
-def convert_gguf(gguf_file: Path, folder: Path) -> None:
-    """Convert ``gguf_file`` into ``folder``: weights, config, tokenizer, int8 calibration, meta.
+def calibration_maxima(
+    config: Any, weights: dict[str, torch.Tensor], tokenizer: Any, dialogues: Sequence[tuple[str, str]]
+) -> dict[str, torch.Tensor]:
+    """Per-channel activation maxima of ``weights`` on ``dialogues`` (the int8 scales), computed in float64.
 
-    Files are written under temporary names and renamed, ``meta.json`` last, so an
-    interrupted or concurrent conversion never leaves a cache that looks complete.
+    fp32 kernels sum in an order that depends on the CPU (AVX2, AVX-512,
+    scalar), which changed the saved maxima from one machine to the next. In
+    float64 those differences vanish in the rounding to float32, so a cache
+    depends only on its source bytes and the library versions.
+    """
+    reference = build_decoder(config, weights, n_ctx=min(512, config.context_length), precision="fp32").double()
+    texts = [_chat_prompt(DEFAULT_SYSTEM_PROMPT, q, a) for q, a in dialogues]
+    return {k: v.float() for k, v in activation_maxima(reference, [tokenizer.encode(t).ids for t in texts]).items()}
+
+
+def write_converted(
+    folder: Path, config: Any, weights: dict[str, torch.Tensor], maxima: dict[str, torch.Tensor],
+    meta: dict[str, Any], tag: str,
+) -> None:
+    """Weights, int8 scales, config, then ``meta.json`` last, each under a temporary name and renamed.
+
+    The tokenizer must already be in ``folder``. Because ``meta.json`` comes
+    last, an interrupted or concurrent write never leaves a cache that looks complete.
     """
     from safetensors.torch import save_file
-    from tokenizers import Tokenizer
-    from transformers import AutoTokenizer
-
-    config, weights = read_gguf(gguf_file)
-    folder.mkdir(parents=True, exist_ok=True)
-    tag = f".tmp-{os.getpid()}-{threading.get_ident()}"
-
-    hf_tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
-    tok_tmp = folder / f"tokenizer{tag}"
-    hf_tokenizer.save_pretrained(str(tok_tmp))
-    shutil.rmtree(folder / "tokenizer", ignore_errors=True)
-    os.replace(tok_tmp, folder / "tokenizer")
-
-    tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
-    # Calibration runs in float64 and is rounded to float32: fp32 kernels sum in an order
-    # that depends on the CPU (AVX2, AVX-512, scalar), which changed the saved maxima from
-    # one machine to the next. In float64 those differences vanish in the rounding, so the
-    # cache depends only on the GGUF bytes and the library versions.
-    reference = build_decoder(config, weights, n_ctx=512, precision="fp32").double()
-    texts = [_chat_prompt(DEFAULT_SYSTEM_PROMPT, q, a) for q, a in CALIBRATION_DIALOGUES]
-    maxima = {
-        k: v.float()
-        for k, v in activation_maxima(reference, [tokenizer.encode(t).ids for t in texts]).items()
-    }
-    del reference
 
     def write(name: str, tensors: dict[str, torch.Tensor]) -> None:
         save_file({k: v.contiguous() for k, v in tensors.items()}, str(folder / f"{name}{tag}"))
@@ -149,6 +144,35 @@ def convert_gguf(gguf_file: Path, folder: Path) -> None:
     write("model.safetensors", weights)
     write("activation_maxima.safetensors", maxima)
     (folder / "config.json").write_text(json.dumps(asdict(config), indent=2))
-    meta = {"format": CACHE_FORMAT, "source": str(gguf_file), "source_size": gguf_file.stat().st_size}
     (folder / f"meta.json{tag}").write_text(json.dumps(meta, indent=2))
     os.replace(folder / f"meta.json{tag}", folder / "meta.json")
+
+
+def temp_tag() -> str:
+    """A suffix no other process or thread writing the same folder uses."""
+    return f".tmp-{os.getpid()}-{threading.get_ident()}"
+
+
+def convert_gguf(gguf_file: Path, folder: Path) -> None:
+    """Convert ``gguf_file`` into ``folder``: weights, config, tokenizer, int8 calibration, meta.
+
+    Files are written under temporary names and renamed, ``meta.json`` last, so an
+    interrupted or concurrent conversion never leaves a cache that looks complete.
+    """
+    from tokenizers import Tokenizer
+    from transformers import AutoTokenizer
+
+    config, weights = read_gguf(gguf_file)
+    folder.mkdir(parents=True, exist_ok=True)
+    tag = temp_tag()
+
+    hf_tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
+    tok_tmp = folder / f"tokenizer{tag}"
+    hf_tokenizer.save_pretrained(str(tok_tmp))
+    shutil.rmtree(folder / "tokenizer", ignore_errors=True)
+    os.replace(tok_tmp, folder / "tokenizer")
+
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
+    maxima = calibration_maxima(config, weights, tokenizer, CALIBRATION_DIALOGUES)
+    meta = {"format": CACHE_FORMAT, "source": str(gguf_file), "source_size": gguf_file.stat().st_size}
+    write_converted(folder, config, weights, maxima, meta, tag)

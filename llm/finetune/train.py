@@ -206,6 +206,17 @@ def _schedule(config: TrainConfig) -> Any:
     return factor
 
 
+def cpu_model() -> str | None:
+    """The CPU's name from /proc/cpuinfo (Linux), for the card; None elsewhere."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
 def train_generator(
     model: Any, tokenizer: Any, train: list[FinetuneExample], validation: list[FinetuneExample],
     config: TrainConfig, *, card: dict[str, Any] | None = None,
@@ -281,6 +292,7 @@ def train_generator(
         "resumed_from": str(resumed_from) if resumed_from else None,
         "machine": {
             "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+            "cpu_model": cpu_model(),
             "cpu_count": os.cpu_count(), "torch_threads": torch.get_num_threads(), "device": config.device,
             "torch": torch.__version__,
         },

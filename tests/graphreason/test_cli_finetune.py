@@ -6,7 +6,7 @@ import pytest
 
 from graphreason.cli import build_parser, main
 from graphreason.finetune_cli import prompt_function
-from workflows.toolformer.prompts import generation_prompt
+from workflows.toolformer.prompts import generation_prompt, tuned_prompt
 
 
 def test_generator_options_parse_beside_the_graph_models() -> None:
@@ -27,6 +27,12 @@ def test_generator_options_parse_beside_the_graph_models() -> None:
 def test_prompt_forms() -> None:
     assert prompt_function("workflow")("Is it?") == generation_prompt("Is it?", [])
     assert prompt_function("short")(" Is it? ") == "Input: Is it?\nOutput:"
+    assert prompt_function("short") is tuned_prompt  # what the workflow sends the tuned generator
+
+
+def test_defaults_are_the_shipped_recipe() -> None:
+    args = build_parser().parse_args(["train", "generator"])
+    assert (args.prompt_form, args.examples, args.batch_size, args.lr, args.seed) == ("short", 4800, 8, 2e-4, 0)
 
 
 def test_resume_without_a_checkpoint_is_refused(tmp_path, capsys) -> None:

@@ -28,6 +28,7 @@ def test_demo_with_the_embedded_model_is_right_where_it_can_be_and_honest_elsewh
     # Graph-ToolFormer: whatever the model wrote, the annotated call runs exactly
     assert "Annotated call run by the executor: The diameter of the lollipop graph is 11." in out
     assert "Generated: " in out and "Final    : " in out
+    assert "Generator: tuned (local:smollm2-135m-toolformer" in out  # the shipped adapter by default
     # GraphAgent: the reference policy runs the real loop to an answer; the model's attempt ends one way or another
     part = out[out.index("GraphAgent on Cora paper") :]
     assert "command: get_features" in part and "command: get_neighbors" in part

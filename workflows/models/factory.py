@@ -3,6 +3,8 @@
 Spec strings (the form used in runtime contexts, the CLI and ``langgraph dev``):
 
 * ``local`` or ``local:smollm2-135m`` - the embedded SmolLM2-135M-Instruct, in-process;
+  ``local:smollm2-135m-toolformer`` - the same model with the shipped Graph-ToolFormer
+  generator adapter merged in (:mod:`llm.engine.adapter`);
 * ``scripted:FILE.json`` - a JSON list of replies (tests, reproducible demos);
 * ``openai:MODEL`` - any OpenAI-compatible endpoint; base URL from the spec's
   ``base_url`` or ``OPENAI_BASE_URL``, key from the env var named by ``api_key_env``;
@@ -44,6 +46,8 @@ if TYPE_CHECKING:  # kept out of the import path so the CLI can check specs chea
 from tools.policy import check_model_spec
 
 OWN_BACKENDS = ("local", "scripted")  # every other backend is a provider of init_chat_model
+# local model names -> the shipped LoRA adapter merged into the embedded weights (None: plain)
+LOCAL_MODELS: dict[str, str | None] = {"smollm2-135m": None, "smollm2-135m-toolformer": "toolformer"}
 DEFAULT_TIMEOUT = 60.0  # seconds one request may take
 DEFAULT_MAX_RETRIES = 2  # retries after the first attempt
 _limits: dict[str, float | int] = {}  # set by set_request_limits (the CLI options)
@@ -88,6 +92,13 @@ class ModelSpec:
             check_provider(backend, spec)
         if backend != "local" and not model:
             raise ModelConfigError(f"{backend} spec needs a name after the colon, e.g. '{backend}:...'")
+        if backend == "local":
+            model = model.strip().lower() or cls.model
+            if model not in LOCAL_MODELS:
+                raise ModelConfigError(
+                    f"unknown embedded model {model!r} in {spec!r}; use "
+                    + " or ".join(f"local:{name}" for name in LOCAL_MODELS)
+                )
         base = cls(backend=backend, model=model or cls.model, **request_limits())
         fields = {k: v for k, v in overrides.items() if v is not None}
         return replace(base, **fields)
@@ -178,7 +189,8 @@ def make_chat_model(spec: ModelSpec | str, **overrides: object) -> BaseChatModel
         from llm.engine.local_smollm import LocalChatModel
 
         return LocalChatModel(
-            temperature=spec.temperature, top_p=spec.top_p, max_tokens=spec.max_tokens, seed=spec.seed
+            temperature=spec.temperature, top_p=spec.top_p, max_tokens=spec.max_tokens, seed=spec.seed,
+            adapter=LOCAL_MODELS.get(spec.model),
         )
     return _provider_model(spec)
 

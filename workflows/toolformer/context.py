@@ -19,10 +19,21 @@ class ToolformerContext(RunContext):
     generator_model: ModelName = main_model("LM that rewrites the text with graph API calls in it")
     temperature: float = setting(0.0, "Sampling temperature of the generator (0: greedy, reproducible).")
     max_tokens: int = setting(160, "Token budget of the generated text (the paper caps it at 128 tokens).")
+    tuned_generator: bool = setting(
+        True,
+        "With the embedded model, write the calls with the generator fine-tuned on our training split "
+        "(local:smollm2-135m-toolformer: short prompt, no examples); off = the plain model, prompted few-shot.",
+        negate="--no-tuned-generator",
+    )
     few_shot: int = setting(
         4,
-        "Input/output examples shown to the generator, retrieved from our training split of the prompts "
-        "by embedding similarity to the input (0: none).",
+        "Input/output examples shown to a prompted generator, retrieved from our training split of the "
+        "prompts by embedding similarity to the input (0: none; the tuned generator takes none).",
+    )
+    execute_calls: bool = setting(
+        True,
+        "Run the generated calls (off = generate and parse only: scores call writing without the graph models).",
+        negate="--no-execute",
     )
     max_calls: int = setting(64, "Most calls (inner ones included) one text may run.")
     memory_capacity: int = setting(256, "Call results kept in working memory (first in, first out).")

@@ -247,8 +247,11 @@ def _jsonable(value: Any) -> Any:
 def execute(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dict[str, Any]:
     """Run every parsed call (inner calls first) against a fresh working memory."""
     context = runtime.context
-    document, _ = parsed(state.get("annotated", ""))
     memory = WorkingMemory(capacity=context.memory_capacity)
+    if not context.execute_calls:
+        return {"results": [], "memory": memory.stats(), "tool_seconds": 0.0,
+                "trace": [{"step": "execute", "skipped": "execute_calls is off"}]}
+    document, _ = parsed(state.get("annotated", ""))
     executor = Executor(memory=memory, max_calls=context.max_calls)
     start = time.perf_counter()
     outcomes = executor.run(document)

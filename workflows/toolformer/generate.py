@@ -1,7 +1,10 @@
 """LLM generation (the paper's module 1): the input rewritten with graph API calls in it.
 
-Any chat model works by few-shot prompting (:mod:`workflows.toolformer.prompts`,
-examples from :mod:`workflows.toolformer.examples`). The reply is untrusted:
+With the embedded model the default generator is the tuned one
+(``local:smollm2-135m-toolformer``, the shipped LoRA adapter merged in): it gets
+the short prompt it was trained on and no examples. Any other chat model works
+by few-shot prompting (:mod:`workflows.toolformer.prompts`, examples from
+:mod:`workflows.toolformer.examples`). The reply is untrusted:
 only its first non-empty line is kept, a leading ``Output:`` is dropped, and
 an empty reply leaves the input unchanged (with a note) instead of failing.
 """
@@ -16,7 +19,7 @@ from langgraph.runtime import Runtime
 from workflows.kit.events import emit
 from workflows.kit.llm import ask_role
 from workflows.toolformer.context import ToolformerContext
-from workflows.toolformer.prompts import generation_prompt
+from workflows.toolformer.prompts import generation_prompt, tuned_prompt
 from workflows.toolformer.state import ToolformerState
 
 
@@ -31,6 +34,24 @@ def clean_reply(reply: str) -> str:
     return ""
 
 
+TUNED_SPEC = "local:smollm2-135m-toolformer"
+PLAIN_LOCAL_SPECS = ("local", "local:smollm2-135m")
+
+
+def tuned_spec(model: Any, use_tuned: bool) -> str | None:
+    """The tuned generator's spec when it writes the calls for ``model``, else None.
+
+    Naming it always selects it; the plain embedded model is swapped for it
+    unless ``use_tuned`` is off. Endpoints and ready chat models are never swapped.
+    """
+    if not isinstance(model, str):
+        return None
+    name = model.strip().lower()
+    if name == TUNED_SPEC or (use_tuned and name in PLAIN_LOCAL_SPECS):
+        return TUNED_SPEC
+    return None
+
+
 def start(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dict[str, Any]:
     # a thread may hold an earlier run's state: clear what later steps read
     return {"started": time.perf_counter(), "results": [], "calls": [], "parse_errors": [], "examples": []}
@@ -42,17 +63,23 @@ def generate(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dic
     if state.get("has_calls"):  # the text already holds its calls: nothing to generate
         return {"annotated": text, "trace": [{"step": "generate", "skipped": True}]}
     examples = []
-    if context.few_shot:
-        from workflows.toolformer.examples import example_index  # reads the prompt files once per process
+    tuned = tuned_spec(context.generator_model, context.tuned_generator)
+    if tuned:
+        prompt = tuned_prompt(text)
+    else:
+        if context.few_shot:
+            from workflows.toolformer.examples import example_index  # reads the prompt files once per process
 
-        examples = example_index(context.embedding_model).nearest(text, context.few_shot)
-    prompt = generation_prompt(text, [(e.input, e.output) for e in examples])
+            examples = example_index(context.embedding_model).nearest(text, context.few_shot)
+        prompt = generation_prompt(text, [(e.input, e.output) for e in examples])
     reply = ask_role(
-        context, context.generator_model, prompt, stop=["\nInput:", "\n\n"],
+        context, tuned or context.generator_model, prompt, stop=["\nInput:", "\n\n"],
         temperature=context.temperature, max_tokens=context.max_tokens,
     )
     annotated = clean_reply(reply.text)
-    note: dict[str, Any] = {"step": "generate", "examples": [e.id for e in examples]}
+    note: dict[str, Any] = {
+        "step": "generate", "generator": "tuned" if tuned else "prompted", "examples": [e.id for e in examples],
+    }
     if not annotated:
         annotated = text
         note["note"] = "the generator wrote nothing; the input is used as it is"

@@ -1,7 +1,9 @@
 """The generator's prompt: what the call language is, a few retrieved examples, then the input.
 
-The paper's fine-tuned model maps input to output with no instruction; a
-model used by few-shot prompting needs the instruction and the examples. The
+The paper's fine-tuned model maps input to output with no instruction, and so
+does ours: the embedded model with the shipped generator adapter
+(``local:smollm2-135m-toolformer``) was trained on :func:`tuned_prompt` alone.
+A model used by few-shot prompting needs the instruction and the examples. The
 examples are real training pairs chosen by similarity to the input, so the
 model sees the exact call it should copy most of the time.
 """
@@ -27,3 +29,12 @@ def generation_prompt(text: str, pairs: Sequence[tuple[str, str]]) -> str:
         parts.append(example_block(pairs))
     parts.append(f"Input: {text.strip()}\nOutput:")
     return "\n\n".join(parts)
+
+
+def tuned_prompt(text: str) -> str:
+    """The prompt the tuned generator was trained on (``graphreason train generator --prompt-form short``).
+
+    Training and generation must send the same text: change it only together
+    with a newly trained adapter.
+    """
+    return f"Input: {text.strip()}\nOutput:"

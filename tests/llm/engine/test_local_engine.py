@@ -214,7 +214,7 @@ def test_bad_generation_options_are_rejected(options: dict, message: str) -> Non
 
 def test_chat_model_reports_usage_and_finish_reason(monkeypatch: pytest.MonkeyPatch) -> None:
     engine = engine_for("Berlin.")
-    monkeypatch.setattr(local, "get_engine", lambda n_ctx, precision: engine)
+    monkeypatch.setattr(local, "get_engine", lambda n_ctx, precision, adapter=None: engine)
     model = LocalChatModel(temperature=0.0, max_tokens=20)
     reply = model.invoke("capital of Germany?")
     assert reply.content == "Berlin."
@@ -233,7 +233,7 @@ def test_chat_model_reports_usage_and_finish_reason(monkeypatch: pytest.MonkeyPa
 def test_chat_model_accepts_per_call_options_and_rejects_unknown_ones(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(local, "get_engine", lambda n_ctx, precision: engine_for("abcdef", end=False))
+    monkeypatch.setattr(local, "get_engine", lambda n_ctx, precision, adapter=None: engine_for("abcdef", end=False))
     model = LocalChatModel(temperature=0.0, max_tokens=20)
     assert model.invoke("q", max_tokens=3).content == "abc"
     with pytest.raises(ValueError, match="does not support tools"):
@@ -292,7 +292,7 @@ def test_an_abandoned_stream_stops_generation_and_frees_the_engine() -> None:
 
 def test_chat_model_streams_chunks_with_usage_last(monkeypatch: pytest.MonkeyPatch) -> None:
     engine = engine_for("Berlin.")
-    monkeypatch.setattr(local, "get_engine", lambda n_ctx, precision: engine)
+    monkeypatch.setattr(local, "get_engine", lambda n_ctx, precision, adapter=None: engine)
     chunks = list(LocalChatModel(temperature=0.0, max_tokens=20).stream("capital of Germany?"))
     assert "".join(c.content for c in chunks) == "Berlin."
     assert len([c for c in chunks if c.content]) >= 3  # piece by piece
@@ -312,8 +312,8 @@ def test_shared_engines_belong_to_the_cache_folder_they_came_from(
     """An engine converted under another GRAPHREASON_CACHE is never reused (order-independent tests)."""
     loads: list[str] = []
 
-    def fake_load(n_ctx: int, precision: str) -> LocalEngine:
-        loads.append(str(local.model_cache_dir()))
+    def fake_load(n_ctx: int, precision: str, adapter: str | None = None) -> LocalEngine:
+        loads.append(str(local.model_cache_dir()) + (f"+{adapter}" if adapter else ""))
         return engine_for("x")
 
     monkeypatch.setattr(local, "load_engine", fake_load)
@@ -329,6 +329,9 @@ def test_shared_engines_belong_to_the_cache_folder_they_came_from(
             str(tmp_path / "a" / "models" / "smollm2-135m"),
             str(tmp_path / "b" / "models" / "smollm2-135m"),
         ]
+        tuned = local.get_engine(64, "int8", adapter="toolformer")  # a merged adapter is another engine
+        assert tuned is not second and local.get_engine(64, "int8", adapter="toolformer") is tuned
+        assert loads[-1] == str(tmp_path / "b" / "models" / "smollm2-135m") + "+toolformer"
         local.reset_engines()
         assert local.get_engine(64, "int8") is not second
     finally:

@@ -23,6 +23,7 @@ def no_openai_env(monkeypatch: pytest.MonkeyPatch) -> None:
     [
         ("local", "local", "smollm2-135m"),
         ("local:smollm2-135m", "local", "smollm2-135m"),
+        ("local:SmolLM2-135M-Toolformer", "local", "smollm2-135m-toolformer"),
         ("  LOCAL  ", "local", "smollm2-135m"),
         ("openai:gpt-4o-mini", "openai", "gpt-4o-mini"),
         ("scripted:replies.json", "scripted", "replies.json"),
@@ -50,6 +51,7 @@ def test_parse_applies_overrides_and_ignores_none() -> None:
         ("llamacpp:foo", "unknown model backend 'llamacpp'"),
         ("openai", "openai spec needs a name"),
         ("scripted:", "scripted spec needs a name"),
+        ("local:gpt2", "unknown embedded model 'gpt2'.*local:smollm2-135m-toolformer"),
     ],
 )
 def test_bad_specs_are_rejected_with_a_reason(text: str, message: str) -> None:
@@ -61,6 +63,12 @@ def test_local_spec_builds_the_embedded_model_lazily() -> None:
     model = make_chat_model("local", temperature=0.0, top_p=0.5, max_tokens=12, seed=7)
     assert isinstance(model, LocalChatModel)
     assert (model.temperature, model.top_p, model.max_tokens, model.seed) == (0.0, 0.5, 12, 7)
+    assert model.adapter is None
+
+
+def test_the_tuned_local_model_names_its_adapter() -> None:
+    model = make_chat_model("local:smollm2-135m-toolformer")
+    assert isinstance(model, LocalChatModel) and model.adapter == "toolformer"
 
 
 def test_openai_needs_a_key_or_a_base_url() -> None:

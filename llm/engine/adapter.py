@@ -1,0 +1,190 @@
+"""LoRA adapters merged into the embedded model's converted weights, so a tuned model runs at full engine speed.
+
+An adapter is a peft LoRA folder (``adapter_config.json`` plus
+``adapter_model.safetensors``). Merging adds ``(alpha / r) * B @ A`` to each
+adapted projection once, so generation costs exactly what the plain model
+costs: same shapes, same kernels. The merged weights get their own cache
+entry, ``models/smollm2-135m+NAME-DIGEST``, keyed by a digest of the adapter's
+bytes: a new adapter never reuses an old merge, and the plain model's entry
+stays untouched for every other method. int8 scales are measured again on the
+merged weights, with a few call-writing dialogues added to the everyday ones,
+because the tuned model's activations are what the scales must cover.
+
+Names: peft saves ``...layers.3.self_attn.q_proj.lora_A.weight``; the engine
+calls the same matrix ``layers.3.wq``. :func:`llm.engine.llama_net.read_gguf`
+undoes GGUF's Q/K row permutation, so both sides share the transformers layout
+and the map below is one-to-one with no reordering.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from llm.engine.weights import (
+    CACHE_FORMAT,
+    CALIBRATION_DIALOGUES,
+    LocalModelError,
+    calibration_maxima,
+    temp_tag,
+    write_converted,
+)
+from tools.config import cache_dir
+
+ADAPTERS_DIR = Path(__file__).resolve().parents[1] / "adapters"
+# adapters shipped with the project: name -> folder under ADAPTERS_DIR
+SHIPPED = {"toolformer": "toolformer-generator"}
+
+_PEFT_TO_ENGINE = {
+    "self_attn.q_proj": "wq", "self_attn.k_proj": "wk", "self_attn.v_proj": "wv", "self_attn.o_proj": "wo",
+    "mlp.gate_proj": "w_gate", "mlp.up_proj": "w_up", "mlp.down_proj": "w_down",
+}
+_LORA_KEY = re.compile(r"(?:.*\.)?layers\.(\d+)\.(self_attn\.[qkvo]_proj|mlp\.(?:gate|up|down)_proj)\.lora_([AB])\.weight")
+
+# Calibration dialogues in the tuned generator's prompt form, written for this purpose only.
+CALL_DIALOGUES = [
+    (
+        "Input: What is the topic of paper #1035 in the cora bibliographic network?\nOutput:",
+        'The topic of paper #1035 in the cora bibliographic network is [GR(GL("cora"), "graph_bert:topic", paper#1035)-->r].',
+    ),
+    (
+        "Input: The diamond graph has a diameter of [TBR].\nOutput:",
+        'The diamond graph has a diameter of [GR(GL("gpr", {"diamond_graph"}), "toolx:diameter")-->r].',
+    ),
+    (
+        "Input: How likely will user #u12 be interested in movie #i7 in Movielens?\nOutput:",
+        "The likelihood that user #u12 will be interested in movie #i7 in Movielens is "
+        '[GR(GL("movielens"), "bpr:recommendation", user#u12, movie#i7)-->r].',
+    ),
+    (
+        "Input: According to the WordNet knowledge graph, the relation between entity #dog.n.01 and "
+        "entity #canine.n.02 is [TBR].\nOutput:",
+        "According to the WordNet knowledge graph, the relation between entity #dog.n.01 and entity "
+        '#canine.n.02 is [GR(GL("wordnet"), "transe:relation", entity#dog.n.01, entity#canine.n.02)-->r].',
+    ),
+]
+
+
+def shipped_adapter(name: str) -> Path:
+    """Folder of a shipped adapter, by its short name (``toolformer``)."""
+    if name not in SHIPPED:
+        raise LocalModelError(f"unknown adapter {name!r}; shipped adapters: {', '.join(sorted(SHIPPED))}")
+    folder = ADAPTERS_DIR / SHIPPED[name]
+    for needed in ("adapter_config.json", "adapter_model.safetensors"):
+        if not (folder / needed).is_file():
+            raise LocalModelError(f"adapter {name!r} is incomplete: {folder / needed} is missing")
+    return folder
+
+
+def adapter_digest(folder: Path) -> str:
+    """First 12 hex digits of the SHA-256 of the adapter's config and weights (the cache key)."""
+    digest = hashlib.sha256()
+    for name in ("adapter_config.json", "adapter_model.safetensors"):
+        digest.update((folder / name).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def read_lora_config(folder: Path) -> float:
+    """The scale ``alpha / r`` (``alpha / sqrt(r)`` under rsLoRA); refuses what a plain merge cannot honour."""
+    try:
+        config = json.loads((folder / "adapter_config.json").read_text())
+        r, alpha = int(config["r"]), float(config["lora_alpha"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise LocalModelError(f"cannot read the LoRA config in {folder}: {exc}") from None
+    for flag in ("use_dora", "fan_in_fan_out"):
+        if config.get(flag):
+            raise LocalModelError(f"adapter in {folder} uses {flag}, which this merge does not support")
+    if config.get("bias", "none") != "none" or config.get("modules_to_save"):
+        raise LocalModelError(f"adapter in {folder} trains biases or whole modules; only LoRA matrices merge")
+    if r < 1:
+        raise LocalModelError(f"adapter in {folder} has rank {r}")
+    return alpha / r**0.5 if config.get("use_rslora") else alpha / r
+
+
+def lora_deltas(folder: Path) -> dict[str, torch.Tensor]:
+    """``engine weight name -> scale * B @ A`` in fp32 for every adapted matrix in ``folder``."""
+    from safetensors.torch import load_file
+
+    scale = read_lora_config(folder)
+    tensors = load_file(str(folder / "adapter_model.safetensors"))
+    pairs: dict[str, dict[str, torch.Tensor]] = {}
+    for key, value in tensors.items():
+        match = _LORA_KEY.fullmatch(key)
+        if match is None:
+            raise LocalModelError(f"unexpected tensor {key!r} in {folder}: only LoRA A/B matrices merge")
+        layer, module, side = match.groups()
+        pairs.setdefault(f"layers.{layer}.{_PEFT_TO_ENGINE[module]}", {})[side] = value
+    deltas = {}
+    for name, pair in pairs.items():
+        if set(pair) != {"A", "B"}:
+            raise LocalModelError(f"adapter in {folder} has only lora_{''.join(pair)} for {name}")
+        deltas[name] = scale * (pair["B"].double() @ pair["A"].double())
+    return {name: delta.float() for name, delta in deltas.items()}
+
+
+def merge_weights(weights: dict[str, torch.Tensor], deltas: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A copy of ``weights`` with each delta added; a delta for a missing or other-shaped matrix is refused."""
+    merged = dict(weights)
+    for name, delta in deltas.items():
+        base = weights.get(name)
+        if base is None or base.shape != delta.shape:
+            got = "missing" if base is None else tuple(base.shape)
+            raise LocalModelError(f"adapter does not fit the model: {name} is {got}, delta {tuple(delta.shape)}")
+        merged[name] = base + delta
+    return merged
+
+
+def merged_cache_dir(name: str, digest: str) -> Path:
+    return cache_dir("models", f"smollm2-135m+{name}-{digest}")
+
+
+def merged_is_current(folder: Path, base_meta: dict[str, Any], digest: str) -> bool:
+    try:
+        meta = json.loads((folder / "meta.json").read_text())
+    except (OSError, json.JSONDecodeError):
+        return False
+    needed = ("model.safetensors", "activation_maxima.safetensors", "config.json", "tokenizer/tokenizer.json")
+    return (
+        meta.get("format") == CACHE_FORMAT
+        and meta.get("adapter_digest") == digest
+        and meta.get("source_size") == base_meta.get("source_size")
+        and all((folder / n).is_file() for n in needed)
+    )
+
+
+def ensure_merged(base_folder: Path, name: str, adapter_folder: Path | None = None) -> tuple[Path, bool]:
+    """``(folder, built)``: the cache entry of the base model with adapter ``name`` merged in.
+
+    ``base_folder`` is a finished conversion of the plain model. ``adapter_folder``
+    defaults to the shipped adapter of that name.
+    """
+    from safetensors.torch import load_file
+    from tokenizers import Tokenizer
+
+    from llm.engine.llama_net import LlamaConfig
+
+    adapter_folder = adapter_folder or shipped_adapter(name)
+    digest = adapter_digest(adapter_folder)
+    base_meta = json.loads((base_folder / "meta.json").read_text())
+    folder = merged_cache_dir(name, digest)
+    if merged_is_current(folder, base_meta, digest):
+        return folder, False
+    tag = temp_tag()
+    tok_tmp = folder / f"tokenizer{tag}"
+    shutil.copytree(base_folder / "tokenizer", tok_tmp)
+    shutil.rmtree(folder / "tokenizer", ignore_errors=True)
+    os.replace(tok_tmp, folder / "tokenizer")
+    config = LlamaConfig(**json.loads((base_folder / "config.json").read_text()))
+    weights = merge_weights(load_file(str(base_folder / "model.safetensors")), lora_deltas(adapter_folder))
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
+    maxima = calibration_maxima(config, weights, tokenizer, [*CALIBRATION_DIALOGUES, *CALL_DIALOGUES])
+    meta = {**base_meta, "adapter": name, "adapter_digest": digest, "adapter_source": str(adapter_folder)}
+    write_converted(folder, config, weights, maxima, meta, tag)
+    return folder, True
