@@ -91,7 +91,8 @@ def run_toolformer_eval(
     driver.check_run_options(limit, concurrency)
     items = driver.take_round_robin(load_items(path, split), limit, key=lambda item: item["graph"], seed=seed)
     # the tuned generator is another model than the plain one it replaces: runs and reports name it
-    model = driver.model_name(tuned_spec(context.generator_model, context.tuned_generator) or context.generator_model)
+    tuned = tuned_spec(context.generator_model, context.tuned_generator)
+    model = driver.model_name(tuned or context.generator_model)
     out = Path(out_dir) if out_dir else driver.default_out_dir(
         "toolformer", Path(path).name if path else "prompts", split, model.replace(":", "-"))
 
@@ -117,7 +118,7 @@ def run_toolformer_eval(
         "generator_model": model,
         "tuned_generator": context.tuned_generator,
         "execute_calls": context.execute_calls,
-        "few_shot": context.few_shot,
+        "few_shot": 0 if tuned else context.few_shot,  # the tuned generator is shown no examples
         "embedding_model": context.embedding_model,
         "max_tokens": context.max_tokens,
     }

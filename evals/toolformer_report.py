@@ -77,6 +77,7 @@ def render(summary: dict[str, Any], plot_name: str) -> str:
         f"generator: {summary.get('generator_model')}"
         + (" (the dataset's own annotations: an oracle, not a model)" if summary.get("gold") else ""),
         f"few-shot examples: {summary.get('few_shot')}, embedding: {summary.get('embedding_model')}",
+        "calls executed: " + ("yes" if summary.get("execute_calls", True) else "no (--no-execute: call writing only)"),
         f"records: {summary.get('records_file')}",
     ]
     tables = [

@@ -91,3 +91,21 @@ def test_scripted_generator_is_scored_against_the_annotation(tmp_path) -> None:
 def test_bad_split_is_refused(tmp_path) -> None:
     with pytest.raises(ToolformerEvalConfigError, match="split"):
         load_items(tmp_path, split="dev")
+
+
+def test_the_embedded_default_is_reported_as_the_tuned_generator(tmp_path) -> None:
+    folder = tmp_path / "gpr"
+    folder.mkdir()
+    (folder / "prompts_test").write_text(PROMPTS)
+
+    def solve(text, context, has_calls=False):  # stands in for the model: writes the gold of the first record
+        return {"annotated": GOLD, "results": [], "usage": {}}
+
+    result = run_toolformer_eval(
+        path=folder, out_dir=tmp_path / "run", progress=False, embedding_model="hash", execute_calls=False,
+        solve=solve,
+    )
+    summary = result.summary
+    assert summary["generator_model"] == "local:smollm2-135m-toolformer" and summary["few_shot"] == 0
+    assert summary["execute_calls"] is False
+    assert "calls executed: no" in (tmp_path / "run" / "report.md").read_text()
