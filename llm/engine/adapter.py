@@ -31,8 +31,10 @@ import torch
 from llm.engine.weights import (
     CACHE_FORMAT,
     CALIBRATION_DIALOGUES,
+    CONVERTED_FILES,
     LocalModelError,
     calibration_maxima,
+    read_meta,
     temp_tag,
     write_converted,
 )
@@ -146,16 +148,12 @@ def merged_cache_dir(name: str, digest: str) -> Path:
 
 
 def merged_is_current(folder: Path, base_meta: dict[str, Any], digest: str) -> bool:
-    try:
-        meta = json.loads((folder / "meta.json").read_text())
-    except (OSError, json.JSONDecodeError):
-        return False
-    needed = ("model.safetensors", "activation_maxima.safetensors", "config.json", "tokenizer/tokenizer.json")
+    meta = read_meta(folder)
     return (
         meta.get("format") == CACHE_FORMAT
         and meta.get("adapter_digest") == digest
         and meta.get("source_size") == base_meta.get("source_size")
-        and all((folder / n).is_file() for n in needed)
+        and all((folder / n).is_file() for n in CONVERTED_FILES)
     )
 
 
@@ -172,7 +170,7 @@ def ensure_merged(base_folder: Path, name: str, adapter_folder: Path | None = No
 
     adapter_folder = adapter_folder or shipped_adapter(name)
     digest = adapter_digest(adapter_folder)
-    base_meta = json.loads((base_folder / "meta.json").read_text())
+    base_meta = read_meta(base_folder)
     folder = merged_cache_dir(name, digest)
     if merged_is_current(folder, base_meta, digest):
         return folder, False

@@ -91,17 +91,25 @@ def model_cache_dir() -> Path:
     return cache_dir("models", "smollm2-135m")
 
 
-def cache_is_current(folder: Path, gguf_file: Path) -> bool:
-    """True when ``folder`` holds a finished conversion of ``gguf_file`` in the current format."""
+CONVERTED_FILES = ("model.safetensors", "activation_maxima.safetensors", "config.json", "tokenizer/tokenizer.json")
+
+
+def read_meta(folder: Path) -> dict[str, Any]:
+    """A cache folder's ``meta.json`` (written last, so its presence marks a finished write); {} if absent or torn."""
     try:
         meta = json.loads((folder / "meta.json").read_text())
     except (OSError, json.JSONDecodeError):
-        return False
-    needed = ("model.safetensors", "activation_maxima.safetensors", "config.json", "tokenizer/tokenizer.json")
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def cache_is_current(folder: Path, gguf_file: Path) -> bool:
+    """True when ``folder`` holds a finished conversion of ``gguf_file`` in the current format."""
+    meta = read_meta(folder)
     return (
         meta.get("format") == CACHE_FORMAT
         and meta.get("source_size") == gguf_file.stat().st_size
-        and all((folder / name).is_file() for name in needed)
+        and all((folder / name).is_file() for name in CONVERTED_FILES)
     )
 
 

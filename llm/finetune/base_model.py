@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from llm.engine.weights import GGUF_NAME, find_gguf
+from llm.engine.weights import GGUF_NAME, find_gguf, read_meta
 from tools.config import cache_dir
 
 HF_CACHE_FORMAT = 1
@@ -27,10 +27,7 @@ def hf_base_dir() -> Path:
 
 
 def _is_current(folder: Path, gguf: Path) -> bool:
-    try:
-        meta = json.loads((folder / "meta.json").read_text())
-    except (OSError, json.JSONDecodeError):
-        return False
+    meta = read_meta(folder)
     return meta.get("format") == HF_CACHE_FORMAT and meta.get("source_size") == gguf.stat().st_size
 
 
