@@ -16,6 +16,7 @@ machine hits both alike:
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -75,10 +76,9 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=8, help="validation inputs for the per-question rows")
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: the engine's choice)")
     args = parser.parse_args()
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    else:
-        apply_thread_choice()
+    if args.threads:  # the engine applies its thread choice at load: pass it through its variable
+        os.environ["GRAPHREASON_THREADS"] = str(args.threads)
+    apply_thread_choice()
     engines = {"plain": get_engine(), "tuned": get_engine(adapter="toolformer")}
     speeds: dict[str, list[float]] = {name: [] for name in engines}
     for _ in range(args.rounds):

@@ -56,9 +56,12 @@ def load_items(path: str | Path | None, split: str = "val") -> list[dict[str, An
     return items
 
 
-def score(item: dict[str, Any], output: dict[str, Any]) -> dict[str, float]:
+def score(item: dict[str, Any], output: dict[str, Any], executed: bool = True) -> dict[str, float]:
+    """Generation scores; execution scores only when the calls were run (``executed``)."""
     prediction = str(output.get("annotated") or "")
     scores: dict[str, float] = {**api_gen_scores(prediction, item["answer"]), **rouge_scores(prediction, item["answer"])}
+    if not executed:  # nothing ran: an execution score would read as 0% right
+        return scores
     results = output.get("results") or []
     if results:
         scores["calls_ok"] = sum(bool(r.get("ok")) for r in results) / len(results)
@@ -123,6 +126,7 @@ def run_toolformer_eval(
         "max_tokens": context.max_tokens,
     }
     return driver.run_eval(
-        items, {model: solve_item}, out, meta, TOOLFORMER_REPORT, score_fn=score,
+        items, {model: solve_item}, out, meta, TOOLFORMER_REPORT,
+        score_fn=lambda item, output: score(item, output, executed=context.execute_calls),
         concurrency=concurrency, progress=progress,
     )

@@ -109,3 +109,4 @@ def test_the_embedded_default_is_reported_as_the_tuned_generator(tmp_path) -> No
     assert summary["generator_model"] == "local:smollm2-135m-toolformer" and summary["few_shot"] == 0
     assert summary["execute_calls"] is False
     assert "calls executed: no" in (tmp_path / "run" / "report.md").read_text()
+    assert summary["modes"]["local:smollm2-135m-toolformer"]["exec_n"] == 0  # no execution score without execution
