@@ -1,6 +1,6 @@
 """``graphreason train generator``: LoRA fine-tuning of the embedded SmolLM2 as Graph-ToolFormer's generator.
 
-    graphreason train generator --threads 2 --out runs/generator     the shipped recipe (~1.5 h on 2 CPU cores)
+    graphreason train generator --threads 2 --out runs/generator     the shipped recipe (80 min measured on 2 CPU cores)
     graphreason train generator --threads 2 --out runs/generator --resume   continue from the newest checkpoint
     python -m llm.finetune.export runs/generator llm/adapters/toolformer-generator   ship it (fp16 + card)
 
@@ -41,7 +41,7 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
     gen.add_argument(
         "--examples", type=positive, default=4800,
         help="training examples, spread evenly over the datasets (default 4800: 300 per dataset, one pass "
-        "in ~1.5 h on 2 CPU cores)",
+        "took 80 min on 2 CPU cores)",
     )
     gen.add_argument("--per-dataset", type=positive, default=None, help="cap per dataset instead of an even spread")
     gen.add_argument("--steps", type=positive, default=None, help="optimizer steps (default: one pass, examples/batch)")
