@@ -6,7 +6,7 @@
     graphreason eval toolformer --model gold --split all      execute every annotated call (oracle)
     graphreason train graph_bert --dataset cora               train (or load) one graph model, print its scores
     graphreason train all                                     every model on every dataset the data root has
-    graphreason train generator --examples 8000 --threads 2   LoRA fine-tuning of the embedded generator
+    graphreason train generator --threads 2                   LoRA fine-tuning of the embedded generator
 """
 
 from __future__ import annotations

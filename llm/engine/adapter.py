@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 from pathlib import Path
@@ -35,6 +34,7 @@ from llm.engine.weights import (
     LocalModelError,
     calibration_maxima,
     read_meta,
+    replace_folder,
     temp_tag,
     write_converted,
 )
@@ -177,8 +177,7 @@ def ensure_merged(base_folder: Path, name: str, adapter_folder: Path | None = No
     tag = temp_tag()
     tok_tmp = folder / f"tokenizer{tag}"
     shutil.copytree(base_folder / "tokenizer", tok_tmp)
-    shutil.rmtree(folder / "tokenizer", ignore_errors=True)
-    os.replace(tok_tmp, folder / "tokenizer")
+    replace_folder(tok_tmp, folder / "tokenizer")
     config = LlamaConfig(**json.loads((base_folder / "config.json").read_text()))
     weights = merge_weights(load_file(str(base_folder / "model.safetensors")), lora_deltas(adapter_folder))
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))

@@ -156,6 +156,12 @@ def write_converted(
     os.replace(folder / f"meta.json{tag}", folder / "meta.json")
 
 
+def replace_folder(staging: Path, target: Path) -> None:
+    """Put the finished folder ``staging`` at ``target``, dropping what was there (one rename, no half state)."""
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(staging, target)
+
+
 def temp_tag() -> str:
     """A suffix no other process or thread writing the same folder uses."""
     return f".tmp-{os.getpid()}-{threading.get_ident()}"
@@ -177,8 +183,7 @@ def convert_gguf(gguf_file: Path, folder: Path) -> None:
     hf_tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
     tok_tmp = folder / f"tokenizer{tag}"
     hf_tokenizer.save_pretrained(str(tok_tmp))
-    shutil.rmtree(folder / "tokenizer", ignore_errors=True)
-    os.replace(tok_tmp, folder / "tokenizer")
+    replace_folder(tok_tmp, folder / "tokenizer")
 
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
     maxima = calibration_maxima(config, weights, tokenizer, CALIBRATION_DIALOGUES)

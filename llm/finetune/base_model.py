@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from llm.engine.weights import GGUF_NAME, find_gguf, read_meta
+from llm.engine.weights import GGUF_NAME, find_gguf, read_meta, replace_folder
 from tools.config import cache_dir
 
 HF_CACHE_FORMAT = 1
@@ -54,8 +54,7 @@ def ensure_hf_copy(folder: Path | None = None) -> Path:
     tokenizer.save_pretrained(str(staging))
     meta = {"format": HF_CACHE_FORMAT, "source": GGUF_NAME, "source_size": gguf.stat().st_size}
     (staging / "meta.json").write_text(json.dumps(meta, indent=2))  # last: marks the copy complete
-    shutil.rmtree(folder, ignore_errors=True)
-    os.replace(staging, folder)
+    replace_folder(staging, folder)
     return folder
 
 

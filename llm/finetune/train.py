@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from llm.engine.weights import replace_folder
 from llm.finetune.data import FinetuneExample, collate
 
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
@@ -150,8 +151,7 @@ def save_checkpoint(
         "fingerprint": fingerprint,
     }
     torch.save(state, staging / "state.pt")
-    shutil.rmtree(final, ignore_errors=True)
-    os.replace(staging, final)
+    replace_folder(staging, final)
     for old in sorted(p for p in root.glob("step-*"))[: -config.keep_checkpoints]:
         shutil.rmtree(old, ignore_errors=True)
     return final

@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 
 from workflows.kit.events import emit
 from workflows.kit.llm import ask_role
+from workflows.models.factory import LOCAL_MODELS, ModelSpec
 from workflows.toolformer.context import ToolformerContext
 from workflows.toolformer.prompts import generation_prompt, tuned_prompt
 from workflows.toolformer.state import ToolformerState
@@ -34,20 +35,24 @@ def clean_reply(reply: str) -> str:
     return ""
 
 
-TUNED_SPEC = "local:smollm2-135m-toolformer"
-PLAIN_LOCAL_SPECS = ("local", "local:smollm2-135m")
+TUNED_MODEL = next(name for name, adapter in LOCAL_MODELS.items() if adapter == "toolformer")
+TUNED_SPEC = f"local:{TUNED_MODEL}"
 
 
 def tuned_spec(model: Any, use_tuned: bool) -> str | None:
     """The tuned generator's spec when it writes the calls for ``model``, else None.
 
-    Naming it always selects it; the plain embedded model is swapped for it
-    unless ``use_tuned`` is off. Endpoints and ready chat models are never swapped.
+    Naming it always selects it; the plain embedded model (a local name with no
+    adapter in the factory's table) is swapped for it unless ``use_tuned`` is
+    off. Endpoints and ready chat models are never swapped.
     """
     if not isinstance(model, str):
         return None
-    name = model.strip().lower()
-    if name == TUNED_SPEC or (use_tuned and name in PLAIN_LOCAL_SPECS):
+    backend, _, name = model.strip().lower().partition(":")
+    if backend != "local":
+        return None
+    name = name.strip() or ModelSpec.model
+    if name == TUNED_MODEL or (use_tuned and name in LOCAL_MODELS and LOCAL_MODELS[name] is None):
         return TUNED_SPEC
     return None
 

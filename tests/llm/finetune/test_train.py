@@ -14,6 +14,7 @@ from llm.finetune.base_model import load_base
 from llm.finetune.data import build_examples, mix_records, records_by_dataset
 from llm.finetune.train import TrainConfig, batch_indices, latest_checkpoint, train_generator
 from tests.conftest import require_data
+from workflows.toolformer.prompts import tuned_prompt
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def base():
 def tiny_batch(base):
     """Two short training examples (the short prompt form keeps them under 128 tokens)."""
     records = mix_records(records_by_dataset(require_data("Graph_Toolformer/prompt")), per_dataset=2, seed=0)
-    examples, _ = build_examples(records, base[1], lambda text: f"Input: {text}\nOutput:", max_length=96)
+    examples, _ = build_examples(records, base[1], tuned_prompt, max_length=96)
     assert len(examples) >= 3
     return examples[:2], examples[2:3]
 
