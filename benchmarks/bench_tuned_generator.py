@@ -8,7 +8,9 @@ machine hits both alike:
   engine's speed with each weight set; the target is tuned >= 90% of plain);
 * per question: the workflow's generator call on validation inputs, each model
   with its own prompt (plain: instruction + 4 retrieved examples; tuned: the
-  short prompt it was trained on), tokens/s and seconds per question.
+  short prompt it was trained on), tokens/s and seconds per question; the tuned
+  model both decoding freely and held to the call grammar (the default), which
+  prices the grammar's checks.
 
     python benchmarks/bench_tuned_generator.py [--rounds 3] [--tokens 96] [--questions 8] [--threads 2]
 """
@@ -56,11 +58,11 @@ def questions(n: int) -> list[str]:
     return chosen[:n]
 
 
-def per_question(tuned: bool, inputs: list[str]) -> tuple[float, float]:
+def per_question(tuned: bool, inputs: list[str], grammar: bool = True) -> tuple[float, float]:
     """``(tokens/s, seconds per question)`` of the workflow's generator call."""
     from workflows.toolformer import ToolformerContext, solve
 
-    context = ToolformerContext(tuned_generator=tuned, execute_calls=False)
+    context = ToolformerContext(tuned_generator=tuned, grammar=grammar, execute_calls=False)
     tokens, seconds = 0, 0.0
     for text in inputs:
         usage = solve(text, context)["usage"]
@@ -88,8 +90,10 @@ def main() -> None:
     print(f"decode ({args.tokens} tokens, median of {args.rounds}, {torch.get_num_threads()} threads): "
           f"plain {plain:.1f} tokens/s, tuned {tuned:.1f} tokens/s = {100 * tuned / plain:.1f}% of plain")
     inputs = questions(args.questions)
-    for name, is_tuned in (("plain, 4 examples", False), ("tuned", True)):
-        rate, each = per_question(is_tuned, inputs)
+    for name, is_tuned, grammar in (
+        ("plain, 4 examples", False, False), ("tuned, free", True, False), ("tuned, grammar", True, True),
+    ):
+        rate, each = per_question(is_tuned, inputs, grammar)
         print(f"per question ({len(inputs)} validation inputs), {name:17s}: {rate:5.1f} tokens/s, {each:5.2f} s each")
 
 

@@ -57,9 +57,16 @@ def load_items(path: str | Path | None, split: str = "val") -> list[dict[str, An
 
 
 def score(item: dict[str, Any], output: dict[str, Any], executed: bool = True) -> dict[str, float]:
-    """Generation scores; execution scores only when the calls were run (``executed``)."""
+    """Generation scores; execution scores only when the calls were run (``executed``).
+
+    ``grammar_edits`` (1 when constrained decoding replaced a token of this
+    reply) is there only when the generator was held to the grammar.
+    """
     prediction = str(output.get("annotated") or "")
     scores: dict[str, float] = {**api_gen_scores(prediction, item["answer"]), **rouge_scores(prediction, item["answer"])}
+    generated = next((n for n in output.get("trace") or [] if n.get("step") == "generate"), {})
+    if "constrained_tokens" in generated:  # share of replies the grammar changed (the rest decode as without it)
+        scores["grammar_edits"] = float(generated["constrained_tokens"] > 0)
     if not executed:  # nothing ran: an execution score would read as 0% right
         return scores
     results = output.get("results") or []
@@ -121,6 +128,7 @@ def run_toolformer_eval(
         "generator_model": model,
         "tuned_generator": context.tuned_generator,
         "execute_calls": context.execute_calls,
+        "grammar": bool(tuned) and context.grammar,  # only the embedded tuned generator is constrained
         "few_shot": 0 if tuned else context.few_shot,  # the tuned generator is shown no examples
         "embedding_model": context.embedding_model,
         "max_tokens": context.max_tokens,

@@ -10,6 +10,8 @@ numbers. Here:
   and ``-``/``_`` do not matter, a broken call never matches);
 * ``api_gen_acc_string`` is the stricter string variant: the call brackets
   found by a pattern, compared as written (spaces trimmed);
+* ``parses``: every call bracket of the prediction is closed and parses (what
+  grammar-constrained decoding guarantees), whether or not the calls are right;
 * Rouge from ``rouge-score`` (stemming off, as its defaults), BLEU and BP from
   ``sacrebleu``'s corpus BLEU (13a tokenizer) over a group's records;
 * ``exec_acc``: each executed call's value against the gold ``Reasoning
@@ -27,6 +29,7 @@ from functools import lru_cache
 from typing import Any
 
 from tools.calls.toolformer.normalize import same_calls
+from tools.calls.toolformer.prefix import complete
 
 UNCHECKABLE = {"", "unknown", "unsupervised", "none"}
 _BRACKET = re.compile(r"\[[A-Za-z_][\w-]*\s*\([^\]]*\]")
@@ -41,6 +44,7 @@ def api_gen_scores(prediction: str, gold: str) -> dict[str, float]:
     return {
         "api_gen_acc": float(same_calls(prediction, gold)),
         "api_gen_acc_string": float(api_calls_as_written(prediction) == api_calls_as_written(gold)),
+        "parses": float(complete(prediction)),  # every call bracket closed and parsed, right or wrong
     }
 
 

@@ -18,12 +18,14 @@ from typing import Any
 from evals import report as page
 from evals.toolformer_metrics import corpus_bleu
 
-SCORES = ("api_gen_acc", "api_gen_acc_string", "rouge1", "rouge2", "rougeL", "rougeLsum")
+SCORES = ("api_gen_acc", "api_gen_acc_string", "parses", "grammar_edits", "rouge1", "rouge2", "rougeL", "rougeLsum")
 COLUMNS = (
     ("n", "n"),
     ("errors", "err"),
     ("api_gen_acc", "API-Gen Acc"),
     ("api_gen_acc_string", "API-Gen (string)"),
+    ("parses", "parses"),
+    ("grammar_edits", "grammar edits"),
     ("rouge1", "R-1"),
     ("rouge2", "R-2"),
     ("rougeL", "R-L"),
@@ -78,6 +80,7 @@ def render(summary: dict[str, Any], plot_name: str) -> str:
         + (" (the dataset's own annotations: an oracle, not a model)" if summary.get("gold") else ""),
         f"few-shot examples: {summary.get('few_shot')}, embedding: {summary.get('embedding_model')}",
         "calls executed: " + ("yes" if summary.get("execute_calls", True) else "no (--no-execute: call writing only)"),
+        "decoding held to the call grammar: " + ("yes" if summary.get("grammar") else "no"),
         f"records: {summary.get('records_file')}",
     ]
     tables = [

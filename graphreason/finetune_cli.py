@@ -2,6 +2,8 @@
 
     graphreason train generator --threads 2 --out runs/generator     the shipped recipe (80 min measured on 2 CPU cores)
     graphreason train generator --threads 2 --out runs/generator --resume   continue from the newest checkpoint
+    graphreason train generator --init-adapter runs/generator/adapter --mix gpr=900,... --out runs/stage2
+                                                                    a second stage, weighted to hard datasets
     python -m llm.finetune.export runs/generator llm/adapters/toolformer-generator   ship it (fp16 + card)
 
 Data: our training side of prompts_train (tools.loaders.toolformer_split), a
@@ -39,11 +41,21 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
     )
     gen.add_argument("--path", default=None, help="prompt folder (default: Graph_Toolformer/prompt in the data root)")
     gen.add_argument(
-        "--examples", type=positive, default=4800,
+        "--examples", type=positive, default=None,
         help="training examples, spread evenly over the datasets (default 4800: 300 per dataset, one pass "
-        "took 80 min on 2 CPU cores)",
+        "took 80 min on 2 CPU cores; with --mix, the mix's total)",
     )
-    gen.add_argument("--per-dataset", type=positive, default=None, help="cap per dataset instead of an even spread")
+    gen.add_argument("--per-dataset", type=int, default=None, help="cap per dataset instead of an even spread")
+    gen.add_argument(
+        "--mix", default=None,
+        help="weighted mix, e.g. gpr=900,twitter=200: records drawn from each named dataset; the others take "
+        "--per-dataset (0 unless given)",
+    )
+    gen.add_argument(
+        "--init-adapter", default=None,
+        help="start from this trained adapter folder (a second stage, e.g. runs/generator-short/adapter); "
+        "its card's time is added to the total",
+    )
     gen.add_argument("--steps", type=positive, default=None, help="optimizer steps (default: one pass, examples/batch)")
     gen.add_argument("--batch-size", type=positive, default=8, help="examples per step (default 8)")
     gen.add_argument(
@@ -87,7 +99,7 @@ def cmd_train_generator(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("peft") is None:
         raise ValueError("training the generator needs peft: pip install -e '.[finetune]'")
     from llm.finetune.base_model import load_base
-    from llm.finetune.data import training_data
+    from llm.finetune.data import parse_mix, training_data
     from llm.finetune.train import TrainConfig, latest_checkpoint, train_generator
 
     if args.resume and latest_checkpoint(args.out) is None:
@@ -98,11 +110,16 @@ def cmd_train_generator(args: argparse.Namespace) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
+    if args.per_dataset is not None and args.per_dataset < 0:
+        raise ValueError(f"--per-dataset must be 0 or more, got {args.per_dataset}")
+    counts = parse_mix(args.mix) if args.mix else None
+    examples = args.examples if args.examples is not None or counts else 4800
+    per_dataset = args.per_dataset if args.per_dataset is not None or not counts else 0
     model, tokenizer = load_base()
     train, validation, info = training_data(
-        tokenizer, prompt_function(args.prompt_form), root=args.path, examples=args.examples,
-        per_dataset=args.per_dataset, val_per_dataset=args.val_per_dataset, max_length=args.max_length,
-        seed=args.seed,
+        tokenizer, prompt_function(args.prompt_form), root=args.path, examples=examples,
+        per_dataset=per_dataset, val_per_dataset=args.val_per_dataset, max_length=args.max_length,
+        seed=args.seed, counts=counts,
     )
     print(f"examples: {info['train_examples']} train, {info['validation_examples']} validation; "
           f"dropped over {args.max_length} tokens: {info['dropped_over_max_length']}", flush=True)
@@ -111,7 +128,7 @@ def cmd_train_generator(args: argparse.Namespace) -> int:
     config = TrainConfig(
         out_dir=args.out, steps=steps, batch_size=args.batch_size, lr=args.lr, eval_every=args.eval_every,
         save_every=args.save_every, seed=args.seed, threads=args.threads, device=args.device,
-        resume=args.resume, progress=not args.no_progress,
+        resume=args.resume, progress=not args.no_progress, init_adapter=args.init_adapter,
     )
     card = {
         "data": {"source": "Graph_Toolformer/prompt/**/prompts_train", "prompt_form": args.prompt_form, **info},

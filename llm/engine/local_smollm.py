@@ -42,6 +42,7 @@ from pydantic import Field
 
 from llm.chat_result import ReplyChatModel, reply_message, usage_metadata
 from llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, END_TOKENS, message_turns, render_chatml
+from llm.engine.constraint import ConstrainedPicker, TextConstraint, named_grammar
 from llm.engine.cpu_threads import apply_thread_choice
 from llm.engine.llama_net import PRECISIONS, LlamaConfig, LlamaDecoder, build_decoder
 from llm.engine.weights import (
@@ -66,6 +67,8 @@ class Generation:
     finish_reason: str  # "stop" (end token or stop sequence) or "length"
     truncated_prompt_tokens: int
     seconds: float
+    constrained_tokens: int = 0  # tokens a grammar replaced (llm.engine.constraint)
+    constraint_gave_up: bool = False  # no acceptable token was found; the rest was decoded freely
 
 
 def _pick_token(logits: torch.Tensor, temperature: float, top_p: float, generator: torch.Generator) -> int:
@@ -174,8 +177,13 @@ class LocalEngine:
         seed: int | None = None,
         stop: Sequence[str] | None = None,
         on_text: Callable[[str], None] | None = None,
+        constraint: TextConstraint | None = None,
     ) -> Generation:
         """Complete a chat; stops at an end token, a stop sequence (removed from the text) or ``max_tokens``.
+
+        ``constraint`` keeps the reply on a grammar (:mod:`llm.engine.constraint`):
+        a proposed token that would break it is replaced by the best-scored one
+        that does not.
 
         ``on_text`` receives the reply in pieces as it is generated (for streaming);
         the pieces join to the returned text. Text that could still turn out to be
@@ -203,6 +211,7 @@ class LocalEngine:
         out: list[int] = []
         text: str | None = None  # set when a stop sequence cut the reply
         finish = "length"
+        picker = ConstrainedPicker(constraint, self.decode, self.end_ids) if constraint is not None else None
         with self._lock:
             start = time.perf_counter()
             shared = (
@@ -215,6 +224,8 @@ class LocalEngine:
             position, partial = len(prompt), ""
             while len(out) < budget:
                 token = _pick_token(logits, temperature, top_p, generator)
+                if picker is not None:
+                    token = picker.pick(token, logits, out)
                 if token in self.end_ids:
                     finish = "stop"
                     break
@@ -237,7 +248,10 @@ class LocalEngine:
             text = self.decode(out)
         if on_text and text.startswith(sent) and len(text) > len(sent):
             on_text(text[len(sent) :])
-        return Generation(text, len(prompt), len(out), finish, dropped, seconds)
+        return Generation(
+            text, len(prompt), len(out), finish, dropped, seconds,
+            picker.replaced if picker else 0, picker.gave_up if picker else False,
+        )
 
 
 def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8", adapter: str | None = None) -> LocalEngine:
@@ -339,20 +353,23 @@ def reset_engines() -> None:
 
 # --------------------------------------------------------------------------- LangChain model
 
-_CALL_OPTIONS = ("temperature", "top_p", "max_tokens", "seed")
+_CALL_OPTIONS = ("temperature", "top_p", "max_tokens", "seed", "grammar")
 
 
 class LocalChatModel(ReplyChatModel):
     """LangChain chat model backed by the embedded SmolLM2-135M-Instruct.
 
     ``temperature=0`` decodes greedily. Per-call overrides of ``temperature``,
-    ``top_p``, ``max_tokens`` and ``seed`` may be passed to ``invoke``.
+    ``top_p``, ``max_tokens``, ``seed`` and ``grammar`` may be passed to
+    ``invoke``; ``grammar`` names a constraint of :data:`llm.engine.constraint.GRAMMARS`
+    (``model.bind(grammar="toolformer-calls")``).
     """
 
     temperature: float = Field(default=0.7, ge=0.0)
     top_p: float = Field(default=0.9, gt=0.0, le=1.0)
     max_tokens: int = Field(default=256, ge=1)
     seed: int | None = None
+    grammar: str | None = None
     n_ctx: int = Field(default=DEFAULT_N_CTX, ge=16, le=8192)
     precision: str = "int8"
     adapter: str | None = None  # a shipped LoRA adapter merged into the weights (llm.engine.adapter)
@@ -379,7 +396,9 @@ class LocalChatModel(ReplyChatModel):
             raise ValueError(
                 f"LocalChatModel does not support {', '.join(unknown)}; per-call options are {', '.join(_CALL_OPTIONS)}"
             )
-        return {name: kwargs.get(name, getattr(self, name)) for name in _CALL_OPTIONS}
+        options = {name: kwargs.get(name, getattr(self, name)) for name in _CALL_OPTIONS}
+        options["constraint"] = named_grammar(options.pop("grammar"))
+        return options
 
     @staticmethod
     def _response_metadata(result: Generation, engine: LocalEngine) -> dict[str, Any]:
@@ -389,6 +408,8 @@ class LocalChatModel(ReplyChatModel):
             "truncated_prompt_tokens": result.truncated_prompt_tokens,
             "seconds": result.seconds,
             "threads": engine.threads,
+            "constrained_tokens": result.constrained_tokens,
+            "constraint_gave_up": result.constraint_gave_up,
         }
 
     def _reply(self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> AIMessage:

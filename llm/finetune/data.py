@@ -67,21 +67,40 @@ def records_by_dataset(root: Path | str | None = None, side: Side = "train") -> 
     return chosen
 
 
+def parse_mix(text: str) -> dict[str, int]:
+    """``"gpr=900,twitter=200"`` as ``{"gpr": 900, "twitter": 200}``; counts are whole numbers >= 0."""
+    counts: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip() or not value.strip().isdigit():
+            raise ValueError(f"mix entries look like dataset=count (e.g. gpr=900), got {part!r}")
+        counts[name.strip()] = int(value)
+    if not counts:
+        raise ValueError("the mix names no dataset")
+    return counts
+
+
 def mix_records(
     by_dataset: dict[str, list[PromptRecord]], *, per_dataset: int | None = None, seed: int = 0,
-    limit: int | None = None,
+    limit: int | None = None, counts: dict[str, int] | None = None,
 ) -> list[PromptRecord]:
     """Records of every dataset, at most ``per_dataset`` each (a seeded draw), shuffled under ``seed``.
 
     The cap balances the mix: without it the largest datasets dominate the few
-    thousand examples a CPU run can afford. ``limit`` then keeps the first N.
+    thousand examples a CPU run can afford. ``counts`` sets the cap of named
+    datasets (a weighted mix, e.g. more of a hard dataset in a second stage).
+    ``limit`` then keeps the first N.
     """
+    unknown = sorted(set(counts or {}) - set(by_dataset))
+    if unknown:
+        raise ValueError(f"unknown dataset(s) in the mix: {', '.join(unknown)}; known: {', '.join(sorted(by_dataset))}")
     rng = random.Random(seed)
     mixed: list[PromptRecord] = []
     for dataset in sorted(by_dataset):
         records = list(by_dataset[dataset])
-        if per_dataset is not None and len(records) > per_dataset:
-            records = rng.sample(records, per_dataset)
+        cap = (counts or {}).get(dataset, per_dataset)
+        if cap is not None and len(records) > cap:
+            records = rng.sample(records, cap)
         mixed.extend(records)
     rng.shuffle(mixed)
     return mixed if limit is None else mixed[:limit]
@@ -155,30 +174,33 @@ def collate(examples: Sequence[FinetuneExample], pad_id: int) -> dict[str, torch
 def training_data(
     tokenizer: Any, prompt_for: Callable[[str], str], *, root: Path | str | None = None,
     examples: int | None = None, per_dataset: int | None = None, val_per_dataset: int = 8,
-    max_length: int | None = None, seed: int = 0,
+    max_length: int | None = None, seed: int = 0, counts: dict[str, int] | None = None,
 ) -> tuple[list[FinetuneExample], list[FinetuneExample], dict[str, Any]]:
     """``(train, validation, info)`` ready for :func:`llm.finetune.train.train_generator`.
 
     ``examples`` caps the training examples; without ``per_dataset`` the cap is
     spread evenly over the datasets (a balanced mix). Validation takes
     ``val_per_dataset`` records of each dataset's held-out slice (a seeded draw),
-    enough for a stable loss at a fraction of the slice's cost. ``info`` holds
-    the counts and token-length summaries for the card.
+    enough for a stable loss at a fraction of the slice's cost; it is drawn under
+    seed 0 whatever ``seed`` is, so the losses of different runs compare. ``info`` holds
+    the counts and token-length summaries for the card. ``counts`` weights the
+    mix per dataset (see :func:`mix_records`).
     """
     train_side = records_by_dataset(root, "train")
-    if per_dataset is None and examples is not None:
+    if per_dataset is None and examples is not None and counts is None:
         per_dataset = -(-examples // len(train_side))
-    train_records = mix_records(train_side, per_dataset=per_dataset, seed=seed, limit=examples)
-    val_records = mix_records(records_by_dataset(root, "val"), per_dataset=val_per_dataset, seed=seed)
+    train_records = mix_records(train_side, per_dataset=per_dataset, seed=seed, limit=examples, counts=counts)
+    # validation is drawn under seed 0 whatever ``seed`` is, so losses of different runs compare
+    val_records = mix_records(records_by_dataset(root, "val"), per_dataset=val_per_dataset, seed=0)
     train, dropped = build_examples(train_records, tokenizer, prompt_for, max_length=max_length)
     validation, val_dropped = build_examples(val_records, tokenizer, prompt_for, max_length=max_length)
-    counts: dict[str, int] = {}
+    seen: dict[str, int] = {}
     for example in train:
-        counts[example.dataset] = counts.get(example.dataset, 0) + 1
+        seen[example.dataset] = seen.get(example.dataset, 0) + 1
     info = {
         "train_examples": len(train), "validation_examples": len(validation),
         "dropped_over_max_length": {"train": dropped, "validation": val_dropped},
-        "per_dataset": per_dataset, "train_counts": dict(sorted(counts.items())),
+        "per_dataset": per_dataset, "mix": counts, "train_counts": dict(sorted(seen.items())),
         "token_lengths": length_summary([len(e.input_ids) for e in train]),
         "output_token_lengths": length_summary([len(e.input_ids) - e.prompt_length for e in train]),
         "max_length": max_length, "seed": seed,

@@ -58,6 +58,7 @@ class TrainConfig:
     device: str = "cpu"
     resume: bool = False
     progress: bool = True
+    init_adapter: str | None = None  # a peft adapter folder to start from (a second training stage)
 
     def __post_init__(self) -> None:
         for name in ("steps", "batch_size", "lora_r", "eval_every", "save_every", "keep_checkpoints"):
@@ -112,12 +113,44 @@ def latest_checkpoint(out_dir: Path | str) -> Path | None:
 
 
 def data_fingerprint(examples: list[FinetuneExample], config: TrainConfig) -> str:
-    """What a resumed run must share with the run it continues: the examples, batch size, seed and LoRA shape."""
+    """What a resumed run must share with the run it continues: examples, batch size, seed, LoRA shape, start."""
     digest = hashlib.sha256()
     for e in examples:
         digest.update(f"{e.dataset}:{e.index}:{len(e.input_ids)}:{e.prompt_length};".encode())
     digest.update(f"{config.batch_size}:{config.seed}:{config.lora_r}:{config.lora_alpha}".encode())
+    if config.init_adapter:
+        digest.update((Path(config.init_adapter) / "adapter_model.safetensors").read_bytes())
     return digest.hexdigest()[:16]
+
+
+def load_init_adapter(model: Any, folder: Path | str, config: TrainConfig) -> dict[str, Any]:
+    """Copy a saved adapter's weights into ``model``'s fresh LoRA layers; returns that adapter's card (or {}).
+
+    Its rank and alpha must equal this run's: other shapes would not load, and
+    another alpha would silently rescale what it learned.
+    """
+    from peft import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
+    folder = Path(folder)
+    weights, settings = folder / "adapter_model.safetensors", folder / "adapter_config.json"
+    if not weights.is_file() or not settings.is_file():
+        raise ValueError(f"--init-adapter {folder}: expected adapter_model.safetensors and adapter_config.json there")
+    saved = json.loads(settings.read_text())
+    if (saved.get("r"), saved.get("lora_alpha")) != (config.lora_r, config.lora_alpha):
+        raise ValueError(
+            f"--init-adapter {folder} has r={saved.get('r')}, alpha={saved.get('lora_alpha')}; "
+            f"this run uses r={config.lora_r}, alpha={config.lora_alpha}"
+        )
+    state = {k: v.float() for k, v in load_file(str(weights)).items()}
+    result = set_peft_model_state_dict(model, state)
+    missing = [k for k in getattr(result, "missing_keys", []) if "lora_" in k]
+    if missing:
+        raise ValueError(f"--init-adapter {folder} lacks {len(missing)} LoRA tensors (e.g. {missing[0]})")
+    for candidate in (folder / "card.json", folder.parent / "card.json"):
+        if candidate.is_file():
+            return json.loads(candidate.read_text())
+    return {}
 
 
 def _rng_state() -> dict[str, Any]:
@@ -248,6 +281,7 @@ def train_generator(
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, _schedule(config))
     step, history, earlier_seconds = 0, [], 0.0
     resumed_from = latest_checkpoint(out) if config.resume else None
+    earlier_stage = load_init_adapter(model, config.init_adapter, config) if config.init_adapter else None
     if resumed_from is not None:
         step, history, earlier_seconds = load_checkpoint(model, optimizer, scheduler, resumed_from, fingerprint)
     else:
@@ -301,5 +335,10 @@ def train_generator(
         "history": history,
         **(card or {}),
     }
+    if earlier_stage is not None:  # a second stage: the card says what it started from and the total time
+        full_card["earlier_stage"] = {k: v for k, v in earlier_stage.items() if k != "history"}
+        full_card["total_training_seconds"] = round(
+            seconds + float(earlier_stage.get("total_training_seconds") or earlier_stage.get("training_seconds") or 0), 1
+        )
     (out / "card.json").write_text(json.dumps(full_card, indent=2, default=str))
     return TrainResult(adapter_dir, full_card, history)

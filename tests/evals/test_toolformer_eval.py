@@ -29,10 +29,12 @@ PROMPTS = (
 def test_tree_comparison_forgives_spelling_the_string_one_does_not() -> None:
     variant = "The order of the bull graph is [GR( GL('gpr', {\"bull_graph\"}), \"toolx:order\" )-->r]."
     variant = variant.replace("'", '"')
-    assert api_gen_scores(variant, GOLD) == {"api_gen_acc": 1.0, "api_gen_acc_string": 0.0}
+    assert api_gen_scores(variant, GOLD) == {"api_gen_acc": 1.0, "api_gen_acc_string": 0.0, "parses": 1.0}
     assert api_gen_scores(GOLD.replace("order", "size"), GOLD)["api_gen_acc"] == 0.0
     broken = GOLD.replace('"toolx:order")', '"toolx:order"')
     assert api_gen_scores(broken, GOLD)["api_gen_acc"] == 0.0  # a broken call never matches
+    assert api_gen_scores(broken, GOLD)["parses"] == 0.0
+    assert api_gen_scores(GOLD.replace("order", "size"), GOLD)["parses"] == 1.0  # wrong but well formed
     assert api_calls_as_written(GOLD) == ['[GR(GL("gpr", {"bull_graph"}), "toolx:order")-->r]']
 
 

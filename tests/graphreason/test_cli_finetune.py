@@ -30,9 +30,26 @@ def test_prompt_forms() -> None:
     assert prompt_function("short") is tuned_prompt  # what the workflow sends the tuned generator
 
 
-def test_defaults_are_the_shipped_recipe() -> None:
+def test_defaults_are_the_shipped_first_stage() -> None:
     args = build_parser().parse_args(["train", "generator"])
-    assert (args.prompt_form, args.examples, args.batch_size, args.lr, args.seed) == ("short", 4800, 8, 2e-4, 0)
+    assert (args.prompt_form, args.batch_size, args.lr, args.seed) == ("short", 8, 2e-4, 0)
+    assert (args.examples, args.mix, args.init_adapter) == (None, None, None)  # 4800 examples, evenly spread
+
+
+def test_second_stage_options_parse() -> None:
+    args = build_parser().parse_args([
+        "train", "generator", "--init-adapter", "runs/a/adapter", "--mix", "gpr=900,twitter=200", "--per-dataset", "25",
+    ])
+    assert (args.init_adapter, args.mix, args.per_dataset) == ("runs/a/adapter", "gpr=900,twitter=200", 25)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--mix", "gpr"], "dataset=count"),
+    (["--per-dataset", "-2"], "--per-dataset must be 0 or more"),
+])
+def test_bad_mixes_are_refused_before_any_model_loads(tmp_path, capsys, options, message) -> None:
+    assert main(["train", "generator", "--out", str(tmp_path), *options]) == 2
+    assert message in capsys.readouterr().err
 
 
 def test_resume_without_a_checkpoint_is_refused(tmp_path, capsys) -> None:

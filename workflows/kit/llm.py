@@ -17,6 +17,7 @@ def ask_role(
     prompt: str | Sequence[BaseMessage],
     *,
     stop: list[str] | None = None,
+    call_options: dict[str, Any] | None = None,
     **params: Any,
 ) -> LLMReply:
     """Call the role whose model spec (or chat model) is ``model`` on ``prompt``; the reply carries usage.
@@ -27,4 +28,7 @@ def ask_role(
     :class:`~workflows.models.invoke.ModelUnavailableError`.
     """
     messages = [HumanMessage(content=prompt)] if isinstance(prompt, str) else list(prompt)
-    return invoke_text(role_model(context, model, **params), messages, stop=stop)
+    chat = role_model(context, model, **params)
+    if call_options:  # options only some models take (the embedded model's grammar), bound to this call
+        chat = chat.bind(**call_options)
+    return invoke_text(chat, messages, stop=stop)

@@ -32,6 +32,7 @@ class LLMReply:
     input_tokens: int
     output_tokens: int
     seconds: float
+    constrained_tokens: int = 0  # tokens the embedded engine's grammar replaced (llm.engine.constraint)
 
     def usage(self) -> Usage:
         """This one call as usage counters (for a state's ``llm_usage`` reducer)."""
@@ -129,6 +130,7 @@ def invoke_text(
         input_tokens=int(usage.get("input_tokens", 0)),
         output_tokens=int(usage.get("output_tokens", 0)),
         seconds=time.perf_counter() - start,
+        constrained_tokens=int((getattr(message, "response_metadata", None) or {}).get("constrained_tokens") or 0),
     )
 
 

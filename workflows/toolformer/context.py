@@ -25,6 +25,12 @@ class ToolformerContext(RunContext):
         "(local:smollm2-135m-toolformer: short prompt, no examples); off = the plain model, prompted few-shot.",
         negate="--no-tuned-generator",
     )
+    grammar: bool = setting(
+        True,
+        "Constrain the tuned generator's decoding to the call grammar inside [...], so every call it "
+        "writes parses (embedded engine only; off = free decoding).",
+        negate="--no-grammar",
+    )
     few_shot: int = setting(
         4,
         "Input/output examples shown to a prompted generator, retrieved from our training split of the "

@@ -2,7 +2,9 @@
 
 With the embedded model the default generator is the tuned one
 (``local:smollm2-135m-toolformer``, the shipped LoRA adapter merged in): it gets
-the short prompt it was trained on and no examples. Any other chat model works
+the short prompt it was trained on and no examples, and its decoding is held
+to the call grammar inside ``[...]`` (``grammar``, on by default), so every call
+it writes parses. Any other chat model works
 by few-shot prompting (:mod:`workflows.toolformer.prompts`, examples from
 :mod:`workflows.toolformer.examples`). The reply is untrusted:
 only its first non-empty line is kept, a leading ``Output:`` is dropped, and
@@ -35,6 +37,7 @@ def clean_reply(reply: str) -> str:
     return ""
 
 
+CALL_GRAMMAR = "toolformer-calls"  # llm.engine.constraint: the engine keeps every call parseable
 TUNED_MODEL = next(name for name, adapter in LOCAL_MODELS.items() if adapter == "toolformer")
 TUNED_SPEC = f"local:{TUNED_MODEL}"
 
@@ -77,14 +80,19 @@ def generate(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dic
 
             examples = example_index(context.embedding_model).nearest(text, context.few_shot)
         prompt = generation_prompt(text, [(e.input, e.output) for e in examples])
+    constrained = bool(tuned) and context.grammar
     reply = ask_role(
         context, tuned or context.generator_model, prompt, stop=["\nInput:", "\n\n"],
+        call_options={"grammar": CALL_GRAMMAR} if constrained else None,
         temperature=context.temperature, max_tokens=context.max_tokens,
     )
     annotated = clean_reply(reply.text)
     note: dict[str, Any] = {
-        "step": "generate", "generator": "tuned" if tuned else "prompted", "examples": [e.id for e in examples],
+        "step": "generate", "generator": "tuned" if tuned else "prompted", "grammar": constrained,
+        "examples": [e.id for e in examples],
     }
+    if constrained:
+        note["constrained_tokens"] = reply.constrained_tokens  # 0: the grammar changed nothing
     if not annotated:
         annotated = text
         note["note"] = "the generator wrote nothing; the input is used as it is"

@@ -12,6 +12,7 @@ from llm.finetune.data import (
     chat_prompt,
     collate,
     mix_records,
+    parse_mix,
     records_by_dataset,
     training_data,
 )
@@ -77,6 +78,25 @@ def test_mix_is_balanced_and_seeded(sides) -> None:
         counts[record.dataset] = counts.get(record.dataset, 0) + 1
     assert set(counts.values()) == {5}
     assert mix_records(sides[0], per_dataset=5, seed=1, limit=7) == first[:7]
+
+
+def test_a_weighted_mix_draws_the_named_counts(sides) -> None:
+    mix = mix_records(sides[0], per_dataset=1, seed=3, counts={"gpr": 9, "twitter": 4, "cora": 0})
+    counts: dict[str, int] = {}
+    for record in mix:
+        counts[record.dataset] = counts.get(record.dataset, 0) + 1
+    assert counts.pop("gpr") == 9 and counts.pop("twitter") == 4 and "cora" not in counts
+    assert set(counts.values()) == {1}  # every other dataset takes per_dataset
+    assert mix_records(sides[0], per_dataset=5, seed=1, counts={}) == mix_records(sides[0], per_dataset=5, seed=1)
+    with pytest.raises(ValueError, match="unknown dataset.*gprr.*known: amazon"):
+        mix_records(sides[0], counts={"gprr": 3})
+
+
+def test_mix_text_is_parsed_and_bad_entries_are_explained() -> None:
+    assert parse_mix(" gpr=900, twitter=200 ,") == {"gpr": 900, "twitter": 200}
+    for bad in ("gpr", "gpr=-1", "=3", "gpr=many", ","):
+        with pytest.raises(ValueError, match="dataset=count|names no dataset"):
+            parse_mix(bad)
 
 
 def test_long_examples_are_dropped_and_batches_padded(sides, tokenizer) -> None:

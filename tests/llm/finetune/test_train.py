@@ -81,3 +81,29 @@ def test_checkpoints_are_never_mixed_up(base, tiny_batch, tmp_path) -> None:
         train_generator(model, tokenizer, train, validation, config(tmp_path, steps=2))
     with pytest.raises(ValueError, match="resume with the same options"):
         train_generator(copy.deepcopy(model), tokenizer, train[:1], validation, config(tmp_path, resume=True))
+
+
+def test_a_second_stage_starts_from_the_first_adapter_and_adds_up_the_time(base, tiny_batch, tmp_path) -> None:
+    from llm.finetune.train import add_lora, load_init_adapter
+
+    model, tokenizer = base
+    train, validation = tiny_batch
+    first = train_generator(copy.deepcopy(model), tokenizer, train, validation, config(tmp_path / "one", steps=2))
+    wrapped = add_lora(copy.deepcopy(model), config(tmp_path / "probe"))
+    earlier = load_init_adapter(wrapped, first.adapter_dir, config(tmp_path / "probe"))
+    assert earlier["training_seconds"] == first.card["training_seconds"]  # the card beside the adapter folder
+    saved = load_file(str(first.adapter_dir / "adapter_model.safetensors"))
+    state = {k: v for k, v in wrapped.state_dict().items() if "lora_" in k}
+    assert len(state) == len(saved) and all(
+        torch.equal(state[k.replace(".weight", ".default.weight")], v) for k, v in saved.items()
+    )
+
+    second = train_generator(copy.deepcopy(model), tokenizer, train, validation,
+                             config(tmp_path / "two", steps=2, init_adapter=str(first.adapter_dir)))
+    assert second.history[0]["loss"] < first.history[0]["loss"]  # it starts where the first stage ended
+    assert second.card["earlier_stage"]["training_seconds"] == first.card["training_seconds"]
+    assert second.card["total_training_seconds"] == pytest.approx(
+        first.card["training_seconds"] + second.card["training_seconds"], abs=0.11)
+    with pytest.raises(ValueError, match="r=16, alpha=32; this run uses r=8"):
+        train_generator(copy.deepcopy(model), tokenizer, train, validation,
+                        config(tmp_path / "three", lora_r=8, init_adapter=str(first.adapter_dir)))

@@ -1,0 +1,103 @@
+"""Grammar-constrained decoding in the engine, driven by a scripted decoder whose second choices are known."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import llm.engine.local_smollm as local
+from llm.engine.constraint import GRAMMARS, ConstrainedPicker, named_grammar
+from llm.engine.local_smollm import LocalChatModel, LocalEngine
+from tests.llm.engine.test_local_engine import VOCAB, CharTokenizer, ScriptedDecoder
+
+USER = [("user", "hi")]
+END = VOCAB.index("<|im_end|>")
+
+
+class WithSecondChoices(ScriptedDecoder):
+    """The scripted token scores 10 at each step; ``')'``, ``']'`` and ``','`` score 5, 4 and 3."""
+
+    def __call__(self, ids: torch.Tensor, start: int) -> torch.Tensor:
+        logits = super().__call__(ids, start)
+        for score, char in zip((5.0, 4.0, 3.0), ")],", strict=True):
+            logits[VOCAB.index(char)] = max(float(logits[VOCAB.index(char)]), score)
+        return logits
+
+
+@pytest.fixture(autouse=True)
+def _one_prefill_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local, "PREFILL_CHUNK", 100_000)
+
+
+def _engine(reply: str) -> LocalEngine:
+    return LocalEngine(WithSecondChoices(reply), CharTokenizer(), "fp32")
+
+
+def test_free_decoding_writes_the_broken_call() -> None:
+    result = _engine("[f(x]").generate(USER, max_tokens=20, temperature=0.0)
+    assert result.text == "[f(x]" and result.constrained_tokens == 0
+
+
+def test_the_grammar_replaces_the_tokens_that_would_break_the_call() -> None:
+    result = _engine("[f(x]").generate(
+        USER, max_tokens=20, temperature=0.0, constraint=GRAMMARS["toolformer-calls"]
+    )
+    # ']' before ')' is refused, so ')' comes; ending inside the bracket is refused, so ']' closes it
+    assert result.text == "[f(x)]"
+    assert result.constrained_tokens == 2 and not result.constraint_gave_up
+    assert result.finish_reason == "stop"
+
+
+def test_prose_and_valid_calls_pass_untouched() -> None:
+    text = 'See [GR(GL("cora"), "graph_bert:topic", paper#1)-->r], and [TBR] or [1].'
+    result = _engine(text).generate(USER, max_tokens=200, temperature=0.0, constraint=GRAMMARS["toolformer-calls"])
+    assert result.text == text and result.constrained_tokens == 0
+
+
+def test_sampled_tokens_are_held_to_the_grammar_too() -> None:
+    result = _engine("[f(x]").generate(
+        USER, max_tokens=20, temperature=0.01, seed=3, constraint=GRAMMARS["toolformer-calls"]
+    )
+    assert result.text == "[f(x)]"
+
+
+class RefuseAll:
+    def viable(self, text: str) -> bool:
+        return text == ""
+
+    def complete(self, text: str) -> bool:
+        return False
+
+
+def test_when_nothing_passes_the_constraint_gives_up_and_decoding_goes_on() -> None:
+    result = _engine("ab").generate(USER, max_tokens=20, temperature=0.0, constraint=RefuseAll())
+    assert result.text == "ab" and result.constraint_gave_up and result.constrained_tokens == 0
+
+
+def test_the_picker_counts_what_it_replaced() -> None:
+    tokenizer = CharTokenizer()
+    picker = ConstrainedPicker(GRAMMARS["toolformer-calls"], tokenizer.decode, {END})
+    out = tokenizer.encode("[f(x").ids
+    logits = torch.zeros(len(VOCAB))
+    logits[VOCAB.index("]")], logits[VOCAB.index(")")] = 9.0, 8.0
+    assert picker.pick(VOCAB.index("]"), logits, out) == VOCAB.index(")")
+    assert picker.pick(VOCAB.index("y"), logits, out) == VOCAB.index("y")
+    assert picker.replaced == 1
+
+
+def test_grammars_are_named_and_unknown_names_are_refused() -> None:
+    assert named_grammar(None) is None
+    assert named_grammar("toolformer-calls") is GRAMMARS["toolformer-calls"]
+    with pytest.raises(ValueError, match="unknown grammar 'json'; known: toolformer-calls"):
+        named_grammar("json")
+
+
+def test_chat_model_takes_the_grammar_per_call_and_reports_replaced_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local, "get_engine", lambda n_ctx, precision, adapter=None: _engine("[f(x]"))
+    model = LocalChatModel(temperature=0.0, max_tokens=20)
+    assert model.invoke("q").content == "[f(x]"
+    reply = model.bind(grammar="toolformer-calls").invoke("q")
+    assert reply.content == "[f(x)]"
+    assert reply.response_metadata["constrained_tokens"] == 2
+    with pytest.raises(ValueError, match="unknown grammar"):
+        model.invoke("q", grammar="sql")

@@ -1,0 +1,95 @@
+"""Is a half-written text still on its way to calls that parse? The test behind grammar-constrained decoding.
+
+A decoder that may only emit tokens keeping :func:`viable` true, and may only
+stop where :func:`complete` is true, writes texts whose every call bracket
+parses (:func:`tools.calls.toolformer.parse.parse_text` yields no
+:class:`BadBracket`). Outside call brackets anything goes: prose, ``[TBR]``,
+``[1]``.
+
+How an open bracket is judged: the strict parser is asked whether some short
+ending completes it. The ending closes an open string, adds a filler where one is due (a value
+``x`` after ``,``, ``:`` or ``#``; ``()`` after a bracket's function name;
+``:x`` after a half-written keyword; a
+keyword ``x:x`` where only keywords may follow; a call ``x()`` after ``[`` or
+between a bracket's calls), closes the open
+parentheses and braces in order, finishes a half-written arrow (``-`` →
+``->r``) and adds ``]``. Those few endings complete every prefix of a valid
+bracket, so a prefix is never refused while it could still become a call; a
+refused prefix is one no ending can save (``user#A and``, a ``]`` before the
+call's ``)``, a positional value after a keyword). Each test parses the text
+again: about 60 microseconds for a generated sentence.
+
+One limit is not in the grammar: a single value (a string's content, or an
+unquoted run) longer than :data:`MAX_VALUE_CHARS` is refused. The longest
+value in the 23,000 training outputs holds 156 characters (a Freebase relation
+path); a small model stuck repeating a word inside a string would otherwise
+fill its whole token budget.
+"""
+
+from __future__ import annotations
+
+from tools.calls.toolformer.ast import BadBracket
+from tools.calls.toolformer.errors import ToolformerSyntaxError
+from tools.calls.toolformer.parse import parse_bracket, parse_text_spans
+
+MAX_VALUE_CHARS = 200
+_FILLERS = ("", "x", "()", ":x", "x:x", "x()")  # nothing; a value; arguments; a key's value; a keyword; a call
+_ARROW_ENDINGS = ("", "r", ">r", "->r")
+_CLOSERS = {"(": ")", "{": "}"}
+
+
+def viable(text: str, *, single_line: bool = False) -> bool:
+    """True when ``text`` can still be continued into a text whose call brackets all parse.
+
+    ``single_line``: a newline inside an open call bracket is refused (the
+    workflow keeps only the first line of a reply, so a call must not span two).
+    """
+    spans = parse_text_spans(text)
+    for _start, end, segment in spans:
+        if not isinstance(segment, BadBracket):
+            continue
+        if end < len(text) or segment.raw.endswith("]"):
+            return False  # a closed bracket that does not parse
+        if single_line and "\n" in segment.raw:
+            return False
+        return completable(segment.raw)
+    return True
+
+
+def complete(text: str) -> bool:
+    """True when every call bracket of ``text`` is closed and parses (the text may end here)."""
+    return not any(isinstance(segment, BadBracket) for _s, _e, segment in parse_text_spans(text))
+
+
+def completable(opening: str) -> bool:
+    """True when the unclosed bracket ``opening`` (from its ``[``) is a prefix of a bracket that parses."""
+    stack: list[str] = []
+    in_string = False
+    run = 0  # characters of the value being written (a string's content, or since the last delimiter)
+    for char in opening[1:]:
+        run += 1
+        if char == '"':
+            in_string, run = not in_string, 0
+        elif in_string:
+            pass
+        elif char in _CLOSERS:
+            stack.append(_CLOSERS[char])
+            run = 0
+        elif char in ")}":
+            if not stack or stack.pop() != char:
+                return False  # a closer that matches nothing can never parse
+            run = 0
+        elif char == ",":
+            run = 0
+        if run > MAX_VALUE_CHARS:
+            return False
+    quote = '"' if in_string else ""
+    closers = "".join(reversed(stack))
+    for filler in _FILLERS:
+        for ending in _ARROW_ENDINGS:
+            try:
+                parse_bracket(opening + quote + filler + closers + ending + "]")
+            except ToolformerSyntaxError:
+                continue
+            return True
+    return False
