@@ -7,8 +7,10 @@ run (grammar on, the default) only needs the replies the grammar edited decoded
 again with ``grammar=False``; a seeded sample of unedited replies is decoded
 again too, as a check that they come out identical. Prints per dataset:
 API-Gen Acc and share of replies that parse, with and without the grammar.
+Without a records file it first runs that eval on ``--limit`` validation
+records (round-robin over the datasets).
 
-    python benchmarks/bench_grammar_decoding.py runs/tf-tuned-val/records.jsonl [--check 16]
+    python benchmarks/bench_grammar_decoding.py [runs/tf-val/records.jsonl] [--limit 64] [--check 16]
 """
 
 from __future__ import annotations
@@ -48,14 +50,25 @@ def table(rows: dict[str, dict[str, list[float]]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("records", type=Path, help="records.jsonl of an eval run with the grammar on")
+    parser.add_argument("records", type=Path, nargs="?", default=None,
+                        help="records.jsonl of an eval run with the grammar on (default: run one on --limit records)")
+    parser.add_argument("--limit", type=int, default=64, help="validation records when no records file is given")
     parser.add_argument("--check", type=int, default=16, help="unedited replies decoded again as a check")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
     from evals.toolformer_metrics import api_gen_scores
 
-    records = load(args.records)
+    path = args.records
+    if path is None:
+        import tempfile
+
+        from evals.toolformer_eval import run_toolformer_eval
+
+        out = Path(tempfile.mkdtemp(prefix="bench-grammar-"))
+        run_toolformer_eval(limit=args.limit, out_dir=out, progress=False, execute_calls=False, embedding_model="hash")
+        path = out / "records.jsonl"
+    records = load(path)
     rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     edited = [r for r in records if r["scores"].get("grammar_edits")]
     unedited = [r for r in records if not r["scores"].get("grammar_edits")]

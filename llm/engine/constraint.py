@@ -9,7 +9,9 @@ that passes. Judging decoded text keeps the grammar independent of the
 tokenizer: a token may carry ``)]`` or ``", "`` at once.
 
 Grammars are named so a model option can carry one (``grammar="toolformer-calls"``);
-:data:`GRAMMARS` lists them.
+:data:`GRAMMARS` lists them. In-process callers may pass a constraint object
+instead, e.g. ``ToolformerCalls(source=text)``, which also holds node ids to
+the input.
 """
 
 from __future__ import annotations
@@ -34,26 +36,39 @@ class TextConstraint(Protocol):
 
 @dataclass(frozen=True)
 class ToolformerCalls:
-    """Graph-ToolFormer's call language inside ``[...]``; prose outside it is free; a call stays on one line."""
+    """Graph-ToolFormer's call language inside ``[...]``; prose outside it is free; a call stays on one line.
+
+    With ``source`` (the input being annotated) node ids must also be copied
+    from it, as every id in the prompt data is (:mod:`tools.calls.toolformer.copied_ids`).
+    """
+
+    source: str | None = None
 
     def viable(self, text: str) -> bool:
         from tools.calls.toolformer.prefix import viable
 
-        return viable(text, single_line=True)
+        return viable(text, single_line=True, source=self.source)
 
     def complete(self, text: str) -> bool:
         from tools.calls.toolformer.prefix import complete
 
-        return complete(text)
+        return complete(text, source=self.source)
 
 
 GRAMMARS: dict[str, TextConstraint] = {"toolformer-calls": ToolformerCalls()}
 
 
-def named_grammar(name: str | None) -> TextConstraint | None:
-    """The constraint named ``name`` (None for none); unknown names are refused with the known ones."""
+def named_grammar(name: str | TextConstraint | None) -> TextConstraint | None:
+    """The constraint named ``name`` (None for none; a constraint object passes through).
+
+    Unknown names are refused with the known ones.
+    """
     if name is None:
         return None
+    if not isinstance(name, str):
+        if not (callable(getattr(name, "viable", None)) and callable(getattr(name, "complete", None))):
+            raise ValueError(f"a grammar is a name or an object with viable() and complete(), got {name!r}")
+        return name
     if name not in GRAMMARS:
         raise ValueError(f"unknown grammar {name!r}; known: {', '.join(sorted(GRAMMARS))}")
     return GRAMMARS[name]

@@ -369,7 +369,7 @@ class LocalChatModel(ReplyChatModel):
     top_p: float = Field(default=0.9, gt=0.0, le=1.0)
     max_tokens: int = Field(default=256, ge=1)
     seed: int | None = None
-    grammar: str | None = None
+    grammar: str | None = None  # per call also a constraint object (llm.engine.constraint)
     n_ctx: int = Field(default=DEFAULT_N_CTX, ge=16, le=8192)
     precision: str = "int8"
     adapter: str | None = None  # a shipped LoRA adapter merged into the weights (llm.engine.adapter)

@@ -4,7 +4,7 @@ With the embedded model the default generator is the tuned one
 (``local:smollm2-135m-toolformer``, the shipped LoRA adapter merged in): it gets
 the short prompt it was trained on and no examples, and its decoding is held
 to the call grammar inside ``[...]`` (``grammar``, on by default), so every call
-it writes parses. Any other chat model works
+it writes parses and names only node ids copied from the input. Any other chat model works
 by few-shot prompting (:mod:`workflows.toolformer.prompts`, examples from
 :mod:`workflows.toolformer.examples`). The reply is untrusted:
 only its first non-empty line is kept, a leading ``Output:`` is dropped, and
@@ -18,6 +18,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from llm.engine.constraint import ToolformerCalls
 from workflows.kit.events import emit
 from workflows.kit.llm import ask_role
 from workflows.models.factory import LOCAL_MODELS, ModelSpec
@@ -37,7 +38,6 @@ def clean_reply(reply: str) -> str:
     return ""
 
 
-CALL_GRAMMAR = "toolformer-calls"  # llm.engine.constraint: the engine keeps every call parseable
 TUNED_MODEL = next(name for name, adapter in LOCAL_MODELS.items() if adapter == "toolformer")
 TUNED_SPEC = f"local:{TUNED_MODEL}"
 
@@ -83,7 +83,7 @@ def generate(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dic
     constrained = bool(tuned) and context.grammar
     reply = ask_role(
         context, tuned or context.generator_model, prompt, stop=["\nInput:", "\n\n"],
-        call_options={"grammar": CALL_GRAMMAR} if constrained else None,
+        call_options={"grammar": ToolformerCalls(source=text)} if constrained else None,
         temperature=context.temperature, max_tokens=context.max_tokens,
     )
     annotated = clean_reply(reply.text)

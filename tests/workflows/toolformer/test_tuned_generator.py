@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 
 import workflows.toolformer.generate as generate_module
+from llm.engine.constraint import ToolformerCalls
 from workflows.models.invoke import LLMReply
 from workflows.models.scripted import ScriptedChatModel
 from workflows.toolformer import ToolformerContext, solve
-from workflows.toolformer.generate import CALL_GRAMMAR, TUNED_SPEC, tuned_spec
+from workflows.toolformer.generate import TUNED_SPEC, tuned_spec
 from workflows.toolformer.prompts import INSTRUCTION, tuned_prompt
 
 CALL = 'The topic of paper #35 in cora is [GR(GL("cora"), "graph_bert:topic", paper#35)-->r].'
@@ -47,7 +48,7 @@ def test_the_tuned_generator_gets_its_training_prompt_and_no_examples(monkeypatc
     out = solve("What is the topic of paper #35 in cora?", ToolformerContext(
         generator_model="local", few_shot=4, embedding_model="hash", execute_calls=False))
     assert calls == [{"model": TUNED_SPEC, "prompt": tuned_prompt("What is the topic of paper #35 in cora?"),
-                      "call_options": {"grammar": CALL_GRAMMAR}}]
+                      "call_options": {"grammar": ToolformerCalls(source="What is the topic of paper #35 in cora?")}}]
     assert out["annotated"] == CALL and out["examples"] == []
     assert out["trace"][0]["generator"] == "tuned" and out["trace"][0]["grammar"] is True
 

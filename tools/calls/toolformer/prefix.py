@@ -28,7 +28,8 @@ fill its whole token budget.
 
 from __future__ import annotations
 
-from tools.calls.toolformer.ast import BadBracket
+from tools.calls.toolformer.ast import BadBracket, Bracket
+from tools.calls.toolformer.copied_ids import ids_copied
 from tools.calls.toolformer.errors import ToolformerSyntaxError
 from tools.calls.toolformer.parse import parse_bracket, parse_text_spans
 
@@ -38,27 +39,42 @@ _ARROW_ENDINGS = ("", "r", ">r", "->r")
 _CLOSERS = {"(": ")", "{": "}"}
 
 
-def viable(text: str, *, single_line: bool = False) -> bool:
+def viable(text: str, *, single_line: bool = False, source: str | None = None) -> bool:
     """True when ``text`` can still be continued into a text whose call brackets all parse.
 
     ``single_line``: a newline inside an open call bracket is refused (the
     workflow keeps only the first line of a reply, so a call must not span two).
+    ``source``: the input the reply annotates; node ids must be copied from it
+    (:mod:`tools.calls.toolformer.copied_ids`).
     """
-    spans = parse_text_spans(text)
-    for _start, end, segment in spans:
+    for start, end, segment in parse_text_spans(text):
+        if isinstance(segment, Bracket):
+            if source is not None and not ids_copied(text[start:end], source):
+                return False
+            continue
         if not isinstance(segment, BadBracket):
             continue
         if end < len(text) or segment.raw.endswith("]"):
             return False  # a closed bracket that does not parse
         if single_line and "\n" in segment.raw:
             return False
+        if source is not None and not ids_copied(segment.raw, source, still_open=True):
+            return False
         return completable(segment.raw)
     return True
 
 
-def complete(text: str) -> bool:
-    """True when every call bracket of ``text`` is closed and parses (the text may end here)."""
-    return not any(isinstance(segment, BadBracket) for _s, _e, segment in parse_text_spans(text))
+def complete(text: str, *, source: str | None = None) -> bool:
+    """True when every call bracket of ``text`` is closed and parses (the text may end here).
+
+    ``source``: also every node id is copied from it, as in :func:`viable`.
+    """
+    for start, end, segment in parse_text_spans(text):
+        if isinstance(segment, BadBracket):
+            return False
+        if source is not None and isinstance(segment, Bracket) and not ids_copied(text[start:end], source):
+            return False
+    return True
 
 
 def completable(opening: str) -> bool:

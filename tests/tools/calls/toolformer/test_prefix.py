@@ -82,3 +82,46 @@ def test_a_runaway_value_is_cut_off() -> None:
     assert completable(head + "a" * (MAX_VALUE_CHARS - 3))
     assert not completable(head + "a" * (MAX_VALUE_CHARS + 1))
     assert completable('[GR(GL("freebase"), ' + "relation#/" + "a/" * 70)  # a 150-character Freebase path
+
+
+SOURCE = "Are user #JoshhGrantham_ and user #A3GQSZ2RVVXDCZ in one community? See paper #1033."
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("[GR(GL(\"twitter\"), \"f\", user#JoshhGrantham_, user#A3GQSZ2RV", True),  # still being written
+        ("[GR(GL(\"twitter\"), \"f\", user#JoshhGrantham_, user#A3GQSZ2RVX", False),  # starts no id of the input
+        ("[GR(GL(\"twitter\"), \"f\", user#JoshhGrantham,", False),  # a cut id: the input goes on with '_'
+        ("[GR(GL(\"twitter\"), \"f\", user#JoshhGrantham_)-->r]", True),
+        ("[GR(GL(\"cora\"), \"t\", paper#1033)-->r]", True),  # the sentence's full stop is not part of the id
+        ("[GR(GL(\"cora\"), \"t\", paper#103)-->r]", False),
+        ('[GR(GL("gpr"), "toolx:eccentricity", "node#1033")', True),  # a quoted reference is held too
+        ('[GR(GL("gpr"), "toolx:eccentricity", "node#9")', False),
+        ('[GL("x", "all #9 nodes"', True),  # a string that is no reference names no id
+    ],
+)
+def test_node_ids_must_be_copied_from_the_input(text: str, ok: bool) -> None:
+    assert viable(text, source=SOURCE) is ok
+    assert viable(text)  # without a source only the syntax counts
+
+
+def test_a_complete_text_with_a_mistyped_id_may_not_end() -> None:
+    good = "They are [GR(GL(\"twitter\"), \"f\", user#JoshhGrantham_, user#A3GQSZ2RVVXDCZ)-->r]."
+    assert complete(good, source=SOURCE)
+    assert not complete(good.replace("RVVX", "RVX"), source=SOURCE)
+    assert complete(good.replace("RVVX", "RVX"))
+
+
+def test_every_id_of_the_example_calls_is_found_in_its_input() -> None:
+    """The rule holds on the prompt data itself (all 32,383 references; a sample here, offline)."""
+    pairs = [
+        ("In foursquare, what is the id of user blond_olala's community?",
+         '[GR(GL("foursquare"), "kmeans:community", user#blond_olala)-->r]'),
+        ("What is the tail entity of (/m/0gs9p, /film/film/genre)?",
+         '[GR(GL("freebase"), "transe:tail_entity", entity#/m/0gs9p, relation#/film/film/genre)-->r]'),
+        ("Is node #4 in the bull graph?", '[GR(GL("gpr", {"bull_graph"}), "toolx:x", node #4)-->r]'),
+    ]
+    for source, text in pairs:
+        assert all(viable(text[:k], source=source) for k in range(len(text) + 1)), text
+        assert complete(text, source=source)
