@@ -1,9 +1,10 @@
 """``graphreason train generator``: LoRA fine-tuning of the embedded SmolLM2 as Graph-ToolFormer's generator.
 
-    graphreason train generator --threads 2 --out runs/generator     the shipped recipe (80 min measured on 2 CPU cores)
+    graphreason train generator --threads 2 --out runs/generator     stage 1 of the shipped recipe (80 min on 2 CPU cores)
     graphreason train generator --threads 2 --out runs/generator --resume   continue from the newest checkpoint
     graphreason train generator --init-adapter runs/generator/adapter --mix gpr=900,... --out runs/stage2
                                                                     a second stage, weighted to hard datasets
+    make train-generator                                             both shipped stages (113 min) and the export
     python -m llm.finetune.export runs/generator llm/adapters/toolformer-generator   ship it (fp16 + card)
 
 Data: our training side of prompts_train (tools.loaders.toolformer_split), a
