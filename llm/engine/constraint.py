@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import torch
+if TYPE_CHECKING:  # the workflow imports this module on light paths (CLI help) that must not load torch
+    import torch
 
 # how far down the logits a refused step looks before giving up on the constraint for this reply
 MAX_CANDIDATES = 2048
@@ -103,7 +104,7 @@ class ConstrainedPicker:
         if self.gave_up or self.passes(out, proposed):
             return proposed
         before = self.decode(out)
-        order = torch.argsort(logits.float(), descending=True)[:MAX_CANDIDATES].tolist()
+        order = logits.float().argsort(descending=True)[:MAX_CANDIDATES].tolist()
         for token in order:
             if token == proposed:
                 continue
