@@ -7,17 +7,18 @@ parses (:func:`tools.calls.toolformer.parse.parse_text` yields no
 ``[1]``.
 
 How an open bracket is judged: the strict parser is asked whether some short
-ending completes it. The ending closes an open string, adds a filler where one is due (a value
-``x`` after ``,``, ``:`` or ``#``; ``()`` after a bracket's function name;
-``:x`` after a half-written keyword; a
-keyword ``x:x`` where only keywords may follow; a call ``x()`` after ``[`` or
-between a bracket's calls), closes the open
-parentheses and braces in order, finishes a half-written arrow (``-`` →
-``->r``) and adds ``]``. Those few endings complete every prefix of a valid
-bracket, so a prefix is never refused while it could still become a call; a
-refused prefix is one no ending can save (``user#A and``, a ``]`` before the
-call's ``)``, a positional value after a keyword). Each test parses the text
-again: about 60 microseconds for a generated sentence.
+ending completes it. The ending closes an open string; adds a filler where one
+is due (a value ``x`` after ``,``, ``:`` or ``#``; ``()`` after a bracket's
+function name; ``:x`` after a half-written keyword; a keyword ``x:x`` where only
+keywords may follow; a call ``x()`` after ``[`` or between a bracket's calls);
+closes the open parentheses and braces in order; finishes a half-written arrow
+(``-`` becomes ``->r``); and adds ``]``. These endings completed every prefix of
+the 2,560 validation outputs (423,548 prefixes) and of seeded random calls in
+messy spelling (tests/tools/calls/toolformer/test_prefix.py), so a prefix that
+could still become a call is not refused; a refused prefix is one no ending can
+save (``user#A and``, a ``]`` before the call's ``)``, a positional value after
+a keyword). Each test parses the text again: about 60 microseconds for a
+generated sentence.
 
 One limit is not in the grammar: a single value (a string's content, or an
 unquoted run) longer than :data:`MAX_VALUE_CHARS` is refused. The longest
