@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from graphreason.options import positive
+from graphreason.options import non_negative, positive
 
 PROMPT_FORMS = ("workflow", "short")
 
@@ -46,7 +46,7 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
         help="training examples, spread evenly over the datasets (default 4800: 300 per dataset, one pass "
         "took 80 min on 2 CPU cores; with --mix, the mix's total)",
     )
-    gen.add_argument("--per-dataset", type=int, default=None, help="cap per dataset instead of an even spread")
+    gen.add_argument("--per-dataset", type=non_negative, default=None, help="cap per dataset instead of an even spread")
     gen.add_argument(
         "--mix", default=None,
         help="weighted mix, e.g. gpr=900,twitter=200: records drawn from each named dataset; the others take "
@@ -111,8 +111,6 @@ def cmd_train_generator(args: argparse.Namespace) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
-    if args.per_dataset is not None and args.per_dataset < 0:
-        raise ValueError(f"--per-dataset must be 0 or more, got {args.per_dataset}")
     counts = parse_mix(args.mix) if args.mix else None
     examples = args.examples if args.examples is not None or counts else 4800
     per_dataset = args.per_dataset if args.per_dataset is not None or not counts else 0

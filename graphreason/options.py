@@ -45,7 +45,8 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _retries(text: str) -> int:
+def non_negative(text: str) -> int:
+    """argparse type: an integer of 0 or more."""
     value = int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
@@ -62,7 +63,7 @@ def add_request_options(group: argparse._ArgumentGroup) -> None:
     )
     group.add_argument(
         "--max-retries",
-        type=_retries,
+        type=non_negative,
         default=None,
         help="retries of a failed request: timeouts, refused connections, HTTP 429 and 5xx (default 2, or "
         "$GRAPHREASON_MAX_RETRIES); one model call gives up after at most "

@@ -43,6 +43,9 @@ from tools.config import cache_dir
 ADAPTERS_DIR = Path(__file__).resolve().parents[1] / "adapters"
 # adapters shipped with the project: name -> folder under ADAPTERS_DIR
 SHIPPED = {"toolformer": "toolformer-generator"}
+# the two files of a peft LoRA folder (training, export and merge all read these names)
+ADAPTER_CONFIG = "adapter_config.json"
+ADAPTER_WEIGHTS = "adapter_model.safetensors"
 
 _PEFT_TO_ENGINE = {
     "self_attn.q_proj": "wq", "self_attn.k_proj": "wk", "self_attn.v_proj": "wv", "self_attn.o_proj": "wo",
@@ -79,7 +82,7 @@ def shipped_adapter(name: str) -> Path:
     if name not in SHIPPED:
         raise LocalModelError(f"unknown adapter {name!r}; shipped adapters: {', '.join(sorted(SHIPPED))}")
     folder = ADAPTERS_DIR / SHIPPED[name]
-    for needed in ("adapter_config.json", "adapter_model.safetensors"):
+    for needed in (ADAPTER_CONFIG, ADAPTER_WEIGHTS):
         if not (folder / needed).is_file():
             raise LocalModelError(f"adapter {name!r} is incomplete: {folder / needed} is missing")
     return folder
@@ -88,7 +91,7 @@ def shipped_adapter(name: str) -> Path:
 def adapter_digest(folder: Path) -> str:
     """First 12 hex digits of the SHA-256 of the adapter's config and weights (the cache key)."""
     digest = hashlib.sha256()
-    for name in ("adapter_config.json", "adapter_model.safetensors"):
+    for name in (ADAPTER_CONFIG, ADAPTER_WEIGHTS):
         digest.update((folder / name).read_bytes())
     return digest.hexdigest()[:12]
 
@@ -96,7 +99,7 @@ def adapter_digest(folder: Path) -> str:
 def read_lora_config(folder: Path) -> float:
     """The scale ``alpha / r`` (``alpha / sqrt(r)`` under rsLoRA); refuses what a plain merge cannot honour."""
     try:
-        config = json.loads((folder / "adapter_config.json").read_text())
+        config = json.loads((folder / ADAPTER_CONFIG).read_text())
         r, alpha = int(config["r"]), float(config["lora_alpha"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise LocalModelError(f"cannot read the LoRA config in {folder}: {exc}") from None
@@ -115,7 +118,7 @@ def lora_deltas(folder: Path) -> dict[str, torch.Tensor]:
     from safetensors.torch import load_file
 
     scale = read_lora_config(folder)
-    tensors = load_file(str(folder / "adapter_model.safetensors"))
+    tensors = load_file(str(folder / ADAPTER_WEIGHTS))
     pairs: dict[str, dict[str, torch.Tensor]] = {}
     for key, value in tensors.items():
         match = _LORA_KEY.fullmatch(key)

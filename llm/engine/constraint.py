@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from tools.calls.toolformer.prefix import complete, viable
+
 if TYPE_CHECKING:  # the workflow imports this module on light paths (CLI help) that must not load torch
     import torch
 
@@ -46,13 +48,9 @@ class ToolformerCalls:
     source: str | None = None
 
     def viable(self, text: str) -> bool:
-        from tools.calls.toolformer.prefix import viable
-
         return viable(text, single_line=True, source=self.source)
 
     def complete(self, text: str) -> bool:
-        from tools.calls.toolformer.prefix import complete
-
         return complete(text, source=self.source)
 
 

@@ -21,8 +21,8 @@ from typing import Any
 
 import torch
 
-WEIGHTS = "adapter_model.safetensors"
-CONFIG = "adapter_config.json"
+from llm.engine.adapter import ADAPTER_CONFIG as CONFIG
+from llm.engine.adapter import ADAPTER_WEIGHTS as WEIGHTS
 
 
 def export_adapter(run_dir: Path | str, dest: Path | str, scores: dict[str, Any] | None = None) -> Path:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from llm.engine.adapter import ADAPTER_CONFIG, ADAPTER_WEIGHTS
 from llm.engine.weights import replace_folder
 from llm.finetune.data import FinetuneExample, collate
 
@@ -119,7 +120,7 @@ def data_fingerprint(examples: list[FinetuneExample], config: TrainConfig) -> st
         digest.update(f"{e.dataset}:{e.index}:{len(e.input_ids)}:{e.prompt_length};".encode())
     digest.update(f"{config.batch_size}:{config.seed}:{config.lora_r}:{config.lora_alpha}".encode())
     if config.init_adapter:
-        digest.update((Path(config.init_adapter) / "adapter_model.safetensors").read_bytes())
+        digest.update((Path(config.init_adapter) / ADAPTER_WEIGHTS).read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -133,9 +134,9 @@ def load_init_adapter(model: Any, folder: Path | str, config: TrainConfig) -> di
     from safetensors.torch import load_file
 
     folder = Path(folder)
-    weights, settings = folder / "adapter_model.safetensors", folder / "adapter_config.json"
+    weights, settings = folder / ADAPTER_WEIGHTS, folder / ADAPTER_CONFIG
     if not weights.is_file() or not settings.is_file():
-        raise ValueError(f"--init-adapter {folder}: expected adapter_model.safetensors and adapter_config.json there")
+        raise ValueError(f"--init-adapter {folder}: expected {ADAPTER_WEIGHTS} and {ADAPTER_CONFIG} there")
     saved = json.loads(settings.read_text())
     if (saved.get("r"), saved.get("lora_alpha")) != (config.lora_r, config.lora_alpha):
         raise ValueError(
@@ -207,7 +208,7 @@ def load_checkpoint(
             f"{folder} was trained on other examples or settings (data, --examples, --seed, --batch-size, "
             "--prompt-form, --max-length or LoRA shape): resume with the same options, or use another --out"
         )
-    set_peft_model_state_dict(model, load_file(str(folder / "adapter_model.safetensors")))
+    set_peft_model_state_dict(model, load_file(str(folder / ADAPTER_WEIGHTS)))
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])
     _set_rng_state(state["rng"])

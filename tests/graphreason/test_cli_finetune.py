@@ -43,13 +43,12 @@ def test_second_stage_options_parse() -> None:
     assert (args.init_adapter, args.mix, args.per_dataset) == ("runs/a/adapter", "gpr=900,twitter=200", 25)
 
 
-@pytest.mark.parametrize(("options", "message"), [
-    (["--mix", "gpr"], "dataset=count"),
-    (["--per-dataset", "-2"], "--per-dataset must be 0 or more"),
-])
-def test_bad_mixes_are_refused_before_any_model_loads(tmp_path, capsys, options, message) -> None:
-    assert main(["train", "generator", "--out", str(tmp_path), *options]) == 2
-    assert message in capsys.readouterr().err
+def test_bad_mixes_are_refused_before_any_model_loads(tmp_path, capsys) -> None:
+    assert main(["train", "generator", "--out", str(tmp_path), "--mix", "gpr"]) == 2
+    assert "dataset=count" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["train", "generator", "--per-dataset", "-2"])
+    assert "--per-dataset: must be 0 or more, got -2" in capsys.readouterr().err
 
 
 def test_resume_without_a_checkpoint_is_refused(tmp_path, capsys) -> None:
