@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from tools.calls.toolformer.prefix import complete, viable
+from tools.calls.toolformer.prefix import complete, count_calls, viable
 
 if TYPE_CHECKING:  # the workflow imports this module on light paths (CLI help) that must not load torch
     import torch
@@ -43,15 +43,21 @@ class ToolformerCalls:
 
     With ``source`` (the input being annotated) node ids must also be copied
     from it, as every id in the prompt data is (:mod:`tools.calls.toolformer.copied_ids`).
+    ``min_calls``: the reply may not end, nor start a second line, before that
+    many calls that parse are written (every one of the 25,116 prompts_train
+    outputs holds a call, and the workflow keeps a reply's first line only).
     """
 
     source: str | None = None
+    min_calls: int = 0
 
     def viable(self, text: str) -> bool:
+        if self.min_calls and "\n" in text and count_calls(text.split("\n", 1)[0]) < self.min_calls:
+            return False  # the workflow keeps the first line: the calls must be on it
         return viable(text, single_line=True, source=self.source)
 
     def complete(self, text: str) -> bool:
-        return complete(text, source=self.source)
+        return complete(text, source=self.source) and count_calls(text) >= self.min_calls
 
 
 GRAMMARS: dict[str, TextConstraint] = {"toolformer-calls": ToolformerCalls()}

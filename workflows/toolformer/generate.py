@@ -83,7 +83,7 @@ def generate(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dic
     constrained = bool(tuned) and context.grammar
     reply = ask_role(
         context, tuned or context.generator_model, prompt, stop=["\nInput:", "\n\n"],
-        call_options={"grammar": ToolformerCalls(source=text)} if constrained else None,
+        call_options={"grammar": ToolformerCalls(source=text, min_calls=1)} if constrained else None,
         temperature=context.temperature, max_tokens=context.max_tokens,
     )
     annotated = clean_reply(reply.text)

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import llm.engine.local_smollm as local
-from llm.engine.constraint import GRAMMARS, ConstrainedPicker, named_grammar
+from llm.engine.constraint import GRAMMARS, ConstrainedPicker, ToolformerCalls, named_grammar
 from llm.engine.local_smollm import LocalChatModel, LocalEngine
 from tests.llm.engine.test_local_engine import VOCAB, CharTokenizer, ScriptedDecoder
 
@@ -101,3 +101,22 @@ def test_chat_model_takes_the_grammar_per_call_and_reports_replaced_tokens(monke
     assert reply.response_metadata["constrained_tokens"] == 2
     with pytest.raises(ValueError, match="unknown grammar"):
         model.invoke("q", grammar="sql")
+
+
+def test_min_calls_holds_the_end_until_a_call_is_written_on_the_first_line() -> None:
+    grammar = ToolformerCalls(min_calls=1)
+    assert not grammar.complete("The graph has nodes.")
+    assert grammar.complete('The graph [GL("g", "all nodes", "all links")] has nodes.')
+    assert not grammar.complete('The graph [GL("g", "all nodes"]')  # a call that does not parse does not count
+    # the workflow keeps the first line, so a newline before any call is refused
+    assert not grammar.viable("The graph has nodes.\n")
+    assert grammar.viable('[GL("g")] has nodes.\nmore')
+    assert grammar.viable("The graph has")
+    assert ToolformerCalls().complete("The graph has nodes.")  # no minimum by default
+
+
+def test_the_engine_writes_past_the_end_token_until_the_minimum_is_met() -> None:
+    result = _engine("ab").generate(USER, max_tokens=4, temperature=0.0, constraint=ToolformerCalls(min_calls=1))
+    # the scripted decoder never writes a call: the end is refused and the budget runs out instead
+    assert result.text.startswith("ab") and len(result.text) == 4 and result.finish_reason == "length"
+    assert result.constrained_tokens >= 1

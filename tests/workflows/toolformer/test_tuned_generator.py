@@ -48,7 +48,8 @@ def test_the_tuned_generator_gets_its_training_prompt_and_no_examples(monkeypatc
     out = solve("What is the topic of paper #35 in cora?", ToolformerContext(
         generator_model="local", few_shot=4, embedding_model="hash", execute_calls=False))
     assert calls == [{"model": TUNED_SPEC, "prompt": tuned_prompt("What is the topic of paper #35 in cora?"),
-                      "call_options": {"grammar": ToolformerCalls(source="What is the topic of paper #35 in cora?")}}]
+                      "call_options": {"grammar": ToolformerCalls(
+                          source="What is the topic of paper #35 in cora?", min_calls=1)}}]
     assert out["annotated"] == CALL and out["examples"] == []
     assert out["trace"][0]["generator"] == "tuned" and out["trace"][0]["grammar"] is True
 

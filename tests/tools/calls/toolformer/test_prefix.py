@@ -9,7 +9,7 @@ import pytest
 from tests.tools.calls.toolformer.random_trees import messy_document, random_document
 from tools.calls.toolformer.ast import BadBracket
 from tools.calls.toolformer.parse import parse_text
-from tools.calls.toolformer.prefix import MAX_VALUE_CHARS, completable, complete, viable
+from tools.calls.toolformer.prefix import MAX_OPEN, MAX_VALUE_CHARS, completable, complete, viable
 
 GOLD = [
     'The topic of paper #1033 in cora is [GR(GL("cora"), "graph_bert:topic", paper#1033)-->r].',
@@ -82,6 +82,13 @@ def test_a_runaway_value_is_cut_off() -> None:
     assert completable(head + "a" * (MAX_VALUE_CHARS - 3))
     assert not completable(head + "a" * (MAX_VALUE_CHARS + 1))
     assert completable('[GR(GL("freebase"), ' + "relation#/" + "a/" * 70)  # a 150-character Freebase path
+
+
+def test_runaway_nesting_is_cut_off() -> None:
+    loop = '[GL("tsp", {"a"}), ' + 'instance(GL("tsp"), ' * MAX_OPEN
+    assert completable(loop[: loop.rindex("instance(")])  # MAX_OPEN - 1 open: still fine
+    assert not completable(loop + "instance(")
+    assert completable('[GR(GL("g", {("a", "b")}), "toolx:x")')  # the training data's deepest, 3, passes
 
 
 SOURCE = "Are user #JoshhGrantham_ and user #A3GQSZ2RVVXDCZ in one community? See paper #1033."
