@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,3 +80,31 @@ def start_child(
             with (workdir / "stdout.txt").open("wb") as out:
                 process = subprocess.Popen(list(argv), cwd=cwd, env=env, stdout=out, stderr=err)
     return BackgroundChild(process, workdir, limit_s)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _slow_children(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[[str], BackgroundChild]]:
+    """``child(name)``: the running (or finished) child of one fixture of tests.slow_children.SLOW_CHILDREN.
+
+    Autouse, so the selected children start before the first test (see that module).
+    """
+    from tests.slow_children import SLOW_CHILDREN
+
+    children: dict[str, BackgroundChild] = {}
+
+    def child(name: str) -> BackgroundChild:
+        if name not in children:
+            children[name] = SLOW_CHILDREN[name][0](tmp_path_factory.mktemp(name))
+        return children[name]
+
+    selected = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
+    for name, (_, can_run) in SLOW_CHILDREN.items():
+        if name in selected and can_run():
+            child(name)
+    try:
+        yield child
+    finally:
+        for running in children.values():
+            running.stop()

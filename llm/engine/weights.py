@@ -10,6 +10,7 @@ in seconds (:func:`llm.engine.local_smollm.load_engine`).
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import json
 import os
@@ -157,9 +158,26 @@ def write_converted(
 
 
 def replace_folder(staging: Path, target: Path) -> None:
-    """Put the finished folder ``staging`` at ``target``, dropping what was there (one rename, no half state)."""
-    shutil.rmtree(target, ignore_errors=True)
-    os.replace(staging, target)
+    """Put the finished folder ``staging`` at ``target``, dropping what was there (one rename, no half state).
+
+    Two processes may build the same cache entry at once (a CLI run beside
+    ``langgraph dev``, both on a fresh cache). The old folder is renamed aside
+    before it is deleted, so the rename of the new one never meets a half-deleted
+    folder; and when the other process's finished folder lands first, ours is
+    dropped, as both were built from the same inputs.
+    """
+    aside = target.with_name(f"{target.name}.old{temp_tag()}")
+    try:
+        os.replace(target, aside)
+    except FileNotFoundError:
+        pass
+    try:
+        os.replace(staging, target)
+    except OSError as error:
+        if error.errno not in (errno.ENOTEMPTY, errno.EEXIST) or not target.is_dir():
+            raise
+        shutil.rmtree(staging, ignore_errors=True)
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 def temp_tag() -> str:

@@ -1,0 +1,47 @@
+"""The suite's two slowest child processes, started with the session (tests/conftest.py) beside the other tests.
+
+``graphreason demo`` and a conversion with scalar kernels and one thread (see
+tests/integration/test_local_model.py) each keep about one core busy for half
+a minute and share nothing. The rest of the suite keeps about one of a 2-core
+machine's cores busy (measured: 7m42s of CPU time in a 7m43s run), so both children
+start before the first test and their tests, which come much later, find them
+finished instead of waiting for them. A child whose test is not selected is not
+started.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import BackgroundChild, start_child
+from tools.config import data_root
+
+REPO = Path(__file__).resolve().parents[1]
+CHILD_LIMIT_S = 900  # a safety net for a hung child only
+DEMO_DATA = "cora-citeseer-text"  # the graph the demo's Counselor part reads
+
+
+def _demo(workdir: Path) -> BackgroundChild:
+    """``graphreason demo`` as a user runs it (tracebacks off, the session's cache)."""
+    env = dict(os.environ)
+    env.pop("GRAPHREASON_DEBUG", None)
+    argv = [str(Path(sys.executable).parent / "graphreason"), "demo"]
+    return start_child(argv, workdir, env=env, cwd=REPO, limit_s=CHILD_LIMIT_S)
+
+
+def _scalar_conversion(workdir: Path) -> BackgroundChild:
+    """A conversion into the empty cache ``workdir/cache`` with scalar kernels (not AVX2) and one thread."""
+    env = dict(os.environ, GRAPHREASON_CACHE=str(workdir / "cache"), GRAPHREASON_THREADS="1")
+    env["ATEN_CPU_CAPABILITY"] = "default"
+    code = "from llm.engine.local_smollm import load_engine; load_engine(64, 'fp32')"
+    return start_child([sys.executable, "-c", code], workdir, env=env, cwd=REPO, limit_s=CHILD_LIMIT_S)
+
+
+# fixture name -> how to start its child, and whether it can run here
+SLOW_CHILDREN: dict[str, tuple[Callable[[Path], BackgroundChild], Callable[[], bool]]] = {
+    "demo_run": (_demo, lambda: (data_root() / DEMO_DATA).exists()),
+    "scalar_conversion": (_scalar_conversion, lambda: True),
+}
