@@ -108,3 +108,12 @@ def _slow_children(
     finally:
         for running in children.values():
             running.stop()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that wait on a slow child (tests/slow_children.py) run last, when their child has long finished."""
+    from tests.slow_children import SLOW_CHILDREN
+
+    waiting = {id(item) for item in items if SLOW_CHILDREN.keys() & set(getattr(item, "fixturenames", ()))}
+    if waiting:
+        items[:] = [item for item in items if id(item) not in waiting] + [item for item in items if id(item) in waiting]
