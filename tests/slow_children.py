@@ -2,11 +2,11 @@
 
 ``graphreason demo`` and a conversion with scalar kernels and one thread (see
 tests/integration/test_local_model.py) each keep about one core busy for half
-a minute and share nothing. The rest of the suite keeps about one of a 2-core
-machine's cores busy (measured: 7m42s of CPU time in a 7m43s run), so both children
-start before the first test, and their tests run last (tests/conftest.py), when
-the children have finished, instead of waiting for them. A child whose test is not selected is not
-started.
+a minute and share nothing. The rest of the suite keeps about one core of a
+2-core machine busy (measured: 7m42s of CPU time in a 7m43s run), so both
+children start before the first test, and their tests run last
+(tests/conftest.py), when the children have finished, instead of waiting for
+them. A child whose test is not selected is not started.
 """
 
 from __future__ import annotations
