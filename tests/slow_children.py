@@ -1,10 +1,9 @@
-"""The suite's slowest child processes, started with the session (tests/conftest.py) beside the other tests.
+"""The suite's two slowest child processes, started with the session (tests/conftest.py) beside the other tests.
 
-``graphreason demo``, a conversion with scalar kernels and one thread (see
-tests/integration/test_local_model.py) and the transformers copy of the base
-model that the fine-tuning tests load (20 s from an empty cache) each keep
-about one core busy and share nothing. The rest of the suite keeps about one core of a
-2-core machine busy (measured: 7m42s of CPU time in a 7m43s run), so the
+``graphreason demo`` and a conversion with scalar kernels and one thread (see
+tests/integration/test_local_model.py) each keep about one core busy for half
+a minute and share nothing. The rest of the suite keeps about one core of a
+2-core machine busy (measured: 7m42s of CPU time in a 7m43s run), so both
 children start before the first test, and their tests run last
 (tests/conftest.py), when the children have finished, instead of waiting for
 them. A child whose test is not selected is not started.
@@ -41,15 +40,8 @@ def _scalar_conversion(workdir: Path) -> BackgroundChild:
     return start_child([sys.executable, "-c", code], workdir, env=env, cwd=REPO, limit_s=CHILD_LIMIT_S)
 
 
-def _hf_base_copy(workdir: Path) -> BackgroundChild:
-    """The transformers copy of the base model that the fine-tuning tests load, made in the session's cache."""
-    code = "from llm.finetune.base_model import ensure_hf_copy; ensure_hf_copy()"
-    return start_child([sys.executable, "-c", code], workdir, cwd=REPO, limit_s=CHILD_LIMIT_S)
-
-
 # fixture name -> how to start its child, and whether it can run here
 SLOW_CHILDREN: dict[str, tuple[Callable[[Path], BackgroundChild], Callable[[], bool]]] = {
     "demo_run": (_demo, lambda: (data_root() / DEMO_DATA).exists()),
     "scalar_conversion": (_scalar_conversion, lambda: True),
-    "hf_base_copy": (_hf_base_copy, lambda: True),
 }

@@ -35,7 +35,7 @@ def sides(prompt_root):
 
 
 @pytest.fixture(scope="module")
-def tokenizer(hf_base_copy):
+def tokenizer():
     return load_tokenizer()
 
 

@@ -20,7 +20,7 @@ def threads_one():
     torch.set_num_threads(threads)
 
 
-def test_merged_engine_matches_the_peft_model(hf_base_copy, threads_one, tmp_path) -> None:
+def test_merged_engine_matches_the_peft_model(threads_one, tmp_path) -> None:
     model, tokenizer = load_base()
     peft_model = add_lora(model, TrainConfig(out_dir=str(tmp_path), lora_r=4, lora_alpha=8))
     gen = torch.Generator().manual_seed(0)

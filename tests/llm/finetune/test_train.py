@@ -18,7 +18,7 @@ from workflows.toolformer.prompts import tuned_prompt
 
 
 @pytest.fixture(scope="module")
-def base(hf_base_copy):
+def base():
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     yield load_base()
