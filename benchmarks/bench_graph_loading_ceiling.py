@@ -20,15 +20,12 @@ from __future__ import annotations
 import argparse
 import re
 import time
-from collections import Counter
 
-from evals.toolformer_metrics import api_gen_scores
+from evals.toolformer_metrics import api_calls_as_written, api_gen_scores
 from llm.finetune.data import chat_prompt
 from tools.loaders.toolformer_prompts import PromptRecord, iter_prompt_files, read_prompts
 from tools.loaders.toolformer_split import split_records
 from workflows.toolformer.prompts import tuned_prompt
-
-_GL_CALL = re.compile(r"\[GL\(.*\)\]")
 
 
 def graph_loading_split() -> tuple[list[PromptRecord], list[PromptRecord]]:
@@ -38,19 +35,14 @@ def graph_loading_split() -> tuple[list[PromptRecord], list[PromptRecord]]:
     raise SystemExit("no graph_loading prompts_train under the data root")
 
 
-def _call(output: str) -> str | None:
-    found = _GL_CALL.search(output)
-    return found.group(0) if found else None
-
-
 def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))
 
 
 def data_bounds(train: list[PromptRecord], val: list[PromptRecord]) -> tuple[int, int]:
     """(gold calls found verbatim in training, hits of copying the nearest training input's call)."""
-    seen = Counter(_call(r.output) for r in train)
-    verbatim = sum(_call(r.output) in seen for r in val)
+    seen = {tuple(api_calls_as_written(r.output)) for r in train}  # the metric's string form of the calls
+    verbatim = sum(tuple(api_calls_as_written(r.output)) in seen for r in val)
     train_words = [(_words(r.input), r) for r in train]
     nearest_hits = 0
     for record in val:
