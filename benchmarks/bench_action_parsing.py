@@ -16,10 +16,10 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from tools.calls import run_action
-from tools.functions import GraphFunctions
-from tools.store import GraphStore
-from workflows.counselor.parsing import clean_line
+from graphreason.tools.core.store import GraphStore
+from graphreason.tools.counselor.calls import run_action
+from graphreason.tools.counselor.functions import GraphFunctions
+from graphreason.workflows.counselor.parsing import clean_line
 
 FAMILIES: dict[str, Callable[[int], str]] = {
     "unclosed braces": lambda n: "{" * n,

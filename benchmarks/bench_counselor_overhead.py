@@ -28,9 +28,9 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("GRAPHREASON_CACHE", tempfile.mkdtemp(prefix="gr-bench-"))
 
-    from workflows.counselor import CounselorContext
-    from workflows.counselor.graph import graph
-    from workflows.models.scripted import ScriptedChatModel
+    from graphreason.workflows.counselor import CounselorContext
+    from graphreason.workflows.counselor.graph import graph
+    from graphreason.workflows.models.scripted import ScriptedChatModel
 
     def one_run() -> tuple[float, float, float, int]:
         script = []

@@ -19,9 +19,10 @@ import time
 
 import torch
 
-from llm.engine.cpu_threads import apply_thread_choice
-from llm.engine.local_smollm import load_engine
-from llm.engine.weights import model_cache_dir
+from graphreason.llm.engine.cpu_threads import apply_thread_choice
+from graphreason.llm.engine.local_smollm import load_engine
+from graphreason.llm.engine.weights import model_cache_dir
+from graphreason.settings import CACHE
 
 PROMPTS = [
     "Write a long story about a dragon who learns to read.",
@@ -38,21 +39,16 @@ def timed_load(precision: str) -> float:
 
 def load_times() -> None:
     """Cold and warm load in a throw-away cache, so the user's cache is left alone."""
-    previous = os.environ.get("GRAPHREASON_CACHE")
     scratch = tempfile.mkdtemp(prefix="bench-smollm-")
-    os.environ["GRAPHREASON_CACHE"] = scratch
     try:
-        cold = timed_load("int8")
-        warm = timed_load("int8")
-        size = sum(p.stat().st_size for p in model_cache_dir().rglob("*") if p.is_file())
+        with CACHE.set_to(scratch):
+            cold = timed_load("int8")
+            warm = timed_load("int8")
+            size = sum(p.stat().st_size for p in model_cache_dir().rglob("*") if p.is_file())
         print(f"cold start (convert GGUF + load int8): {cold:6.1f} s   cache size {size / 2**20:.0f} MiB")
         print(f"warm start (load cache, int8)        : {warm:6.1f} s")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-        if previous is None:
-            os.environ.pop("GRAPHREASON_CACHE", None)
-        else:
-            os.environ["GRAPHREASON_CACHE"] = previous
 
 
 def generation_speed(precision: str, threads: int, max_tokens: int) -> None:

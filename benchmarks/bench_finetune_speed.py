@@ -16,10 +16,11 @@ import time
 
 import torch
 
-from graphreason.finetune_cli import PROMPT_FORMS, prompt_function
-from llm.finetune.base_model import load_base
-from llm.finetune.data import collate, length_summary, training_data
-from llm.finetune.train import TrainConfig, add_lora
+from graphreason.cli.methods.toolformer import PROMPT_FORMS, prompt_function
+from graphreason.llm.finetune.base_model import load_base
+from graphreason.llm.finetune.data import collate, length_summary
+from graphreason.llm.finetune.train import TrainConfig, add_lora
+from graphreason.tools.toolformer.training_data import training_data
 
 
 def examples_per_second(model, train, batch_size: int, steps: int, pad_id: int) -> float:

@@ -2,7 +2,7 @@
 
 For each size a seeded random graph with about ``--degree`` edges per node
 (integer weights 1..100, no self-loops, no repeated edges) is handed to
-``workflows.gar.graph.graph`` as a structured graph together with a question
+``graphreason.workflows.gar.graph.graph`` as a structured graph together with a question
 in words; the master is a scripted model that names ``shortest_path``. The
 answer is checked against scipy's Dijkstra: the path must start at the source,
 end at the target, use only edges of the graph, and weigh exactly the optimal
@@ -137,11 +137,11 @@ def best_of(repeat: int, fn: Callable[[], Any]) -> float:
 
 def run_workflow(question: str, structured: dict[str, Any], workflow: Any = None, **config: Any):
     """One GAR run: (final output, seconds per step, total seconds). Steps are timed between updates."""
-    from workflows.gar import GARContext
-    from workflows.models.scripted import ScriptedChatModel
+    from graphreason.workflows.gar import GARContext
+    from graphreason.workflows.models.scripted import ScriptedChatModel
 
     if workflow is None:
-        from workflows.gar.graph import graph as workflow
+        from graphreason.workflows.gar.graph import graph as workflow
     context = GARContext(master_model=ScriptedChatModel(script=[MASTER_REPLY]), embedding_model="hash")
     steps: dict[str, float] = {}
     output: dict[str, Any] = {}
@@ -237,9 +237,9 @@ def run_case(
             best = (total, steps, output)
     total, steps, output = best
     if timings > repeat:  # the same engine call as the workflow's execute step, on its own graph, timed as often
-        from tools.vertex import get_algorithm, run
-        from workflows.gar.construct import build_problem
-        from workflows.gar.execute import vertex_graph
+        from graphreason.tools.gar.vertex import get_algorithm, run
+        from graphreason.workflows.gar.construct import build_problem
+        from graphreason.workflows.gar.execute import vertex_graph
 
         graph = vertex_graph(build_problem(question, structured), "shortest_path")
         params = {"source": source, "target": target}
@@ -288,11 +288,11 @@ def breakdown(
     Each piece is called ``repeat`` times directly (outside the workflow, except the workflow rows);
     "held after" is RSS after the last call minus before the first, i.e. what the piece keeps alive.
     """
-    from tools.graph_text import load_structured_graph
-    from tools.graph_text.problem import check_edges
-    from tools.vertex import get_algorithm, run
-    from workflows.gar.construct import build_problem
-    from workflows.gar.execute import vertex_graph
+    from graphreason.tools.gar.graph_text import load_structured_graph
+    from graphreason.tools.gar.graph_text.problem import check_edges
+    from graphreason.tools.gar.vertex import get_algorithm, run
+    from graphreason.workflows.gar.construct import build_problem
+    from graphreason.workflows.gar.execute import vertex_graph
 
     src, dst, weight = random_weighted_graph(n, degree, seed, directed)
     matrix = adjacency(n, src, dst, weight, directed)
@@ -358,7 +358,7 @@ def breakdown(
     if checkpointer:
         from langgraph.checkpoint.memory import InMemorySaver
 
-        from workflows.gar.graph import build_graph
+        from graphreason.workflows.gar.graph import build_graph
 
         saved = build_graph(InMemorySaver())
         threads = iter(range(repeat))

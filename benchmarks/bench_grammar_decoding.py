@@ -32,7 +32,7 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 
 def decode_without_grammar(question: str) -> str:
-    from workflows.toolformer import ToolformerContext, solve
+    from graphreason.workflows.toolformer import ToolformerContext, solve
 
     context = ToolformerContext(generator_model="local", grammar=False, execute_calls=False, embedding_model="hash")
     return str(solve(question, context).get("annotated") or "")
@@ -57,13 +57,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    from evals.toolformer_metrics import api_gen_scores
+    from graphreason.evals.toolformer.metrics import api_gen_scores
 
     path = args.records
     if path is None:
         import tempfile
 
-        from evals.toolformer_eval import run_toolformer_eval
+        from graphreason.evals.toolformer.evaluate import run_toolformer_eval
 
         out = Path(tempfile.mkdtemp(prefix="bench-grammar-"))
         run_toolformer_eval(limit=args.limit, out_dir=out, progress=False, execute_calls=False, embedding_model="hash")

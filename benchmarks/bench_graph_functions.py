@@ -15,10 +15,10 @@ import random
 import time
 from collections.abc import Callable
 
-from tools.calls import parse_action, run_action
-from tools.functions import GraphFunctions
-from tools.retrieval.base import Retriever
-from tools.store import GraphStore
+from graphreason.tools.core.retrieval.base import Retriever
+from graphreason.tools.core.store import GraphStore
+from graphreason.tools.counselor.calls import parse_action, run_action
+from graphreason.tools.counselor.functions import GraphFunctions
 
 
 class ExactTitleRetriever(Retriever):

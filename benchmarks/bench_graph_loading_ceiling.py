@@ -21,11 +21,11 @@ import argparse
 import re
 import time
 
-from evals.toolformer_metrics import api_calls_as_written, api_gen_scores
-from llm.finetune.data import chat_prompt
-from tools.loaders.toolformer_prompts import PromptRecord, iter_prompt_files, read_prompts
-from tools.loaders.toolformer_split import split_records
-from workflows.toolformer.prompts import tuned_prompt
+from graphreason.evals.toolformer.metrics import api_calls_as_written, api_gen_scores
+from graphreason.llm.finetune.data import chat_prompt
+from graphreason.tools.toolformer.loaders.prompts import PromptRecord, iter_prompt_files, read_prompts
+from graphreason.tools.toolformer.loaders.split import split_records
+from graphreason.workflows.toolformer.prompts import tuned_prompt
 
 
 def graph_loading_split() -> tuple[list[PromptRecord], list[PromptRecord]]:
@@ -57,8 +57,8 @@ def beam_hits(val: list[PromptRecord], beams: int) -> tuple[int, float]:
     import torch
     from peft import PeftModel
 
-    from llm.engine.adapter import shipped_adapter
-    from llm.finetune.base_model import load_base
+    from graphreason.llm.engine.adapter import shipped_adapter
+    from graphreason.llm.finetune.base_model import load_base
 
     model, tokenizer = load_base()
     model = PeftModel.from_pretrained(model, str(shipped_adapter("toolformer"))).merge_and_unload().eval()

@@ -1,7 +1,7 @@
 """GraphAgent's experience retrieval: what T_i / alpha change in the episodes a node is shown.
 
 The paper scores a past episode by ``cos(E(title_i), E(title)) + T_i / alpha``
-and leaves ``T_i`` and ``alpha`` undefined (see :mod:`memory.experience`). A
+and leaves ``T_i`` and ``alpha`` undefined (see :mod:`graphreason.memory.experience`). A
 lesson helps when its episode is about a similar paper (ideally one with the
 same label) and shows a strategy that worked. This benchmark measures both for
 every choice, with no LLM in the loop:
@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memory.experience import Episode, ExperienceMemory  # noqa: E402
-from memory.longterm import make_store  # noqa: E402
-from tools.graph_models.hub import node_classifier  # noqa: E402
-from tools.loaders.node_data import load_node_data  # noqa: E402
+from graphreason.memory.experience import Episode, ExperienceMemory  # noqa: E402
+from graphreason.memory.longterm import make_store  # noqa: E402
+from graphreason.tools.core.loaders.node_data import load_node_data  # noqa: E402
+from graphreason.tools.graph_models.hub import node_classifier  # noqa: E402
 
 CHOICES = [("none", math.inf), ("success", 20.0), ("success", 5.0), ("success", 2.0), ("success", 1.0)]
 

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
-from tests.tools.test_lenient_json import reference_json_objects  # noqa: E402  (the former implementation)
-from tools.lenient_json import json_objects  # noqa: E402
+from graphreason.tools.core.lenient_json import json_objects  # noqa: E402
+from tests.tools.core.test_lenient_json import reference_json_objects  # noqa: E402  (the former implementation)
 
 FAMILIES: dict[str, Callable[[int], str]] = {
     "unclosed braces": lambda n: "{" * n,

@@ -3,7 +3,7 @@
 For every (dataset, split) the script loads the data and the feature blocks
 (MiniLM embeddings from the cache; the first run on a machine embeds and says
 how long it took), then trains each (features, architecture) candidate of
-:mod:`tools.graph_models.topic` with each seed and prints validation and test
+:mod:`graphreason.tools.graph_models.topic` with each seed and prints validation and test
 accuracy and training seconds. The last lines per (dataset, split) give the
 candidate with the best mean *validation* accuracy (how ``features="auto"`` /
 ``arch="auto"`` choose) and its test accuracy, next to the default model's.
@@ -30,11 +30,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 
 import numpy as np  # noqa: E402
 
-from tools.graph_models.node_features import feature_blocks  # noqa: E402
-from tools.graph_models.node_training import as_blocks, propagation_matrix, train_node_net  # noqa: E402
-from tools.graph_models.threads import torch_threads  # noqa: E402
-from tools.graph_models.topic import ARCH_CONFIGS, DEFAULT_ARCH, DEFAULT_FEATURES, SEARCH_ARCHS  # noqa: E402
-from tools.loaders.node_data import load_node_data  # noqa: E402
+from graphreason.settings import CACHE  # noqa: E402
+from graphreason.tools.core.loaders.node_data import load_node_data  # noqa: E402
+from graphreason.tools.graph_models.node_features import feature_blocks  # noqa: E402
+from graphreason.tools.graph_models.node_training import as_blocks, propagation_matrix, train_node_net  # noqa: E402
+from graphreason.tools.graph_models.threads import torch_threads  # noqa: E402
+from graphreason.tools.graph_models.topic import ARCH_CONFIGS, DEFAULT_ARCH, DEFAULT_FEATURES, SEARCH_ARCHS  # noqa: E402
 
 
 def load() -> str:
@@ -44,18 +45,10 @@ def load() -> str:
 def time_embedding(dataset: str, embedder: str) -> None:
     """Embed ``dataset``'s texts into a fresh temporary cache and print the seconds."""
     graph = load_node_data(dataset, "random").graph
-    saved = os.environ.get("GRAPHREASON_CACHE")
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["GRAPHREASON_CACHE"] = tmp
-        try:
-            start = time.perf_counter()
-            feature_blocks(graph, "text", embedder)
-            took = time.perf_counter() - start
-        finally:
-            if saved is None:
-                os.environ.pop("GRAPHREASON_CACHE")
-            else:
-                os.environ["GRAPHREASON_CACHE"] = saved
+    with tempfile.TemporaryDirectory() as tmp, CACHE.set_to(tmp):
+        start = time.perf_counter()
+        feature_blocks(graph, "text", embedder)
+        took = time.perf_counter() - start
     print(
         f"embedding {dataset}: {graph.num_nodes} texts with {embedder} in {took:.1f}s ({load()})", flush=True
     )

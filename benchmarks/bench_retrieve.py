@@ -27,9 +27,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tools.retrieval.embedders import Embedder, HashEmbedder, get_embedder
-from tools.retrieval.node_index import NodeIndex, build_node_index
-from tools.store import GraphStore
+from graphreason.tools.core.retrieval.embedders import Embedder, HashEmbedder, get_embedder
+from graphreason.tools.core.retrieval.node_index import NodeIndex, build_node_index
+from graphreason.tools.core.store import GraphStore
 
 DIM = 384
 SYLLABLES = "ka lo mi ne ru sa te vi zo bra cle dri fen gor hul jin kev lum mor nax pil qua ros tib".split()

@@ -7,7 +7,7 @@
    holding ``]``, deep braces, bare ``[`` runs, many siblings in one bracket,
    a valid text of many calls): best-of-3 time of ``parse_text``. A ratio near 2
    between consecutive sizes means linear time.
-3. ``--fuzz N``: the fuzz test's contract (see tests/tools/calls/toolformer/
+3. ``--fuzz N``: the fuzz test's contract (see tests/tools/toolformer/calls/
    fuzz_inputs.py) over N seeded malformed inputs, mutating the test's seed
    texts plus 5,000 real outputs when the data is there; reports crashes and time.
 
@@ -26,13 +26,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
-from tests.tools.calls.toolformer.fuzz_inputs import POOL, SEEDS, check, malformed_inputs  # noqa: E402
-from tools.calls.toolformer.errors import ToolformerSyntaxError
-from tools.calls.toolformer.normalize import calls_of
-from tools.calls.toolformer.parse import parse_text
-from tools.calls.toolformer.printer import print_document
-from tools.config import DataMissingError
-from tools.loaders.toolformer_prompts import iter_prompt_files, read_prompts
+from graphreason.settings import DataMissingError
+from graphreason.tools.toolformer.calls.errors import ToolformerSyntaxError
+from graphreason.tools.toolformer.calls.normalize import calls_of
+from graphreason.tools.toolformer.calls.parse import parse_text
+from graphreason.tools.toolformer.calls.printer import print_document
+from graphreason.tools.toolformer.loaders.prompts import iter_prompt_files, read_prompts
+from tests.tools.toolformer.calls.fuzz_inputs import POOL, SEEDS, check, malformed_inputs  # noqa: E402
 
 
 def _fill(unit: str) -> Callable[[int], str]:

@@ -24,9 +24,9 @@ import time
 
 import torch
 
-from llm.engine.chatml import DEFAULT_SYSTEM_PROMPT
-from llm.engine.cpu_threads import apply_thread_choice
-from llm.engine.local_smollm import LocalEngine, get_engine
+from graphreason.llm.engine.chatml import DEFAULT_SYSTEM_PROMPT
+from graphreason.llm.engine.cpu_threads import apply_thread_choice
+from graphreason.llm.engine.local_smollm import LocalEngine, get_engine
 
 PROMPT = "Input: What is the topic of paper #1033 in the cora bibliographic network?\nOutput:"
 
@@ -47,8 +47,8 @@ def decode_tokens_per_second(engine: LocalEngine, tokens: int) -> float:
 
 
 def questions(n: int) -> list[str]:
-    from tools.loaders.toolformer_prompts import iter_prompt_files, read_prompts
-    from tools.loaders.toolformer_split import split_records
+    from graphreason.tools.toolformer.loaders.prompts import iter_prompt_files, read_prompts
+    from graphreason.tools.toolformer.loaders.split import split_records
 
     chosen: list[str] = []
     files = [f for _, f in iter_prompt_files(None) if f.name == "prompts_train"]
@@ -60,7 +60,7 @@ def questions(n: int) -> list[str]:
 
 def per_question(tuned: bool, inputs: list[str], grammar: bool = True) -> tuple[float, float]:
     """``(tokens/s, seconds per question)`` of the workflow's generator call."""
-    from workflows.toolformer import ToolformerContext, solve
+    from graphreason.workflows.toolformer import ToolformerContext, solve
 
     context = ToolformerContext(tuned_generator=tuned, grammar=grammar, execute_calls=False)
     tokens, seconds = 0, 0.0

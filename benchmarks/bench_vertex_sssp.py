@@ -21,7 +21,7 @@ from functools import partial
 import numpy as np
 from scipy.sparse.csgraph import bellman_ford, dijkstra
 
-from tools.vertex import VertexGraph, get_algorithm, run
+from graphreason.tools.gar.vertex import VertexGraph, get_algorithm, run
 
 
 def best_of(repeats: int, fn: Callable[[], object]) -> tuple[float, object]:

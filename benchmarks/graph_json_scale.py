@@ -57,8 +57,8 @@ def make_graph(nodes: int, path: Path, seed: int = 0) -> Path:
 
 def measure(graph: Path, embedding: str) -> dict[str, float]:
     """Load ``graph`` and index it with ``embedding`` in this process; seconds and peak RSS."""
-    from tools.loaders.grbench import load_graph_json
-    from tools.retrieval.node_index import build_node_index
+    from graphreason.tools.core.loaders.grbench import load_graph_json
+    from graphreason.tools.core.retrieval.node_index import build_node_index
 
     start = time.perf_counter()
     store = load_graph_json(graph, progress=False)

@@ -28,12 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from tools.graph_models.base import GraphModelError  # noqa: E402
-from tools.graph_models.molecule import GIN_PAPER, MoleculeModel, cross_validate  # noqa: E402
-from tools.graph_models.prompt_golds import prompt_golds  # noqa: E402
-from tools.graph_models.topic import TopicModel  # noqa: E402
-from tools.loaders.linqs_text import load_text_graph  # noqa: E402
-from tools.loaders.tu_gin import load_gin_dataset  # noqa: E402
+from graphreason.tools.core.loaders.linqs_text import load_text_graph  # noqa: E402
+from graphreason.tools.core.loaders.tu_gin import load_gin_dataset  # noqa: E402
+from graphreason.tools.graph_models.base import GraphModelError  # noqa: E402
+from graphreason.tools.graph_models.molecule import GIN_PAPER, MoleculeModel, cross_validate  # noqa: E402
+from graphreason.tools.graph_models.prompt_golds import prompt_golds  # noqa: E402
+from graphreason.tools.graph_models.topic import TopicModel  # noqa: E402
 
 MODELS = {"cora": TopicModel, "citeseer": TopicModel} | {d: MoleculeModel for d in MoleculeModel.datasets}
 

@@ -25,10 +25,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from tools.config import dataset_dir
-from tools.graph_models.base import GraphModelError
-from tools.graph_models.community import CommunityModel
-from tools.graph_models.kge import TransEModel
+from graphreason.settings import dataset_dir
+from graphreason.tools.graph_models.base import GraphModelError
+from graphreason.tools.graph_models.community import CommunityModel
+from graphreason.tools.graph_models.kge import TransEModel
 
 PROMPTS = "Graph_Toolformer/prompt"
 # "transe:tail_entity", entity#X, relation#Y)-->r] ... Reasoning Result: GOLD.

@@ -23,10 +23,10 @@ from collections import Counter
 
 import numpy as np
 
-from tools.config import dataset_dir
-from tools.graph_models.recommender import BPRModel, ranking_metrics
-from tools.loaders.interactions import leave_last_out, load_interactions
-from tools.loaders.toolformer_prompts import read_prompts
+from graphreason.settings import dataset_dir
+from graphreason.tools.core.loaders.interactions import leave_last_out, load_interactions
+from graphreason.tools.graph_models.recommender import BPRModel, ranking_metrics
+from graphreason.tools.toolformer.loaders.prompts import read_prompts
 
 CALL = re.compile(r'"bpr:(recommendation|topk_recommendation)",\s*user#(\w+),\s*(?:\w+#)?(\w+)\)')
 

@@ -3,8 +3,8 @@
 Each ``prompts_train`` line is ``Input: ... Output: ... Reasoning Result: ...``;
 the Output holds one or more ``[GR(GL("gpr", {"<graph>"}), "toolx:<fn>", args)]``
 calls and the Reasoning Result their values, joined by `` <||> `` when there
-are several. This script rebuilds each graph (:mod:`tools.loaders.gpr`), runs
-the call through :mod:`tools.toolx` and compares with the gold value: numbers
+are several. This script rebuilds each graph (:mod:`graphreason.tools.toolformer.loaders.gpr`), runs
+the call through :mod:`graphreason.tools.toolformer.toolx` and compares with the gold value: numbers
 to 1e-6, dicts as mappings, lists in order.
 
 Multi-call records: the gold values are not always in the calls' text order
@@ -16,7 +16,7 @@ after reordering*; ``--strict`` counts those as mismatches instead.
         [--avg-convention networkx|paper] [--path FILE] [--show N]
 
 ``--parser auto`` uses the project's call parser
-(``tools.calls.toolformer.parse``) when it imports, else a regex of this file.
+(``graphreason.tools.toolformer.calls.parse``) when it imports, else a regex of this file.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from tools import toolx  # noqa: E402
-from tools.config import data_root  # noqa: E402
-from tools.errors import GraphError  # noqa: E402
-from tools.loaders.gpr import gpr_graph  # noqa: E402
+from graphreason.settings import data_root  # noqa: E402
+from graphreason.tools.core.errors import GraphError  # noqa: E402
+from graphreason.tools.toolformer import toolx  # noqa: E402
+from graphreason.tools.toolformer.loaders.gpr import gpr_graph  # noqa: E402
 
 PROMPTS = Path("Graph_Toolformer/prompt/graph_properties/prompts_train")
 RECORD = re.compile(r"^Input: (?P<input>.*?) Output: (?P<output>.*) Reasoning Result: (?P<result>.*)$")
@@ -81,8 +81,8 @@ def regex_calls(output: str) -> list[GoldCall]:
 
 def parser_calls(output: str) -> list[GoldCall]:
     """Gold calls read with the project's Graph-ToolFormer parser."""
-    from tools.calls.toolformer import ast as t
-    from tools.calls.toolformer.parse import parse_text
+    from graphreason.tools.toolformer.calls import ast as t
+    from graphreason.tools.toolformer.calls.parse import parse_text
 
     def text_of(expr: object) -> str:
         if isinstance(expr, t.NodeRef):
@@ -107,7 +107,7 @@ def pick_parser(name: str) -> tuple[str, Callable[[str], list[GoldCall]]]:
     if name == "regex":
         return "regex", regex_calls
     try:
-        import tools.calls.toolformer.parse  # noqa: F401
+        import graphreason.tools.toolformer.calls.parse  # noqa: F401
     except ImportError:
         if name == "toolformer":
             raise

@@ -17,9 +17,9 @@ import re
 import sys
 from collections import defaultdict
 
-from tools.calls.toolformer.parse import parse_text
-from tools.calls.toolformer.printer import print_document
-from tools.loaders.toolformer_prompts import PromptFormatError, iter_prompt_files, read_prompts
+from graphreason.tools.toolformer.calls.parse import parse_text
+from graphreason.tools.toolformer.calls.printer import print_document
+from graphreason.tools.toolformer.loaders.prompts import PromptFormatError, iter_prompt_files, read_prompts
 
 
 def reason(message: str) -> str:

@@ -4,11 +4,11 @@ A method's eval (``evals/<method>_eval.py``) loads its questions, picks the
 run's sample (:func:`take_round_robin`), builds one solve function per mode,
 its scoring function and the summary's head (title, dataset, models,
 settings), then hands them to :func:`run_eval` with its report
-(:class:`evals.report.ReportKind`: summarizer, page, plot). The driver answers
-every question resumably (:func:`evals.runner.run_items`, one
+(:class:`graphreason.evals.report.ReportKind`: summarizer, page, plot). The driver answers
+every question resumably (:func:`graphreason.evals.runner.run_items`, one
 ``records.jsonl`` per run folder), keeps the records of this run's
 (mode, question) pairs and writes ``summary.json``, the plot and
-``report.md`` beside them (:func:`evals.report.write_report_files`).
+``report.md`` beside them (:func:`graphreason.evals.report.write_report_files`).
 
 Run folders are ``runs/<method>-<part>-...`` (:func:`default_out_dir`): the
 same command gives the same folder, so a rerun resumes it.
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evals.report import ReportKind, ReportPaths, write_report_files
-from evals.runner import ScoreFn, SolveFn, run_items
-from tools.config import REPO_ROOT
+from graphreason.evals.report import ReportKind, ReportPaths, write_report_files
+from graphreason.evals.runner import ScoreFn, SolveFn, run_items
+from graphreason.settings import REPO_ROOT
 
 
 class EvalConfigError(ValueError):

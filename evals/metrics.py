@@ -148,7 +148,7 @@ def parse_judgement(text: str) -> bool | None:
 def _judge_model(model: BaseChatModel | str) -> BaseChatModel:
     if isinstance(model, BaseChatModel):
         return model
-    from workflows.models.factory import make_chat_model
+    from graphreason.workflows.models.factory import make_chat_model
 
     # Grading should be deterministic and short.
     return make_chat_model(model, temperature=0.0, top_p=1.0, max_tokens=16)
@@ -162,7 +162,7 @@ def llm_judge(question: str, gold: str, prediction: str, model: BaseChatModel | 
     """
     if not normalize_answer(prediction):
         return False
-    from workflows.models.invoke import invoke_text
+    from graphreason.workflows.models.invoke import invoke_text
 
     messages = [
         SystemMessage(content=JUDGE_SYSTEM),

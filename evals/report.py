@@ -1,6 +1,6 @@
 """The one report module: tables, pages and the report files of every eval method.
 
-Shared by every method (:mod:`evals.driver` writes a run's files through it):
+Shared by every method (:mod:`graphreason.evals.driver` writes a run's files through it):
 :func:`cell` formats every table value the same way, :func:`markdown_table`
 renders summary rows, :func:`markdown_page` lays out a report page and
 :func:`write_report_files` writes ``summary.json``, the plot and ``report.md``
@@ -8,7 +8,7 @@ for a method's :class:`ReportKind` (its summarizer, page and plot).
 
 Graph Counselor's report is the second part of this module (:func:`summarize`,
 :func:`write_report`); GAR's summarizer, page and plots are in
-:mod:`evals.gar_report`. Counselor scores are percentages (as in the papers):
+:mod:`graphreason.evals.gar.report`. Counselor scores are percentages (as in the papers):
 ``rouge_l`` is the recall variant the Graph Counselor paper reports,
 ``rouge_l_f1`` its F1, ``exact_match`` the normalised EM and ``judge`` the
 LLM-judge share (only when a metric judge ran). Cost columns are means per

@@ -20,9 +20,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from evals.metrics import score_answer
-from tools.jsonl import read_jsonl
-from workflows.models.invoke import ModelUnavailableError
+from graphreason.evals.metrics import score_answer
+from graphreason.tools.core.jsonl import read_jsonl
+from graphreason.workflows.models.invoke import ModelUnavailableError
 
 SolveFn = Callable[[Any], dict[str, Any]]
 ScoreFn = Callable[[Any, dict[str, Any]], dict[str, float]]

@@ -3,11 +3,11 @@
 It exposes the embedded model to any OpenAI client, and gives our tests a real
 HTTP server for the ``openai:`` backend::
 
-    python -m llm.server --model local --host 127.0.0.1 --port 8765
+    python -m graphreason.llm.server --model local --host 127.0.0.1 --port 8765
 
 This module builds only the embedded model (spec ``local``). Every spec of the
 model factory (``scripted:FILE``, ``openai:MODEL`` as a proxy) is served by the same
-code through ``python -m graphreason.model_server``, which passes the factory to
+code through ``python -m graphreason.cli.model_server``, which passes the factory to
 :func:`main`: this layer never imports the workflows.
 
 Endpoints: ``POST /v1/chat/completions`` (``n=1``; ``stream=true`` answers with
@@ -305,7 +305,7 @@ def create_app(model: BaseChatModel, model_name: str = "local") -> Starlette:
 
 def warm_up(model: BaseChatModel) -> None:
     """Load the embedded model before serving, so that /health means 'ready to answer'."""
-    from llm.engine.local_smollm import LocalChatModel, get_engine
+    from graphreason.llm.engine.local_smollm import LocalChatModel, get_engine
 
     if isinstance(model, LocalChatModel):
         started = time.perf_counter()
@@ -324,10 +324,10 @@ def local_model(spec: str) -> BaseChatModel:
     """The embedded model for the spec ``local``; other specs need the model factory (see the module doc)."""
     if spec.strip().lower() not in LOCAL_SPECS:
         raise ValueError(
-            f"python -m llm.server serves only the embedded model (--model local), not {spec!r}; "
-            "serve other model specs with python -m graphreason.model_server"
+            f"python -m graphreason.llm.server serves only the embedded model (--model local), not {spec!r}; "
+            "serve other model specs with python -m graphreason.cli.model_server"
         )
-    from llm.engine.local_smollm import LocalChatModel
+    from graphreason.llm.engine.local_smollm import LocalChatModel
 
     return LocalChatModel()
 

@@ -3,7 +3,7 @@
 An :class:`Episode` is one finished run on a node whose label is known (a
 training node): the node's title, the steps the agent took, what it answered
 and whether that was right. :class:`ExperienceMemory` keeps them in a LangGraph
-store (:func:`memory.longterm.make_store`, indexed on ``title``) and ranks them
+store (:func:`graphreason.memory.longterm.make_store`, indexed on ``title``) and ranks them
 for a new node as the paper's Algorithm 1 does::
 
     c_i = cos(E(title_i), E(title)) + T_i / alpha

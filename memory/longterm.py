@@ -26,7 +26,7 @@ import numpy as np
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from tools.retrieval.embedders import Embedder, get_embedder
+from graphreason.tools.core.retrieval.embedders import Embedder, get_embedder
 
 
 def make_store(

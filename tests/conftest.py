@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tools.config import data_root
+from graphreason.settings import data_root
 
 
 def require_data(name: str) -> Path:
@@ -82,38 +85,132 @@ def start_child(
     return BackgroundChild(process, workdir, limit_s)
 
 
+# Runs ARGV (after the returncode file) and writes its exit code there when it ends, atomically:
+# a worker that did not start the child learns from that file that it has finished.
+_RECORD_EXIT = (
+    "import os, subprocess, sys\n"
+    "code = subprocess.call(sys.argv[2:])\n"
+    "with open(sys.argv[1] + '.part', 'w') as out:\n"
+    "    out.write(str(code))\n"
+    "os.replace(sys.argv[1] + '.part', sys.argv[1])\n"
+)
+
+
+@dataclass
+class SlowChild:
+    """One of the session's slow children (tests/slow_children.py), readable from any pytest-xdist worker.
+
+    The worker that claimed it started it (``process`` is set there); every worker
+    reads its output and exit code from ``workdir``.
+    """
+
+    argv: list[str]
+    workdir: Path
+    limit_s: float
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def _exit_file(self) -> Path:
+        return self.workdir / "returncode.txt"
+
+    def done(self) -> bool:
+        return self._exit_file.exists()
+
+    def result(self) -> subprocess.CompletedProcess[str]:
+        """Wait for the child (at most ``limit_s``, a safety net for a hung child) and return its output."""
+        deadline = time.monotonic() + self.limit_s
+        while not self.done():
+            if time.monotonic() > deadline:
+                self.stop()
+                raise TimeoutError(f"{self.argv[:3]} did not finish within {self.limit_s:g} s")
+            time.sleep(0.2)
+        code = int(self._exit_file.read_text())
+        return subprocess.CompletedProcess(self.argv, code, self._read("stdout"), self._read("stderr"))
+
+    def stop(self) -> None:
+        """Kill the child and what it started, if this worker started it and it still runs."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+    def _read(self, stream: str) -> str:
+        path = self.workdir / f"{stream}.txt"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+
+def start_slow_child(
+    argv: Sequence[str],
+    workdir: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    limit_s: float = 300,
+) -> SlowChild:
+    """Start ``argv`` in a session of its own; output and exit code go to files in ``workdir``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    wrapped = [sys.executable, "-c", _RECORD_EXIT, str(workdir / "returncode.txt"), *argv]
+    with (workdir / "stderr.txt").open("wb") as err, (workdir / "stdout.txt").open("wb") as out:
+        process = subprocess.Popen(wrapped, cwd=cwd, env=env, stdout=out, stderr=err, start_new_session=True)
+    return SlowChild(list(argv), workdir, limit_s, process)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _slow_children(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Callable[[str], BackgroundChild]]:
+) -> Iterator[Callable[[str], SlowChild]]:
     """``child(name)``: the running (or finished) child of one fixture of tests.slow_children.SLOW_CHILDREN.
 
     Autouse, so the selected children start before the first test (see that module).
+    Under pytest-xdist (``make test`` runs two workers) the workers share one copy of
+    each child: the first worker to claim it starts it (the first worker claims every
+    selected one at its start), the others wait on its files.
     """
     from tests.slow_children import SLOW_CHILDREN
 
-    children: dict[str, BackgroundChild] = {}
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    base = tmp_path_factory.getbasetemp()
+    root = (base.parent if worker else base) / "slow-children"  # the parent is shared by the workers
+    root.mkdir(exist_ok=True)
+    children: dict[str, SlowChild] = {}
 
-    def child(name: str) -> BackgroundChild:
+    def child(name: str) -> SlowChild:
         if name not in children:
-            children[name] = SLOW_CHILDREN[name][0](tmp_path_factory.mktemp(name))
+            workdir = root / name
+            try:
+                os.close(os.open(root / f"{name}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:  # another worker started it
+                children[name] = SlowChild([name], workdir, SLOW_CHILDREN_LIMIT_S)
+            else:
+                children[name] = SLOW_CHILDREN[name][0](workdir)
         return children[name]
 
-    selected = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
-    for name, (_, can_run) in SLOW_CHILDREN.items():
-        if name in selected and can_run():
-            child(name)
+    if worker in (None, "gw0"):
+        selected = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
+        for name, (_, can_run) in SLOW_CHILDREN.items():
+            if name in selected and can_run():
+                child(name)
     try:
         yield child
     finally:
         for running in children.values():
+            if worker and running.process is not None:  # another worker may still wait on it
+                try:
+                    running.result()
+                except TimeoutError:
+                    pass
             running.stop()
 
 
+SLOW_CHILDREN_LIMIT_S = 900  # how long a worker waits on a child another worker started
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests that wait on a slow child (tests/slow_children.py) run last, when their child has long finished."""
+    """Files marked ``heavy`` first, so the two workers of ``make test`` end together; then the rest.
+
+    Tests that wait on a slow child (tests/slow_children.py) run last, when their child has long finished.
+    """
     from tests.slow_children import SLOW_CHILDREN
 
+    heavy_files = {item.path for item in items if item.get_closest_marker("heavy")}
     waiting = {id(item) for item in items if SLOW_CHILDREN.keys() & set(getattr(item, "fixturenames", ()))}
-    if waiting:
-        items[:] = [item for item in items if id(item) not in waiting] + [item for item in items if id(item) in waiting]
+    items[:] = sorted(items, key=lambda item: (id(item) in waiting, item.path not in heavy_files))

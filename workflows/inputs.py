@@ -1,4 +1,4 @@
-"""Input schema shared by the workflows: a question that must not be blank."""
+"""Input checks shared by the workflows: a question that must not be blank, a bounded text."""
 
 from __future__ import annotations
 
@@ -20,6 +20,19 @@ class QuestionInput(BaseModel):
         if not value:
             raise ValueError("question must not be empty")
         return value
+
+
+def check_text(text: str, *, name: str, limit: int, empty: str) -> str:
+    """``text`` if it is neither blank nor longer than ``limit`` characters; ``ValueError`` saying which.
+
+    ``empty`` is the whole message for a blank text (it tells the caller what to
+    send); ``name`` is what the length message calls the text.
+    """
+    if not text.strip():
+        raise ValueError(empty)
+    if len(text) > limit:
+        raise ValueError(f"{name} has {len(text)} characters; at most {limit} are accepted")
+    return text
 
 
 class QuestionError(ValueError):

@@ -5,10 +5,30 @@ Each method's runtime context (``workflows/<method>/context.py``) extends
 fields (and the defaults it changes). A field is declared with :func:`setting`:
 its metadata holds its description (what Studio shows and what ``--help``
 prints) and, where the command line spells it differently, its flag;
-:mod:`graphreason.context_options` turns the fields into CLI options, so a
+:mod:`graphreason.cli.context_options` turns the fields into CLI options, so a
 default is written in one place only. Every ``Literal`` field (a method's
-``mode``) is checked against its values here, and the fields naming a model
-are found here for the server policy.
+``mode``) is checked against its values here.
+
+Safe by construction: every field that names something a server client could
+abuse (a model, a graph, a file, an endpoint) says so in its type, and
+:class:`RunContext` applies the server trust policy
+(:mod:`graphreason.tools.core.policy`) to each declared field whenever a
+context is built, after all validation, in every subclass: a method's context
+writes no policy code. The declared types (all plain strings to Python, the
+CLI and the JSON schema; the marker is ``Annotated`` metadata) are
+
+* :data:`ModelName` / :data:`OptionalModelName`: a model spec (see below);
+* :data:`GraphSpec`: a known graph name or a path to a graph (a server client:
+  relative to the data root, never leading out of it);
+* :data:`DataPath`: a file or folder, under the same rule;
+* :data:`OwnerPath`: a file only the server's owner may choose (refused from
+  clients whatever its value);
+* :data:`PlainName`: a name that is never read as a path (refused if it looks
+  like one, in any process);
+* :data:`EmbedderName`: an embedder preset (a server client) or a model folder;
+* :data:`EndpointURL`: an endpoint, which a server client may not set;
+* :data:`PlainText`: a string that names nothing on disk (declared so the
+  security tests know it was considered).
 
 Model-spec fields are typed :data:`ModelName` (``Optional`` form:
 :data:`OptionalModelName`): a string annotated with the LangGraph templates'
@@ -16,6 +36,10 @@ Model-spec fields are typed :data:`ModelName` (``Optional`` form:
 model picker". The annotation also puts that key into the JSON schema the
 server exposes (pydantic drops plain dicts in ``Annotated``), and it is how the
 server policy finds the fields naming a model.
+
+A path read by a method goes through :meth:`RunContext.path_of`, which confines
+a server client's path to the data root with symlinks followed (building a
+context reads no disk: the server builds it inside its event loop).
 """
 
 from __future__ import annotations
@@ -24,28 +48,59 @@ import functools
 import math
 import typing
 from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
 
-from tools.policy import check_untrusted_context
+from graphreason.tools.core.policy import check_plain_name, check_untrusted_context, resolve_path
 
 MAX_REQUEST_TIMEOUT = 600.0  # seconds; a client cannot hold a server worker longer on one request
 
 
 def describe(
-    text: str, *, flag: str | None = None, cli: bool = True, negate: str | None = None
+    text: str,
+    *,
+    flag: str | None = None,
+    cli: bool = True,
+    negate: str | None = None,
+    low: float | None = None,
+    high: float | None = None,
 ) -> dict[str, Any]:
     """Field metadata: ``text`` for Studio and ``--help``; how the field appears on the command line.
 
     ``flag`` renames the option (``reasoner_model`` is ``--model``); ``negate``
     gives a boolean that defaults to true a switch-off flag (``--no-planner``);
     ``cli=False`` keeps a field off the command line (set from Python or Studio).
+    ``low`` / ``high`` bound a number (inclusive); :class:`RunContext` checks them
+    for every field that declares them, so no context writes its own range check.
     """
     meta: dict[str, Any] = {"description": text, "cli": cli}
     if flag:
         meta["flag"] = flag
     if negate:
         meta["negate"] = negate
+    if low is not None or high is not None:
+        meta["bounds"] = (low, high)
     return meta
+
+
+def check_bounds(context: Any) -> None:
+    """Refuse a number outside the ``low`` / ``high`` its field declares (unset optional fields pass)."""
+    for item in fields(context):
+        bounds = item.metadata.get("bounds")
+        value = getattr(context, item.name)
+        if bounds is None or value is None:
+            continue
+        low, high = bounds
+        inside = not (isinstance(value, float) and math.isnan(value))
+        inside = inside and (low is None or value >= low) and (high is None or value <= high)
+        if not inside:
+            if high is None:
+                rule = f"at least {low:g}"
+            elif low is None:
+                rule = f"at most {high:g}"
+            else:
+                rule = f"in {low:g}..{high:g}" if isinstance(low, int) and isinstance(high, int) else f"in [{low:g}, {high:g}]"
+            raise ValueError(f"{item.name} must be {rule}, got {value}")
 
 
 def setting(default: Any, text: str, **how: Any) -> Any:
@@ -69,6 +124,42 @@ class _SchemaHint(dict):
 LLM_PICKER = _SchemaHint({"__template_metadata__": {"kind": "llm"}})
 ModelName = Annotated[str, LLM_PICKER]
 OptionalModelName = Annotated[str | None, LLM_PICKER]
+
+
+class FieldKind:
+    """``Annotated`` metadata saying what a string field names, for the server policy.
+
+    pydantic and the CLI ignore it (the field stays a plain ``str`` in the JSON
+    schema and on the command line); :func:`field_kinds` finds it.
+    """
+
+    __slots__ = ("name", "rule")
+
+    def __init__(self, name: str, rule: str) -> None:
+        self.name = name
+        self.rule = rule  # what a server client may put there, in a few words
+
+    def __repr__(self) -> str:
+        return f"FieldKind({self.name!r})"
+
+
+GRAPH = FieldKind("graph", "a known graph name or a path relative to the data root")
+DATA_PATH = FieldKind("path", "a path relative to the data root")
+OWNER_PATH = FieldKind("owner_path", "nothing: only the server's owner may set it")
+NAME = FieldKind("name", "a name, never a path")
+EMBEDDER = FieldKind("embedder", "an embedder preset")
+ENDPOINT = FieldKind("endpoint", "nothing: the server uses its own endpoint")
+TEXT = FieldKind("text", "anything: it names nothing on disk")
+
+GraphSpec = Annotated[str, GRAPH]
+DataPath = Annotated[str | None, DATA_PATH]
+OwnerPath = Annotated[str | None, OWNER_PATH]
+PlainName = Annotated[str, NAME]
+EmbedderName = Annotated[str, EMBEDDER]
+EndpointURL = Annotated[str | None, ENDPOINT]
+PlainText = Annotated[str, TEXT]
+
+MODEL = "model"  # the kind field_kinds gives model fields (marked by LLM_PICKER or listed in MODEL_FIELDS)
 
 
 # The spec forms a model field takes, as its description shows them.
@@ -103,6 +194,58 @@ def model_field_names(context_cls: type) -> tuple[str, ...]:
     )
 
 
+@functools.cache
+def field_kinds(context_cls: type) -> dict[str, str]:
+    """The declared kind of each field of ``context_cls`` that has one (``model``, ``graph``, ``path``, ...).
+
+    Model fields are those typed :data:`ModelName` and those listed in the
+    class's ``MODEL_FIELDS``; the others carry a :class:`FieldKind` in their
+    ``Annotated`` type. A field declared as two kinds is a mistake (TypeError).
+    """
+    hints = typing.get_type_hints(context_cls, include_extras=True)
+    listed = set(getattr(context_cls, "MODEL_FIELDS", ()))
+    kinds: dict[str, str] = {}
+    for item in fields(context_cls):
+        metadata = getattr(hints.get(item.name), "__metadata__", ())
+        found = {meta.name for meta in metadata if isinstance(meta, FieldKind)}
+        if item.name in listed or any(meta is LLM_PICKER for meta in metadata):
+            found.add(MODEL)
+        if len(found) > 1:
+            raise TypeError(f"{context_cls.__name__}.{item.name} is declared as {' and '.join(sorted(found))}")
+        if found:
+            kinds[item.name] = found.pop()
+    return kinds
+
+
+def fields_of_kind(context_cls: type, kind: str) -> tuple[str, ...]:
+    """The fields of ``context_cls`` declared as ``kind``, in declaration order."""
+    return tuple(name for name, declared in field_kinds(context_cls).items() if declared == kind)
+
+
+@functools.cache
+def _post_init_owner(context_cls: type) -> type:
+    """The class whose ``__post_init__`` a ``context_cls`` instance runs first (the outermost one)."""
+    return next(k for k in context_cls.__mro__ if "__post_init__" in vars(k))
+
+
+def _then_trust_policy(owner: type, post_init: Any) -> Any:
+    """``post_init`` followed by the trust policy, when ``owner``'s is the outermost ``__post_init__``.
+
+    Every ``__post_init__`` of a :class:`RunContext` subclass is wrapped this
+    way, so the policy runs once per context, after all of its validation,
+    even when a subclass forgets to call ``super().__post_init__()``.
+    """
+
+    @functools.wraps(post_init)
+    def __post_init__(self: RunContext) -> None:
+        post_init(self)
+        if _post_init_owner(type(self)) is owner:
+            self._apply_trust_policy()
+
+    __post_init__._trust_owner = owner  # type: ignore[attr-defined]
+    return __post_init__
+
+
 @dataclass(kw_only=True)
 class RunContext:
     """Settings shared by every method's context (sampling defaults are overridden per method).
@@ -111,16 +254,20 @@ class RunContext:
     a spec string: ``local`` (embedded SmolLM2), ``openai:MODEL`` (the configured
     OpenAI-compatible endpoint), another ``provider:MODEL`` of ``init_chat_model``
     or, from the CLI and Python only, ``scripted:FILE.json``; Python callers may
-    also pass a chat model (see :mod:`workflows.models.factory`). A context
-    sent by a server client is checked by :mod:`tools.policy`.
+    also pass a chat model (see :mod:`graphreason.workflows.models.factory`).
+
+    Every context is checked against the server trust policy
+    (:mod:`graphreason.tools.core.policy`) when it is built, field by declared
+    kind (see the module docstring); subclasses declare their fields' kinds
+    and write no policy code.
     """
 
-    embedding_model: str = setting(
+    embedding_model: EmbedderName = setting(
         "minilm",
         "Sentence encoder for retrieval: minilm (embedded default), mpnet, hash (tests) or a local model folder.",
         flag="--embedding",
     )
-    base_url: str | None = setting(
+    base_url: EndpointURL = setting(
         None,
         "Base URL of an OpenAI-compatible endpoint for openai:MODEL specs (CLI and Python only; "
         "a server uses its own OPENAI_BASE_URL and refuses this field from clients).",
@@ -141,6 +288,14 @@ class RunContext:
     # Model fields not typed ModelName (the server policy checks these too); typed ones are found alone.
     MODEL_FIELDS: ClassVar[tuple[str, ...]] = ()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = vars(cls).get("__post_init__")
+        if own is not None:
+            if hasattr(own, "_trust_owner"):  # a class rebuilt by @dataclass(slots=True): wrap the original
+                own = own.__wrapped__
+            cls.__post_init__ = _then_trust_policy(cls, own)  # type: ignore[method-assign]
+
     def __post_init__(self) -> None:
         if not (0.0 <= self.temperature <= 2.0):
             raise ValueError(f"temperature must be in [0, 2], got {self.temperature}")
@@ -154,6 +309,7 @@ class RunContext:
             raise ValueError(f"timeout must be in (0, {MAX_REQUEST_TIMEOUT:g}] seconds, got {self.timeout}")
         if self.max_retries is not None and not (0 <= self.max_retries <= 10):
             raise ValueError(f"max_retries must be in 0..10, got {self.max_retries}")
+        check_bounds(self)  # every field declared with low / high, in every subclass
         for name, choices in literal_choices(type(self)).items():  # e.g. a method's mode
             value = getattr(self, name)
             if value not in choices:
@@ -164,14 +320,40 @@ class RunContext:
         """Every field naming a model: those typed :data:`ModelName`, then any listed in ``MODEL_FIELDS``."""
         return tuple(dict.fromkeys((*model_field_names(cls), *cls.MODEL_FIELDS)))
 
-    def check_policy(self, *, graph_fields: tuple[str, ...] = ()) -> None:
-        """Refuse what a server client may not set (see :mod:`tools.policy`)."""
+    def _apply_trust_policy(self) -> None:
+        """Refuse what a server client may not set, field by declared kind (runs on every build).
+
+        Name fields are checked in every process (a path there would bypass
+        the path rule); the rest only for server clients.
+        """
+        cls = type(self)
+        paths = (*fields_of_kind(cls, GRAPH.name), *fields_of_kind(cls, DATA_PATH.name))
+        for name in fields_of_kind(cls, NAME.name):
+            check_plain_name(getattr(self, name), name, paths)
         check_untrusted_context(
             self,
             model_fields=self.model_fields(),
-            embedding_fields=("embedding_model",),
-            graph_fields=graph_fields,
+            embedding_fields=fields_of_kind(cls, EMBEDDER.name),
+            graph_fields=fields_of_kind(cls, GRAPH.name),
+            path_fields=fields_of_kind(cls, DATA_PATH.name),
+            owner_fields=fields_of_kind(cls, OWNER_PATH.name),
+            endpoint_fields=fields_of_kind(cls, ENDPOINT.name),
         )
+
+    def path_of(self, name: str) -> Path:
+        """The file or folder that the path field ``name`` names (reads the disk).
+
+        A server client's path must resolve inside the data root (or a folder in
+        ``GRAPHREASON_GRAPH_DIRS``), symlinks followed; elsewhere a relative path
+        is looked up in the working directory, then under the data root. Only
+        fields declared :data:`GraphSpec` or :data:`DataPath` are paths.
+        """
+        if field_kinds(type(self)).get(name) not in (GRAPH.name, DATA_PATH.name):
+            raise ValueError(f"{type(self).__name__}.{name} is not declared as a graph or data path")
+        value = getattr(self, name)
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"{name} is unset; it names no file or folder")
+        return resolve_path(value, name)
 
     def request_params(self) -> dict[str, Any]:
         """What every role's model spec takes from the context (unset values leave the spec's default)."""
@@ -182,6 +364,9 @@ class RunContext:
             "timeout": self.timeout,
             "max_retries": self.max_retries,
         }
+
+
+RunContext.__post_init__ = _then_trust_policy(RunContext, RunContext.__post_init__)  # type: ignore[method-assign]
 
 
 def with_settings(context: Any, settings: dict[str, Any], error: type[Exception] = ValueError) -> Any:

@@ -1,8 +1,8 @@
 """Question sets: GRBench files, template-generated sets, and the QAItem record."""
 
-from evals.datasets.generated import generate_questions, list_templates, make_splits
-from evals.datasets.grbench import load_grbench_questions
-from evals.datasets.items import QAItem, load_items, save_items
+from graphreason.evals.datasets.generated import generate_questions, list_templates, make_splits
+from graphreason.evals.datasets.grbench import load_grbench_questions
+from graphreason.evals.datasets.items import QAItem, load_items, save_items
 
 __all__ = [
     "QAItem",

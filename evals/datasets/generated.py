@@ -1,16 +1,16 @@
 """Question sets generated from templates over a real graph, GRBench style.
 
 GRBench wrote ~10 questions per hand-made template with gold answers computed
-by code. Here the templates live in :mod:`evals.datasets.templates_cora` and
-:mod:`evals.datasets.templates_movielens`; their golds come from the raw data
+by code. Here the templates live in :mod:`graphreason.evals.datasets.templates_cora` and
+:mod:`graphreason.evals.datasets.templates_movielens`; their golds come from the raw data
 files parsed into plain dicts, independent of the graph store and the graph
 functions the agent calls.
 
 Each item carries ``level`` (easy: one lookup/hop; medium: multi-hop or a
 computed aggregate; hard: an inductive vote over a neighbourhood), ``template``,
-``graph`` (the spec ``tools.loaders.load_graph`` accepts), a
+``graph`` (the spec ``graphreason.tools.core.loaders.load_graph`` accepts), a
 ``reference_action`` - one Counselor action line that yields what is needed -
-and ``meta["reference_answer_rule"]`` (see :mod:`evals.datasets.answer_rules`).
+and ``meta["reference_answer_rule"]`` (see :mod:`graphreason.evals.datasets.answer_rules`).
 Subjects are named by titles that are unique in the graph (so an exact-title
 ``Retrieve`` is unambiguous) and list answers hold 1-15 items.
 """
@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.datasets.items import QAItem
-from evals.datasets.template_base import Template
-from evals.datasets.templates_cora import CORA_TEMPLATES, read_raw_cora
-from evals.datasets.templates_movielens import MOVIELENS_TEMPLATES, read_raw_movielens
+from graphreason.evals.datasets.items import QAItem
+from graphreason.evals.datasets.template_base import Template
+from graphreason.evals.datasets.templates_cora import CORA_TEMPLATES, read_raw_cora
+from graphreason.evals.datasets.templates_movielens import MOVIELENS_TEMPLATES, read_raw_movielens
 
 TEMPLATES: dict[str, tuple[Template, ...]] = {"cora": CORA_TEMPLATES, "movielens": MOVIELENS_TEMPLATES}
 _READERS = {"cora": read_raw_cora, "movielens": read_raw_movielens}

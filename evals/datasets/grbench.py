@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evals.datasets.items import QAItem
-from tools.config import dataset_dir
-from tools.jsonl import read_jsonl
+from graphreason.evals.datasets.items import QAItem
+from graphreason.settings import dataset_dir
+from graphreason.tools.core.jsonl import read_jsonl
 
 DATASET = "Graph-CoT-GRBench"
 DOMAINS = ("amazon", "biomedical", "dblp", "goodreads", "legal")

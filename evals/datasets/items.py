@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from tools.jsonl import read_jsonl, write_jsonl
+from graphreason.tools.core.jsonl import read_jsonl, write_jsonl
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -19,7 +19,7 @@ class QAItem:
     writes them); ``answers`` keeps the items of a list-valued gold.
     ``reference_action`` is one Counselor bracket action that yields the facts
     needed and ``meta["reference_answer_rule"]`` says how to turn its result
-    into the answer (see :mod:`evals.datasets.generated`).
+    into the answer (see :mod:`graphreason.evals.datasets.generated`).
     """
 
     qid: str

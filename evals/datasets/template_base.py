@@ -10,7 +10,7 @@ the few reads they need from a graph's raw-file view. A graph module declares
 those templates in its table and writes only its own kinds as functions.
 
 Gold answers are computed from plain dicts parsed straight from the raw data
-files, never through :class:`tools.store.GraphStore` or the graph functions an
+files, never through :class:`graphreason.tools.core.store.GraphStore` or the graph functions an
 agent uses, so a loader or function bug cannot make a wrong gold look right.
 """
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from evals.datasets.answer_rules import sorted_items, unique_mode
+from graphreason.evals.datasets.answer_rules import sorted_items, unique_mode
 
 K = TypeVar("K", bound=Hashable)
 

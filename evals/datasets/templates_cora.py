@@ -1,6 +1,6 @@
 """Cora question templates, with golds computed from the raw Cora files.
 
-Raw parsing here is deliberately separate from :mod:`tools.loaders.cora`: it
+Raw parsing here is deliberately separate from :mod:`graphreason.tools.core.loaders.cora`: it
 reads ``node_info.csv``, ``cora_text_graph_complete.jsonl`` and ``cora.cites``
 with the standard library into plain dicts. ``cora.cites`` lines are
 ``<cited> <citing>`` (LINQS README: "paper2 -> paper1").
@@ -12,9 +12,9 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from evals.datasets import template_base as tpl
-from tools.config import dataset_dir
-from tools.jsonl import read_jsonl
+from graphreason.evals.datasets import template_base as tpl
+from graphreason.settings import dataset_dir
+from graphreason.tools.core.jsonl import read_jsonl
 
 MAX_TITLE = 100  # longer "titles" are mostly citation strings scraped with the title
 

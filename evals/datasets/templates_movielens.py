@@ -1,7 +1,7 @@
 """MovieLens 100K question templates, with golds computed from the raw files.
 
 Parsed here with the standard library, separately from
-:mod:`tools.loaders.movielens`: ``u.item`` (latin-1, ``|``-separated, 19 genre
+:mod:`graphreason.tools.core.loaders.movielens`: ``u.item`` (latin-1, ``|``-separated, 19 genre
 flags in ``u.genre`` order), ``u.user`` and ``u.data`` (tab-separated ratings).
 Node ids in actions follow the loader's scheme: ``u12`` for users.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from evals.datasets import template_base as tpl
-from evals.datasets.answer_rules import format_number, sorted_items
-from tools.config import dataset_dir
+from graphreason.evals.datasets import template_base as tpl
+from graphreason.evals.datasets.answer_rules import format_number, sorted_items
+from graphreason.settings import dataset_dir
 
 MAX_RATERS = 60  # raters listed by an action for a per-user aggregate
 

@@ -11,7 +11,7 @@ merged weights, with a few call-writing dialogues added to the everyday ones,
 because the tuned model's activations are what the scales must cover.
 
 Names: peft saves ``...layers.3.self_attn.q_proj.lora_A.weight``; the engine
-calls the same matrix ``layers.3.wq``. :func:`llm.engine.llama_net.read_gguf`
+calls the same matrix ``layers.3.wq``. :func:`graphreason.llm.engine.llama_net.read_gguf`
 undoes GGUF's Q/K row permutation, so both sides share the transformers layout
 and the map below is one-to-one with no reordering.
 """
@@ -27,7 +27,7 @@ from typing import Any
 
 import torch
 
-from llm.engine.weights import (
+from graphreason.llm.engine.weights import (
     CACHE_FORMAT,
     CALIBRATION_DIALOGUES,
     CONVERTED_FILES,
@@ -38,7 +38,7 @@ from llm.engine.weights import (
     temp_tag,
     write_converted,
 )
-from tools.config import cache_dir
+from graphreason.settings import cache_dir
 
 ADAPTERS_DIR = Path(__file__).resolve().parents[1] / "adapters"
 # adapters shipped with the project: name -> folder under ADAPTERS_DIR
@@ -169,7 +169,7 @@ def ensure_merged(base_folder: Path, name: str, adapter_folder: Path | None = No
     from safetensors.torch import load_file
     from tokenizers import Tokenizer
 
-    from llm.engine.llama_net import LlamaConfig
+    from graphreason.llm.engine.llama_net import LlamaConfig
 
     adapter_folder = adapter_folder or shipped_adapter(name)
     digest = adapter_digest(adapter_folder)

@@ -8,10 +8,11 @@ early) the engine walks down the logits, best first, and takes the first token
 that passes. Judging decoded text keeps the grammar independent of the
 tokenizer: a token may carry ``)]`` or ``", "`` at once.
 
-Grammars are named so a model option can carry one (``grammar="toolformer-calls"``);
-:data:`GRAMMARS` lists them. In-process callers may pass a constraint object
-instead, e.g. ``ToolformerCalls(source=text)``, which also holds node ids to
-the input.
+The engine knows no grammar of its own: the caller passes the constraint
+object (``constraint=`` to :meth:`LocalEngine.generate`, or ``grammar=`` as a
+call option of the chat model). Graph-ToolFormer's call language is
+:class:`graphreason.tools.toolformer.calls.constraint.ToolformerCalls`, built by
+its workflow for each input; this layer imports nothing above it.
 """
 
 from __future__ import annotations
@@ -20,9 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from tools.calls.toolformer.prefix import complete, count_calls, viable
-
-if TYPE_CHECKING:  # the workflow imports this module on light paths (CLI help) that must not load torch
+if TYPE_CHECKING:  # importing this module must not load torch (light paths such as CLI help reach it)
     import torch
 
 # how far down the logits a refused step looks before giving up on the constraint for this reply
@@ -37,46 +36,21 @@ class TextConstraint(Protocol):
         """The reply may end here."""
 
 
-@dataclass(frozen=True)
-class ToolformerCalls:
-    """Graph-ToolFormer's call language inside ``[...]``; prose outside it is free; a call stays on one line.
+def as_constraint(grammar: object) -> TextConstraint | None:
+    """``grammar`` checked as a constraint (``None`` for none).
 
-    With ``source`` (the input being annotated) node ids must also be copied
-    from it, as every id in the prompt data is (:mod:`tools.calls.toolformer.copied_ids`).
-    ``min_calls``: the reply may not end, nor start a second line, before that
-    many calls that parse are written (every one of the 25,116 prompts_train
-    outputs holds a call, and the workflow keeps a reply's first line only).
+    A constraint is an object with ``viable(text)`` and ``complete(text)``;
+    anything else (a grammar name included: the engine has none of its own) is
+    refused with a ValueError saying what to pass.
     """
-
-    source: str | None = None
-    min_calls: int = 0
-
-    def viable(self, text: str) -> bool:
-        if self.min_calls and "\n" in text and count_calls(text.split("\n", 1)[0]) < self.min_calls:
-            return False  # the workflow keeps the first line: the calls must be on it
-        return viable(text, single_line=True, source=self.source)
-
-    def complete(self, text: str) -> bool:
-        return complete(text, source=self.source) and count_calls(text) >= self.min_calls
-
-
-GRAMMARS: dict[str, TextConstraint] = {"toolformer-calls": ToolformerCalls()}
-
-
-def named_grammar(name: str | TextConstraint | None) -> TextConstraint | None:
-    """The constraint named ``name`` (None for none; a constraint object passes through).
-
-    Unknown names are refused with the known ones.
-    """
-    if name is None:
+    if grammar is None:
         return None
-    if not isinstance(name, str):
-        if not (callable(getattr(name, "viable", None)) and callable(getattr(name, "complete", None))):
-            raise ValueError(f"a grammar is a name or an object with viable() and complete(), got {name!r}")
-        return name
-    if name not in GRAMMARS:
-        raise ValueError(f"unknown grammar {name!r}; known: {', '.join(sorted(GRAMMARS))}")
-    return GRAMMARS[name]
+    if callable(getattr(grammar, "viable", None)) and callable(getattr(grammar, "complete", None)):
+        return grammar  # type: ignore[return-value]
+    raise ValueError(
+        f"a grammar is an object with viable(text) and complete(text), got {grammar!r}; "
+        "e.g. graphreason.tools.toolformer.calls.constraint.ToolformerCalls() for Graph-ToolFormer's calls"
+    )
 
 
 @dataclass

@@ -17,13 +17,15 @@ import os
 import threading
 from dataclasses import dataclass
 
+from graphreason.settings import THREADS, SettingError
+
 log = logging.getLogger(__name__)
 
-THREADS_ENV = "GRAPHREASON_THREADS"
+THREADS_ENV = THREADS.name  # declared in graphreason.settings
 MAX_AUTO_THREADS = 8  # past this a 135M model gains nothing and only adds synchronisation
 
 
-class ThreadSettingError(ValueError):
+class ThreadSettingError(SettingError):
     """``GRAPHREASON_THREADS`` is not a positive integer."""
 
 
@@ -45,13 +47,11 @@ def choose_threads(
     of ``GRAPHREASON_THREADS`` and ``omp_setting`` that of ``OMP_NUM_THREADS``.
     """
     cpu_count = max(1, cpu_count)
-    if setting is not None and setting.strip():
-        try:
-            threads = int(setting.strip())
-        except ValueError:
-            threads = 0
-        if threads < 1:
-            raise ThreadSettingError(f"{THREADS_ENV} must be a positive integer, got {setting!r}")
+    try:
+        threads = THREADS.value(setting) if setting is not None else None
+    except SettingError as exc:
+        raise ThreadSettingError(str(exc)) from None
+    if threads is not None:
         return ThreadChoice(threads, f"{THREADS_ENV}={threads}")
     if omp_setting is not None and omp_setting.strip().isdigit() and int(omp_setting) >= 1:
         return ThreadChoice(int(omp_setting), f"OMP_NUM_THREADS={int(omp_setting)}")
@@ -92,7 +92,7 @@ def apply_thread_choice() -> ThreadChoice:
             import torch
 
             choice = choose_threads(
-                usable_cpus(), current_load(), os.environ.get(THREADS_ENV), os.environ.get("OMP_NUM_THREADS")
+                usable_cpus(), current_load(), THREADS.raw(), os.environ.get("OMP_NUM_THREADS")
             )
             torch.set_num_threads(choice.threads)
             log.info("embedded model uses %d torch thread(s) (%s)", choice.threads, choice.reason)

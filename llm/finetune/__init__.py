@@ -1,6 +1,7 @@
 """LoRA fine-tuning of the embedded SmolLM2 generator on Graph-ToolFormer's prompt data.
 
-:mod:`llm.finetune.data` turns prompt records into masked training examples,
-:mod:`llm.finetune.base_model` loads the base model for training, and
-:mod:`llm.finetune.train` runs the resumable training loop.
+:mod:`graphreason.llm.finetune.data` turns input/output records into masked training examples
+(Graph-ToolFormer's records come from :mod:`graphreason.tools.toolformer.training_data`),
+:mod:`graphreason.llm.finetune.base_model` loads the base model for training, and
+:mod:`graphreason.llm.finetune.train` runs the resumable training loop.
 """

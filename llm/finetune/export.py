@@ -1,6 +1,6 @@
 """Ship a trained adapter: fp16 LoRA weights, its config and the run's card, in a folder the engine can merge.
 
-    python -m llm.finetune.export RUN_DIR DEST [--scores SUMMARY.json]
+    python -m graphreason.llm.finetune.export RUN_DIR DEST [--scores SUMMARY.json]
 
 ``RUN_DIR`` is a ``graphreason train generator --out`` folder (``adapter/`` and
 ``card.json``). fp16 halves the file (4.9 M parameters: 19.5 MB in fp32,
@@ -21,8 +21,8 @@ from typing import Any
 
 import torch
 
-from llm.engine.adapter import ADAPTER_CONFIG as CONFIG
-from llm.engine.adapter import ADAPTER_WEIGHTS as WEIGHTS
+from graphreason.llm.engine.adapter import ADAPTER_CONFIG as CONFIG
+from graphreason.llm.engine.adapter import ADAPTER_WEIGHTS as WEIGHTS
 
 
 def export_adapter(run_dir: Path | str, dest: Path | str, scores: dict[str, Any] | None = None) -> Path:

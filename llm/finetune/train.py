@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from llm.engine.adapter import ADAPTER_CONFIG, ADAPTER_WEIGHTS
-from llm.engine.weights import replace_folder
-from llm.finetune.data import FinetuneExample, collate
+from graphreason.llm.engine.adapter import ADAPTER_CONFIG, ADAPTER_WEIGHTS
+from graphreason.llm.engine.weights import replace_folder
+from graphreason.llm.finetune.data import FinetuneExample, collate
 
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 _STEP_DIR = "step-{:06d}"
@@ -257,7 +257,7 @@ def train_generator(
 ) -> TrainResult:
     """Train LoRA adapters on ``train`` for ``config.steps`` batches; save checkpoints, adapter and card.
 
-    ``model`` is the plain base model (:func:`llm.finetune.base_model.load_base`);
+    ``model`` is the plain base model (:func:`graphreason.llm.finetune.base_model.load_base`);
     with ``config.resume`` the newest checkpoint in ``out_dir`` is continued.
     ``card`` adds fields (data description, command) to the saved card. peft wraps
     ``model`` in place: pass a fresh (or copied) base model to each call.

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from evals.counselor_eval import take_balanced
-from evals.driver import (
+from graphreason.evals.counselor.evaluate import take_balanced
+from graphreason.evals.driver import (
     EvalConfigError,
     EvalResult,
     check_run_options,
@@ -19,8 +19,14 @@ from evals.driver import (
     run_eval,
     take_round_robin,
 )
-from evals.gar_eval import GAREvalConfigError, GAREvalResult, gar_table, modes_table, take_per_task
-from evals.report import (
+from graphreason.evals.gar.evaluate import (
+    GAREvalConfigError,
+    GAREvalResult,
+    gar_table,
+    modes_table,
+    take_per_task,
+)
+from graphreason.evals.report import (
     ReportKind,
     ReportPaths,
     cell,
@@ -29,7 +35,7 @@ from evals.report import (
     markdown_table,
     write_report_files,
 )
-from tools.config import REPO_ROOT
+from graphreason.settings import REPO_ROOT
 
 
 def _group_of(item: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.metrics import (
+from graphreason.evals.metrics import (
     answer_items,
     exact_match,
     llm_judge,
@@ -16,7 +16,7 @@ from evals.metrics import (
     rouge_l,
     score_answer,
 )
-from workflows.models.scripted import ScriptedChatModel
+from graphreason.workflows.models.scripted import ScriptedChatModel
 
 
 def test_rouge_l_recall_precision_f1_by_hand():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evals.report import aggregate, markdown_table, summarize, write_report
+from graphreason.evals.report import aggregate, markdown_table, summarize, write_report
 
 
 def record(mode: str, qid: str, level: str, em: float, rl: float, calls: int = 4, status: str = "ok") -> dict:

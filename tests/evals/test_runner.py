@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.runner import load_records, read_records, run_items
-from workflows.models.invoke import ModelUnavailableError
+from graphreason.evals.runner import load_records, read_records, run_items
+from graphreason.workflows.models.invoke import ModelUnavailableError
 
 
 def make_items(n: int) -> list[dict]:

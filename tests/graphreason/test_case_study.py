@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.gar_case_study import CaseStudyError
-from graphreason.case_study import add_case_study_parser, cmd_case_study_pagerank
+from graphreason.cli.case_study import add_case_study_parser, cmd_case_study_pagerank
+from graphreason.evals.gar.case_study import CaseStudyError
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "wikispeedia_mini"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from evals.datasets.items import QAItem, save_items
-from graphreason.cli import main
-from graphreason.serve import free_port, serve_command
+from graphreason.cli.main import main
+from graphreason.cli.serve import free_port, serve_command
+from graphreason.evals.datasets.items import QAItem, save_items
 from tests.conftest import require_data
 from tests.graphreason.conftest import write_script
 
@@ -152,9 +152,9 @@ def test_eval_prints_table_and_writes_report(tmp_path: Path, capsys, monkeypatch
             "trials": [],
         }
 
-    import workflows.counselor
+    import graphreason.workflows.counselor
 
-    monkeypatch.setattr(workflows.counselor, "solve", fake_solve)
+    monkeypatch.setattr(graphreason.workflows.counselor, "solve", fake_solve)
     out_dir = tmp_path / "run"
     code = main(
         [
@@ -186,7 +186,7 @@ def test_eval_prints_table_and_writes_report(tmp_path: Path, capsys, monkeypatch
 
 
 def test_eval_stops_cleanly_when_the_endpoint_is_down(tmp_path: Path, capsys, monkeypatch):
-    from workflows.models.invoke import ModelUnavailableError
+    from graphreason.workflows.models.invoke import ModelUnavailableError
 
     items = [
         QAItem(qid=q, question=f"{q}?", answer="x", level="easy", template="t", graph=str(FIXTURE))
@@ -199,9 +199,9 @@ def test_eval_stops_cleanly_when_the_endpoint_is_down(tmp_path: Path, capsys, mo
             raise ModelUnavailableError("model endpoint http://127.0.0.1:9/v1 unreachable after 3 attempts")
         return {"answer": "x", "usage": {"llm_calls": 1}}
 
-    import workflows.counselor
+    import graphreason.workflows.counselor
 
-    monkeypatch.setattr(workflows.counselor, "solve", solve)
+    monkeypatch.setattr(graphreason.workflows.counselor, "solve", solve)
     out_dir = tmp_path / "run"
     code = main(
         [

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphreason.cli import build_parser, main
-from graphreason.finetune_cli import prompt_function
-from workflows.toolformer.prompts import generation_prompt, tuned_prompt
+from graphreason.cli.main import build_parser, main
+from graphreason.cli.methods.toolformer import prompt_function
+from graphreason.workflows.toolformer.prompts import generation_prompt, tuned_prompt
 
 
 def test_generator_options_parse_beside_the_graph_models() -> None:

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from graphreason.cli import main
+from graphreason.cli.main import main
 from tests.conftest import require_data
 from tests.graphreason.conftest import write_script
+
+pytestmark = pytest.mark.heavy  # among the slowest files: scheduled first (tests/conftest.py)
 
 GARBAGE = "Sure! I love graphs. 42?"
 SHORTEST = (

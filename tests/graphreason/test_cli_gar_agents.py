@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from graphreason.cli import build_parser, main
-from graphreason.commands import gar_context
+from graphreason.cli.main import build_parser, main
+from graphreason.cli.methods.gar import gar_context
 from tests.graphreason.conftest import write_script
 
 GARBAGE = "Sure! I love graphs. 42?"

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from graphreason.cli import build_parser, main
+from graphreason.cli.main import build_parser, main
 from tests.graphreason.conftest import write_script
 from tests.workflows.graphagent.fixtures import install, reply
 

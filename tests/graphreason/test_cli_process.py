@@ -22,6 +22,8 @@ import pytest
 
 from tests.conftest import BackgroundChild, start_child
 
+pytestmark = pytest.mark.heavy  # among the slowest files: scheduled first (tests/conftest.py)
+
 REPO = Path(__file__).resolve().parents[2]
 GRAPHREASON = str(Path(sys.executable).parent / "graphreason")
 QUESTION = (
@@ -63,7 +65,7 @@ def _light_probe(master: str) -> str:
     }
     return (
         "import json, sys\n"
-        "from graphreason.cli import main\n"
+        "from graphreason.cli.main import main\n"
         f"for name, argv in {runs!r}.items():\n"
         "    code = main(argv)\n"
         f"    heavy = sorted(m for m in {HEAVY!r} if m in sys.modules)\n"

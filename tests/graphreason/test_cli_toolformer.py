@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from graphreason.cli import build_parser, main
+from graphreason.cli.main import build_parser, main
 from tests.graphreason.conftest import write_script
 
 GOLD = 'The order of the bull graph is [GR(GL("gpr", {"bull_graph"}), "toolx:order")-->r].'

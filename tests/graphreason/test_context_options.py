@@ -13,11 +13,12 @@ from typing import Any, Literal, get_args, get_origin
 
 import pytest
 
-from graphreason import commands
-from graphreason.cli import build_parser
-from graphreason.context_options import _base_type, cli_fields, option_name
-from workflows.counselor.context import CounselorContext
-from workflows.gar.context import GARContext
+from graphreason.cli.context_options import _base_type, cli_fields, option_name
+from graphreason.cli.main import build_parser
+from graphreason.cli.methods.counselor import counselor_context
+from graphreason.cli.methods.gar import gar_context
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.gar.context import GARContext
 
 _STRINGS = {
     "graph": "movielens",
@@ -52,7 +53,8 @@ def _argv_and_expected(context_cls: type, skip: tuple[str, ...] = ()) -> tuple[l
         elif kind is float:
             value = 0.25 if default is None or default > 1 else round(default / 2 + 0.01, 3)
         elif item.name.endswith("_model"):
-            value = "scripted:never-read.json"
+            # an endpoint spec (never called): the non-default tool_calling=native needs a tool-calling model
+            value = "openai:never-called"
         else:
             value = _STRINGS[item.name]
         argv += [option_name(item), str(value)]
@@ -71,13 +73,13 @@ def _check(context: Any, expected: dict[str, Any]) -> None:
 def test_every_run_counselor_option_reaches_the_context():
     argv, expected = _argv_and_expected(CounselorContext)
     args = build_parser().parse_args(["run", "counselor", "--question", "q", *argv])
-    _check(commands.counselor_context(args), expected)
+    _check(counselor_context(args), expected)
 
 
 def test_every_run_gar_option_reaches_the_context():
     argv, expected = _argv_and_expected(GARContext)
     args = build_parser().parse_args(["run", "gar", "--question", "q", *argv])
-    _check(commands.gar_context(args), expected)
+    _check(gar_context(args), expected)
 
 
 @pytest.mark.parametrize("method", ["counselor", "gar"])
@@ -92,14 +94,14 @@ def test_every_eval_option_reaches_the_context_given_to_the_eval(method, monkeyp
         raise Stop
 
     if method == "counselor":
-        import evals.counselor_eval as module
+        import graphreason.evals.counselor.evaluate as module
 
         monkeypatch.setattr(module, "run_counselor_eval", capture)
         argv, expected = _argv_and_expected(CounselorContext, skip=("graph", "mode"))
         argv += ["--graph", "movielens"]
         expected["graph"] = "movielens"
     else:
-        import evals.gar_eval as module
+        import graphreason.evals.gar.evaluate as module
 
         monkeypatch.setattr(module, "run_gar_eval", capture)
         argv, expected = _argv_and_expected(GARContext)
@@ -113,7 +115,7 @@ def test_every_eval_option_reaches_the_context_given_to_the_eval(method, monkeyp
 def test_options_left_out_leave_the_context_defaults(context_cls):
     command = {CounselorContext: "counselor", GARContext: "gar"}[context_cls]
     args = build_parser().parse_args(["run", command, "--question", "q"])
-    built = (commands.counselor_context if command == "counselor" else commands.gar_context)(args)
+    built = (counselor_context if command == "counselor" else gar_context)(args)
     assert built == context_cls()
 
 
@@ -126,6 +128,6 @@ def test_every_context_field_is_described_for_studio_and_help():
 def test_bad_values_are_refused_by_the_context_with_its_message():
     args = build_parser().parse_args(["run", "counselor", "--question", "q", "--max-steps", "0"])
     with pytest.raises(ValueError, match="max_steps must be at least 1"):
-        commands.counselor_context(args)
+        counselor_context(args)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["run", "gar", "--question", "q", "--temperature", "inf"])

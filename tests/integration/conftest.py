@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BackgroundChild, require_data
+from tests.conftest import SlowChild, require_data
 from tests.slow_children import DEMO_DATA
 
 
 @pytest.fixture
 def cache_sharing_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh ``GRAPHREASON_CACHE`` whose embedded-model folder is the session's own (converted once)."""
-    from llm.engine.weights import model_cache_dir
+    from graphreason.llm.engine.weights import model_cache_dir
 
     shared = model_cache_dir().resolve()  # the session's folder, before the cache moves
     private = tmp_path / "cache"
@@ -37,13 +37,13 @@ def cache_sharing_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.fixture
-def demo_run(_slow_children: Callable[[str], BackgroundChild]) -> subprocess.CompletedProcess[str]:
+def demo_run(_slow_children: Callable[[str], SlowChild]) -> subprocess.CompletedProcess[str]:
     """What ``graphreason demo`` printed, and its exit code."""
     require_data(DEMO_DATA)
     return _slow_children("demo_run").result()
 
 
 @pytest.fixture
-def scalar_conversion(_slow_children: Callable[[str], BackgroundChild]) -> BackgroundChild:
+def scalar_conversion(_slow_children: Callable[[str], SlowChild]) -> SlowChild:
     """The child that converted the GGUF with scalar kernels and one thread; its cache is ``workdir/cache``."""
     return _slow_children("scalar_conversion")

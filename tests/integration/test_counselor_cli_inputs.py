@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from graphreason.cli import main
-from tools.loaders.grbench import LENIENT_ENV
+from graphreason.cli.main import main
+from graphreason.tools.core.loaders.grbench import LENIENT_ENV
 
 pytestmark = pytest.mark.integration
 

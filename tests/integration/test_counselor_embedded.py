@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from workflows.counselor import CounselorContext, solve
+from graphreason.workflows.counselor import CounselorContext, solve
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "mini_academic.json"
 
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from evals.datasets.items import QAItem, save_items
-from graphreason.cli import ENDPOINT_FAILED, main
+from graphreason.cli.main import ENDPOINT_FAILED, main
+from graphreason.evals.datasets.items import QAItem, save_items
 from tests.fake_openai_endpoint import FakeEndpoint, closed_port
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "mini_academic.json"

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from graphreason.serve import free_port
+from graphreason.cli.serve import free_port
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "mini_academic.json"

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from llm.engine.local_smollm import LocalChatModel, get_engine, load_engine
-from llm.engine.weights import cache_is_current, find_gguf, model_cache_dir
-from tests.conftest import BackgroundChild
+from graphreason.llm.engine.local_smollm import LocalChatModel, get_engine, load_engine
+from graphreason.llm.engine.weights import cache_is_current, find_gguf, model_cache_dir
+from tests.conftest import SlowChild
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +130,7 @@ def _digests(folder: Path) -> dict[str, str]:
     }
 
 
-def test_conversion_depends_only_on_the_gguf(scalar_conversion: BackgroundChild) -> None:
+def test_conversion_depends_only_on_the_gguf(scalar_conversion: SlowChild) -> None:
     """A child process with other kernels (scalar, not AVX2) and one thread converts to the same bytes.
 
     It also shows that the first conversion announces itself on stderr. The child

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import HumanMessage
 
-from workflows.models.factory import make_chat_model
-from workflows.models.invoke import invoke_text
+from graphreason.workflows.models.factory import make_chat_model
+from graphreason.workflows.models.invoke import invoke_text
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 
 REPO = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 300  # a first run converts the GGUF before serving
@@ -32,7 +32,7 @@ STARTUP_SECONDS = 300  # a first run converts the GGUF before serving
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log_path = tmp_path_factory.mktemp("openai_server") / "server.log"
-    cmd = [sys.executable, "-m", "llm.server", "--model", "local", "--port", "0"]
+    cmd = [sys.executable, "-m", "graphreason.llm.server", "--model", "local", "--port", "0"]
     with log_path.open("w") as log:
         process = subprocess.Popen(cmd, cwd=REPO, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -150,7 +150,7 @@ def test_models_endpoint_lists_the_served_model(base_url: str) -> None:
 
 
 def test_counselor_runs_through_the_openai_compatible_endpoint(base_url: str, tmp_path, monkeypatch) -> None:
-    from workflows.counselor import CounselorContext, solve
+    from graphreason.workflows.counselor import CounselorContext, solve
 
     monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path))
     ctx = CounselorContext(

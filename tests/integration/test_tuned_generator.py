@@ -12,10 +12,10 @@ import json
 
 import pytest
 
-from llm.engine.adapter import adapter_digest, shipped_adapter
-from llm.engine.local_smollm import get_engine
-from llm.engine.weights import model_cache_dir
-from workflows.toolformer import ToolformerContext, solve
+from graphreason.llm.engine.adapter import adapter_digest, shipped_adapter
+from graphreason.llm.engine.local_smollm import get_engine
+from graphreason.llm.engine.weights import model_cache_dir
+from graphreason.workflows.toolformer import ToolformerContext, solve
 
 pytestmark = pytest.mark.integration
 

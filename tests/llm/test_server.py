@@ -10,8 +10,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatResult
 from starlette.testclient import TestClient
 
-from llm.server import create_app
-from workflows.models.scripted import ScriptedChatModel
+from graphreason.llm.server import create_app
+from graphreason.workflows.models.scripted import ScriptedChatModel
 
 
 class RecordingModel(ScriptedChatModel):

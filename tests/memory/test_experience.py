@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-from memory.experience import Episode, ExperienceMemory, episode_key
-from memory.longterm import make_store
-from memory.summaries import bounded_summaries
-from tools.retrieval.embedders import HashEmbedder
+from graphreason.memory.experience import Episode, ExperienceMemory, episode_key
+from graphreason.memory.longterm import make_store
+from graphreason.memory.summaries import bounded_summaries
+from graphreason.tools.core.retrieval.embedders import HashEmbedder
 
 NS = ("graphagent", "cora")
 

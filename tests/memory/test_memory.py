@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from memory.longterm import make_store
-from memory.summaries import SummaryBuffer
-from memory.working import WorkingMemory
-from tools.retrieval.embedders import HashEmbedder
+from graphreason.memory.longterm import make_store
+from graphreason.memory.summaries import SummaryBuffer
+from graphreason.memory.working import WorkingMemory
+from graphreason.tools.core.retrieval.embedders import HashEmbedder
 
 
 def test_longterm_store_finds_the_most_similar_item():

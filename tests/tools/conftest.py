@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tools.functions import GraphFunctions
-from tools.retrieval.base import Retriever
-from tools.store import GraphStore
+from graphreason.tools.core.retrieval.base import Retriever
+from graphreason.tools.core.store import GraphStore
+from graphreason.tools.counselor.functions import GraphFunctions
 
 TITLES = {
     "1": "Graph Counselor",

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from tools.policy import PolicyError
-from workflows.counselor.context import CounselorContext
-from workflows.gar.context import GARContext
-from workflows.models import make_chat_model
+from graphreason.tools.core.policy import PolicyError
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.models import make_chat_model
 
 
 @pytest.fixture
@@ -83,8 +83,8 @@ def test_factory_refuses_scripted_models_on_a_server(server, tmp_path: Path) -> 
 
 
 def test_context_schema_offers_string_model_fields() -> None:
-    from workflows.counselor.graph import graph as counselor
-    from workflows.gar.graph import graph as gar
+    from graphreason.workflows.counselor.graph import graph as counselor
+    from graphreason.workflows.gar.graph import graph as gar
 
     for graph, names in (
         (counselor, ("reasoner_model", "reflector_model", "judge_model")),

@@ -9,10 +9,10 @@ from typing import Literal
 import pytest
 from pydantic import TypeAdapter
 
-from tools.policy import PolicyError
-from workflows.counselor.context import CounselorContext
-from workflows.gar.context import GARContext
-from workflows.run_context import (
+from graphreason.tools.core.policy import PolicyError
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.run_context import (
     SPEC_FORMS,
     ModelName,
     OptionalModelName,
@@ -35,11 +35,7 @@ class ToyContext(RunContext):
     helper: OptionalModelName = setting(None, "Second model; unset = the main one.")
     legacy_model: str = setting("", "A model field typed plain str.")
     mode: Literal["fast", "slow"] = setting("fast", "How to run.")
-    rounds: int = setting(3, "Rounds per run.", flag="--n-rounds")
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self.check_policy()
+    rounds: int = setting(3, "Rounds per run.", flag="--n-rounds")  # no policy code: RunContext applies it
 
 
 def test_setting_declares_default_description_and_flag() -> None:
@@ -59,7 +55,7 @@ def test_model_fields_are_found_by_their_type() -> None:
 
 
 def test_model_fields_stay_plain_strings_for_python_and_the_cli() -> None:
-    hints = typing.get_type_hints(ToyContext)  # what graphreason.context_options reads
+    hints = typing.get_type_hints(ToyContext)  # what graphreason.cli.context_options reads
     assert hints["main"] is str and hints["helper"] == str | None
 
 
@@ -72,8 +68,8 @@ def test_json_schema_marks_every_model_field_for_studio() -> None:
 
 
 def test_both_workflows_serve_the_picker_metadata() -> None:
-    from workflows.counselor.graph import graph as counselor
-    from workflows.gar.graph import graph as gar
+    from graphreason.workflows.counselor.graph import graph as counselor
+    from graphreason.workflows.gar.graph import graph as gar
 
     for graph, names in ((counselor, CounselorContext.model_fields()), (gar, GARContext.model_fields())):
         props = graph.get_context_jsonschema()["properties"]  # what `langgraph dev` sends Studio

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from workflows.counselor.graph import graph as counselor_graph
-from workflows.gar.graph import graph as gar_graph
-from workflows.inputs import QuestionError
+from graphreason.workflows.counselor.graph import graph as counselor_graph
+from graphreason.workflows.gar.graph import graph as gar_graph
+from graphreason.workflows.inputs import QuestionError
 
 GRAPHS = {"graph_counselor": counselor_graph, "gar": gar_graph}
 

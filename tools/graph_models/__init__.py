@@ -1,6 +1,6 @@
 """Graph-ToolFormer's graph model hub: trained graph models as registry tools.
 
-* :mod:`tools.graph_models.base` - the :class:`GraphModel` contract (train on
+* :mod:`graphreason.tools.graph_models.base` - the :class:`GraphModel` contract (train on
   demand, cache, report) and :class:`GraphModelError`;
-* :mod:`tools.graph_models.hub` - models by domain and dataset, loaded lazily.
+* :mod:`graphreason.tools.graph_models.hub` - models by domain and dataset, loaded lazily.
 """

@@ -12,7 +12,7 @@ never leaves a half-written model behind.
 Subclasses implement :meth:`fit` (train, keep the state, return metrics on the
 held-out split), :meth:`state` / :meth:`load_state` (what is saved) and their
 prediction methods. Predictions raise :class:`GraphModelError` (a
-:class:`~tools.errors.GraphError`) with a message naming what is wrong.
+:class:`~graphreason.tools.core.errors.GraphError`) with a message naming what is wrong.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tools.config import cache_dir
-from tools.errors import GraphError
+from graphreason.settings import cache_dir
+from graphreason.tools.core.errors import GraphError
 
 
 class GraphModelError(GraphError):

@@ -27,7 +27,7 @@ all say "Unsupervised"), so the reported metric is the partition's modularity
 on the undirected follow graph. "Training" computes the partition once; the
 base class caches it. Community ids are numbered by size, 0 being the largest.
 
-Users are the anonymised numeric ids of :mod:`tools.loaders.social`; the
+Users are the anonymised numeric ids of :mod:`graphreason.tools.core.loaders.social`; the
 prompts' handles (``user#jrsocialmedia``, ``user#user/36476767``) cannot be
 resolved and raise :class:`GraphModelError` saying so.
 """
@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tools.graph_models.base import GraphModel, GraphModelError, progress_bar
-from tools.loaders.social import SocialGraph, load_social
+from graphreason.tools.core.loaders.social import SocialGraph, load_social
+from graphreason.tools.graph_models.base import GraphModel, GraphModelError, progress_bar
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -8,7 +8,7 @@ to class scores by their own linear layer with dropout, and the scores of all
 layers are added.
 
 :class:`Batcher` cuts mini-batches straight out of the flat arrays of a
-:class:`~tools.loaders.tu_gin.GraphSet` with NumPy index arithmetic, instead of
+:class:`~graphreason.tools.core.loaders.tu_gin.GraphSet` with NumPy index arithmetic, instead of
 collating one PyG ``Data`` object per graph on every step: that collation was
 the larger cost on a 2-core machine.
 """
@@ -20,7 +20,7 @@ import torch
 from torch import nn
 from torch_geometric.nn import GINConv, global_add_pool
 
-from tools.loaders.tu_gin import GraphSet
+from graphreason.tools.core.loaders.tu_gin import GraphSet
 
 
 class GIN(nn.Module):

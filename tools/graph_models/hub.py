@@ -12,19 +12,19 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tools.errors import GraphError
-from tools.graph_models.base import GraphModel, GraphModelError, TrainReport
+from graphreason.tools.core.errors import GraphError
+from graphreason.tools.graph_models.base import GraphModel, GraphModelError, TrainReport
 
 if TYPE_CHECKING:
-    from tools.graph_models.topic import TopicModel
+    from graphreason.tools.graph_models.topic import TopicModel
 
 # domain -> "module:class"; a domain is the part before ":" in "graph_bert:topic"
 MODELS: dict[str, str] = {
-    "graph_bert": "tools.graph_models.topic:TopicModel",
-    "seg_bert": "tools.graph_models.molecule:MoleculeModel",
-    "bpr": "tools.graph_models.recommender:BPRModel",
-    "kmeans": "tools.graph_models.community:CommunityModel",
-    "transe": "tools.graph_models.kge:TransEModel",
+    "graph_bert": "graphreason.tools.graph_models.topic:TopicModel",
+    "seg_bert": "graphreason.tools.graph_models.molecule:MoleculeModel",
+    "bpr": "graphreason.tools.graph_models.recommender:BPRModel",
+    "kmeans": "graphreason.tools.graph_models.community:CommunityModel",
+    "transe": "graphreason.tools.graph_models.kge:TransEModel",
 }
 
 # datasets the paper uses that the data root does not hold: asked for, they get this reason
@@ -73,12 +73,12 @@ def node_classifier(
     """The trained node classifier of ``source`` (``cora``, ``citeseer`` or an OGB folder) on ``split``.
 
     Trained on the split's training nodes only, with the default features and
-    architecture (see :mod:`tools.graph_models.topic`); cached on disk and per
+    architecture (see :mod:`graphreason.tools.graph_models.topic`); cached on disk and per
     process, so ``get_model("graph_bert", "cora")`` and ``node_classifier("cora")``
     are the same object.
     """
-    from tools.graph_models.topic import TopicModel
-    from tools.loaders.node_data import NAMED_SOURCES, source_key
+    from graphreason.tools.core.loaders.node_data import NAMED_SOURCES, source_key
+    from graphreason.tools.graph_models.topic import TopicModel
 
     try:
         key = source_key(source)

@@ -22,7 +22,7 @@ WN18 this reached filtered MRR 0.46 in 15 epochs (learning rate 0.03).
 Metrics (:meth:`TransEModel.fit`) are filtered MRR and Hits@1/10 on the test
 split (tail and head prediction, every other known triple removed from the
 ranking), on a seeded sample of ``eval_limit`` test triples. What Freebase
-trains on is described in :mod:`tools.loaders.knowledge_graph`: FB15k's own
+trains on is described in :mod:`graphreason.tools.core.loaders.knowledge_graph`: FB15k's own
 training split is not in the data root, so some entities and relations have
 no training triple; asked about those, the model refuses instead of
 answering from an untrained vector.
@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tools.graph_models.base import GraphModel, GraphModelError, progress_bar
-from tools.loaders.knowledge_graph import KnowledgeGraph, load_knowledge_graph
+from graphreason.tools.core.loaders.knowledge_graph import KnowledgeGraph, load_knowledge_graph
+from graphreason.tools.graph_models.base import GraphModel, GraphModelError, progress_bar
 
 if TYPE_CHECKING:
     import torch
@@ -323,7 +323,7 @@ class TransEModel(GraphModel):
 
     def _why_untrained(self) -> str:
         if self.dataset == "freebase":
-            return " (FB15k's own training split is not in the data root; see tools.loaders.knowledge_graph)"
+            return " (FB15k's own training split is not in the data root; see graphreason.tools.core.loaders.knowledge_graph)"
         return ""
 
     def _rank_entities(self, query: torch.Tensor, k: int, exclude: int) -> list[tuple[str, float]]:

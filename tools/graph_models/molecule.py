@@ -1,12 +1,12 @@
 """Graph-ToolFormer's ``seg_bert:molecule_function``: GIN graph classifiers on TU datasets.
 
 The paper answers molecule-function questions with SEG-Bert; here a GIN-0
-(:mod:`tools.graph_models.gin`, Xu et al. 2019) trained on the GIN / DGCNN
+(:mod:`graphreason.tools.graph_models.gin`, Xu et al. 2019) trained on the GIN / DGCNN
 copies of MUTAG, PTC, PROTEINS and NCI1 stands in for it (the SEG-Bert weights
 are not available). ``instance#N`` in the prompts is the ``N``-th graph of the
 data file counted from 0, and the answer is the file's own label value (MUTAG:
 0 or 2; the others 0 or 1): every ``prompts_train`` record agrees with that
-reading (see :mod:`tools.loaders.tu_gin`).
+reading (see :mod:`graphreason.tools.core.loaders.tu_gin`).
 
 The on-demand model (:meth:`MoleculeModel.ensure`) trains on fold 1 of the
 dataset's ``10fold_idx`` and reports accuracy on that fold's test graphs.
@@ -27,9 +27,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tools.graph_models.base import GraphModel, GraphModelError, progress_bar, seed_everything
-from tools.graph_models.threads import torch_threads
-from tools.loaders.tu_gin import GraphSet, load_folds, load_gin_dataset
+from graphreason.tools.core.loaders.tu_gin import GraphSet, load_folds, load_gin_dataset
+from graphreason.tools.graph_models.base import GraphModel, GraphModelError, progress_bar, seed_everything
+from graphreason.tools.graph_models.threads import torch_threads
 
 # epochs of the on-demand model (one pass over the training graphs each; the learning rate halves every 50):
 # PROTEINS levels off by 100, NCI1 still gains after the second halving (71% at 50, 76% at 150)
@@ -162,7 +162,7 @@ def _train_gin(
     import torch
     import torch.nn.functional as F
 
-    from tools.graph_models.gin import GIN, Batcher
+    from graphreason.tools.graph_models.gin import GIN, Batcher
 
     seed_everything(seed)
     batcher = Batcher(graphs)

@@ -23,10 +23,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tools.config import cache_dir
-from tools.graph_models.base import GraphModelError
-from tools.loaders.linqs_text import TextGraph
-from tools.retrieval.embedders import Embedder, get_embedder
+from graphreason.settings import cache_dir
+from graphreason.tools.core.loaders.linqs_text import TextGraph
+from graphreason.tools.core.retrieval.embedders import Embedder, get_embedder
+from graphreason.tools.graph_models.base import GraphModelError
 
 FEATURE_SETS = ("text", "text+bow", "bow")
 # words of title + abstract that are embedded: about 125 MiniLM tokens instead of its 256-token limit,

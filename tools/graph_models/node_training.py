@@ -27,7 +27,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tools.graph_models.base import progress_bar
+from graphreason.tools.graph_models.base import progress_bar
 
 ARCHITECTURES = ("gcn", "appnp", "sgc", "mlp")
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tools.config import data_root
-from tools.errors import GraphFileError
+from graphreason.settings import data_root
+from graphreason.tools.core.errors import GraphFileError
 
 PROMPT_DIR = Path("Graph_Toolformer/prompt")
 FAMILY = {

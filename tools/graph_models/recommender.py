@@ -7,7 +7,7 @@ Graph-ToolFormer's ``bpr:recommendation(user, item)`` and
 uniformly per positive pair (never an item the user has in training).
 
 **Split and metrics.** Leave-last-interaction-out (see
-:func:`tools.loaders.interactions.leave_last_out`): each user's latest
+:func:`graphreason.tools.core.loaders.interactions.leave_last_out`): each user's latest
 interaction is held out; Last.FM has no listening times, so its time is the
 date the user first tagged the artist, and users with no such date get a
 seeded random held-out artist. Recall@10 and NDCG@10 rank the held-out item
@@ -31,7 +31,7 @@ transpose PyG's backward pass makes. Same embeddings as the plain
 MovieLens took 0.47 s CPU that way, 0.048 s handing the CSR tensor to
 ``LightGCN.get_embedding``, 0.012 s with :func:`embed` (one thread).
 
-**Threads.** Training runs on one torch thread (:mod:`tools.graph_models.threads`). On the shared 2-core machine
+**Threads.** Training runs on one torch thread (:mod:`graphreason.tools.graph_models.threads`). On the shared 2-core machine
 (load 5-11) one thread trained 60 MovieLens epochs in 39 s wall (22 s CPU),
 two threads took 844 s wall (281 s CPU) for the same, bit-identical, result:
 the second thread mostly spins on sparse products this small.
@@ -58,9 +58,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import torch
 
-from tools.graph_models.base import GraphModel, GraphModelError, progress_bar
-from tools.graph_models.threads import torch_threads
-from tools.loaders.interactions import Interactions, Split, leave_last_out, load_interactions
+from graphreason.tools.core.loaders.interactions import Interactions, Split, leave_last_out, load_interactions
+from graphreason.tools.graph_models.base import GraphModel, GraphModelError, progress_bar
+from graphreason.tools.graph_models.threads import torch_threads
 
 if TYPE_CHECKING:  # PyG is imported by training only: a cached model answers with torch alone
     from torch_geometric.nn import LightGCN

@@ -2,8 +2,8 @@
 
 The paper answers paper-topic questions with Graph-Bert; a small graph neural
 network on the papers' text and citations (taken as undirected) stands in for
-it (:mod:`tools.graph_models.node_training`). Node features
-(:mod:`tools.graph_models.node_features`): a MiniLM sentence embedding of each
+it (:mod:`graphreason.tools.graph_models.node_training`). Node features
+(:mod:`graphreason.tools.graph_models.node_features`): a MiniLM sentence embedding of each
 paper's title + abstract, the binary word flags, or both.
 
 Choosing by *validation* accuracy (``benchmarks/bench_node_classifier.py``):
@@ -14,16 +14,16 @@ CiteSeer, so they are the default; the best architecture differs by dataset
 validation accuracy (ties: that order); ``features="auto"`` does the same over
 the feature sets. Test nodes are only scored, never used to choose.
 
-Data and splits come from :func:`tools.loaders.node_data.load_node_data`: Cora
+Data and splits come from :func:`graphreason.tools.core.loaders.node_data.load_node_data`: Cora
 and CiteSeer, ``public`` or ``random`` split, or an OGB node-property folder with
 its ``given`` split.
 
-Ids and labels (see :mod:`tools.loaders.linqs_text`):
+Ids and labels (see :mod:`graphreason.tools.core.loaders.linqs_text`):
 
 * **Cora** - LINQS paper ids, exactly the ones the prompts write
   (``paper#106590`` -> ``topic("106590")``), answered with the prompts' label
   names (``Probabilistic Methods``); the public split is Planetoid's
-  (:mod:`tools.loaders.planetoid`).
+  (:mod:`graphreason.tools.core.loaders.planetoid`).
 * **CiteSeer** - the data root holds only ReaGAN's 3,186-paper text version,
   numbered 0..3185. The prompts number CiteSeer papers 0..3311 (Graph-Bert's
   3,312-paper copy, not in the data root): the label vocabulary is the same
@@ -44,12 +44,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tools.graph_models.base import GraphModel, GraphModelError
-from tools.graph_models.node_features import FEATURE_SETS, TEXT_WORDS, feature_blocks
-from tools.graph_models.node_training import ARCHITECTURES, NetConfig
-from tools.graph_models.threads import torch_threads
-from tools.loaders.linqs_text import TextGraph
-from tools.loaders.node_data import (
+from graphreason.tools.core.loaders.linqs_text import TextGraph
+from graphreason.tools.core.loaders.node_data import (
     NAMED_SOURCES,
     NodeData,
     load_node_data,
@@ -57,6 +53,10 @@ from tools.loaders.node_data import (
     source_key,
     stratified_split,
 )
+from graphreason.tools.graph_models.base import GraphModel, GraphModelError
+from graphreason.tools.graph_models.node_features import FEATURE_SETS, TEXT_WORDS, feature_blocks
+from graphreason.tools.graph_models.node_training import ARCHITECTURES, NetConfig
+from graphreason.tools.graph_models.threads import torch_threads
 
 DEFAULT_FEATURES, DEFAULT_ARCH = "text+bow", "auto"
 SEARCH_FEATURES, SEARCH_ARCHS = ("text", "text+bow", "bow"), ("gcn", "appnp", "sgc")
@@ -120,7 +120,7 @@ class TopicModel(GraphModel):
             super().__init__(str(dataset), seed=seed)
             self.source: str = self.dataset
         else:  # an OGB folder: its own name, its own given split ("public" means the same)
-            from tools.loaders.ogb_nodes import dataset_name
+            from graphreason.tools.core.loaders.ogb_nodes import dataset_name
 
             self.source = source_key(dataset)
             self.dataset, self.seed, self.report = dataset_name(Path(self.source)), seed, None
@@ -174,7 +174,7 @@ class TopicModel(GraphModel):
     def fit(self, progress: bool) -> dict[str, float]:
         import torch
 
-        from tools.graph_models.node_training import as_blocks, propagation_matrix, train_node_net
+        from graphreason.tools.graph_models.node_training import as_blocks, propagation_matrix, train_node_net
 
         data = self.node_data()
         graph = data.graph
@@ -349,10 +349,10 @@ def _normalise(paper_id: Any) -> str:
 def node_split(graph: TextGraph, *, seed: int = 0) -> dict[str, np.ndarray]:
     """Train / val / test node positions of the public split: Planetoid's for Cora, seeded stratified otherwise.
 
-    Kept for callers of the old API; :func:`tools.loaders.node_data.load_node_data` is the general form.
+    Kept for callers of the old API; :func:`graphreason.tools.core.loaders.node_data.load_node_data` is the general form.
     """
     if graph.name == "cora":
-        from tools.loaders.planetoid import public_split
+        from graphreason.tools.core.loaders.planetoid import public_split
 
         split = public_split(graph)
         return {"train": split.train, "val": split.val, "test": split.test}

@@ -5,13 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from workflows.counselor.context import CounselorContext
-from workflows.kit.run import run_workflow, stream_workflow
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.state import CounselorInput
+from graphreason.workflows.kit.run import run_workflow, stream_workflow
+from graphreason.workflows.method import Method
+
+# what Studio and `graphreason run --help` say of the method (langgraph.json holds the same line)
+DESCRIPTION = "Graph Counselor: planner / thought / executor agents over graph functions, with judge and multi-perspective self-reflection"
 
 
 def solve(question: str, context: CounselorContext | None = None, **config: Any) -> dict:
     """Answer one question; returns the output dict (answer, first_answer, trials, usage, ...)."""
-    from workflows.counselor.graph import graph
+    from graphreason.workflows.counselor.graph import graph
 
     return run_workflow(graph, counselor_input(question), context or CounselorContext(), **config)
 
@@ -22,17 +27,22 @@ def stream_solve(
     on_event: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Like :func:`solve`, passing each custom event to ``on_event`` as it happens; returns the final state."""
-    from workflows.counselor.graph import graph
+    from graphreason.workflows.counselor.graph import graph
 
     return stream_workflow(graph, counselor_input(question), context or CounselorContext(), on_event)
 
 
 def counselor_input(question: str) -> dict[str, Any]:
     """The workflow input for a question, validated before anything runs."""
-    from workflows.counselor.state import CounselorInput
+    from graphreason.workflows.counselor.state import CounselorInput
 
     CounselorInput(question=question)  # a clear validation error, not a failed run
     return {"question": question}
 
 
-__all__ = ["CounselorContext", "counselor_input", "solve", "stream_solve"]
+METHOD = Method(
+    name="counselor", graph_id="graph_counselor", description=DESCRIPTION, package=__name__,
+    context=CounselorContext, input_schema=CounselorInput, solve=solve, stream_solve=stream_solve,
+)  # fmt: skip
+
+__all__ = ["METHOD", "CounselorContext", "counselor_input", "solve", "stream_solve"]

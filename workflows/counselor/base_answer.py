@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from workflows.counselor.common import emit, llm
-from workflows.counselor.context import CounselorContext
-from workflows.counselor.parsing import clean_line, regularize_answer
-from workflows.counselor.prompts import BASE_PROMPT
-from workflows.counselor.state import CounselorState
+from graphreason.workflows.counselor.common import emit, llm
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.parsing import clean_line, regularize_answer
+from graphreason.workflows.counselor.prompts import BASE_PROMPT
+from graphreason.workflows.counselor.state import CounselorState
 
 
 def answer_directly(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from workflows.counselor.context import CounselorContext
-from workflows.counselor.prompts import reasoning_prompt
-from workflows.counselor.resources import graph_example
-from workflows.counselor.state import CounselorState, Step, Usage
-from workflows.kit.events import emit as kit_emit
-from workflows.kit.llm import ask_role
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.prompts import reasoning_prompt
+from graphreason.workflows.counselor.resources import graph_example
+from graphreason.workflows.counselor.state import CounselorState, Step, Usage
+from graphreason.workflows.kit.events import emit as kit_emit
+from graphreason.workflows.kit.llm import ask_role
 
 # Cut generation where the next protocol line would start: one line per agent.
 STEP_STOPS = ["\nObservation", "\nPlan ", "\nThought ", "\nAction ", "\n\n"]
@@ -43,7 +43,7 @@ def charge(step: dict, usage: Usage) -> dict:
 
 
 def emit(event: str, text: str, state: CounselorState, step: int | None = None, **extra: Any) -> None:
-    """Stream a custom event tagged with the trial and step it belongs to (see :func:`workflows.kit.events.emit`)."""
+    """Stream a custom event tagged with the trial and step it belongs to (see :func:`graphreason.workflows.kit.events.emit`)."""
     kit_emit(event, text, trial=state.get("trial_index", 0), step=step, **extra)
 
 

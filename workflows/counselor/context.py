@@ -2,6 +2,9 @@
 
 Studio renders these fields (with their descriptions) as the assistant's
 configuration; the Python API passes ``context=CounselorContext(...)``.
+``tool_calling="native"`` binds the registry's graph functions to the
+execution agent's model as tools (see :mod:`graphreason.workflows.counselor.execution`);
+it needs a reasoner model that calls tools, and is refused here otherwise.
 """
 
 from __future__ import annotations
@@ -9,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from workflows.run_context import ModelName, RunContext, main_model, setting
+from graphreason.workflows.kit.native import TOOL_CALLING_HELP, ToolCalling, check_native_model
+from graphreason.workflows.run_context import GraphSpec, ModelName, RunContext, main_model, setting
 
 Mode = Literal["counselor", "no_reflection", "graph_cot", "base"]
 # the order evals run and report them: the ablation ladder, weakest first
@@ -20,7 +24,7 @@ MODES: tuple[str, ...] = ("base", "graph_cot", "no_reflection", "counselor")
 class CounselorContext(RunContext):
     """One Counselor run: the graph, a model and temperature per role, the T/N limits and ablation switches."""
 
-    graph: str = setting(
+    graph: GraphSpec = setting(
         "cora",
         "Graph to reason over: a known name (cora, movielens, wikispeedia) or a path to a GRBench graph.json "
         "(from a server client: a path relative to the server's data root).",
@@ -46,8 +50,8 @@ class CounselorContext(RunContext):
     )
     max_tokens: int = setting(128, "Token budget of one Plan/Thought/Action line.")
     reflection_max_tokens: int = setting(320, "Token budget of one reflection.")
-    max_steps: int = setting(10, "T: Plan-Thought-Action-Observation steps per trial (paper: 10).")
-    max_reflections: int = setting(2, "N: reflections, so up to N+1 trials (paper: 2).")
+    max_steps: int = setting(10, "T: Plan-Thought-Action-Observation steps per trial (paper: 10).", low=1)
+    max_reflections: int = setting(2, "N: reflections, so up to N+1 trials (paper: 2).", low=0)
     mode: Mode = setting(
         "counselor",
         "counselor (full), no_reflection (ablation), graph_cot (thought/action baseline) or base (LLM only, no graph).",
@@ -64,14 +68,12 @@ class CounselorContext(RunContext):
     reflection_policy: Literal["accumulate", "replace"] = setting(
         "accumulate", "Keep every reflection in later trials, or only the latest."
     )
+    tool_calling: ToolCalling = setting("text", TOOL_CALLING_HELP)
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.max_steps < 1:
-            raise ValueError("max_steps must be at least 1")
-        if self.max_reflections < 0:
-            raise ValueError("max_reflections must be 0 or more")
-        self.check_policy(graph_fields=("graph",))
+        if self.tool_calling == "native" and self.mode != "base":  # the execution agent calls the tools
+            check_native_model("reasoner_model", self.reasoner_model)
 
     def model_of(self, role: str) -> str:
         """The model spec of one role: reasoner, reflector or judge (unset roles use the reasoner's)."""

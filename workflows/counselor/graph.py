@@ -11,6 +11,12 @@ The inner loop is the paper's AGIEM (plan, thought, action, observation); the
 outer loop is self-reflection steered by the judge. Graph-CoT mode and the
 w/o Plan ablation skip ``plan``; ``no_reflection`` and ``graph_cot`` skip judge
 and reflection.
+
+Native tool calling (``tool_calling="native"``) keeps this graph: ``act``
+binds the registry's tools to the execution agent's model and keeps its tool
+calls on the step, and ``observe`` runs them through the tool objects (see
+:mod:`graphreason.workflows.counselor.execution`), so Studio shows the same
+nodes whichever way the Action is written.
 """
 
 from __future__ import annotations
@@ -20,17 +26,17 @@ from typing import Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from workflows.counselor.base_answer import answer_directly
-from workflows.counselor.context import CounselorContext
-from workflows.counselor.execution import act
-from workflows.counselor.judge import judge
-from workflows.counselor.observe import observe
-from workflows.counselor.planner import plan
-from workflows.counselor.reflector import reflect
-from workflows.counselor.state import CounselorInput, CounselorOutput, CounselorState
-from workflows.counselor.thought import think
-from workflows.counselor.trials import close_trial, finish, next_trial, start
-from workflows.kit.compile import add_nodes, compile_workflow
+from graphreason.workflows.counselor.base_answer import answer_directly
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.execution import act
+from graphreason.workflows.counselor.judge import judge
+from graphreason.workflows.counselor.observe import observe
+from graphreason.workflows.counselor.planner import plan
+from graphreason.workflows.counselor.reflector import reflect
+from graphreason.workflows.counselor.state import CounselorInput, CounselorOutput, CounselorState
+from graphreason.workflows.counselor.thought import think
+from graphreason.workflows.counselor.trials import close_trial, finish, next_trial, start
+from graphreason.workflows.kit.compile import add_nodes, compile_workflow
 
 
 def _first_step(

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from workflows.counselor.common import emit, llm, render_scratchpad
-from workflows.counselor.context import CounselorContext
-from workflows.counselor.parsing import parse_verdict
-from workflows.counselor.prompts import JUDGE_PROMPT
-from workflows.counselor.resources import graph_definition
-from workflows.counselor.state import CounselorState
+from graphreason.workflows.counselor.common import emit, llm, render_scratchpad
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.parsing import parse_verdict
+from graphreason.workflows.counselor.prompts import JUDGE_PROMPT
+from graphreason.workflows.counselor.resources import graph_definition
+from graphreason.workflows.counselor.state import CounselorState
 
 
 def judge(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:

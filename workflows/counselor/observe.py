@@ -1,4 +1,9 @@
-"""Graph knowledge extractor: runs the Action's graph calls and records the Observation."""
+"""Graph knowledge extractor: runs the Action's graph calls and records the Observation.
+
+The calls are the Action text's (text path) or the execution agent's native
+tool calls (:func:`graphreason.workflows.counselor.execution.run_tool_calls`);
+either way the Observation goes into the step, where the next prompt reads it.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,14 @@ import time
 
 from langgraph.runtime import Runtime
 
-from tools.calls import is_placeholder_answer, placeholder_message, run_action
-from workflows.counselor.common import emit
-from workflows.counselor.context import CounselorContext
-from workflows.counselor.parsing import clean_line, regularize_answer
-from workflows.counselor.resources import graph_functions
-from workflows.counselor.state import CounselorState
+from graphreason.tools.counselor.calls import is_placeholder_answer, placeholder_message, run_action
+from graphreason.tools.counselor.calls.execute import ExecutionResult
+from graphreason.workflows.counselor.common import emit
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.execution import bracket_form, run_tool_calls
+from graphreason.workflows.counselor.parsing import clean_line, regularize_answer
+from graphreason.workflows.counselor.resources import graph_functions
+from graphreason.workflows.counselor.state import CounselorState
 
 
 def observe(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
@@ -19,7 +26,10 @@ def observe(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     step = dict(state["pending"])
     start = time.perf_counter()
     raw = step.get("raw_action") or step.get("action") or ""
-    result = run_action(raw, graph_functions(ctx), allow_compound=ctx.compound, max_depth=ctx.max_depth)
+    if step.get("tool_calls") or step.get("tool_problem"):  # native tool calling
+        result = _native_result(step, ctx)
+    else:
+        result = run_action(raw, graph_functions(ctx), allow_compound=ctx.compound, max_depth=ctx.max_depth)
     seconds = time.perf_counter() - start
     update: dict = {"pending": {}, "usage": {"tool_seconds": seconds}}
     answer = regularize_answer(result.finish) if result.finish is not None else None
@@ -34,8 +44,21 @@ def observe(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     else:
         step.update(observation=result.observation, ok=result.ok, calls=result.calls, seconds=seconds)
         emit("observation", result.observation, state, step["index"])
-    if clean_line(step.get("raw_action", ""), "action") == step.get("action"):
+    if not step.get("raw_action") or clean_line(step["raw_action"], "action") == step.get("action"):
         # the trace keeps the raw reply only where its first line differs from what ran
         step.pop("raw_action", None)
+    step.pop("tool_problem", None)  # it is the observation now
     update["steps"] = [*(state.get("steps") or []), step]
     return update
+
+
+def _native_result(step: dict, ctx: CounselorContext) -> ExecutionResult:
+    """The native tool calls of ``step`` run (or the reason none could be read), as the text path's result."""
+    calls = list(step.get("tool_calls") or [])
+    if not calls:
+        problem = str(step.get("tool_problem"))
+        return ExecutionResult(problem, ok=False, errors=[problem])
+    functions = graph_functions(ctx)
+    observation, ok, answer = run_tool_calls(calls, functions, allow_compound=ctx.compound)
+    shown = [bracket_form(functions, call) for call in calls]
+    return ExecutionResult(observation, ok=ok, finish=answer, calls=shown, errors=[] if ok else [observation])

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import re
 
-from tools.calls import MAX_NESTING, nesting_depth
-from tools.lenient_json import read_value
+from graphreason.tools.core.lenient_json import read_value
+from graphreason.tools.counselor.calls import MAX_NESTING, nesting_depth
 
 # One optional number between blanks, written so that a long run of blanks has one parse only.
 _INDEX = r"\s*(?:\d+\s*)?"

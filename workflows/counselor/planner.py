@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from workflows.counselor.common import STEP_STOPS, charge, emit, llm, next_index, shared_prompt
-from workflows.counselor.context import CounselorContext
-from workflows.counselor.parsing import clean_line
-from workflows.counselor.prompts import step_prompt
-from workflows.counselor.resources import graph_definition
-from workflows.counselor.state import CounselorState
+from graphreason.workflows.counselor.common import STEP_STOPS, charge, emit, llm, next_index, shared_prompt
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.parsing import clean_line
+from graphreason.workflows.counselor.prompts import step_prompt
+from graphreason.workflows.counselor.resources import graph_definition
+from graphreason.workflows.counselor.state import CounselorState
 
 
 def plan(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:

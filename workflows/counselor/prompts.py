@@ -8,7 +8,7 @@ and never the gold answer.
 
 from __future__ import annotations
 
-from tools.call_examples import CallExample
+from graphreason.tools.counselor.call_examples import CallExample
 
 _FUNCTION_LIST = """\
 (1) Retrieve[text]: finds the node whose name or title is most similar to the text and returns its ID.
@@ -119,7 +119,7 @@ def reasoning_prompt(
 ) -> str:
     """The shared instruction block of the planning, thought and execution agents.
 
-    ``example`` (from :func:`tools.call_examples.call_example`), ``features``
+    ``example`` (from :func:`graphreason.tools.counselor.call_examples.call_example`), ``features``
     and ``relations`` come from the loaded graph, so that no example names an
     edge type, feature or node the graph does not have.
     """
@@ -148,6 +148,23 @@ def step_prompt(role: str, index: int, shared: str) -> str:
     """Ask one agent for exactly one line, labelled with the step index."""
     label = {"plan": "Plan", "thought": "Thought", "action": "Action"}[role]
     return f"{shared}\n\n{ROLE_RULE[role]} Reply with one line that starts with '{label} {index}:'."
+
+
+def native_action_prompt(index: int, shared: str, compound: bool, finish_tool: str) -> str:
+    """Ask the execution agent for Action ``index`` as tool calls (``tool_calling="native"``).
+
+    The graph functions above are its tools (named in lower case); nesting is
+    done over steps, since one tool call cannot hold another.
+    """
+    several = (
+        "one tool call, or several independent calls at once" if compound else "exactly one tool call"
+    )
+    return (
+        f"{shared}\n\nAction {index}: the graph functions above are offered to you as tools of the same names "
+        f"in lower case. Make {several} to get the graph information the Thought asks for; an id one call "
+        f"returns is used in the next Action. Once the Observations contain the answer, call {finish_tool} "
+        "with the answer itself (a name, title, number or list, not a node id)."
+    )
 
 
 JUDGE_PROMPT = """\

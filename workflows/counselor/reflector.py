@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from workflows.counselor.common import emit, llm, render_scratchpad
-from workflows.counselor.context import CounselorContext
-from workflows.counselor.prompts import REFLECTION_PROMPT
-from workflows.counselor.resources import graph_definition
-from workflows.counselor.state import CounselorState
+from graphreason.workflows.counselor.common import emit, llm, render_scratchpad
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.prompts import REFLECTION_PROMPT
+from graphreason.workflows.counselor.resources import graph_definition
+from graphreason.workflows.counselor.state import CounselorState
 
 
 def outcome(state: CounselorState, context: CounselorContext) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tools.call_examples import CallExample, call_example, vocabulary
-from tools.functions import GraphFunctions
-from tools.resources import get_graph_functions
-from workflows.counselor.context import CounselorContext
+from graphreason.tools.counselor.call_examples import CallExample, call_example, vocabulary
+from graphreason.tools.counselor.functions import GraphFunctions
+from graphreason.tools.counselor.resources import get_graph_functions
+from graphreason.workflows.counselor.context import CounselorContext
 
 
 def graph_functions(context: CounselorContext) -> GraphFunctions:

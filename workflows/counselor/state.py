@@ -10,8 +10,8 @@ from pydantic import Field
 # typing.TypedDict has no schema in pydantic on Python < 3.12: Studio would get no output schema.
 from typing_extensions import TypedDict
 
-from workflows.inputs import QuestionInput
-from workflows.usage import Usage, add_usage
+from graphreason.workflows.inputs import QuestionInput
+from graphreason.workflows.usage import Usage, add_usage
 
 
 class CounselorInput(QuestionInput):
@@ -28,6 +28,8 @@ class Step(TypedDict, total=False):
     thought: str
     action: str
     raw_action: str
+    tool_calls: list[dict]  # native tool calling: the execution agent's calls (name, args, id)
+    tool_problem: str  # native tool calling: why no call could be read (until observe reports it)
     observation: str
     calls: list[str]
     ok: bool

@@ -6,10 +6,10 @@ import time
 
 from langgraph.runtime import Runtime
 
-from workflows.counselor.context import CounselorContext
-from workflows.counselor.resources import graph_functions
-from workflows.counselor.state import CounselorState, Trial
-from workflows.inputs import question_of
+from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.resources import graph_functions
+from graphreason.workflows.counselor.state import CounselorState, Trial
+from graphreason.workflows.inputs import question_of
 
 
 def _fresh_trial(index: int) -> dict:

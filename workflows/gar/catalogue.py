@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tools.vertex import ALGORITHMS
-from tools.vertex.reference import TASK_ALIASES
+from graphreason.tools.gar.vertex import ALGORITHMS
+from graphreason.tools.gar.vertex.reference import TASK_ALIASES
 
 
 @dataclass(frozen=True)

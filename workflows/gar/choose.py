@@ -30,17 +30,17 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from tools.graph_text import GraphTextError, ParsedProblem
-from tools.lenient_json import json_objects
-from tools.vertex import VertexAlgorithm, VertexGraph, VertexProgramError, get_algorithm
-from workflows.gar.catalogue import CATALOGUE, entry_for_task
-from workflows.gar.construct import problem_of
-from workflows.gar.context import GARContext
-from workflows.gar.prompts import DESIGN_NEW, master_prompt
-from workflows.gar.retrieve import question_focus
-from workflows.gar.state import Candidate, GARState
-from workflows.kit.events import emit
-from workflows.kit.llm import ask_role
+from graphreason.tools.core.lenient_json import json_objects
+from graphreason.tools.gar.graph_text import GraphTextError, ParsedProblem
+from graphreason.tools.gar.vertex import VertexAlgorithm, VertexGraph, VertexProgramError, get_algorithm
+from graphreason.workflows.gar.catalogue import CATALOGUE, entry_for_task
+from graphreason.workflows.gar.construct import problem_of
+from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.gar.prompts import DESIGN_NEW, master_prompt
+from graphreason.workflows.gar.retrieve import question_focus
+from graphreason.workflows.gar.state import Candidate, GARState
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.kit.llm import ask_role
 
 _NODE_PARAMS = ("source", "target", "node")
 _NAME_KEYS = ("algorithm", "name", "choice", "algorithm_name")
@@ -93,9 +93,8 @@ def parse_choice(reply: str, candidates: list[str]) -> tuple[str | None, dict[st
 def _resolve(problem: ParsedProblem, key: str, value: Any) -> tuple[Any, str]:
     """A master-given value in internal form (node labels -> ids) and '', or None and why it is unusable."""
     if key in _NODE_PARAMS:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int | str):
+        # one label (a number or a name; a whole float reads as its int), never a bool or a list
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
             return None, "not a node of the graph"
         try:
             return problem.node_id(value), ""

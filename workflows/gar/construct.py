@@ -1,8 +1,8 @@
 """Graph construction: the problem text (or a structured graph) -> a parsed graph and its parameters.
 
-Parsing is deterministic (``tools.graph_text``); what could not be read is a
+Parsing is deterministic (``graphreason.tools.gar.graph_text``); what could not be read is a
 :class:`GraphTextError` naming it. When the parser read no edges at all, the
-run goes on to :mod:`workflows.gar.llm_parse` (the master's JSON reading). The parsed problem is kept in a small
+run goes on to :mod:`graphreason.workflows.gar.llm_parse` (the master's JSON reading). The parsed problem is kept in a small
 process cache, and the state only carries its key: big graphs are never
 copied into checkpoints, and a step that finds the cache empty (a resumed run
 in another process) simply parses the input again.
@@ -17,7 +17,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from tools.graph_text import (
+from graphreason.tools.gar.graph_text import (
     GraphTextError,
     GraphTextUnreadable,
     ParsedProblem,
@@ -25,11 +25,11 @@ from tools.graph_text import (
     load_structured_graph,
     parse_graph_problem,
 )
-from tools.graph_text.nodes import NodeSpace
-from tools.graph_text.params import extract_params
-from workflows.gar.context import GARContext
-from workflows.gar.state import GARState
-from workflows.kit.events import emit
+from graphreason.tools.gar.graph_text.nodes import NodeSpace
+from graphreason.tools.gar.graph_text.params import extract_params
+from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.gar.state import GARState
+from graphreason.workflows.kit.events import emit
 
 _CACHE_SIZE = 8
 # Past this many names mentioned in the question, matching them becomes a huge regex;

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from workflows.run_context import ModelName, OptionalModelName, RunContext, main_model, setting
+from graphreason.workflows.run_context import ModelName, OptionalModelName, RunContext, main_model, setting
 
 # compiled: the vertex-program engine; agents: the paper's node agents (LLM calls
 # batched per round, fanned out with Send), checked against compiled mode.
@@ -78,4 +78,3 @@ class GARContext(RunContext):
             raise ValueError("design_cpu_seconds must be positive and design_memory_mb at least 64")
         if self.search_max_steps < 1 or self.search_seconds <= 0:
             raise ValueError("the search budget (search_max_steps, search_seconds) must be positive")
-        self.check_policy()

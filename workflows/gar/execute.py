@@ -1,9 +1,11 @@
 """Distributed execution: the chosen algorithm over the parsed graph.
 
-Library entries run on the compiled vertex-program engine (``tools.vertex.run``)
+Library entries run on the compiled vertex-program engine (``graphreason.tools.gar.vertex.run``)
 in supersteps, streaming one ``round`` event per superstep. Hamiltonian path
 and substructure go to the bounded exact search; when its budget runs out the
-result says so instead of guessing.
+result says so instead of guessing. In agents mode, the algorithms that have
+an agent form run in the ``node_agents`` node instead: the node-agent subgraph
+(:mod:`graphreason.workflows.gar.agents.graph`), checked against compiled mode.
 """
 
 from __future__ import annotations
@@ -12,30 +14,33 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from tools.graph_text import ParsedProblem
-from tools.vertex import RoundInfo, VertexProgramError, get_algorithm, run
-from tools.vertex.search import hamiltonian_path, subgraph_match
-from workflows.gar.agent_forms import AGENT_ALGORITHMS
-from workflows.gar.agent_state import AgentContext
-from workflows.gar.agents import agent_graph
-from workflows.gar.catalogue import CATALOGUE
-from workflows.gar.common import MAX_DETAIL_ITEMS, jsonable
-from workflows.gar.construct import problem_of
-from workflows.gar.context import GARContext
-from workflows.gar.run_graphs import vertex_graph
-from workflows.gar.state import GARState
-from workflows.kit.events import emit
-from workflows.run_context import shared_settings
+from graphreason.tools.core.jsonable import jsonable
+from graphreason.tools.gar.graph_text import ParsedProblem
+from graphreason.tools.gar.vertex import RoundInfo, VertexProgramError, get_algorithm, run
+from graphreason.tools.gar.vertex.search import hamiltonian_path, subgraph_match
+from graphreason.workflows.gar.agents.forms import AGENT_ALGORITHMS
+from graphreason.workflows.gar.agents.graph import agent_graph, recursion_limit
+from graphreason.workflows.gar.agents.state import AgentContext
+from graphreason.workflows.gar.catalogue import CATALOGUE
+from graphreason.workflows.gar.construct import problem_of
+from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.gar.run_graphs import vertex_graph
+from graphreason.workflows.gar.state import GARState
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.run_context import shared_settings
+
+# Arrays longer than this are left out of the result (the answer itself is kept whole).
+MAX_DETAIL_ITEMS = 1000
 
 
 def _details(output: dict[str, Any]) -> dict[str, Any]:
     """The algorithm's result in JSON-ready form; the answer is kept whole, bulky extras are dropped."""
-    out: dict[str, Any] = {"answer": jsonable(output.get("answer")), "text": str(output.get("text", ""))}
+    out: dict[str, Any] = {"answer": jsonable(output.get("answer"), int_floats=True), "text": str(output.get("text", ""))}
     for key, value in output.items():
         if key in out:
             continue
         try:
-            out[key] = jsonable(value, limit=MAX_DETAIL_ITEMS)
+            out[key] = jsonable(value, limit=MAX_DETAIL_ITEMS, int_floats=True)
         except OverflowError:
             continue
     return out
@@ -74,7 +79,7 @@ def _run_search(name: str, problem: ParsedProblem, ctx: GARContext) -> dict:
     if name == "hamiltonian_path":
         found = hamiltonian_path(graph, **budget)
         what = "a path visiting every node exactly once"
-        witness = jsonable(found.witness)
+        witness = jsonable(found.witness, int_floats=True)
     else:
         pattern = problem.params.get("pattern")
         if not isinstance(pattern, ParsedProblem):
@@ -83,7 +88,7 @@ def _run_search(name: str, problem: ParsedProblem, ctx: GARContext) -> dict:
             )
         found = subgraph_match(graph, pattern.to_networkx(), **budget)
         what = "a copy of the subgraph G'"
-        witness = None if found.witness is None else {str(k): jsonable(v) for k, v in found.witness.items()}
+        witness = None if found.witness is None else jsonable(found.witness, str_keys=True, int_floats=True)
     if found.status == "bound_exceeded":
         answer = None
         text = (
@@ -108,17 +113,29 @@ def _run_search(name: str, problem: ParsedProblem, ctx: GARContext) -> dict:
     }
 
 
-def _run_agents(name: str, state: GARState, params: dict, ctx: GARContext) -> tuple[dict, dict]:
-    """The paper's node-agent mode as a subgraph; its answer is compared with compiled mode.
+def runs_with_agents(name: str, ctx: GARContext) -> bool:
+    """Whether ``name`` runs with the node agents: agents mode and an algorithm that has an agent form."""
+    return ctx.mode == "agents" and name in AGENT_ALGORITHMS and CATALOGUE[name].engine != "search"
 
-    The subgraph finds the run's graph under its ``graph_key`` (no copy of the graph in its state).
+
+def node_agents(state: GARState, runtime: Runtime[GARContext]) -> dict:
+    """The paper's node-agent mode: the agent subgraph runs the chosen algorithm, checked against compiled mode.
+
+    The subgraph finds the run's graph under its ``graph_key`` (no copy of the
+    graph in its state) and gets its own context (the node-agent model and
+    budget) derived from the run's. It is invoked from this node rather than
+    added as a bare node because its state and context differ from the master
+    workflow's; LangGraph still draws it as this node's subgraph
+    (``get_graph(xray=True)``) and streams its events under ``subgraphs=True``.
     """
+    ctx = runtime.context
+    name = state["algorithm"]
     inputs = {
         "graph_key": state["graph_key"],
         "question": state["question"],
         "graph": state.get("graph"),
         "algorithm": name,
-        "params": params,
+        "params": dict(state.get("chosen_params") or {}),
         "batch_size": ctx.agent_batch_size,
         "max_rounds": ctx.max_rounds,
         "max_agent_calls": ctx.max_agent_calls,
@@ -127,10 +144,22 @@ def _run_agents(name: str, state: GARState, params: dict, ctx: GARContext) -> tu
         **{**shared_settings(ctx), "max_tokens": ctx.agent_max_tokens},
         model=ctx.agent_model or ctx.master_model,
     )
-    rounds_cap = ctx.max_rounds or problem_of(state).n_nodes + 2
-    out = agent_graph.invoke(inputs, context=agent_ctx, config={"recursion_limit": 3 * rounds_cap + 20})
+    limit = recursion_limit(ctx.max_rounds or problem_of(state).n_nodes + 2)
+    out = agent_graph.invoke(inputs, context=agent_ctx, config={"recursion_limit": limit})
     result = {k: v for k, v in out["result"].items() if k not in ("states", "round_log")}
-    return result, out.get("llm_usage") or {}
+    note = {
+        "step": "execute",
+        "text": result["text"],
+        "engine": result["engine"],
+        "rounds": result["rounds"],
+        "comparison": result["comparison"],
+    }
+    return {
+        "result": result,
+        "rounds": result["rounds"],
+        "llm_usage": out.get("llm_usage") or {},
+        "trace": [note],
+    }
 
 
 def execute(state: GARState, runtime: Runtime[GARContext]) -> dict:
@@ -138,18 +167,12 @@ def execute(state: GARState, runtime: Runtime[GARContext]) -> dict:
     name = state["algorithm"]
     problem = problem_of(state)
     params = dict(state.get("chosen_params") or {})
-    update: dict = {}
     notes = []
     if CATALOGUE[name].engine == "search":
         result = _run_search(name, problem, ctx)
-    elif ctx.mode == "agents" and name in AGENT_ALGORITHMS:
-        result, update["llm_usage"] = _run_agents(name, state, params, ctx)
     else:
         if ctx.mode == "agents":
             notes.append({"step": "execute", "text": f"agent mode does not cover {name}; ran compiled mode"})
         result = _run_compiled(name, problem, params, ctx)
-    note = {"step": "execute", "text": result["text"], "engine": result["engine"], "rounds": result["rounds"]}
-    if "comparison" in result:  # agents mode: agreement with the compiled engine
-        note["comparison"] = result["comparison"]
-    notes.append(note)
-    return {**update, "result": result, "rounds": result["rounds"], "trace": notes}
+    notes.append({"step": "execute", "text": result["text"], "engine": result["engine"], "rounds": result["rounds"]})
+    return {"result": result, "rounds": result["rounds"], "trace": notes}

@@ -1,11 +1,14 @@
 """GraphAgent-Reasoner as a LangGraph state machine.
 
     construct ─► retrieve ─► choose ─┬─► execute ─────────────► summarize ─► END
-      │  ▲                          │   (library entry: vertex   ▲
-      ▼  │                          │    program, node agents    │
-    parse_with_llm                  │    or bounded search)      │
-    (parser read no edges:          └─► design ─► test_design ───┘
-     the master writes JSON)            (no entry fits: the master writes
+      │  ▲                          │   (library entry: vertex   ▲ ▲
+      ▼  │                          │    program or bounded      │ │
+    parse_with_llm                  │    search)                 │ │
+    (parser read no edges:          ├─► node_agents ─────────────┘ │
+     the master writes JSON)        │   (agents mode: the node-    │
+                                    │    agent subgraph)           │
+                                    └─► design ─► test_design ─────┘
+                                        (no entry fits: the master writes
                                          the six parts; checked, sandboxed,
                                          repaired on failure)
 
@@ -13,8 +16,8 @@ The paper's master loop (Build_Graph, Design_Distributed_Algorithm,
 Distributed_Execution, summary): graph construction is deterministic parsing
 with an LLM reading as fallback; the master makes one call to choose among the
 retrieved algorithms and confirm their parameters, or asks for a new design;
-the compiled engine (or the node agents) runs the six parts over all nodes;
-the summary is formatted from the result.
+the compiled engine (or the node agents, a subgraph of their own) runs the six
+parts over all nodes; the summary is formatted from the result.
 """
 
 from __future__ import annotations
@@ -24,18 +27,18 @@ import time
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from workflows.gar.choose import choose
-from workflows.gar.construct import after_construct, construct
-from workflows.gar.context import GARContext
-from workflows.gar.design import after_design, after_test, design, test_design
-from workflows.gar.execute import execute
-from workflows.gar.llm_parse import parse_with_llm
-from workflows.gar.prompts import DESIGN_NEW
-from workflows.gar.retrieve import retrieve
-from workflows.gar.state import GARInput, GAROutput, GARState
-from workflows.gar.summarize import summarize
-from workflows.inputs import question_of
-from workflows.kit.compile import add_nodes, compile_workflow
+from graphreason.workflows.gar.choose import choose
+from graphreason.workflows.gar.construct import after_construct, construct
+from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.gar.design.master import after_design, after_test, design, test_design
+from graphreason.workflows.gar.execute import execute, node_agents, runs_with_agents
+from graphreason.workflows.gar.llm_parse import parse_with_llm
+from graphreason.workflows.gar.prompts import DESIGN_NEW
+from graphreason.workflows.gar.retrieve import retrieve
+from graphreason.workflows.gar.state import GARInput, GAROutput, GARState
+from graphreason.workflows.gar.summarize import summarize
+from graphreason.workflows.inputs import question_of
+from graphreason.workflows.kit.compile import add_nodes, compile_workflow
 
 RECURSION_LIMIT = 100
 
@@ -55,24 +58,40 @@ def start(state: GARState, runtime: Runtime[GARContext]) -> dict:
     }
 
 
-def after_choose(state: GARState) -> str:
-    """Run the chosen library entry, or design a new algorithm when the master found none fitting."""
-    return "design" if state["algorithm"] == DESIGN_NEW else "execute"
+def after_choose(state: GARState, runtime: Runtime[GARContext]) -> str:
+    """Run the chosen library entry (compiled, searched or with node agents), or design a new algorithm.
+
+    A new algorithm is designed when the master found no library entry fitting.
+    """
+    if state["algorithm"] == DESIGN_NEW:
+        return "design"
+    return "node_agents" if runs_with_agents(state["algorithm"], runtime.context) else "execute"
 
 
 def build_graph(checkpointer=None, *, name: str = "GraphAgent-Reasoner"):
     """Compile the workflow; pass a checkpointer (e.g. SqliteSaver) to make runs resumable."""
     builder = StateGraph(GARState, context_schema=GARContext, input_schema=GARInput, output_schema=GAROutput)
     add_nodes(
-        builder, start, construct, parse_with_llm, retrieve, choose, execute, design, test_design, summarize
+        builder,
+        start,
+        construct,
+        parse_with_llm,
+        retrieve,
+        choose,
+        execute,
+        node_agents,
+        design,
+        test_design,
+        summarize,
     )
     builder.add_edge(START, "start")
     builder.add_edge("start", "construct")
     builder.add_conditional_edges("construct", after_construct, ["parse_with_llm", "retrieve"])
     builder.add_edge("parse_with_llm", "retrieve")
     builder.add_edge("retrieve", "choose")
-    builder.add_conditional_edges("choose", after_choose, ["design", "execute"])
+    builder.add_conditional_edges("choose", after_choose, ["design", "execute", "node_agents"])
     builder.add_edge("execute", "summarize")
+    builder.add_edge("node_agents", "summarize")
     builder.add_conditional_edges("design", after_design, ["test_design", "summarize"])
     builder.add_conditional_edges("test_design", after_test, ["design", "summarize"])
     builder.add_edge("summarize", END)

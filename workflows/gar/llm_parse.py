@@ -25,15 +25,22 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
-from tools.graph_text import GraphTextError, ParsedProblem
-from tools.graph_text.problem import check_node_count, preview, read_directed, read_int, read_weight, shown
-from tools.lenient_json import json_objects
-from workflows.gar.construct import build_problem, constructed
-from workflows.gar.context import GARContext
-from workflows.gar.state import GARState
-from workflows.kit.events import emit
-from workflows.models.invoke import invoke_text
-from workflows.models.roles import role_model
+from graphreason.tools.core.lenient_json import json_objects
+from graphreason.tools.gar.graph_text import GraphTextError, ParsedProblem
+from graphreason.tools.gar.graph_text.problem import (
+    check_node_count,
+    preview,
+    read_directed,
+    read_int,
+    read_weight,
+    shown,
+)
+from graphreason.workflows.gar.construct import build_problem, constructed
+from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.gar.state import GARState
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.models.invoke import invoke_text
+from graphreason.workflows.models.roles import role_model
 
 PARSE_PROMPT = """A rule-based reader could not find the edges of the graph described below. \
 Read the text and write its graph as one JSON object:

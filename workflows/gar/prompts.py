@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from workflows.gar.catalogue import CATALOGUE
-from workflows.gar.state import Candidate
+from graphreason.workflows.gar.catalogue import CATALOGUE
+from graphreason.workflows.gar.state import Candidate
 
 # The master's way of saying "none of the candidates answers this": a new algorithm gets designed.
 DESIGN_NEW = "design_new"

@@ -3,8 +3,8 @@
 As in the paper, the master chooses from the top-k library entries. The
 question's own wording drives the ranking (edge lists are stripped: they carry
 no meaning and would swamp it). The library is searched through the same
-:class:`~tools.retrieval.base.Retriever` interface as node texts (a
-:class:`~tools.retrieval.texts.TextRetriever`, embedded once per encoder).
+:class:`~graphreason.tools.core.retrieval.base.Retriever` interface as node texts (a
+:class:`~graphreason.tools.core.retrieval.texts.TextRetriever`, embedded once per encoder).
 When the keyword task detector names an entry that missed the top-k, it is
 added as an extra candidate (marked ``how="keyword"``) so the master can still
 pick it.
@@ -16,11 +16,11 @@ import re
 
 from langgraph.runtime import Runtime
 
-from tools.retrieval.texts import cached_text_retriever
-from workflows.gar.catalogue import CATALOGUE, entry_for_task
-from workflows.gar.context import GARContext
-from workflows.gar.state import Candidate, GARState
-from workflows.kit.events import emit
+from graphreason.tools.core.retrieval.texts import cached_text_retriever
+from graphreason.workflows.gar.catalogue import CATALOGUE, entry_for_task
+from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.gar.state import Candidate, GARState
+from graphreason.workflows.kit.events import emit
 
 _TUPLE = re.compile(r"[(\[][^()\[\]]{0,40}[)\]]")
 _MAX_QUERY_CHARS = 1200

@@ -1,7 +1,7 @@
 """The graphs one GAR run computes on, built once per run and algorithm, and shared by its steps.
 
 The master workflow parses the problem once and keeps it under the run's
-``graph_key`` (:mod:`workflows.gar.construct`). The engine's CSR graph of it is
+``graph_key`` (:mod:`graphreason.workflows.gar.construct`). The engine's CSR graph of it is
 built here, once per (run, algorithm), for compiled mode, the design checks and
 the node-agent subgraph alike: the subgraph's state names the run's key
 instead of carrying the graph as JSON. Standalone agent runs (tests, a graph
@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from tools.graph_text import ParsedProblem
-from tools.vertex import VertexGraph
-from workflows.gar.construct import problem_of
+from graphreason.tools.gar.graph_text import ParsedProblem
+from graphreason.tools.gar.vertex import VertexGraph
+from graphreason.workflows.gar.construct import problem_of
 
 _CACHE_SIZE = 8
 _lock = threading.Lock()

@@ -15,8 +15,8 @@ from pydantic import Field
 # typing.TypedDict has no schema in pydantic on Python < 3.12: Studio would get no output schema.
 from typing_extensions import TypedDict
 
-from workflows.inputs import QuestionInput
-from workflows.usage import Usage, add_usage
+from graphreason.workflows.inputs import QuestionInput
+from graphreason.workflows.usage import Usage, add_usage
 
 
 class GARInput(QuestionInput):

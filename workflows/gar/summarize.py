@@ -16,14 +16,14 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from tools.graph_text import ParsedProblem
-from workflows.gar.catalogue import CATALOGUE
-from workflows.gar.construct import forget, problem_of
-from workflows.gar.context import GARContext
-from workflows.gar.run_graphs import forget_engine_graphs
-from workflows.gar.state import GARState
-from workflows.kit.events import emit
-from workflows.usage import Usage, run_totals
+from graphreason.tools.gar.graph_text import ParsedProblem
+from graphreason.workflows.gar.catalogue import CATALOGUE
+from graphreason.workflows.gar.construct import forget, problem_of
+from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.gar.run_graphs import forget_engine_graphs
+from graphreason.workflows.gar.state import GARState
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.usage import Usage, run_totals
 
 # "what is the shortest path from 0 to 4" asks for the path; "the weight/length of ..." for a number
 _ASKS_FOR_PATH = re.compile(

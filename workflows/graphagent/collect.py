@@ -20,12 +20,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from memory.experience import Episode, episode_key
-from tools.node_actions import clip
-from workflows.graphagent import resources
-from workflows.graphagent.context import GraphAgentContext
-from workflows.graphagent.experience import experience_memory
-from workflows.usage import Usage, add_usage
+from graphreason.memory.experience import Episode, episode_key
+from graphreason.tools.graphagent.actions import clip
+from graphreason.workflows.graphagent import resources
+from graphreason.workflows.graphagent.context import GraphAgentContext
+from graphreason.workflows.graphagent.experience import experience_memory
+from graphreason.workflows.usage import Usage, add_usage
 
 STEP_WORDS = 60  # of a stored step's observation and summary
 
@@ -62,7 +62,7 @@ def collect_experience(
     progress: bool = False,
 ) -> dict[str, Any]:
     """Run the agent on ``nodes`` (default: the training part) and store each episode; returns statistics."""
-    from workflows.graphagent import solve
+    from graphreason.workflows.graphagent import solve
 
     path = str(store_path) if store_path is not None else context.experience_path
     run_context = replace(context, long_term=False, experience_path=path)

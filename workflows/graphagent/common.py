@@ -1,14 +1,20 @@
-"""Helpers the GraphAgent roles share: one LLM call with its usage, bounded text, the run's environment."""
+"""Helpers the GraphAgent roles share: one LLM call with its usage, bounded text, the run's environment and tools."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from tools.node_actions import NodeEnvironment, clip
-from workflows.graphagent import resources
-from workflows.graphagent.context import GraphAgentContext
-from workflows.kit.llm import ask_role
-from workflows.usage import Usage
+from graphreason.tools.core.registry import Registry
+from graphreason.tools.graphagent.actions import NodeEnvironment, clip
+from graphreason.tools.graphagent.registry import COMMANDS, CommandContext
+from graphreason.workflows.graphagent import resources
+from graphreason.workflows.graphagent.context import GraphAgentContext
+from graphreason.workflows.kit.llm import ask_role
+from graphreason.workflows.usage import Usage
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
 
 MAX_REPLY_KEPT = 2000  # characters of a raw reply kept in the output and shown to the next decision
 
@@ -23,6 +29,19 @@ def ask(context: GraphAgentContext, prompt: str, max_tokens: int) -> tuple[str, 
 
 def environment(context: GraphAgentContext) -> NodeEnvironment:
     return resources.environment(context)
+
+
+def command_tools(
+    context: GraphAgentContext, commands: Sequence[str], analyst: Callable[[str], str] | None = None
+) -> list[BaseTool]:
+    """The LangChain tools of the non-terminal ``commands`` (registry entries), run on this run's environment.
+
+    ``analyst`` makes the ``analyze_label`` ablation's LLM call (see
+    :class:`~graphreason.tools.graphagent.registry.CommandContext`).
+    """
+    entries = [COMMANDS.get(name) for name in commands]
+    offered = Registry([entry for entry in entries if not entry.terminal])
+    return offered.as_tools(CommandContext(environment(context), analyst))
 
 
 def first_words(text: str, words: int) -> str:

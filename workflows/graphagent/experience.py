@@ -1,6 +1,6 @@
 """Long-term memory roles: RETRIEVE_EXPERIENCE (similar past episodes) and REPLAY (their lessons).
 
-Episodes live in :class:`memory.experience.ExperienceMemory` under
+Episodes live in :class:`graphreason.memory.experience.ExperienceMemory` under
 ``("graphagent", <dataset>)``; the node being classified is never retrieved
 (its own episode would carry its gold label). A lesson is written by the LLM
 once per episode and cached in the store; later runs read it back.
@@ -13,14 +13,15 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from memory.experience import Episode, ExperienceMemory, clip_words, episode_key
-from workflows.graphagent import resources
-from workflows.graphagent.common import ask, first_words
-from workflows.graphagent.context import GraphAgentContext
-from workflows.graphagent.prompts import replay_prompt
-from workflows.graphagent.state import GraphAgentState
-from workflows.kit.events import emit
-from workflows.usage import Usage, add_usage
+from graphreason.memory.experience import Episode, ExperienceMemory, clip_words, episode_key
+from graphreason.tools.graphagent.registry import COMMANDS
+from graphreason.workflows.graphagent import resources
+from graphreason.workflows.graphagent.common import ask, first_words
+from graphreason.workflows.graphagent.context import GraphAgentContext
+from graphreason.workflows.graphagent.prompts import replay_prompt
+from graphreason.workflows.graphagent.state import GraphAgentState
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.usage import Usage, add_usage
 
 NAMESPACE = "graphagent"
 HISTORY_WORDS = 300  # of one episode shown to the replay prompt
@@ -57,7 +58,7 @@ def episode_history(episode: Episode) -> str:
     """An episode as the replay prompt reads it: its commands, what came of them, the outcome."""
     lines = [f"Node titled {episode.title!r}."]
     for step in episode.steps:
-        if step.get("command") == "answer" and step.get("valid"):
+        if step.get("valid") and COMMANDS.is_terminal(step.get("command") or ""):  # the answer: said below
             continue
         what = step.get("summary") or step.get("observation") or ""
         lines.append(f"{step.get('command') or 'bad reply'}: {first_words(what, 40)}")

@@ -1,7 +1,7 @@
 """CHECK and the end of a run: the agent's answer through the tool guard, or the fallback at T_max.
 
 ``answer`` (the paper's CHECK): the label the agent gave. In tool mode the
-guard (:mod:`workflows.graphagent.guard`) decides whether it may differ from
+guard (:mod:`graphreason.workflows.graphagent.guard`) decides whether it may differ from
 the graph model's; a refused override leaves the model's label and says why.
 
 ``finish``: at T_max without an answer the fallback picks, in order,
@@ -26,12 +26,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from workflows.graphagent.context import GraphAgentContext
-from workflows.graphagent.guard import Calibration, judge_override
-from workflows.graphagent.parsing import label_mentions, labels_in
-from workflows.graphagent.state import GraphAgentState
-from workflows.kit.events import emit
-from workflows.usage import run_totals
+from graphreason.workflows.graphagent.context import GraphAgentContext
+from graphreason.workflows.graphagent.guard import Calibration, judge_override
+from graphreason.workflows.graphagent.parsing import label_mentions, labels_in
+from graphreason.workflows.graphagent.state import GraphAgentState
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.usage import run_totals
 
 
 def answer(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[str, Any]:

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from workflows.graphagent.context import GraphAgentContext
-from workflows.graphagent.decide import after_decide, decide
-from workflows.graphagent.execute import execute
-from workflows.graphagent.experience import replay, retrieve_experience
-from workflows.graphagent.finish import answer, finish
-from workflows.graphagent.start import start
-from workflows.graphagent.state import GraphAgentInput, GraphAgentOutput, GraphAgentState
-from workflows.graphagent.summarise import after_summarise, summarise
-from workflows.kit.compile import add_nodes, compile_workflow
+from graphreason.workflows.graphagent.context import GraphAgentContext
+from graphreason.workflows.graphagent.decide import after_decide, decide
+from graphreason.workflows.graphagent.execute import execute
+from graphreason.workflows.graphagent.experience import replay, retrieve_experience
+from graphreason.workflows.graphagent.finish import answer, finish
+from graphreason.workflows.graphagent.start import start
+from graphreason.workflows.graphagent.state import GraphAgentInput, GraphAgentOutput, GraphAgentState
+from graphreason.workflows.graphagent.summarise import after_summarise, summarise
+from graphreason.workflows.kit.compile import add_nodes, compile_workflow
 
 RECURSION_LIMIT = 200  # 3 super-steps per decision at T_max = 50, plus set-up and the end
 

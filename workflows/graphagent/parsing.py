@@ -4,7 +4,7 @@ The paper's agent must answer with ``{"thoughts": {...}, "command": {"name",
 "args"}}``; models do not. What is read anyway:
 
 * code fences and prose around the JSON, Python-style single quotes and
-  ``True``/``None`` (:mod:`tools.lenient_json`), replies cut off before their
+  ``True``/``None`` (:mod:`graphreason.tools.core.lenient_json`), replies cut off before their
   closing braces (the missing ``"`` / ``}`` are added back);
 * ``"command": "get_neighbors"`` with ``args`` beside it, a bare call such as
   ``get_neighbors(31336)`` or ``answer[Neural Networks]`` when there is no JSON;
@@ -18,6 +18,12 @@ sees next (the step still counts): no command, an illegal name such as
 ``neighbors`` or ``feature`` (the paper's failure case; the correction names
 the closest real command but does not run it, so the ablations stay honest),
 a command switched off in this run, an unknown label.
+
+Command names, their parameters (and the JSON keys that may carry them) and
+which command is the final one come from the registry
+(:data:`graphreason.tools.graphagent.registry.COMMANDS`). A native tool call
+(``--tool-calling native``) is read by :func:`read_call`, the same reading a
+JSON command gets once its name and args are found.
 """
 
 from __future__ import annotations
@@ -28,13 +34,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tools.lenient_json import json_objects
-from tools.node_actions import normalise_id
+from graphreason.tools.core.lenient_json import json_objects
+from graphreason.tools.core.registry import Entry, Registry
+from graphreason.tools.graphagent.actions import normalise_id
+from graphreason.tools.graphagent.registry import COMMANDS, NEAR_MISSES, NODE_KEYS, argument_keys
 
-ALL_COMMANDS = ("get_features", "get_neighbors", "predict_label", "analyze_label", "answer")
-NODE_KEYS = ("node_id", "node", "id", "nodeid", "node_ids", "paper", "paper_id", "target")
-LABEL_KEYS = ("label", "label_id", "category", "class", "answer", "label_name", "topic", "name")
-REASON_KEYS = ("reason", "reasoning", "why", "explanation", "because")
 _FENCE = re.compile(r"```[a-zA-Z]*")
 _CALL = re.compile(r"\b([A-Za-z_]{2,30})\s*[\(\[]\s*([^\)\]\n]{0,300})[\)\]]")
 MAX_REPLY_CHARS = 20_000  # a longer reply is runaway generation: only its start is read
@@ -59,15 +63,15 @@ class Decision:
 
 
 def read_reply(
-    reply: str, *, commands: list[str], labels: list[str], target: str
+    reply: str, *, commands: list[str], labels: list[str], target: str, registry: Registry = COMMANDS
 ) -> Decision:
     """The decision in ``reply`` (never raises); ``commands`` are those offered in this run."""
     text = _FENCE.sub("", (reply or "")[:MAX_REPLY_CHARS])
-    decision = Decision(reply=reply or "")
-    found = _command_object(text)
+    found = _command_object(text, registry)
     if found is None:
-        call = _bare_call(text)
+        call = _bare_call(text, registry)
         if call is None:
+            decision = Decision(reply=reply or "")
             decision.problem = (
                 "Your reply had no command I could read. Reply with one JSON object only, "
                 'e.g. {"thoughts": {"text": "..."}, "command": {"name": "' + commands[0] + '", "args": {...}}}.'
@@ -76,25 +80,46 @@ def read_reply(
         name, args, thoughts = call[0], call[1], {}
     else:
         name, args, thoughts = found
-    decision.thoughts = thoughts
-    decision.command = name
-    decision.args = args
-    if name not in commands:
-        decision.problem = _bad_name(name, commands)
+    return read_call(
+        name, args, reply=reply or "", thoughts=thoughts, commands=commands, labels=labels, target=target,
+        registry=registry,
+    )
+
+
+def read_call(
+    name: str,
+    args: Any,
+    *,
+    commands: list[str],
+    labels: list[str],
+    target: str,
+    reply: str = "",
+    thoughts: dict[str, Any] | None = None,
+    registry: Registry = COMMANDS,
+) -> Decision:
+    """A command already split into ``name`` and ``args`` (a JSON command, a native tool call), checked.
+
+    Never raises: a name not offered, an unknown label or unusable args become ``problem``.
+    """
+    name = resolve_name(name, registry)
+    entry = registry.find(name) if name in registry.names() else None
+    decision = Decision(reply=reply, thoughts=dict(thoughts or {}), command=name, args=_as_args(args, entry))
+    if entry is None or name not in commands:
+        decision.problem = _bad_name(name, commands, registry)
         return decision
-    if name == "answer":
-        _read_answer(decision, labels)
+    if entry.terminal:
+        _read_answer(decision, labels, entry)
     else:
-        value = _pick(args, NODE_KEYS)
+        value = _pick(decision.args, argument_keys(entry.params[0])) if entry.params else None
         decision.node = normalise_id(value) if value not in (None, "") else target
     return decision
 
 
-def _command_object(text: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
+def _command_object(text: str, registry: Registry) -> tuple[str, Any, dict[str, Any]] | None:
     """(name, args, thoughts) from the first JSON object holding a command, repairing a cut-off reply."""
     for candidate in (text, *_repairs(text)):
         for obj in json_objects(candidate):
-            read = _from_object(obj)
+            read = _from_object(obj, registry)
             if read is not None:
                 return read
     return None
@@ -113,7 +138,7 @@ def _repairs(text: str) -> list[str]:
     return [body + closers, body + '"' + closers, body + '""' + closers]
 
 
-def _from_object(obj: dict[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
+def _from_object(obj: dict[str, Any], registry: Registry) -> tuple[str, Any, dict[str, Any]] | None:
     thoughts = obj.get("thoughts")
     thoughts = thoughts if isinstance(thoughts, dict) else ({"text": str(thoughts)} if thoughts else {})
     command = obj.get("command", obj.get("action"))
@@ -123,7 +148,7 @@ def _from_object(obj: dict[str, Any]) -> tuple[str, dict[str, Any], dict[str, An
         if args is None:
             args = {k: v for k, v in command.items() if k not in {"name", "command"}}
     elif isinstance(command, str):
-        call = _bare_call(command)
+        call = _bare_call(command, registry)
         if call is not None and "args" not in obj:
             name, args = call[0], call[1]
         else:
@@ -134,35 +159,56 @@ def _from_object(obj: dict[str, Any]) -> tuple[str, dict[str, Any], dict[str, An
         return None
     if not isinstance(name, str) or not name.strip():
         return None
-    return normalise_name(name), _as_args(args), thoughts
+    return normalise_name(name), args, thoughts
 
 
-def _bare_call(text: str) -> tuple[str, dict[str, Any]] | None:
+def _bare_call(text: str, registry: Registry) -> tuple[str, dict[str, Any]] | None:
     """``name(args)`` / ``name[args]`` written without JSON (the first one that names a command-like word)."""
     for match in _CALL.finditer(text):
-        name = normalise_name(match.group(1))
-        if name in ALL_COMMANDS or name in {"neighbors", "neighbours", "feature", "features", "label"}:
+        name = resolve_name(match.group(1), registry)
+        if name in registry.names() or name in NEAR_MISSES:
             raw = match.group(2).strip().strip("'\"")
-            if name == "answer":
-                label, _, reason = raw.partition(",")
-                return name, {"label": label.strip().strip("'\""), "reason": reason.strip().strip("'\"")}
-            return name, ({"node_id": raw} if raw else {})
+            entry = registry.find(name) if name in registry.names() else None
+            return name, _positional(raw, entry)
     return None
 
 
+def _positional(raw: str, entry: Entry | None) -> dict[str, Any]:
+    """Bracketed text as args: split at commas into the entry's parameters, the last one taking the rest."""
+    names = [p.name for p in entry.params] if entry is not None and entry.params else [NODE_KEYS[0]]
+    if not raw:
+        return {}
+    parts = raw.split(",", len(names) - 1)
+    return {key: part.strip().strip("'\"") for key, part in zip(names, parts, strict=False)}
+
+
 def normalise_name(name: str) -> str:
-    """``"Get Neighbors"`` / ``"get-neighbors"`` / ``"'answer'"`` -> ``get_neighbors`` / ``answer``."""
+    """``"Get Neighbors"`` / ``"get-neighbors"`` / ``"'Answer'"`` -> ``get_neighbors`` / ``answer``."""
     return re.sub(r"[\s\-]+", "_", name.strip().strip("'\"`").strip()).lower()
 
 
-def _as_args(args: Any) -> dict[str, Any]:
+def resolve_name(name: str, registry: Registry = COMMANDS) -> str:
+    """The command ``name`` spells (its own name or an alias of the registry, in any case or spacing).
+
+    Spellings are compared after :func:`normalise_name` only, so ``getneighbors``
+    stays a wrong name (the registry's own lookup would accept it).
+    """
+    name = normalise_name(name)
+    for entry in registry:
+        if name == normalise_name(entry.name) or name in (normalise_name(a) for a in entry.aliases):
+            return entry.name
+    return name
+
+
+def _as_args(args: Any, entry: Entry | None) -> dict[str, Any]:
+    first = entry.params[0].name if entry is not None and entry.params else NODE_KEYS[0]
     if isinstance(args, dict):
         return {str(k).strip().lower(): v for k, v in args.items()}
     if isinstance(args, list | tuple):
-        return {"node_id": args[0]} if args else {}
+        return {first: args[0]} if args else {}
     if args is None or args == "":
         return {}
-    return {"node_id": args}  # a bare value: the first parameter (node id, or the label for answer)
+    return {first: args}  # a bare value: the first parameter (the node id, or the label of the answer)
 
 
 def _pick(args: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -172,21 +218,21 @@ def _pick(args: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return None
 
 
-def _bad_name(name: str, commands: list[str]) -> str:
+def _bad_name(name: str, commands: list[str], registry: Registry) -> str:
     listed = ", ".join(commands)
-    if name in ALL_COMMANDS:
+    if name in registry.names():
         return f"The command {name} is not available in this run. Use one of: {listed}."
     close = difflib.get_close_matches(name, commands, n=1, cutoff=0.5)
     hint = f" Did you mean {close[0]}?" if close else ""
     return f"{name[:40]!r} is not a command.{hint} Use exactly one of: {listed}."
 
 
-def _read_answer(decision: Decision, labels: list[str]) -> None:
+def _read_answer(decision: Decision, labels: list[str], entry: Entry) -> None:
     args = decision.args
-    value = _pick(args, LABEL_KEYS)
+    value = _pick(args, argument_keys(entry.params[0]))
     if value is None:
-        value = _pick(args, NODE_KEYS)  # a bare value landed under the first parameter's name
-    reason = _pick(args, REASON_KEYS)
+        value = _pick(args, NODE_KEYS)  # a bare value landed under a node id's name
+    reason = _pick(args, argument_keys(entry.params[1])) if len(entry.params) > 1 else None
     decision.reason = str(reason).strip() if reason is not None else ""
     label = resolve_label(value, labels)
     if label is None:

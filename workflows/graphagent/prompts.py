@@ -5,7 +5,10 @@ Assembly order of a decision (the spec's inferred order): main prompt
 the K lessons -> goal ``g`` (node, title, label set by name with ids) ->
 short-term memory -> the previous reply -> format prompt -> trigger.
 Switched-off commands and JSON fields are left out of the prompt entirely (the
-ablations), and refused if the model names them anyway.
+ablations), and refused if the model names them anyway. The command list is
+written from the registry (:data:`graphreason.tools.graphagent.registry.COMMANDS`):
+each entry's name, description and parameters. With native tool calling the
+format prompt and trigger ask for one tool call instead of the JSON reply.
 """
 
 from __future__ import annotations
@@ -13,19 +16,21 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-COMMAND_TEXT = {
-    "get_features": 'get_features: the title and content of a node, args: {"node_id": <id>}',
-    "get_neighbors": 'get_neighbors: the neighbours of a node (with the labels of training nodes), args: {"node_id": <id>}',
-    "predict_label": 'predict_label: a trained graph model\'s label and class probabilities for a node, args: {"node_id": <id>}',
-    "analyze_label": 'analyze_label: list the labels the history so far points to, args: {"node_id": <id>}',
-    "answer": 'answer: give the final label of the target node (ends the task), args: {"label": <label id or name>, "reason": <why>}',
-}
+from graphreason.tools.core.registry import Entry, Registry
+from graphreason.tools.graphagent.registry import COMMANDS, PREDICT, args_text, final_command
 
 
-def main_prompt(commands: Sequence[str], summary_words: int, reliability: str = "") -> str:
+def command_line(entry: Entry) -> str:
+    """How the prompt lists one command: ``name: what it gives, args: {...}``."""
+    return f"{entry.name}: {entry.description}, args: {args_text(entry)}"
+
+
+def main_prompt(
+    commands: Sequence[str], summary_words: int, reliability: str = "", *, registry: Registry = COMMANDS
+) -> str:
     """``p_init``: who the agent is, its limits, its commands and how to work."""
-    listed = "\n".join(f"{i}. {COMMAND_TEXT[name]}" for i, name in enumerate(commands, 1))
-    tool_note = f"\nAbout predict_label: {reliability}" if reliability and "predict_label" in commands else ""
+    listed = "\n".join(f"{i}. {command_line(registry.get(name))}" for i, name in enumerate(commands, 1))
+    tool_note = f"\nAbout {PREDICT.name}: {reliability}" if reliability and PREDICT.name in commands else ""
     return (
         "You are GraphAgent, an AI agent that classifies nodes of a graph. Decide on your own, "
         "without asking a user, and prefer simple strategies.\n\n"
@@ -79,6 +84,22 @@ TRIGGER = (
 )
 
 
+def native_format_prompt(reasoning: bool, plan: bool, registry: Registry = COMMANDS) -> str:
+    """The format prompt of native tool calling: the commands are tools, thoughts go in the reply's text."""
+    thoughts = ["your thought"] + (["your reasoning"] if reasoning else []) + (["a short plan"] if plan else [])
+    listed = thoughts[0] if len(thoughts) == 1 else f"{', '.join(thoughts[:-1])} and {thoughts[-1]}"
+    final = final_command(registry)
+    return (
+        f"The commands are offered to you as tools. Write {listed} briefly as text, then call "
+        f"exactly one tool. To give the final label, call {final.name} with {args_text(final)}."
+    )
+
+
+NATIVE_TRIGGER = (
+    "Choose exactly one command, based on the goal and on what you have found so far, and call it as a tool:"
+)
+
+
 def decision_prompt(
     *,
     main: str,
@@ -90,8 +111,9 @@ def decision_prompt(
     plan: bool,
     step: int,
     max_steps: int,
+    native: bool = False,
 ) -> str:
-    """The whole prompt of one decision."""
+    """The whole prompt of one decision; ``native``: the commands are bound to the model as tools."""
     parts = [main]
     block = lessons_block(lessons)
     if block:
@@ -102,8 +124,10 @@ def decision_prompt(
     if last_reply:
         parts.append(f"Your previous reply:\n{last_reply}")
     parts.append(f"This is step {step} of at most {max_steps}.")
-    parts.append(format_prompt(reasoning, plan))
-    parts.append(TRIGGER)
+    if native:
+        parts += [native_format_prompt(reasoning, plan), NATIVE_TRIGGER]
+    else:
+        parts += [format_prompt(reasoning, plan), TRIGGER]
     return "\n\n".join(parts)
 
 

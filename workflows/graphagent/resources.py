@@ -2,8 +2,8 @@
 
 Everything here is loaded once per process and shared by runs:
 
-* the node environment per (source, split) - ``tools.loaders.node_data`` and,
-  in tool mode, ``tools.graph_models.hub.node_classifier`` (trained on the
+* the node environment per (source, split) - ``graphreason.tools.core.loaders.node_data`` and,
+  in tool mode, ``graphreason.tools.graph_models.hub.node_classifier`` (trained on the
   training part only, cached on disk by the hub);
 * the guard's calibration of that classifier on the validation part;
 * the experience store: SQLite per path, or one in-memory store per encoder
@@ -20,8 +20,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from tools.node_actions import NodeEnvironment
-from workflows.graphagent.guard import Calibration, calibrate, fixed
+from graphreason.tools.graphagent.actions import NodeEnvironment
+from graphreason.workflows.graphagent.guard import Calibration, calibrate, fixed
 
 _LOCK = threading.RLock()
 _DATA: dict[tuple[str, str], Any] = {}
@@ -50,7 +50,7 @@ def node_data(source: str | Path, split: str) -> Any:
     with _LOCK:
         if key in _DATA:
             return _DATA[key]
-    from tools.loaders.node_data import NAMED_SOURCES, load_node_data
+    from graphreason.tools.core.loaders.node_data import NAMED_SOURCES, load_node_data
 
     if isinstance(source, str) and source.strip().lower() not in NAMED_SOURCES:
         # a dataset is a name (a folder comes as a Path from data_path): never read a name as a folder
@@ -74,7 +74,7 @@ def classifier(source: str | Path, split: str, *, progress: bool = False) -> Any
     with _LOCK:
         if key in _CLASSIFIERS:
             return _CLASSIFIERS[key]
-    from tools.graph_models.hub import node_classifier  # imports torch: tool mode only
+    from graphreason.tools.graph_models.hub import node_classifier  # imports torch: tool mode only
 
     model = node_classifier(source, split, progress=progress)
     with _LOCK:
@@ -143,7 +143,7 @@ def calibration(context: Any, env: NodeEnvironment) -> Calibration | None:
 
 def store(context: Any, path: str | None = None) -> Any:
     """The experience store: SQLite at ``path`` (or ``context.experience_path``), else in memory."""
-    from memory.longterm import make_store
+    from graphreason.memory.longterm import make_store
 
     target = path or context.experience_path
     key = ("sqlite", str(target)) if target else ("memory", str(context.embedding_model))

@@ -7,11 +7,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from workflows.graphagent import resources
-from workflows.graphagent.context import GraphAgentContext
-from workflows.graphagent.prompts import goal_prompt
-from workflows.graphagent.resources import GraphAgentInputError, check_labels
-from workflows.graphagent.state import GraphAgentState
+from graphreason.tools.graphagent.registry import PREDICT
+from graphreason.workflows.graphagent import resources
+from graphreason.workflows.graphagent.context import GraphAgentContext
+from graphreason.workflows.graphagent.prompts import goal_prompt
+from graphreason.workflows.graphagent.resources import GraphAgentInputError, check_labels
+from graphreason.workflows.graphagent.state import GraphAgentState
 
 
 def start(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[str, Any]:
@@ -69,7 +70,7 @@ def start(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[s
         update["guard"] = {"calibration": calibration.as_dict() if calibration else None}
         update["reliability"] = calibration.describe() if calibration else ""
         if context.tool_first:  # the agent starts from the model's answer instead of from nothing
-            memory.append(f"step 0 (given): predict_label({node}) -> {env.predict_label(node)}")
+            memory.append(f"step 0 (given): {PREDICT.name}({node}) -> {env.predict_label(node)}")
     return {
         **update,
         "short_term": {"reset": memory, "max_words": context.summary_words},

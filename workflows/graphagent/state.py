@@ -3,7 +3,7 @@
 Memory policy. The short-term memory (``short_term``) holds one line per
 executed command: the command and the LLM's summary of its observation toward
 the goal (or the observation itself when it is a correction or summaries are
-off), under the :func:`memory.summaries.bounded_summaries` reducer: oldest
+off), under the :func:`graphreason.memory.summaries.bounded_summaries` reducer: oldest
 lines dropped past ``summary_words`` (4,000 words, the paper's limit). The raw
 message history is *not* replayed: the next decision sees the short-term
 memory plus only the previous reply's JSON (``last_reply``), so the model can
@@ -22,8 +22,9 @@ from pydantic import BaseModel, Field, field_validator
 # typing.TypedDict has no schema in pydantic on Python < 3.12: Studio would get no output schema.
 from typing_extensions import TypedDict
 
-from memory.summaries import bounded_summaries
-from workflows.usage import Usage, add_usage
+from graphreason.memory.summaries import bounded_summaries
+from graphreason.workflows.inputs import check_text
+from graphreason.workflows.usage import Usage, add_usage
 
 MAX_ID_CHARS = 200
 
@@ -41,11 +42,9 @@ class GraphAgentInput(BaseModel):
     @classmethod
     def _as_text(cls, value: Any) -> str:
         text = str(value).strip() if value is not None else ""
-        if not text:
-            raise ValueError("node is empty: give the id of the node to classify")
-        if len(text) > MAX_ID_CHARS:
-            raise ValueError(f"node id has {len(text)} characters; at most {MAX_ID_CHARS} are accepted")
-        return text
+        return check_text(
+            text, name="node id", limit=MAX_ID_CHARS, empty="node is empty: give the id of the node to classify"
+        )
 
 
 class GraphAgentOutput(TypedDict, total=False):

@@ -13,12 +13,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from workflows.graphagent.common import ask, first_words, step_line
-from workflows.graphagent.context import GraphAgentContext
-from workflows.graphagent.prompts import summary_prompt
-from workflows.graphagent.state import GraphAgentState
-from workflows.kit.events import emit
-from workflows.usage import Usage
+from graphreason.workflows.graphagent.common import ask, first_words, step_line
+from graphreason.workflows.graphagent.context import GraphAgentContext
+from graphreason.workflows.graphagent.prompts import summary_prompt
+from graphreason.workflows.graphagent.state import GraphAgentState
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.usage import Usage
 
 SUMMARY_WORDS = 100  # one summary; the prompt asks for 80
 RAW_WORDS = 120  # an observation kept without a summary

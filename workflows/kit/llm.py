@@ -7,8 +7,8 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from workflows.models.invoke import LLMReply, invoke_text
-from workflows.models.roles import role_model
+from graphreason.workflows.models.invoke import LLMReply, invoke_text
+from graphreason.workflows.models.roles import role_model
 
 
 def ask_role(
@@ -25,7 +25,7 @@ def ask_role(
     ``params`` (temperature, max_tokens, ...) are the role's own settings; the
     context supplies endpoint, top-p, seed and request limits. A string prompt
     is sent as one user message. Endpoint failures raise
-    :class:`~workflows.models.invoke.ModelUnavailableError`.
+    :class:`~graphreason.workflows.models.invoke.ModelUnavailableError`.
     """
     messages = [HumanMessage(content=prompt)] if isinstance(prompt, str) else list(prompt)
     chat = role_model(context, model, **params)

@@ -1,5 +1,5 @@
 """Chat-model backends: the embedded local model, scripted replies, and any init_chat_model provider (openai:...)."""
 
-from workflows.models.factory import ModelConfigError, ModelSpec, make_chat_model
+from graphreason.workflows.models.factory import ModelConfigError, ModelSpec, make_chat_model
 
 __all__ = ["ModelConfigError", "ModelSpec", "make_chat_model"]

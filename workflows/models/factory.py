@@ -4,7 +4,7 @@ Spec strings (the form used in runtime contexts, the CLI and ``langgraph dev``):
 
 * ``local`` or ``local:smollm2-135m`` - the embedded SmolLM2-135M-Instruct, in-process;
   ``local:smollm2-135m-toolformer`` - the same model with the shipped Graph-ToolFormer
-  generator adapter merged in (:mod:`llm.engine.adapter`);
+  generator adapter merged in (:mod:`graphreason.llm.engine.adapter`);
 * ``scripted:FILE.json`` - a JSON list of replies (tests, reproducible demos);
 * ``openai:MODEL`` - any OpenAI-compatible endpoint; base URL from the spec's
   ``base_url`` or ``OPENAI_BASE_URL``, key from the env var named by ``api_key_env``;
@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # kept out of the import path so the CLI can check specs cheaply
     from langchain_core.language_models import BaseChatModel
 
-from tools.policy import check_model_spec
+from graphreason.settings import SettingError, max_retries, request_timeout
+from graphreason.tools.core.policy import check_model_spec
 
 OWN_BACKENDS = ("local", "scripted")  # every other backend is a provider of init_chat_model
 # local model names -> the shipped LoRA adapter merged into the embedded weights (None: plain)
@@ -159,17 +160,11 @@ def request_limit_overrides() -> dict[str, float | int | None]:
 def request_limits() -> dict[str, float | int]:
     """The current ``timeout`` and ``max_retries``: set_request_limits, else the environment, else defaults."""
     limits: dict[str, float | int] = {"timeout": DEFAULT_TIMEOUT, "max_retries": DEFAULT_MAX_RETRIES}
-    for name, env, kind, wanted in (
-        ("timeout", "GRAPHREASON_TIMEOUT", float, "a positive number of seconds"),
-        ("max_retries", "GRAPHREASON_MAX_RETRIES", int, "an integer of 0 or more"),
-    ):
-        text = os.environ.get(env, "").strip()
-        if text:
-            try:
-                limits[name] = kind(text)
-                ModelSpec(**{name: limits[name]})
-            except ValueError:  # ModelConfigError included
-                raise ModelConfigError(f"${env} must be {wanted}, got {text!r}") from None
+    try:
+        from_env = {"timeout": request_timeout(), "max_retries": max_retries()}
+    except SettingError as exc:
+        raise ModelConfigError(str(exc)) from None
+    limits.update({name: value for name, value in from_env.items() if value is not None})
     limits.update(_limits)
     return limits
 
@@ -182,11 +177,11 @@ def make_chat_model(spec: ModelSpec | str, **overrides: object) -> BaseChatModel
         spec = replace(spec, **{k: v for k, v in overrides.items() if v is not None})
     check_model_spec(spec.backend, spec.base_url)  # server clients: no scripted files, no own endpoint
     if spec.backend == "scripted":
-        from workflows.models.scripted import ScriptedChatModel
+        from graphreason.workflows.models.scripted import ScriptedChatModel
 
         return ScriptedChatModel.from_file(spec.model)
     if spec.backend == "local":
-        from llm.engine.local_smollm import LocalChatModel
+        from graphreason.llm.engine.local_smollm import LocalChatModel
 
         return LocalChatModel(
             temperature=spec.temperature, top_p=spec.top_p, max_tokens=spec.max_tokens, seed=spec.seed,

@@ -2,7 +2,7 @@
 
 Retries and timeouts belong to the client library (the openai client retries
 429, 5xx, 408/409, connection errors and timeouts with backoff; see
-:mod:`workflows.models.factory` for the limits), so a call here is made once.
+:mod:`graphreason.workflows.models.factory` for the limits), so a call here is made once.
 Whatever an endpoint does wrong - refuses the connection, hangs, answers 5xx,
 429, 401 or 404, or sends a body that is not valid JSON - ends in one
 :class:`ModelUnavailableError` whose message names the endpoint and the cause.
@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from workflows.usage import Usage
+from graphreason.workflows.usage import Usage
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -32,7 +32,7 @@ class LLMReply:
     input_tokens: int
     output_tokens: int
     seconds: float
-    constrained_tokens: int = 0  # tokens the embedded engine's grammar replaced (llm.engine.constraint)
+    constrained_tokens: int = 0  # tokens the embedded engine's grammar replaced (graphreason.llm.engine.constraint)
 
     def usage(self) -> Usage:
         """This one call as usage counters (for a state's ``llm_usage`` reducer)."""

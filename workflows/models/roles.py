@@ -15,7 +15,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from workflows.models.factory import ModelSpec, make_chat_model
+from graphreason.workflows.models.factory import ModelSpec, make_chat_model
 
 _lock = threading.Lock()
 _per_run: dict[int, dict[str, BaseChatModel]] = {}
@@ -30,7 +30,7 @@ def role_model(context: Any, value: Any, **params: Any) -> BaseChatModel:
     """The chat model for one role: ``value`` is a spec string or a ready chat model.
 
     Endpoint, top-p, seed and request limits come from the context's
-    ``request_params()`` (a :class:`~workflows.run_context.RunContext`);
+    ``request_params()`` (a :class:`~graphreason.workflows.run_context.RunContext`);
     ``params`` (the role's temperature, token budget) override them.
     """
     if isinstance(value, BaseChatModel):

@@ -28,7 +28,7 @@ from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGenerationChunk
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from llm.chat_result import ReplyChatModel, approx_prompt_tokens, approx_tokens, reply_message
+from graphreason.llm.chat_result import ReplyChatModel, approx_prompt_tokens, approx_tokens, reply_message
 
 __all__ = ["ScriptEntry", "ScriptExhaustedError", "ScriptedChatModel", "approx_tokens", "cut_at_stop"]
 

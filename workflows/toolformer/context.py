@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from workflows.run_context import ModelName, RunContext, main_model, setting
+from graphreason.workflows.run_context import ModelName, RunContext, main_model, setting
 
 
 @dataclass(kw_only=True)
@@ -35,21 +35,12 @@ class ToolformerContext(RunContext):
         4,
         "Input/output examples shown to a prompted generator, retrieved from our training split of the "
         "prompts by embedding similarity to the input (0: none; the tuned generator takes none).",
+        low=0, high=16,
     )
     execute_calls: bool = setting(
         True,
         "Run the generated calls (off = generate and parse only: scores call writing without the graph models).",
         negate="--no-execute",
     )
-    max_calls: int = setting(64, "Most calls (inner ones included) one text may run.")
-    memory_capacity: int = setting(256, "Call results kept in working memory (first in, first out).")
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if not 0 <= self.few_shot <= 16:
-            raise ValueError(f"few_shot must be in 0..16, got {self.few_shot}")
-        if not 1 <= self.max_calls <= 1000:
-            raise ValueError(f"max_calls must be in 1..1000, got {self.max_calls}")
-        if self.memory_capacity < 1:
-            raise ValueError("memory_capacity must be at least 1")
-        self.check_policy()
+    max_calls: int = setting(64, "Most calls (inner ones included) one text may run.", low=1, high=1000)
+    memory_capacity: int = setting(256, "Call results kept in working memory (first in, first out).", low=1)

@@ -1,7 +1,7 @@
 """Few-shot examples for the generator: training pairs nearest in meaning to the input.
 
 The pool is the training side of our split of every prompts_train file
-(:mod:`tools.loaders.toolformer_split`), at most ``PER_DATASET`` pairs per
+(:mod:`graphreason.tools.toolformer.loaders.split`), at most ``PER_DATASET`` pairs per
 dataset taken in file order after the split (the files repeat a few sentence
 patterns many times over, so a few hundred per dataset cover them). The inputs
 are embedded once and the vectors saved under the cache root
@@ -19,10 +19,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from tools.config import cache_dir, data_root
-from tools.loaders.toolformer_prompts import iter_prompt_files, read_prompts
-from tools.loaders.toolformer_split import split_records
-from tools.retrieval.texts import shared_embedder
+from graphreason.settings import cache_dir, data_root
+from graphreason.tools.core.retrieval.texts import shared_embedder
+from graphreason.tools.toolformer.loaders.prompts import iter_prompt_files, read_prompts
+from graphreason.tools.toolformer.loaders.split import split_records
 
 PER_DATASET = 300
 _lock = threading.Lock()

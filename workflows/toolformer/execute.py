@@ -1,7 +1,10 @@
 """The paper's query executor and post-processing: run the parsed calls, put results back into the text.
 
 Inner calls run first (``GL`` loads through the graph data hub, ``GR``
-dispatches through :data:`~tools.toolformer_registry.TOOLFORMER_FUNCTIONS`);
+invokes the LangChain tool of its entry of
+:data:`~graphreason.tools.toolformer.registry.TOOLFORMER_FUNCTIONS`, the tools
+:meth:`~graphreason.tools.core.registry.Registry.as_tools` generates, with the loaded
+graph as the tool's ``graph`` argument);
 every result goes into working memory under the call's canonical text, so a
 repeated call runs once. A bracket ending in ``-->r`` is replaced by its result;
 ``--> name`` binds the result for later calls (``GR(G_l, "toolx:order")``);
@@ -21,8 +24,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from memory.working import WorkingMemory
-from tools.calls.toolformer.ast import (
+from graphreason.memory.working import WorkingMemory
+from graphreason.tools.core.errors import GraphError
+from graphreason.tools.core.jsonable import jsonable
+from graphreason.tools.core.registry import Registry, normalize
+from graphreason.tools.core.registry.tools import Toolbox
+from graphreason.tools.toolformer.calls.ast import (
     Bool,
     Bracket,
     Call,
@@ -35,15 +42,18 @@ from tools.calls.toolformer.ast import (
     Str,
     TupleOf,
 )
-from tools.calls.toolformer.normalize import normalize_call
-from tools.calls.toolformer.printer import print_bracket, print_call
-from tools.errors import GraphError
-from tools.registry import Registry, apply, normalize
-from tools.toolformer_registry import TOOLFORMER_FUNCTIONS, default_domain, render_value
-from workflows.kit.events import emit
-from workflows.toolformer.context import ToolformerContext
-from workflows.toolformer.parse import parsed
-from workflows.toolformer.state import ToolformerState
+from graphreason.tools.toolformer.calls.normalize import normalize_call
+from graphreason.tools.toolformer.calls.printer import print_bracket, print_call
+from graphreason.tools.toolformer.registry import (
+    TOOLFORMER_FUNCTIONS,
+    GRContext,
+    default_domain,
+    render_value,
+)
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.toolformer.context import ToolformerContext
+from graphreason.workflows.toolformer.parse import parsed
+from graphreason.workflows.toolformer.state import ToolformerState
 
 MAX_CALLS = 64  # calls (inner ones included) one text may run: generated text must not run unbounded work
 
@@ -77,6 +87,11 @@ class Executor:
     memory: WorkingMemory = field(default_factory=WorkingMemory)
     max_calls: int = MAX_CALLS
     _calls_run: int = 0
+    _toolbox: Toolbox = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # GR calls run as calls of the registry's tools; the graph argument must be a GL(...) result
+        self._toolbox = Toolbox(self.registry, GRContext())
 
     # ------------------------------------------------------------------ documents
     def run(self, document: Document) -> list[CallOutcome]:
@@ -101,7 +116,7 @@ class Executor:
             print_bracket(bracket),
             bracket.target,
             True,
-            value=_jsonable(value),
+            value=jsonable(value, str_keys=True, default=_shown),
             text=", ".join(render_value(_shown(v)) for v in values),
             cached=self.memory.hits - hits_before >= len(bracket.calls),
             seconds=round(time.perf_counter() - start, 4),
@@ -147,7 +162,8 @@ class Executor:
         return value
 
     def _load(self, call: Call) -> Any:
-        from tools import graph_hub  # the data hub imports loaders only when a text loads a graph
+        # the data hub imports loaders only when a text loads a graph
+        from graphreason.tools.toolformer import hub as graph_hub
 
         args = [self.evaluate(a) for a in call.args]
         keywords = {normalize(k.key): self.evaluate(k.value) for k in call.keywords}
@@ -172,7 +188,10 @@ class Executor:
         entry = self.registry.get(self._qualified(name, graph))
         args: list[Any] = [graph, *(self.evaluate(a) for a in call.args[2:])]
         args.extend(self._keyword_args(entry, call, len(args)))
-        return apply(entry, _CONTEXT, args).value
+        result = self._toolbox.apply(entry.name, args)  # an unexpected failure inside the tool is raised again
+        if not result.ok:
+            raise CallError(result.error or result.observation)
+        return result.value
 
     def _qualified(self, name: str, graph: Any) -> str:
         """``"topic"`` on Cora means ``graph_bert:topic``: the paper's default domain of a task."""
@@ -204,19 +223,6 @@ class Executor:
 _MISSING = object()
 
 
-class _GRContext:
-    """What :func:`tools.registry.apply` asks of a context; GR entries carry their graph as an argument."""
-
-    def render_list(self, items: Any, noun: str = "nodes") -> str:
-        return render_value(list(items))
-
-    def arity_hint(self, entry: Any, args: Any) -> str:
-        return f" Parameters after the graph: {', '.join(p.name for p in entry.params[1:]) or 'none'}."
-
-
-_CONTEXT = _GRContext()
-
-
 def _message(err: Exception) -> str:
     if isinstance(err, (GraphError, FileNotFoundError)):
         return str(err)
@@ -228,20 +234,6 @@ def _shown(value: Any) -> Any:
     if hasattr(value, "dataset") and hasattr(value, "graph"):
         return f"{value.dataset}" + (f" {value.instance}" if getattr(value, "instance", None) else "")
     return value
-
-
-def _jsonable(value: Any) -> Any:
-    """Results as JSON values: graphs by name, tuples and sets as lists, dict keys as text."""
-    value = _shown(value)
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and value != value:  # NaN is not JSON
-        return None
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)
 
 
 def execute(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dict[str, Any]:

@@ -5,8 +5,8 @@ With the embedded model the default generator is the tuned one
 the short prompt it was trained on and no examples, and its decoding is held
 to the call grammar inside ``[...]`` (``grammar``, on by default), so every call
 it writes parses and names only node ids copied from the input. Any other chat model works
-by few-shot prompting (:mod:`workflows.toolformer.prompts`, examples from
-:mod:`workflows.toolformer.examples`). The reply is untrusted:
+by few-shot prompting (:mod:`graphreason.workflows.toolformer.prompts`, examples from
+:mod:`graphreason.workflows.toolformer.examples`). The reply is untrusted:
 only its first non-empty line is kept, a leading ``Output:`` is dropped, and
 an empty reply leaves the input unchanged (with a note) instead of failing.
 """
@@ -18,13 +18,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from llm.engine.constraint import ToolformerCalls
-from workflows.kit.events import emit
-from workflows.kit.llm import ask_role
-from workflows.models.factory import LOCAL_MODELS, ModelSpec
-from workflows.toolformer.context import ToolformerContext
-from workflows.toolformer.prompts import generation_prompt, tuned_prompt
-from workflows.toolformer.state import ToolformerState
+from graphreason.tools.toolformer.calls.constraint import ToolformerCalls
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.kit.llm import ask_role
+from graphreason.workflows.models.factory import LOCAL_MODELS, ModelSpec
+from graphreason.workflows.toolformer.context import ToolformerContext
+from graphreason.workflows.toolformer.prompts import generation_prompt, tuned_prompt
+from graphreason.workflows.toolformer.state import ToolformerState
 
 
 def clean_reply(reply: str) -> str:
@@ -76,7 +76,9 @@ def generate(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dic
         prompt = tuned_prompt(text)
     else:
         if context.few_shot:
-            from workflows.toolformer.examples import example_index  # reads the prompt files once per process
+            from graphreason.workflows.toolformer.examples import (
+                example_index,  # reads the prompt files once per process
+            )
 
             examples = example_index(context.embedding_model).nearest(text, context.few_shot)
         prompt = generation_prompt(text, [(e.input, e.output) for e in examples])

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from workflows.kit.compile import add_nodes, compile_workflow
-from workflows.toolformer.context import ToolformerContext
-from workflows.toolformer.execute import execute
-from workflows.toolformer.generate import generate, start
-from workflows.toolformer.parse import parse
-from workflows.toolformer.post_process import post_process
-from workflows.toolformer.state import ToolformerInput, ToolformerOutput, ToolformerState
+from graphreason.workflows.kit.compile import add_nodes, compile_workflow
+from graphreason.workflows.toolformer.context import ToolformerContext
+from graphreason.workflows.toolformer.execute import execute
+from graphreason.workflows.toolformer.generate import generate, start
+from graphreason.workflows.toolformer.parse import parse
+from graphreason.workflows.toolformer.post_process import post_process
+from graphreason.workflows.toolformer.state import ToolformerInput, ToolformerOutput, ToolformerState
 
 RECURSION_LIMIT = 25
 

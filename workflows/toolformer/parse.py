@@ -1,6 +1,6 @@
 """The query parser step (the paper's module 2): find and read every call in the annotated text.
 
-The grammar lives in :mod:`tools.calls.toolformer`; this step only records
+The grammar lives in :mod:`graphreason.tools.toolformer.calls`; this step only records
 what it found, canonically printed, and the brackets that looked like calls
 but did not parse (they are reported, never fatal: the rest still runs).
 """
@@ -11,12 +11,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from tools.calls.toolformer.ast import Document
-from tools.calls.toolformer.parse import parse_text
-from tools.calls.toolformer.printer import print_bracket
-from workflows.kit.events import emit
-from workflows.toolformer.context import ToolformerContext
-from workflows.toolformer.state import ToolformerState
+from graphreason.tools.toolformer.calls.ast import Document
+from graphreason.tools.toolformer.calls.parse import parse_text
+from graphreason.tools.toolformer.calls.printer import print_bracket
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.toolformer.context import ToolformerContext
+from graphreason.workflows.toolformer.state import ToolformerState
 
 
 def parsed(text: str) -> tuple[Document, list[str]]:

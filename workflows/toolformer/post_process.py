@@ -7,13 +7,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from tools.calls.toolformer.ast import Bracket, Text
-from tools.calls.toolformer.parse import parse_text_spans
-from workflows.kit.events import emit
-from workflows.toolformer.context import ToolformerContext
-from workflows.toolformer.execute import CallOutcome
-from workflows.toolformer.state import ToolformerState
-from workflows.usage import run_totals
+from graphreason.tools.toolformer.calls.ast import Bracket, Text
+from graphreason.tools.toolformer.calls.parse import parse_text_spans
+from graphreason.workflows.kit.events import emit
+from graphreason.workflows.toolformer.context import ToolformerContext
+from graphreason.workflows.toolformer.execute import CallOutcome
+from graphreason.workflows.toolformer.state import ToolformerState
+from graphreason.workflows.usage import run_totals
 
 
 def substitute_results(text: str, outcomes: list[CallOutcome]) -> str:

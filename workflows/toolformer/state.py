@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field, field_validator
 # typing.TypedDict has no schema in pydantic on Python < 3.12: Studio would get no output schema.
 from typing_extensions import TypedDict
 
-from workflows.usage import Usage, add_usage
+from graphreason.workflows.inputs import check_text
+from graphreason.workflows.usage import Usage, add_usage
 
 MAX_TEXT_CHARS = 20_000  # one statement or question; longer inputs are refused, not truncated
 
@@ -27,11 +28,8 @@ class ToolformerInput(BaseModel):
     @field_validator("text")
     @classmethod
     def _bounded(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("text is empty: give a statement or question about a graph")
-        if len(value) > MAX_TEXT_CHARS:
-            raise ValueError(f"text has {len(value)} characters; at most {MAX_TEXT_CHARS} are accepted")
-        return value
+        empty = "text is empty: give a statement or question about a graph"
+        return check_text(value, name="text", limit=MAX_TEXT_CHARS, empty=empty)
 
 
 class ToolformerOutput(TypedDict, total=False):

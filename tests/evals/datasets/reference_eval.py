@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.store import GraphStore
+from graphreason.tools.core.store import GraphStore
 
 _CALL = re.compile(r"^(\w+)\[(.*)\]$", re.DOTALL)
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from evals.datasets.answer_rules import apply_answer_rule
-from evals.datasets.generated import generate_questions, list_templates, make_splits, read_raw
-from evals.datasets.items import QAItem
+from graphreason.evals.datasets.answer_rules import apply_answer_rule
+from graphreason.evals.datasets.generated import generate_questions, list_templates, make_splits, read_raw
+from graphreason.evals.datasets.items import QAItem
+from graphreason.tools.core.loaders import load_cora, load_movielens
+from graphreason.tools.core.store import GraphStore
 from tests.conftest import require_data
 from tests.evals.datasets.reference_eval import ReferenceEvaluator
-from tests.tools.loaders.tiny_cora import write_tiny_cora
-from tools.loaders import load_cora, load_movielens
-from tools.store import GraphStore
+from tests.tools.core.loaders.tiny_cora import write_tiny_cora
 
 N = 10
 DATA = {"cora": "cora-citeseer-text", "movielens": "movielens-100k"}

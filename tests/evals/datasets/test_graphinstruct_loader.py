@@ -10,7 +10,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from evals.datasets.graphinstruct import (
+from graphreason.evals.gar.graphinstruct import (
     GRAPHINSTRUCT_TASKS,
     GraphTask,
     GraphTaskFormatError,
@@ -20,8 +20,8 @@ from evals.datasets.graphinstruct import (
     normalise_gold,
     save_graphinstruct,
 )
+from graphreason.tools.gar.graph_text import parse_graph_problem
 from tests.conftest import require_data
-from tools.graph_text import parse_graph_problem
 
 NLGRAPH_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "nlgraph"
 CYCLE_PROMPT = (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.datasets.grbench import grbench_domains, load_grbench_questions
+from graphreason.evals.datasets.grbench import grbench_domains, load_grbench_questions
 from tests.conftest import require_data
 
 ROWS = [

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.datasets.answer_rules import apply_answer_rule, format_number
-from evals.datasets.items import QAItem, load_items, save_items
+from graphreason.evals.datasets.answer_rules import apply_answer_rule, format_number
+from graphreason.evals.datasets.items import QAItem, load_items, save_items
 
 
 def test_items_round_trip_through_jsonl(tmp_path: Path) -> None:

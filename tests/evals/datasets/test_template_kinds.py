@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from evals.datasets.template_base import Kinds, Subject, title_answer, unique_argmax
+from graphreason.evals.datasets.template_base import Kinds, Subject, title_answer, unique_argmax
 
 # papers p1..p5; p1 cites p2, p3, p4; p2 and p3 are cited twice, p4 once
 CITES = {"p1": ["p2", "p3", "p4"], "p2": ["p3"], "p3": [], "p4": ["p2"], "p5": []}

@@ -9,8 +9,8 @@ import pytest
 import torch
 from safetensors.torch import save_file
 
-import llm.engine.adapter as adapter_module
-from llm.engine.adapter import (
+import graphreason.llm.engine.adapter as adapter_module
+from graphreason.llm.engine.adapter import (
     adapter_digest,
     ensure_merged,
     lora_deltas,
@@ -18,8 +18,8 @@ from llm.engine.adapter import (
     read_lora_config,
     shipped_adapter,
 )
-from llm.engine.llama_net import build_decoder
-from llm.engine.weights import LocalModelError
+from graphreason.llm.engine.llama_net import build_decoder
+from graphreason.llm.engine.weights import LocalModelError
 from tests.llm.engine.test_llama_net import TINY, tiny_weights
 
 PEFT_PREFIX = "base_model.model.model.layers"

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-import llm.engine.local_smollm as local
-from llm.engine.constraint import GRAMMARS, ConstrainedPicker, ToolformerCalls, named_grammar
-from llm.engine.local_smollm import LocalChatModel, LocalEngine
+import graphreason.llm.engine.local_smollm as local
+from graphreason.llm.engine.constraint import ConstrainedPicker, as_constraint
+from graphreason.llm.engine.local_smollm import LocalChatModel, LocalEngine
+from graphreason.tools.toolformer.calls.constraint import ToolformerCalls
 from tests.llm.engine.test_local_engine import VOCAB, CharTokenizer, ScriptedDecoder
 
 USER = [("user", "hi")]
@@ -40,7 +41,7 @@ def test_free_decoding_writes_the_broken_call() -> None:
 
 def test_the_grammar_replaces_the_tokens_that_would_break_the_call() -> None:
     result = _engine("[f(x]").generate(
-        USER, max_tokens=20, temperature=0.0, constraint=GRAMMARS["toolformer-calls"]
+        USER, max_tokens=20, temperature=0.0, constraint=ToolformerCalls()
     )
     # ']' before ')' is refused, so ')' comes; ending inside the bracket is refused, so ']' closes it
     assert result.text == "[f(x)]"
@@ -50,13 +51,13 @@ def test_the_grammar_replaces_the_tokens_that_would_break_the_call() -> None:
 
 def test_prose_and_valid_calls_pass_untouched() -> None:
     text = 'See [GR(GL("cora"), "graph_bert:topic", paper#1)-->r], and [TBR] or [1].'
-    result = _engine(text).generate(USER, max_tokens=200, temperature=0.0, constraint=GRAMMARS["toolformer-calls"])
+    result = _engine(text).generate(USER, max_tokens=200, temperature=0.0, constraint=ToolformerCalls())
     assert result.text == text and result.constrained_tokens == 0
 
 
 def test_sampled_tokens_are_held_to_the_grammar_too() -> None:
     result = _engine("[f(x]").generate(
-        USER, max_tokens=20, temperature=0.01, seed=3, constraint=GRAMMARS["toolformer-calls"]
+        USER, max_tokens=20, temperature=0.01, seed=3, constraint=ToolformerCalls()
     )
     assert result.text == "[f(x)]"
 
@@ -76,7 +77,7 @@ def test_when_nothing_passes_the_constraint_gives_up_and_decoding_goes_on() -> N
 
 def test_the_picker_counts_what_it_replaced() -> None:
     tokenizer = CharTokenizer()
-    picker = ConstrainedPicker(GRAMMARS["toolformer-calls"], tokenizer.decode, {END})
+    picker = ConstrainedPicker(ToolformerCalls(), tokenizer.decode, {END})
     out = tokenizer.encode("[f(x").ids
     logits = torch.zeros(len(VOCAB))
     logits[VOCAB.index("]")], logits[VOCAB.index(")")] = 9.0, 8.0
@@ -85,21 +86,25 @@ def test_the_picker_counts_what_it_replaced() -> None:
     assert picker.replaced == 1
 
 
-def test_grammars_are_named_and_unknown_names_are_refused() -> None:
-    assert named_grammar(None) is None
-    assert named_grammar("toolformer-calls") is GRAMMARS["toolformer-calls"]
-    with pytest.raises(ValueError, match="unknown grammar 'json'; known: toolformer-calls"):
-        named_grammar("json")
+def test_the_engine_takes_constraint_objects_only() -> None:
+    assert as_constraint(None) is None
+    calls = ToolformerCalls()
+    assert as_constraint(calls) is calls
+    # the engine has no grammar names of its own: a name is refused with what to pass instead
+    with pytest.raises(ValueError, match=r"viable\(text\) and complete\(text\), got 'toolformer-calls'"):
+        as_constraint("toolformer-calls")
+    with pytest.raises(ValueError, match="a grammar is an object"):
+        as_constraint(object())
 
 
 def test_chat_model_takes_the_grammar_per_call_and_reports_replaced_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(local, "get_engine", lambda n_ctx, precision, adapter=None: _engine("[f(x]"))
     model = LocalChatModel(temperature=0.0, max_tokens=20)
     assert model.invoke("q").content == "[f(x]"
-    reply = model.bind(grammar="toolformer-calls").invoke("q")
+    reply = model.bind(grammar=ToolformerCalls()).invoke("q")
     assert reply.content == "[f(x)]"
     assert reply.response_metadata["constrained_tokens"] == 2
-    with pytest.raises(ValueError, match="unknown grammar"):
+    with pytest.raises(ValueError, match="a grammar is an object"):
         model.invoke("q", grammar="sql")
 
 

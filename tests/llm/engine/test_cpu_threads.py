@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from llm.engine.cpu_threads import MAX_AUTO_THREADS, ThreadSettingError, choose_threads
+from graphreason.llm.engine.cpu_threads import MAX_AUTO_THREADS, ThreadSettingError, choose_threads
 from tests.conftest import BackgroundChild, start_child
 
 REPO = Path(__file__).resolve().parents[3]
@@ -60,13 +60,13 @@ def test_unknown_load_and_odd_cpu_counts_still_give_at_least_one_thread() -> Non
 # children import torch for seconds and share nothing, so they are started together.
 ONCE_PER_PROCESS = (
     "import os, torch\n"
-    "from llm.engine.cpu_threads import apply_thread_choice\n"
+    "from graphreason.llm.engine.cpu_threads import apply_thread_choice\n"
     "first = apply_thread_choice()\n"
     "os.environ['GRAPHREASON_THREADS'] = '2'\n"
     "again = apply_thread_choice()\n"
     "print(first.threads, again.threads, torch.get_num_threads())\n"
 )
-BAD_SETTING = "from llm.engine.cpu_threads import apply_thread_choice\napply_thread_choice()\n"
+BAD_SETTING = "from graphreason.llm.engine.cpu_threads import apply_thread_choice\napply_thread_choice()\n"
 
 
 @pytest.fixture(scope="module")

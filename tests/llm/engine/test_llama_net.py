@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from llm.engine.llama_net import (
+from graphreason.llm.engine.llama_net import (
     GGUFModelError,
     LlamaConfig,
     _unpermute_rows,

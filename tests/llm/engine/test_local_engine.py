@@ -12,10 +12,10 @@ import pytest
 import torch
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
-import llm.engine.local_smollm as local
-from llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, message_turns, render_chatml
-from llm.engine.local_smollm import LocalChatModel, LocalEngine
-from llm.engine.weights import LocalModelError, cache_is_current, find_gguf
+import graphreason.llm.engine.local_smollm as local
+from graphreason.llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, message_turns, render_chatml
+from graphreason.llm.engine.local_smollm import LocalChatModel, LocalEngine
+from graphreason.llm.engine.weights import LocalModelError, cache_is_current, find_gguf
 
 SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 VOCAB = SPECIALS + [chr(c) for c in range(32, 127)] + ["\n"]

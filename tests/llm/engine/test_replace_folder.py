@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import llm.engine.weights as weights
-from llm.engine.weights import replace_folder
+import graphreason.llm.engine.weights as weights
+from graphreason.llm.engine.weights import replace_folder
 
 
 def _folder(path: Path, content: str) -> Path:

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from llm.engine.chatml import END_TOKENS
-from llm.finetune.base_model import load_tokenizer
-from llm.finetune.data import (
+from graphreason.llm.engine.chatml import END_TOKENS
+from graphreason.llm.finetune.base_model import load_tokenizer
+from graphreason.llm.finetune.data import (
     IGNORE_INDEX,
     build_examples,
     chat_prompt,
     collate,
     mix_records,
     parse_mix,
-    records_by_dataset,
-    training_data,
 )
+from graphreason.tools.toolformer.training_data import records_by_dataset, training_data
+from graphreason.workflows.toolformer.prompts import generation_prompt
 from tests.conftest import require_data
-from workflows.toolformer.prompts import generation_prompt
 
 
 def workflow_prompt(text: str) -> str:

@@ -10,7 +10,7 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from llm.finetune.export import export_adapter, main
+from graphreason.llm.finetune.export import export_adapter, main
 
 
 def fake_run(root: Path) -> Path:

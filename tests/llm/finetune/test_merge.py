@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 import torch
 
-from llm.engine.adapter import lora_deltas, merge_weights
-from llm.engine.llama_net import build_decoder, read_gguf
-from llm.engine.weights import find_gguf
-from llm.finetune.base_model import load_base
-from llm.finetune.train import TrainConfig, add_lora
+from graphreason.llm.engine.adapter import lora_deltas, merge_weights
+from graphreason.llm.engine.llama_net import build_decoder, read_gguf
+from graphreason.llm.engine.weights import find_gguf
+from graphreason.llm.finetune.base_model import load_base
+from graphreason.llm.finetune.train import TrainConfig, add_lora
+
+pytestmark = pytest.mark.heavy  # among the slowest files: scheduled first (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,14 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from llm.finetune.base_model import load_base
-from llm.finetune.data import build_examples, mix_records, records_by_dataset
-from llm.finetune.train import TrainConfig, batch_indices, latest_checkpoint, train_generator
+from graphreason.llm.finetune.base_model import load_base
+from graphreason.llm.finetune.data import build_examples, mix_records
+from graphreason.llm.finetune.train import TrainConfig, batch_indices, latest_checkpoint, train_generator
+from graphreason.tools.toolformer.training_data import records_by_dataset
+from graphreason.workflows.toolformer.prompts import tuned_prompt
 from tests.conftest import require_data
-from workflows.toolformer.prompts import tuned_prompt
+
+pytestmark = pytest.mark.heavy  # among the slowest files: scheduled first (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +87,7 @@ def test_checkpoints_are_never_mixed_up(base, tiny_batch, tmp_path) -> None:
 
 
 def test_a_second_stage_starts_from_the_first_adapter_and_adds_up_the_time(base, tiny_batch, tmp_path) -> None:
-    from llm.finetune.train import add_lora, load_init_adapter
+    from graphreason.llm.finetune.train import add_lora, load_init_adapter
 
     model, tokenizer = base
     train, validation = tiny_batch

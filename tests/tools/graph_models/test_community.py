@@ -7,10 +7,10 @@ import itertools
 import numpy as np
 import pytest
 
-from tools.graph_models.base import GraphModelError
-from tools.graph_models.community import CommunityModel
-from tools.graph_models.hub import model_class
-from tools.loaders.social import SocialGraph
+from graphreason.tools.core.loaders.social import SocialGraph
+from graphreason.tools.graph_models.base import GraphModelError
+from graphreason.tools.graph_models.community import CommunityModel
+from graphreason.tools.graph_models.hub import model_class
 
 
 def two_cliques() -> SocialGraph:
@@ -83,7 +83,7 @@ def test_hub_names_the_class() -> None:
 
 
 def test_loading_the_dataset_keeps_the_cache_key(monkeypatch) -> None:
-    from tools.graph_models import community
+    from graphreason.tools.graph_models import community
 
     monkeypatch.setattr(community, "load_social", lambda name: two_cliques())
     model = CommunityModel("twitter", method="louvain")

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+from graphreason.tools.core.loaders.knowledge_graph import KnowledgeGraph, load_wordnet
+from graphreason.tools.graph_models.base import GraphModelError
+from graphreason.tools.graph_models.hub import model_class
+from graphreason.tools.graph_models.kge import TransEModel
 from tests.conftest import require_data
-from tools.graph_models.base import GraphModelError
-from tools.graph_models.hub import model_class
-from tools.graph_models.kge import TransEModel
-from tools.loaders.knowledge_graph import KnowledgeGraph, load_wordnet
 
 pytestmark = pytest.mark.data
 

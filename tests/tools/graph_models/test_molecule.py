@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 import torch
 
+from graphreason.tools.core.loaders.tu_gin import GraphSet
+from graphreason.tools.graph_models.base import GraphModelError
+from graphreason.tools.graph_models.gin import Batcher
+from graphreason.tools.graph_models.molecule import MoleculeModel, cross_validate
 from tests.conftest import require_data
-from tools.graph_models.base import GraphModelError
-from tools.graph_models.gin import Batcher
-from tools.graph_models.molecule import MoleculeModel, cross_validate
-from tools.loaders.tu_gin import GraphSet
 
 
 @pytest.mark.data

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.graph_models.base import GraphModelError
-from tools.graph_models.node_features import bow_features, feature_blocks, text_embeddings
-from tools.loaders.linqs_text import TextGraph
-from tools.retrieval.embedders import HashEmbedder
+from graphreason.tools.core.loaders.linqs_text import TextGraph
+from graphreason.tools.core.retrieval.embedders import HashEmbedder
+from graphreason.tools.graph_models.base import GraphModelError
+from graphreason.tools.graph_models.node_features import bow_features, feature_blocks, text_embeddings
 
 
 def _graph(texts: list[str] | None) -> TextGraph:

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 import torch
 
-from tools.graph_models.node_training import (
+from graphreason.tools.graph_models.node_training import (
     ARCHITECTURES,
     NetConfig,
     as_blocks,
     propagation_matrix,
     train_node_net,
 )
-from tools.graph_models.threads import torch_threads
+from graphreason.tools.graph_models.threads import torch_threads
 
 
 def _toy(nodes: int = 40) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], list[np.ndarray]]:

@@ -10,17 +10,17 @@ import numpy as np
 import pytest
 import torch
 
-from tests.conftest import require_data
-from tools.graph_models.base import GraphModelError
-from tools.graph_models.hub import model_class
-from tools.graph_models.recommender import (
+from graphreason.tools.core.loaders.interactions import leave_last_out, load_movielens_ratings
+from graphreason.tools.graph_models.base import GraphModelError
+from graphreason.tools.graph_models.hub import model_class
+from graphreason.tools.graph_models.recommender import (
     BPRModel,
     NegativeSampler,
     embed,
     normalized_adjacency,
     ranking_metrics,
 )
-from tools.loaders.interactions import leave_last_out, load_movielens_ratings
+from tests.conftest import require_data
 
 # a small, quick configuration: the first 120 MovieLens users (~13,000 ratings)
 TINY = {"users": 120, "epochs": 12, "dim": 32, "layers": 2, "batch_size": 2048, "lr": 0.01}

@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from graphreason.tools.graph_models import hub
+from graphreason.tools.graph_models.base import GraphModelError
+from graphreason.tools.graph_models.topic import TopicModel, stratified_split
 from tests.conftest import require_data
-from tests.tools.loaders.ogb_fixture import write_ogb_folder
-from tools.graph_models import hub
-from tools.graph_models.base import GraphModelError
-from tools.graph_models.topic import TopicModel, stratified_split
+from tests.tools.core.loaders.ogb_fixture import write_ogb_folder
 
 
 @pytest.fixture(autouse=True)
@@ -76,8 +76,8 @@ def test_reliability_counts_every_validation_node_once(tmp_path: Path) -> None:
 def test_hub_node_classifier_is_cached_per_source_and_split(tmp_path: Path, monkeypatch) -> None:
     folder = write_ogb_folder(tmp_path, "products", nodes=20)
     monkeypatch.setattr(hub, "_LOADED", {})
-    monkeypatch.setattr("tools.graph_models.topic.ARCH_CONFIGS", {"appnp": _tiny_appnp()})
-    monkeypatch.setattr("tools.graph_models.topic.SEARCH_ARCHS", ("appnp",))
+    monkeypatch.setattr("graphreason.tools.graph_models.topic.ARCH_CONFIGS", {"appnp": _tiny_appnp()})
+    monkeypatch.setattr("graphreason.tools.graph_models.topic.SEARCH_ARCHS", ("appnp",))
     first = hub.node_classifier(folder)
     assert hub.node_classifier(str(folder), "given") is first and first.chosen == {
         "features": "bow",
@@ -89,7 +89,7 @@ def test_hub_node_classifier_is_cached_per_source_and_split(tmp_path: Path, monk
 
 
 def _tiny_appnp():
-    from tools.graph_models.node_training import NetConfig
+    from graphreason.tools.graph_models.node_training import NetConfig
 
     return NetConfig("appnp", hidden=8, epochs=5)
 

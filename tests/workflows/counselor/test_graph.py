@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from workflows.counselor import CounselorContext, solve
-from workflows.counselor.graph import build_graph, graph
-from workflows.models.scripted import ScriptedChatModel, ScriptExhaustedError
+from graphreason.workflows.counselor import CounselorContext, solve
+from graphreason.workflows.counselor.graph import build_graph, graph
+from graphreason.workflows.models.scripted import ScriptedChatModel, ScriptExhaustedError
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "mini_academic.json"
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from workflows.counselor import CounselorContext, solve
-from workflows.counselor.graph import graph
-from workflows.models.scripted import ScriptedChatModel
+from graphreason.workflows.counselor import CounselorContext, solve
+from graphreason.workflows.counselor.graph import graph
+from graphreason.workflows.models.scripted import ScriptedChatModel
 
 TITLES = {
     "c10": "Mining frequent patterns without candidate generation",

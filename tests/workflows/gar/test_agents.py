@@ -1,6 +1,6 @@
 """GAR agent mode with the rule-following agent: agreement with compiled mode, errors, caps, batching.
 
-The rule-following agent (:mod:`workflows.gar.rule_agent`) reads each prompt
+The rule-following agent (:mod:`graphreason.workflows.gar.agents.rule_agent`) reads each prompt
 (the algorithm from the system message, the batch from the JSON human message)
 and applies the agent-form Update and Send rules to every node, as a careful
 LLM would. It knows nothing of the compiled engine; agreement therefore tests
@@ -16,11 +16,17 @@ import numpy as np
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from tools.vertex import VertexGraph, VertexProgramError
-from workflows.gar.agent_prompts import parse_reply
-from workflows.gar.agents import AGENT_ALGORITHMS, AgentContext, agent_graph, graph_spec, run_agent_mode
-from workflows.gar.rule_agent import RULES, RuleAgentError, RuleAgentModel, follow_rules
-from workflows.models.scripted import ScriptedChatModel
+from graphreason.tools.gar.vertex import VertexGraph, VertexProgramError
+from graphreason.workflows.gar.agents.graph import (
+    AGENT_ALGORITHMS,
+    AgentContext,
+    agent_graph,
+    graph_spec,
+    run_agent_mode,
+)
+from graphreason.workflows.gar.agents.prompts import parse_reply
+from graphreason.workflows.gar.agents.rule_agent import RULES, RuleAgentError, RuleAgentModel, follow_rules
+from graphreason.workflows.models.scripted import ScriptedChatModel
 
 
 # --------------------------------------------------------------------------- the rule-following "LLM"
@@ -235,8 +241,8 @@ def test_embedded_model_runs_on_a_tiny_graph():
 
 
 def test_master_workflow_runs_agent_mode_and_checks_it_against_compiled():
-    from workflows.gar import solve
-    from workflows.gar.context import GARContext
+    from graphreason.workflows.gar import solve
+    from graphreason.workflows.gar.context import GARContext
 
     question = (
         "In an undirected graph, the nodes are numbered from 0 to 3, and the edges are: (0,1) (1,2) (2,3). "
@@ -257,6 +263,19 @@ def test_master_workflow_runs_agent_mode_and_checks_it_against_compiled():
 
 
 # --------------------------------------------------------------------------- the "rules" model spec
+def rules_context(algorithm: str, batch_size: int):
+    """A GAR context in agents mode: the master names ``algorithm``, the rule-following agent runs it."""
+    from graphreason.workflows.gar.context import GARContext
+
+    return GARContext(
+        master_model=ScriptedChatModel(script=[algorithm]),
+        agent_model="rules",
+        embedding_model="hash",
+        mode="agents",
+        agent_batch_size=batch_size,
+    )
+
+
 def test_rules_spec_resolves_to_the_rule_following_agent_everywhere():
     assert set(RULES) == set(AGENT_ALGORITHMS)
     for name in ("random12", "directed_cycle"):
@@ -280,21 +299,14 @@ def test_rules_spec_resolves_to_the_rule_following_agent_everywhere():
 
 
 def test_master_workflow_accepts_the_rules_agent_model():
-    from workflows.gar import solve
-    from workflows.gar.context import GARContext
+    from graphreason.workflows.gar import solve
 
     question = (
         "Determine whether or not a graph is bipartite. In an undirected graph, (i,j) means that node i and "
         "node j are connected with an undirected edge. Q: The nodes are numbered from 0 to 5, and the edges "
         "are: (0,1) (1,2) (2,3) (3,4) (4,5) (5,0). Is this graph bipartite?"
     )
-    context = GARContext(
-        master_model=ScriptedChatModel(script=["bipartiteness"]),
-        agent_model="rules",
-        embedding_model="hash",
-        mode="agents",
-        agent_batch_size=2,
-    )
+    context = rules_context("bipartiteness", batch_size=2)
     out = solve(question, context)
     executed = next(n for n in out["trace"] if n.get("step") == "execute" and "engine" in n)
     assert executed["engine"] == "agents" and executed["comparison"]["agree"] is True
@@ -316,3 +328,34 @@ def test_rule_agent_model_records_prompts_and_rejects_foreign_ones():
         follow_rules([SystemMessage("## Algorithm: bfs_levels"), HumanMessage("nodes: 1, 2")])
     with pytest.raises(RuleAgentError, match='no "nodes" list'):
         follow_rules([SystemMessage("## Algorithm: bfs_levels"), HumanMessage('{"round": 0}')])
+
+
+# --------------------------------------------------------------------------- the subgraph inside the GAR graph
+def test_gar_graph_draws_the_agent_subgraph_as_a_node():
+    """Studio's drawing (xray) of the compiled GAR graph shows the node-agent subgraph's own nodes."""
+    from graphreason.workflows.gar.graph import graph as gar_graph
+
+    drawing = gar_graph.get_graph(xray=True)
+    agent_nodes = {"setup", "agent_batch", "round_end", "finish"}
+    assert {f"node_agents:{name}" for name in agent_nodes} <= set(drawing.nodes)
+    assert {name for name, _ in gar_graph.get_subgraphs()} == {"node_agents"}
+    assert set(gar_graph.get_graph().nodes) >= {"execute", "node_agents", "summarize"}
+    # the drawing's edges go into and out of the subgraph: choose -> setup, finish -> summarize
+    edges = {(e.source, e.target) for e in drawing.edges}
+    assert ("choose", "node_agents:setup") in edges and ("node_agents:finish", "summarize") in edges
+
+
+def test_stream_solve_passes_on_the_subgraph_round_events():
+    from graphreason.workflows.gar import stream_solve
+
+    question = (
+        "In an undirected graph, the nodes are numbered from 0 to 3, and the edges are: (0,1) (1,2) (2,3). "
+        "Is there a path between node 0 and node 3?"
+    )
+    context = rules_context("connectivity", batch_size=4)
+    events: list[dict] = []
+    final = stream_solve(question, context, on_event=events.append)
+    rounds = [e for e in events if e.get("event") == "agent_round"]
+    assert rounds and [e["round"] for e in rounds] == list(range(len(rounds)))
+    assert final["result"]["engine"] == "agents" and final["result"]["comparison"]["agree"] is True
+    assert "states" not in final["result"]  # the per-node states stay inside the subgraph

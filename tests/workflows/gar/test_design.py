@@ -5,10 +5,10 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from tools.graph_text import parse_graph_problem
-from workflows.gar import GARContext, solve
-from workflows.gar.design_check import check_design, extract_code, same_answer
-from workflows.models.scripted import ScriptedChatModel
+from graphreason.tools.gar.graph_text import parse_graph_problem
+from graphreason.workflows.gar import GARContext, solve
+from graphreason.workflows.gar.design.check import check_design, extract_code, same_answer
+from graphreason.workflows.models.scripted import ScriptedChatModel
 
 UNDIRECTED = "In an undirected graph, (i,j) means that node i and node j are connected with an undirected edge."
 EDGES = [(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 2), (4, 5), (5, 6), (6, 4), (1, 3)]

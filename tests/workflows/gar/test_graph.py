@@ -8,16 +8,18 @@ from collections import defaultdict
 import pytest
 from pydantic import ValidationError
 
+from graphreason.tools.gar.graph_text import GraphTextError
+from graphreason.tools.gar.vertex import VertexProgramError
+from graphreason.tools.gar.vertex.reference import check_answer
+from graphreason.workflows.gar import GARContext, solve
+from graphreason.workflows.gar.choose import merge_params, parse_choice
+from graphreason.workflows.gar.construct import build_problem
+from graphreason.workflows.gar.execute import vertex_graph
+from graphreason.workflows.gar.graph import graph
+from graphreason.workflows.models.scripted import ScriptedChatModel
 from tests.conftest import require_data
-from tools.graph_text import GraphTextError
-from tools.vertex import VertexProgramError
-from tools.vertex.reference import check_answer
-from workflows.gar import GARContext, solve
-from workflows.gar.choose import merge_params, parse_choice
-from workflows.gar.construct import build_problem
-from workflows.gar.execute import vertex_graph
-from workflows.gar.graph import graph
-from workflows.models.scripted import ScriptedChatModel
+
+pytestmark = pytest.mark.heavy  # among the slowest files: scheduled first (tests/conftest.py)
 
 UNDIRECTED = (
     "In an undirected graph, (i,j) means that node i and node j are connected with an undirected edge."
@@ -270,7 +272,7 @@ def test_at_most_three_llm_calls():
 @pytest.mark.data
 def test_graphinstruct_dev_with_the_deterministic_fallback():
     """All 360 dev items; hamilton is scored by validating the returned path (its gold labels are mostly wrong)."""
-    from evals.datasets.graphinstruct import load_graph_tasks
+    from graphreason.evals.gar.graphinstruct import load_graph_tasks
 
     folder = require_data("GraphInstruct-Test-v4")
     items = load_graph_tasks(folder, split="dev")

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from tools.graph_text import GraphTextError
-from workflows.gar import GARContext, solve
-from workflows.gar.llm_parse import graph_from_reply, stated_node_count
-from workflows.models.scripted import ScriptedChatModel
+from graphreason.tools.gar.graph_text import GraphTextError
+from graphreason.workflows.gar import GARContext, solve
+from graphreason.workflows.gar.llm_parse import graph_from_reply, stated_node_count
+from graphreason.workflows.models.scripted import ScriptedChatModel
 
 ROADS = (
     "Town Alpha has a road to Beta. Beta has a road to Gamma. Delta and Epsilon share a road, "

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from tools.config import DEFAULT_MAX_NODES
-from tools.graph_text import GraphTextError, load_structured_graph
-from workflows.gar.construct import build_problem
-from workflows.gar.llm_parse import graph_from_reply, stated_node_count
+from graphreason.settings import DEFAULT_MAX_NODES
+from graphreason.tools.gar.graph_text import GraphTextError, load_structured_graph
+from graphreason.workflows.gar.construct import build_problem
+from graphreason.workflows.gar.llm_parse import graph_from_reply, stated_node_count
 
 TEXT = "Town a has a road to b, and b has one to c. Places 0, 1, 2 and 3 exist. Can a reach c?"
 

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
+from graphreason.tools.gar.vertex import VertexProgramError
+from graphreason.workflows.gar import solve
+from graphreason.workflows.gar.catalogue import CATALOGUE
+from graphreason.workflows.gar.choose import merge_params, parse_choice
+from graphreason.workflows.gar.construct import build_problem
 from tests.workflows.gar.test_graph import GARBAGE, PROBLEMS, context
-from tools.vertex import VertexProgramError
-from workflows.gar import solve
-from workflows.gar.catalogue import CATALOGUE
-from workflows.gar.choose import merge_params, parse_choice
-from workflows.gar.construct import build_problem
 
 RANKING = "The web graph has pages 0 to 3 with links: (0->1) (2->1) (3->1) (1->0). Which pages are the most important?"
 NEIGHBOURS = (

@@ -11,9 +11,9 @@ from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 
-from workflows.gar import solve
-from workflows.gar.context import GARContext
-from workflows.models.scripted import ScriptedChatModel
+from graphreason.workflows.gar import solve
+from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.models.scripted import ScriptedChatModel
 
 QUESTION = (
     "Determine whether two nodes are connected in an undirected graph. Q: The nodes are numbered from 0 to 5, "

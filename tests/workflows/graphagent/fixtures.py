@@ -1,4 +1,4 @@
-"""A tiny node dataset shaped like ``tools.loaders.node_data.NodeData`` and a fake node classifier."""
+"""A tiny node dataset shaped like ``graphreason.tools.core.loaders.node_data.NodeData`` and a fake node classifier."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from workflows.graphagent import GraphAgentContext, provide
-from workflows.models.scripted import ScriptedChatModel
+from graphreason.workflows.graphagent import GraphAgentContext, provide
+from graphreason.workflows.models.scripted import ScriptedChatModel
 
 LABELS = ["Neural Networks", "Rule Learning", "Theory"]
 IDS = ["101", "102", "103", "104", "105", "106", "107", "108"]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from graphreason.tools.core.loaders.cora import DATASET
+from graphreason.workflows.graphagent import GraphAgentContext, resources, solve
+from graphreason.workflows.models.scripted import ScriptedChatModel
 from tests.conftest import require_data
 from tests.workflows.graphagent.fixtures import reply
-from tools.loaders.cora import DATASET
-from workflows.graphagent import GraphAgentContext, resources, solve
-from workflows.models.scripted import ScriptedChatModel
 
 pytestmark = pytest.mark.data
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.data
 @pytest.fixture(scope="module")
 def cora():
     require_data(DATASET)
-    pytest.importorskip("tools.loaders.node_data")
+    pytest.importorskip("graphreason.tools.core.loaders.node_data")
     return resources.node_data("cora", "public")
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from graphreason.workflows.graphagent import GraphAgentContext, GraphAgentInputError, solve, stream_solve
+from graphreason.workflows.graphagent.graph import graph
+from graphreason.workflows.models.scripted import ScriptedChatModel
 from tests.workflows.graphagent.fixtures import context, reply
-from workflows.graphagent import GraphAgentContext, GraphAgentInputError, solve, stream_solve
-from workflows.graphagent.graph import graph
-from workflows.models.scripted import ScriptedChatModel
 
 ANSWER_NN = reply("answer", {"label": "Neural Networks", "reason": "its title and neighbours"})
 
@@ -205,8 +205,8 @@ def test_tool_first_off_leaves_the_prediction_to_the_agent() -> None:
 
 
 def test_a_classifier_failure_on_the_target_leaves_a_run_without_tool_answer() -> None:
+    from graphreason.workflows.graphagent import provide
     from tests.workflows.graphagent.fixtures import TOOL_TABLE, FakeClassifier, tiny_data
-    from workflows.graphagent import provide
 
     table = {k: v for k, v in TOOL_TABLE.items() if k != "107"}
     provide("tiny-gap", tiny_data(), FakeClassifier(table))
@@ -218,7 +218,7 @@ def test_a_classifier_failure_on_the_target_leaves_a_run_without_tool_answer() -
 
 
 def test_data_path_is_found_in_the_working_directory_then_under_the_data_root(tmp_path, monkeypatch) -> None:
-    from tests.tools.loaders.ogb_fixture import write_ogb_folder
+    from tests.tools.core.loaders.ogb_fixture import write_ogb_folder
 
     root = tmp_path / "root"
     folder = write_ogb_folder(root)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from graphreason.workflows.graphagent import collect_experience, solve, stream_solve
+from graphreason.workflows.graphagent.guard import calibrate, judge_override
+from graphreason.workflows.graphagent.resources import forget_stores
 from tests.workflows.graphagent.fixtures import context, reply
-from workflows.graphagent import collect_experience, solve, stream_solve
-from workflows.graphagent.guard import calibrate, judge_override
-from workflows.graphagent.resources import forget_stores
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workflows.graphagent.parsing import label_mentions, labels_in, read_reply, resolve_label
+from graphreason.workflows.graphagent.parsing import label_mentions, labels_in, read_reply, resolve_label
 
 LABELS = ["Neural Networks", "Rule Learning", "Theory"]
 ALL = ["get_features", "get_neighbors", "predict_label", "answer"]

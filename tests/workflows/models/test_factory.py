@@ -7,9 +7,9 @@ import json
 import pytest
 from langchain_openai import ChatOpenAI
 
-from llm.engine.local_smollm import LocalChatModel
-from workflows.models.factory import ModelConfigError, ModelSpec, make_chat_model
-from workflows.models.scripted import ScriptedChatModel
+from graphreason.llm.engine.local_smollm import LocalChatModel
+from graphreason.workflows.models.factory import ModelConfigError, ModelSpec, make_chat_model
+from graphreason.workflows.models.scripted import ScriptedChatModel
 
 
 @pytest.fixture(autouse=True)
@@ -150,7 +150,7 @@ def test_openai_specs_are_built_by_init_chat_model(init_calls, monkeypatch: pyte
 
 
 def test_other_providers_get_the_shared_settings_only(init_calls, monkeypatch: pytest.MonkeyPatch) -> None:
-    from workflows.models import factory
+    from graphreason.workflows.models import factory
 
     monkeypatch.setattr(factory, "_provider_modules", lambda: {"acme": "json"})  # an importable module
     make_chat_model("acme:big-1", base_url="http://127.0.0.1:9/v1", max_tokens=64)
@@ -161,7 +161,7 @@ def test_other_providers_get_the_shared_settings_only(init_calls, monkeypatch: p
 
 
 def test_provider_specs_are_checked_when_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from workflows.models import factory
+    from graphreason.workflows.models import factory
 
     with pytest.raises(ModelConfigError, match="init_chat_model knows"):
         ModelSpec.parse("llamacpp:foo")

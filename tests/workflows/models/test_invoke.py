@@ -10,10 +10,12 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import HumanMessage
 
+from graphreason.workflows.models.factory import make_chat_model
+from graphreason.workflows.models.invoke import ModelUnavailableError, invoke_text, probe_endpoint
+from graphreason.workflows.models.scripted import ScriptedChatModel, ScriptExhaustedError
 from tests.fake_openai_endpoint import FakeEndpoint, closed_port
-from workflows.models.factory import make_chat_model
-from workflows.models.invoke import ModelUnavailableError, invoke_text, probe_endpoint
-from workflows.models.scripted import ScriptedChatModel, ScriptExhaustedError
+
+pytestmark = pytest.mark.heavy  # among the slowest files: scheduled first (tests/conftest.py)
 
 HELLO = [HumanMessage(content="hello")]
 

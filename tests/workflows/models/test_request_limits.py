@@ -6,9 +6,9 @@ import argparse
 
 import pytest
 
-from graphreason.cli import build_parser
-from graphreason.options import prepared_models
-from workflows.models.factory import (
+from graphreason.cli.main import build_parser
+from graphreason.cli.options import prepared_models
+from graphreason.workflows.models.factory import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
     ModelConfigError,

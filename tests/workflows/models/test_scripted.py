@@ -8,7 +8,12 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from workflows.models.scripted import ScriptedChatModel, ScriptExhaustedError, approx_tokens, cut_at_stop
+from graphreason.workflows.models.scripted import (
+    ScriptedChatModel,
+    ScriptExhaustedError,
+    approx_tokens,
+    cut_at_stop,
+)
 
 
 class Answer(BaseModel):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from memory.working import WorkingMemory
-from tools.calls.toolformer.parse import parse_text
-from workflows.toolformer.execute import Executor
-from workflows.toolformer.post_process import substitute_results
+from graphreason.memory.working import WorkingMemory
+from graphreason.tools.toolformer.calls.parse import parse_text
+from graphreason.workflows.toolformer.execute import Executor
+from graphreason.workflows.toolformer.post_process import substitute_results
 
 BULL = 'GL("gpr", {"bull_graph"})'
 
@@ -104,3 +104,22 @@ def test_working_memory_is_bounded() -> None:
     memory.bind("b", 2)
     with pytest.raises(ValueError, match="more than 2 variables"):
         memory.bind("c", 3)
+
+
+def test_each_gr_call_runs_as_its_langchain_tool() -> None:
+    from langchain_core.tracers.context import collect_runs
+
+    from graphreason.tools.toolformer.hub import LoadedGraph
+
+    text = (
+        f'[GR({BULL}, "toolx:shortest_path", node#0, node#4)-->r] [GR({BULL}, "toolx:nope")-->r] '
+        f'[GR({BULL}, "toolx:order", 1, 2)-->r]'
+    )
+    with collect_runs() as cb:
+        outcomes, _, _ = run(text)
+    runs = [r for r in cb.traced_runs if r.run_type == "tool"]
+    # only the call a tool can take runs one; the unknown name and the wrong arity run nothing
+    assert [r.name for r in runs] == ["toolx_shortest_path"]
+    assert isinstance(runs[0].inputs["graph"], LoadedGraph) and runs[0].inputs["target"] == "4"
+    assert runs[0].outputs["output"].content == outcomes[0].text == "2"
+    assert [o.ok for o in outcomes] == [True, False, False]

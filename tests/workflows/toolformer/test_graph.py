@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from graphreason.workflows.models.scripted import ScriptedChatModel
+from graphreason.workflows.toolformer import ToolformerContext, solve, stream_solve
+from graphreason.workflows.toolformer.generate import clean_reply
+from graphreason.workflows.toolformer.graph import graph
 from tests.conftest import require_data
-from workflows.models.scripted import ScriptedChatModel
-from workflows.toolformer import ToolformerContext, solve, stream_solve
-from workflows.toolformer.generate import clean_reply
-from workflows.toolformer.graph import graph
 
 GOLD = 'The order of the bull graph is [GR(GL("gpr", {"bull_graph"}), "toolx:order")-->r].'
 
@@ -89,8 +89,8 @@ def test_few_shot_examples_come_from_the_training_split(tmp_path, monkeypatch) -
     assert len(out["examples"]) == 3
     prompt = model.calls[0][-1].content
     assert prompt.count("Input:") == 4 and prompt.rstrip().endswith("Output:")
-    from tools.loaders.toolformer_prompts import iter_prompt_files, read_prompts
-    from tools.loaders.toolformer_split import split_records
+    from graphreason.tools.toolformer.loaders.prompts import iter_prompt_files, read_prompts
+    from graphreason.tools.toolformer.loaders.split import split_records
 
     held_out = set()
     for dataset, path in iter_prompt_files():

@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
-import workflows.toolformer.generate as generate_module
-from llm.engine.constraint import ToolformerCalls
-from workflows.models.invoke import LLMReply
-from workflows.models.scripted import ScriptedChatModel
-from workflows.toolformer import ToolformerContext, solve
-from workflows.toolformer.generate import TUNED_SPEC, tuned_spec
-from workflows.toolformer.prompts import INSTRUCTION, tuned_prompt
+import graphreason.workflows.toolformer.generate as generate_module
+from graphreason.tools.toolformer.calls.constraint import ToolformerCalls
+from graphreason.workflows.models.invoke import LLMReply
+from graphreason.workflows.models.scripted import ScriptedChatModel
+from graphreason.workflows.toolformer import ToolformerContext, solve
+from graphreason.workflows.toolformer.generate import TUNED_SPEC, tuned_spec
+from graphreason.workflows.toolformer.prompts import INSTRUCTION, tuned_prompt
 
 CALL = 'The topic of paper #35 in cora is [GR(GL("cora"), "graph_bert:topic", paper#35)-->r].'
 
@@ -80,7 +80,7 @@ def test_without_execution_the_calls_are_parsed_but_not_run() -> None:
 
 def test_the_grammar_reaches_the_embedded_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     """solve -> ask_role -> LocalChatModel -> engine: the broken call the decoder prefers comes out parsed."""
-    import llm.engine.local_smollm as local
+    import graphreason.llm.engine.local_smollm as local
     from tests.llm.engine.test_constraint import WithSecondChoices
     from tests.llm.engine.test_local_engine import CharTokenizer
 

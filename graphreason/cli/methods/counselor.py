@@ -1,0 +1,170 @@
+"""``graphreason run counselor`` and ``eval counselor``: Graph Counselor's sub-commands.
+
+graphreason run counselor --graph cora --question "..."      stream a trace, print the answer
+graphreason eval counselor --dataset generated --limit 20     compare modes, write a report
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from graphreason.cli.context_options import add_method_parser, context_from_args
+from graphreason.cli.options import add_eval_run_options, add_json_option, eval_run_values, positive
+from graphreason.cli.trace import EventPrinter, usage_line
+
+
+def _lenient_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lenient-graph",
+        action="store_true",
+        help="keep neighbour ids that a graph.json lists but never defines, as untyped nodes "
+        "(default: refuse the file and name them)",
+    )
+
+
+def add_run_parser(methods: argparse._SubParsersAction) -> None:
+    """``run counselor``: one question, the trace streamed."""
+    from graphreason.workflows.counselor.context import CounselorContext
+
+    counselor = add_method_parser(
+        methods, "counselor", help="Graph Counselor", context_cls=CounselorContext, handler=cmd_run
+    )
+    counselor.add_argument("--question", required=True, help="the question to answer")
+    add_json_option(counselor, "the full output (trace included)")
+    _lenient_option(counselor)
+
+
+def add_eval_parser(methods: argparse._SubParsersAction) -> None:
+    """``eval counselor``: the modes compared on a question set."""
+    from graphreason.workflows.counselor.context import MODES, CounselorContext
+
+    ec = add_method_parser(
+        methods,
+        "counselor",
+        help="Graph Counselor and its baselines",
+        context_cls=CounselorContext,
+        handler=cmd_eval,
+        skip=("graph", "mode"),
+    )  # the eval's own --graph and --modes
+    ec.add_argument(
+        "--dataset",
+        choices=("generated", "grbench"),
+        default=None,
+        help="generated: template questions over --graph (default cora); grbench: GRBench questions, needs --graph PATH/graph.json",
+    )
+    ec.add_argument(
+        "--path", default=None, help="question file or folder (QAItem JSONL or GRBench JSONL / data folder)"
+    )
+    ec.add_argument(
+        "--graph",
+        default=None,
+        help="graph name or graph.json path (overrides the graph named by each question; "
+        "required with --path when the questions do not name their graph)",
+    )
+    ec.add_argument(
+        "--modes", nargs="+", choices=MODES, default=list(MODES), help="modes to compare (default: all four)"
+    )
+    add_eval_run_options(
+        ec,
+        items="questions",
+        verb="answered",
+        out="runs/counselor-<dataset>...",
+        limit="at most N questions: round-robin over level/template groups, or a --seed-ed random sample ",
+    )
+    ec.add_argument(
+        "--metric-judge-model", default=None, help="model spec for the LLM-judge score (off by default)"
+    )
+    ec.add_argument(
+        "--n-per-template", type=positive, default=5, help="generated questions per template (default 5)"
+    )
+    _lenient_option(ec)
+
+
+# ------------------------------------------------------------------ handlers
+
+
+def counselor_context(args: argparse.Namespace, **overrides: Any) -> Any:
+    """The CounselorContext the command line describes (see :mod:`graphreason.cli.context_options`)."""
+    from graphreason.workflows.counselor.context import CounselorContext
+
+    return context_from_args(CounselorContext, args, **overrides)
+
+
+def _load_graph_first(context: Any) -> None:
+    """Load the graph and its Retrieve index before the trace starts.
+
+    A bad graph then fails with the loader's message before any output, and the
+    index build (first use only) shows its own progress bar instead of stalling a run.
+    """
+    if context.mode == "base":
+        return
+    from graphreason.tools.counselor.resources import get_graph, get_graph_functions
+
+    get_graph(context.graph)
+    get_graph_functions(context.graph, context.embedding_model)
+
+
+def _lenient_graph(args: argparse.Namespace) -> None:
+    """``--lenient-graph``: the loader reads the setting from the environment, as a server would."""
+    if getattr(args, "lenient_graph", False):
+        from graphreason.tools.core.loaders.grbench import LENIENT_ENV
+
+        os.environ[LENIENT_ENV] = "1"
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """``graphreason run counselor``: stream the trace, then print the answer."""
+    from graphreason.workflows.counselor import stream_solve
+
+    _lenient_graph(args)
+    context = counselor_context(args)
+    _load_graph_first(context)
+    if args.json:
+        output = stream_solve(args.question, context)
+        print(json.dumps(output, indent=2, ensure_ascii=False, default=str))
+        return 0
+    print(f"Question: {args.question}", flush=True)
+    output = stream_solve(args.question, context, EventPrinter(sys.stdout))
+    print(f"\nAnswer: {output.get('answer') or '(no answer)'}")
+    if output.get("first_answer") and output.get("first_answer") != output.get("answer"):
+        print(f"First-trial answer: {output['first_answer']}")
+    if output.get("accepted") is not None:
+        print(f"Judge accepted: {'yes' if output['accepted'] else 'no'}")
+    print(usage_line(output.get("usage"), output.get("seconds"), len(output.get("trials") or []), "trial"))
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """``graphreason eval counselor``: run the modes, write the report, print the table."""
+    from graphreason.evals.counselor.evaluate import run_counselor_eval
+    from graphreason.evals.report import markdown_table
+
+    if args.dataset is None and args.path is None:
+        args.dataset = "generated"
+    _lenient_graph(args)
+    result = run_counselor_eval(
+        dataset=None if args.path and not args.dataset else args.dataset or "generated",
+        path=args.path,
+        modes=args.modes,
+        **eval_run_values(args),
+        context=counselor_context(args),  # the eval's own --graph, when given, is the context's graph
+        graph=args.graph,
+        metric_judge_model=args.metric_judge_model,
+        n_per_template=args.n_per_template,
+        seed=args.seed if args.seed is not None else 0,
+    )
+    print()
+    print(markdown_table(result.summary["modes"], "mode"))
+    print()
+    print(f"Records : {result.records_path}")
+    print(f"Report  : {result.paths.report}")
+    print(f"Summary : {result.paths.summary}")
+    print(f"Plot    : {result.paths.plot}")
+    errors = result.summary.get("errors") or []
+    if errors:
+        print(f"{len(errors)} question(s) failed; rerun the same command to retry them.")
+    return 0

@@ -1,0 +1,80 @@
+"""LangChain tools: dict invocation, observations, errors as text."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import BaseTool
+
+from graphreason.tools.counselor.functions import GraphFunctions
+from graphreason.tools.counselor.langchain_tools import make_graph_tools
+
+
+@pytest.fixture
+def tools(functions: GraphFunctions) -> dict[str, BaseTool]:
+    return {tool.name: tool for tool in make_graph_tools(functions)}
+
+
+def test_names_schemas_and_descriptions(tools: dict[str, BaseTool]) -> None:
+    assert sorted(tools) == ["degree", "feature", "graph_call", "neighbour", "retrieve"]
+    schema = tools["feature"].tool_call_schema.model_json_schema()
+    assert schema["required"] == ["node", "key"]
+    assert set(tools["neighbour"].args) == {"node", "relation"}
+    assert set(tools["graph_call"].args) == {"action"}
+    # the description carries the graph schema so the model can name relations
+    assert "written_by" in tools["neighbour"].description
+    assert "not an id lookup" in tools["retrieve"].description
+
+
+def test_invoke_with_dict_args(tools: dict[str, BaseTool]) -> None:
+    assert tools["retrieve"].invoke({"text": "Reflexion"}) == "The ID of this retrieval target node is 3."
+    assert tools["feature"].invoke({"node": "3", "key": "title"}) == "The title feature of 3 are: Reflexion."
+    assert tools["neighbour"].invoke({"node": "a1", "relation": "writes"}) == (
+        "The writes neighbors of a1 are: ['1', '2']."
+    )
+    assert tools["degree"].invoke({"node": "4", "relation": "cited_by"}) == (
+        "The cited_by neighbor number of 4 is 3."
+    )
+
+
+def test_numeric_ids_are_accepted(tools: dict[str, BaseTool]) -> None:
+    assert tools["degree"].invoke({"node": 1, "relation": "cites"}) == "The cites neighbor number of 1 is 3."
+
+
+def test_graph_call_runs_compound_expressions(tools: dict[str, BaseTool]) -> None:
+    result = tools["graph_call"].invoke(
+        {"action": "Feature[Neighbour[Retrieve[Graph Agents], cites], title]"}
+    )
+    assert result == "The title feature of ['4', '5'] are: ['ReAct', 'Chain of Thought']."
+    assert tools["graph_call"].invoke({"action": "Finish[ReAct]"}) == "Answer is ReAct"
+
+
+def test_graph_errors_come_back_as_text(tools: dict[str, BaseTool]) -> None:
+    text = tools["feature"].invoke({"node": "3", "key": "venue"})
+    assert "'venue'" in text and "title, year, abstract" in text
+    text = tools["neighbour"].invoke({"node": "nope", "relation": "cites"})
+    assert "'nope' does not exist" in text
+    text = tools["graph_call"].invoke({"action": "what now?"})
+    assert "Feature[" in text and "Retrieve[" in text
+
+
+def test_bad_arguments_come_back_as_text(tools: dict[str, BaseTool]) -> None:
+    text = tools["feature"].invoke({"node": "3"})
+    assert (
+        text == "Invalid arguments for feature (key: Field required). Expected: feature(node: str, key: str)."
+    )
+    message = tools["degree"].invoke(
+        {"type": "tool_call", "id": "call-1", "name": "degree", "args": {"relation": "cites"}}
+    )
+    assert isinstance(message, ToolMessage) and message.status == "error"
+    assert "node: Field required" in message.content
+
+
+def test_unexpected_exceptions_become_text(functions: GraphFunctions) -> None:
+    class Broken:
+        def search(self, text, k=1, node_type=None):
+            raise RuntimeError("index not loaded")
+
+    functions.retriever = Broken()  # type: ignore[assignment]
+    tool = {t.name: t for t in make_graph_tools(functions)}["retrieve"]
+    assert tool.invoke({"text": "ReAct"}) == "retrieve failed: RuntimeError: index not loaded"

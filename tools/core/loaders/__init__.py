@@ -1,0 +1,60 @@
+"""Graph loaders: the bundled real graphs by name, or any GRBench ``graph.json``.
+
+``load_graph("cora")`` / ``"movielens"`` / ``"wikispeedia"`` read the shared
+data root (see :mod:`graphreason.settings`; a missing dataset raises
+:class:`~graphreason.settings.DataMissingError`); ``load_graph("path/graph.json")`` or a
+folder holding ``graph.json`` reads that file. In a server process a path must
+lie inside the data root or ``GRAPHREASON_GRAPH_DIRS`` (see :mod:`graphreason.tools.core.policy`).
+Graph-ToolFormer's 37 GPR graphs are generated, not read: :mod:`graphreason.tools.toolformer.loaders.gpr`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from graphreason.tools.core.errors import GraphFileError
+from graphreason.tools.core.loaders.cora import load_cora
+from graphreason.tools.core.loaders.grbench import load_graph_json, save_graph_json
+from graphreason.tools.core.loaders.movielens import load_movielens
+from graphreason.tools.core.loaders.wikispeedia import load_wikispeedia
+from graphreason.tools.core.policy import confine_path, context_is_untrusted
+from graphreason.tools.core.store import GraphStore
+
+KNOWN_GRAPHS: dict[str, Callable[[], GraphStore]] = {
+    "cora": load_cora,
+    "movielens": load_movielens,
+    "wikispeedia": load_wikispeedia,
+}
+
+
+def load_graph(spec: str) -> GraphStore:
+    """Load a graph by name (see :data:`KNOWN_GRAPHS`) or by ``graph.json`` path / folder."""
+    text = str(spec).strip()
+    if not text:
+        raise GraphFileError(
+            f"empty graph spec; use one of {', '.join(KNOWN_GRAPHS)} or a path to a graph.json file"
+        )
+    loader = KNOWN_GRAPHS.get(text.lower())
+    if loader is not None:
+        return loader()
+    # a server client names graphs relative to the data root and cannot leave it
+    path = confine_path(text) if context_is_untrusted() else Path(text).expanduser()
+    if path.exists():
+        return load_graph_json(path)
+    where = "under the data root" if context_is_untrusted() else f"at {path.resolve()}"
+    raise GraphFileError(
+        f"unknown graph {text!r}: not a known name ({', '.join(KNOWN_GRAPHS)}) "
+        f"and no file or folder exists {where}"
+    )
+
+
+__all__ = [
+    "KNOWN_GRAPHS",
+    "load_cora",
+    "load_graph",
+    "load_graph_json",
+    "load_movielens",
+    "load_wikispeedia",
+    "save_graph_json",
+]

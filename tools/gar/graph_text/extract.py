@@ -1,0 +1,337 @@
+"""Extractors: one per way the literature writes edges and node weights.
+
+Each extractor claims the spans it read in the :class:`~graphreason.tools.gar.graph_text.scan.Doc`
+and returns :class:`Mention` records with resolved node ids. A fragment whose
+labels cannot be resolved is returned as unparsed rather than guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphreason.tools.gar.graph_text.nodes import NodeSpace
+from graphreason.tools.gar.graph_text.scan import Doc
+
+NUM = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+LABEL = r"(?:\d+|[A-Za-z][\w'-]*)"
+WEIGHT_WORD = r"(?:weight|capacity|cost|length|distance)"
+# "with weight 3", "with a capacity of 3", "(weight: 3)", "(3)", ": 3"
+WEIGHT_CLAUSE = (
+    rf"(?:\s*,?\s*with\s+(?:a\s+|the\s+)?{WEIGHT_WORD}\s+(?:of\s+)?(?P<w1>{NUM})"
+    rf"|\s*\(\s*(?:(?:{WEIGHT_WORD}|w|c)\s*[:=]?\s*)?(?P<w2>{NUM})\s*\)"
+    rf"|\s*:\s*(?P<w3>{NUM})(?![\d.]))"
+)
+LIST_SEP = r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)"
+
+
+@dataclass
+class Mention:
+    """One edge as written: ids, weight (None when unweighted) and how it was written."""
+
+    u: int
+    v: int
+    weight: float | None
+    kind: str  # tuple | bracket | arrow | between | from | adjacency | named | visit | matching
+    directed_hint: bool | None  # True: the wording itself is directed; False: symmetric; None: silent
+
+
+@dataclass
+class Found:
+    """Everything the extractors read from one section of text."""
+
+    mentions: list[Mention]
+    node_weights: dict[int, float]
+    node_features: dict[int, list[float]]
+    unparsed: list[str]
+
+
+def _weight(m: re.Match[str]) -> float | None:
+    for key in ("w1", "w2", "w3"):
+        value = m.groupdict().get(key)
+        if value is not None:
+            return float(value)
+    return None
+
+
+def _split_list(text: str) -> list[str]:
+    return [p for p in re.split(LIST_SEP, text.strip().rstrip(".;")) if p]
+
+
+class Extractor:
+    """Runs every extractor over one section, in an order that avoids double reads."""
+
+    def __init__(self, doc: Doc, space: NodeSpace, node_weight_context: bool) -> None:
+        self.doc, self.space = doc, space
+        self.node_weight_context = node_weight_context
+        self.found = Found([], {}, {}, [])
+
+    def run(self) -> Found:
+        self.node_features()
+        self.node_weight_sentences()
+        self.matching()
+        self.edge_sentences()
+        self.adjacency()
+        self.named_pairs()
+        self.tuples()
+        self.brackets()
+        self.arrows()
+        return self.found
+
+    # ------------------------------------------------------------------ helpers
+    def _node(self, label: str, create: bool = False) -> int | None:
+        return self.space.resolve(label, create=create)
+
+    def _add(self, u: int, v: int, w: float | None, kind: str, hint: bool | None) -> None:
+        self.found.mentions.append(Mention(u, v, w, kind, hint))
+
+    def _unparsed(self, m: re.Match[str]) -> None:
+        self.found.unparsed.append(m.group(0).strip())
+        self.doc.take(m.start(), m.end())
+
+    # ------------------------------------------------------------------ node data
+    def node_features(self) -> None:
+        """``node 0: [1, 2]`` (NLGraph GNN embeddings)."""
+        pat = re.compile(rf"\bnode\s+({LABEL})\s*:\s*\[\s*({NUM}(?:\s*,\s*{NUM})*)\s*\]", re.I)
+        for m in self.doc.finditer(pat):
+            node = self._node(m.group(1))
+            if node is None:
+                continue
+            self.found.node_features[node] = [float(x) for x in re.findall(NUM, m.group(2))]
+            self.doc.take(m.start(), m.end())
+
+    def node_weight_sentences(self) -> None:
+        """``the weight of node 3 is 5``, ``node 3 has weight 5``.
+
+        (``node 3 (weight 5)`` is left alone: in adjacency lists it is an edge weight.)
+        """
+        pats = [
+            rf"\bweight\s+of\s+node\s+({LABEL})\s+is\s+({NUM})",
+            rf"\bnode\s+({LABEL})\s+(?:has\s+(?:a\s+|the\s+)?|is\s+given\s+(?:a\s+|the\s+)?)weight\s+(?:of\s+)?({NUM})",
+        ]
+        for pat in pats:
+            for m in self.doc.finditer(re.compile(pat, re.I)):
+                node = self._node(m.group(1))
+                if node is not None:
+                    self.found.node_weights[node] = float(m.group(2))
+                    self.doc.take(m.start(), m.end())
+
+    # ------------------------------------------------------------------ special layouts
+    def matching(self) -> None:
+        """NLGraph bipartite matching: ``Applicant 0 is interested in job 1, job 3.``"""
+        if not self.space.label(0).startswith("applicant "):
+            return
+        pat = re.compile(
+            rf"\bapplicant\s+(\d+)\s+is\s+interested\s+in\s+((?:jobs?\s+)?\d+(?:{LIST_SEP}(?:jobs?\s+)?\d+)*)",
+            re.I,
+        )
+        for m in self.doc.finditer(pat):
+            u = self._node(f"applicant {m.group(1)}")
+            for item in _split_list(m.group(2)):
+                v = self._node("job " + re.sub(r"^jobs?\s+", "", item, flags=re.I))
+                if u is None or v is None:
+                    self.space.unknown.append(m.group(0))
+                    continue
+                self._add(u, v, None, "matching", False)
+            self.doc.take(m.start(), m.end())
+
+    # ------------------------------------------------------------------ edges
+    def edge_sentences(self) -> None:
+        """NLGraph style: ``an edge between node 0 and node 1 with weight 2``, ``an edge from node 0 to node 1``."""
+        pats = [
+            (
+                rf"\b(?:an?\s+|one\s+|the\s+)?(?:undirected\s+)?edge\s+between\s+node\s+({LABEL})\s+and\s+node\s+({LABEL})",
+                "between",
+                False,
+            ),
+            (
+                rf"\b(?:an?\s+|one\s+|the\s+)?(?:directed\s+)?edge\s+from\s+node\s+({LABEL})\s+to\s+node\s+({LABEL})",
+                "from",
+                True,
+            ),
+            (
+                rf"\bnode\s+({LABEL})\s+(?:should|must)\s+be\s+visited\s+before\s+node\s+({LABEL})",
+                "visit",
+                True,
+            ),
+        ]
+        for pat, kind, hint in pats:
+            for m in self.doc.finditer(re.compile(pat + f"(?:{WEIGHT_CLAUSE})?", re.I)):
+                if self.doc.in_question(m.start()):
+                    continue
+                u, v = self._node(m.group(1)), self._node(m.group(2))
+                if u is None or v is None:
+                    self._unparsed(m)
+                    continue
+                self._add(u, v, _weight(m), kind, hint)
+                self.doc.take(m.start(), m.end())
+
+    def adjacency(self) -> None:
+        """``node 3 is connected to nodes 1, 4, 7``; ``the neighbors of node 3 are 1 and 4``; ``3: 1, 4, 7``."""
+        lab = self.space.label_pattern()
+        item = rf"(?:node\s+)?{lab}(?:\s*\(\s*(?:{WEIGHT_WORD}|w)?\s*[:=]?\s*{NUM}\s*\))?"
+        items = rf"(?P<items>{item}(?:{LIST_SEP}{item})*)"
+        lead = r"\s+(?:the\s+)?(?:following\s+)?(?:nodes?|vertices|vertex)?\s*:?\s*"
+        pats = [
+            (
+                rf"\bnode\s+(?P<head>{lab})\s+is\s+(?:connected|adjacent|linked|joined)\s+(?:to|with){lead}{items}",
+                None,
+            ),
+            (
+                rf"\bnode\s+(?P<head>{lab})\s+has\s+(?:an?\s+)?(?:edges?|links?|arcs?)\s+(?:to|towards){lead}{items}",
+                True,
+            ),
+            (rf"\bnode\s+(?P<head>{lab})\s+(?:points|links|leads)\s+to{lead}{items}", True),
+            (rf"\bnode\s+(?P<head>{lab})\s+has\s+(?:the\s+)?neighbou?rs?\s*:?{lead}{items}", None),
+            (rf"\b(?:the\s+)?neighbou?rs\s+of\s+node\s+(?P<head>{lab})\s+are\s*:?{lead}{items}", None),
+            (
+                rf"(?m)^[ \t]*(?:node\s+)?(?P<head>{lab})[ \t]*:[ \t]*(?P<items>{lab}(?:[ \t]*,[ \t]*{lab})*)[ \t]*\.?[ \t]*$",
+                None,
+            ),
+        ]
+        for pat, hint in pats:
+            for m in self.doc.finditer(re.compile(pat + f"(?:{WEIGHT_CLAUSE})?", re.I)):
+                if self.doc.in_question(m.start()):
+                    continue
+                head = self._node(m.group("head"))
+                entries = [
+                    (re.match(rf"(?:node\s+)?({lab})", p, re.I), re.search(rf"\(\s*\D*?({NUM})\s*\)", p))
+                    for p in _split_list(m.group("items"))
+                ]
+                targets = [
+                    (self._node(e.group(1)) if e else None, float(w.group(1)) if w else None)
+                    for e, w in entries
+                ]
+                if head is None or any(t is None for t, _ in targets):
+                    self._unparsed(m)
+                    continue
+                tail_weight = _weight(m)
+                if tail_weight is not None and len(targets) == 1:
+                    targets = [(targets[0][0], tail_weight)]
+                for t, w in targets:
+                    self._add(head, t, w, "adjacency", hint)
+                self.doc.take(m.start(), m.end())
+
+    def named_pairs(self) -> None:
+        """GraphQA named encodings: ``James and Robert are friends.``, ``... wrote a paper together.``"""
+        # any capitalised word or number is read as a name; one missing from a declared
+        # node list is reported (NodeSpace.unknown) instead of silently dropped
+        declared = self.space.declared
+        generic = r"[A-Z][\w'-]*|\d+"
+        name = f"(?:{self.space.label_pattern()}|{generic})" if declared else f"(?:{generic})"
+        symmetric = (
+            r"are\s+(?:friends|connected|neighbou?rs|linked|adjacent|colleagues|co-?authors)"
+            r"|wrote\s+a\s+paper\s+together|(?:have\s+)?(?:worked|collaborated)\s+together"
+        )
+        pats = [
+            (rf"(?<![\w'-])(?P<a>{name})\s+and\s+(?P<b>{name})\s+(?:{symmetric})\b", False),
+            (
+                rf"(?<![\w'-])(?P<a>{name})\s+is\s+(?:friends|connected|linked)\s+(?:with|to)\s+(?P<b>{name})\b",
+                False,
+            ),
+            (rf"(?<![\w'-])(?P<a>{name})\s+follows\s+(?P<b>{name})\b", True),
+        ]
+        for pat, hint in pats:
+            for m in self.doc.finditer(re.compile(pat)):
+                if self.doc.in_question(m.start()) or m.group("a").lower() in {"node", "nodes"}:
+                    continue
+                u, v = self._node(m.group("a"), create=True), self._node(m.group("b"), create=True)
+                if u is None or v is None:
+                    self._unparsed(m)
+                    continue
+                self._add(u, v, None, "named", hint)
+                self.doc.take(m.start(), m.end())
+
+    def tuples(self) -> None:
+        """``(i,j)``, ``(i,j,w)``, ``(i->j)``, ``(i->j,w)``, ``(i, relation, j)``."""
+        for m in self.doc.finditer(re.compile(r"\(([^()]{1,120})\)")):
+            body = m.group(1).strip()
+            edge = re.fullmatch(rf"({LABEL})\s*(->|<->|,)\s*({LABEL})(?:\s*,\s*({NUM}))?", body)
+            triple = re.fullmatch(rf"({LABEL})\s*,\s*([A-Za-z][\w -]*?)\s*,\s*({LABEL})", body)
+            if triple and not re.fullmatch(NUM, triple.group(2)) and self._node(triple.group(3)) is not None:
+                # GraphQA's (s, p, o): an edge of type p; the type is not kept
+                u, v, arrow, weight = self._node(triple.group(1)), self._node(triple.group(3)), ",", None
+            elif edge:
+                u, v = self._node(edge.group(1)), self._node(edge.group(3))
+                arrow = edge.group(2)
+                weight = float(edge.group(4)) if edge.group(4) is not None else None
+            else:
+                if re.search(r"\d", body) and re.search(r",|->", body):
+                    self._unparsed(m)
+                continue
+            if u is None or v is None:
+                if re.search(r"\d", body) or self.space.named:
+                    self._unparsed(m)
+                continue
+            self._add(u, v, weight, "tuple", True if arrow != "," else None)
+            if arrow == "<->":
+                self._add(v, u, weight, "tuple", True)
+            self.doc.take(m.start(), m.end())
+
+    def brackets(self) -> None:
+        """``[i, w]`` node weights (when the text says nodes have weights); ``[u, v]`` / ``[u, v, w]`` edges."""
+        for m in self.doc.finditer(re.compile(r"\[([^\[\]]{1,80})\]")):
+            values = [p.strip() for p in m.group(1).split(",")]
+            if not re.search(r"\d", m.group(1)):
+                continue
+            if self.node_weight_context and len(values) == 2 and re.fullmatch(NUM, values[1]):
+                node = self._node(values[0])
+                if node is None:
+                    self._unparsed(m)
+                    continue
+                self.found.node_weights[node] = float(values[1])
+            elif len(values) in (2, 3) and all(re.fullmatch(LABEL, x) for x in values[:2]):
+                u, v = self._node(values[0]), self._node(values[1])
+                if u is None or v is None or (len(values) == 3 and not re.fullmatch(NUM, values[2])):
+                    self._unparsed(m)
+                    continue
+                self._add(u, v, float(values[2]) if len(values) == 3 else None, "bracket", None)
+            else:
+                self._unparsed(m)
+                continue
+            self.doc.take(m.start(), m.end())
+
+    def arrows(self) -> None:
+        """``0->1``, ``0 -> 1 -> 2``, ``A -> B`` (after normalisation of ``→`` and ``-->``)."""
+        lab = LABEL
+        chain = re.compile(rf"(?<![\w'-])({lab}(?:\s*(?:->|<->)\s*{lab})+)(?:{WEIGHT_CLAUSE})?")
+        for m in self.doc.finditer(chain):
+            parts = re.split(r"\s*(->|<->)\s*", m.group(1))
+            labels, ops = parts[0::2], parts[1::2]
+            ids = [self._node(x) for x in labels]
+            if any(i is None for i in ids):
+                self._unparsed(m)
+                continue
+            weight = _weight(m)
+            for k, op in enumerate(ops):
+                w = weight if k == len(ops) - 1 else None
+                self._add(ids[k], ids[k + 1], w, "arrow", True)  # type: ignore[arg-type]
+                if op == "<->":
+                    self._add(ids[k + 1], ids[k], w, "arrow", True)  # type: ignore[arg-type]
+            self.doc.take(m.start(), m.end())
+
+
+# fragments that look like graph data; whatever of these is still unclaimed after
+# every extractor ran is reported back as "unparsed"
+LEFTOVER_PATTERNS = [
+    re.compile(r"\([^()]{0,80}\d[^()]{0,80}\)"),
+    re.compile(r"\[[^\[\]]{0,80}\d[^\[\]]{0,80}\]"),
+    re.compile(r"\b\w+\s*->\s*\w+"),
+    re.compile(
+        r"\b(?:an?\s+)?edges?\s+(?:between|from|connecting|linking|joining)\b[^.\n;]{0,80}\d[^.\n;]{0,40}",
+        re.I,
+    ),
+    re.compile(r"\bnode\s+\w+\s+is\s+(?:connected|adjacent|linked)\b[^.\n;]{0,80}", re.I),
+]
+
+
+def leftovers(doc: Doc) -> list[str]:
+    """Graph-looking fragments nobody claimed (question sentences excluded)."""
+    found = []
+    for pat in LEFTOVER_PATTERNS:
+        for m in doc.finditer(pat):
+            if doc.in_question(m.start()):
+                continue
+            found.append(m.group(0).strip())
+            doc.take(m.start(), m.end())
+    return found

@@ -1,0 +1,318 @@
+"""Structural vertex programs: cycle detection, topological sort, bipartiteness
+and the maximum triangle weight sum."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from graphreason.tools.gar.vertex.engine import Combiner, Inbox, Messages, State, VertexAlgorithm
+from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
+from graphreason.tools.gar.vertex.traversal import as_number
+
+
+# --------------------------------------------------------------------------- peeling
+class _Peeling(VertexAlgorithm):
+    """Remove nodes round by round; what is never removed holds a cycle.
+
+    Directed graphs peel nodes with no remaining in-arcs (Kahn); undirected ones
+    peel nodes with at most one remaining edge (leaves).
+    """
+
+    combine = "count"
+
+    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
+        if graph.directed:
+            remaining = graph.inn.degree().copy()  # a self-loop counts: such a node never peels
+            peelable = remaining == 0
+        else:
+            remaining = graph.out.degree() + graph.self_loops  # a self-loop is worth two edge ends
+            peelable = remaining <= 1
+        level = np.where(peelable, 0, -1).astype(np.int64)
+        return {"remaining": remaining, "removed": peelable.copy(), "level": level, "round": 0}
+
+    def initial_active(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> np.ndarray:
+        return np.flatnonzero(state["removed"])
+
+    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
+        arcs = graph.out.edges_of(active)
+        alive = ~state["removed"][arcs.dst]  # removed neighbours need no news
+        return Messages(arcs.dst[alive])
+
+    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
+        state["round"] += 1
+        remaining = state["remaining"]
+        remaining[inbox.nodes] -= inbox.values
+        limit = 0 if graph.directed else 1
+        peel = inbox.nodes[(remaining[inbox.nodes] <= limit) & ~state["removed"][inbox.nodes]]
+        state["removed"][peel] = True
+        state["level"][peel] = state["round"]
+        return state, peel
+
+
+class CycleDetection(_Peeling):
+    name = "cycle_detection"
+    description = (
+        "Cycle detection: does the graph contain a cycle? Directed graphs repeatedly remove nodes with no "
+        "incoming edges (Kahn); undirected graphs repeatedly remove leaves (nodes with at most one edge). "
+        "Whatever cannot be removed lies on or behind a cycle."
+    )
+    six_parts = {
+        "State": "remaining: in-degree (directed) or degree (undirected) counting only neighbours not yet "
+        "removed; removed: whether the node has been peeled off.",
+        "Message": "the signal 'I am removed', one per edge.",
+        "Initialization": "Step 1: every node sets remaining to its in-degree (directed) or degree "
+        "(undirected; a self-loop counts 2). Step 2: nodes with remaining = 0 (directed) or <= 1 "
+        "(undirected) set removed = True and are active.",
+        "Send": "A node removed in the last round sends the signal to each out-neighbour (directed) or "
+        "neighbour (undirected) that is not removed.",
+        "Update": "Step 1: subtract the number of signals from remaining. Step 2: if remaining is now 0 "
+        "(directed) or <= 1 (undirected), set removed = True.",
+        "Termination": "Stop when no node is removed in a round. The graph has a cycle exactly when some node "
+        "was never removed.",
+    }
+    answer_kind = "yes/no"
+
+    def result(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> dict[str, Any]:
+        left = np.flatnonzero(~state["removed"])
+        has = bool(left.size)
+        text = (
+            f"Yes, there is a cycle (it lies among the {left.size} nodes that could not be removed)."
+            if has
+            else "No, the graph has no cycle."
+        )
+        return {"answer": has, "unremovable": left.tolist(), "text": text}
+
+
+class TopologicalSort(_Peeling):
+    name = "topological_sort"
+    description = (
+        "Topological sort of a directed acyclic graph (level-by-level Kahn): an order of all nodes in which "
+        "every edge goes from an earlier node to a later one; reports a cycle when no such order exists."
+    )
+    six_parts = {
+        "State": "remaining: number of in-neighbours not yet placed; level: the round in which the node was "
+        "placed (-1 = not yet).",
+        "Message": "the signal 'I am placed', one per out-edge.",
+        "Initialization": "Every node sets remaining = in-degree; nodes with remaining = 0 set level = 0 and "
+        "are active.",
+        "Send": "A node placed in the last round sends the signal to each out-neighbour.",
+        "Update": "Subtract the signals from remaining; a node reaching 0 sets level = the current round.",
+        "Termination": "Stop when no node is placed in a round. Listing nodes by level (ties by id) gives a "
+        "topological order; unplaced nodes mean the graph has a cycle.",
+    }
+    answer_kind = "order"
+    needs_directed = True
+
+    def result(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> dict[str, Any]:
+        level = state["level"]
+        if np.any(level < 0):
+            left = np.flatnonzero(level < 0).tolist()
+            return {
+                "answer": None,
+                "has_cycle": True,
+                "unplaced": left,
+                "text": f"No topological order exists: nodes {left[:20]} lie on or behind a cycle.",
+            }
+        order = np.lexsort((np.arange(level.size), level)).tolist()
+        return {
+            "answer": order,
+            "has_cycle": False,
+            "levels": level,
+            "text": f"A topological order: {order}.",
+        }
+
+
+# --------------------------------------------------------------------------- bipartite
+def _combine_colour_claims(messages: Messages, n: int) -> Inbox:
+    """Per target: the smallest claimed root label and whether claims for it disagree on the colour.
+
+    A claim is ``key = 2 * root_label + colour``; values of the inbox are the
+    smallest key, ``senders`` is reused as a flag (1 = conflicting colours).
+    """
+    combiner = Combiner(n, "min")
+    low = combiner(Messages(messages.targets, messages.values))
+    if not len(low):
+        return Inbox(low.nodes, low.values, low.nodes.copy())
+    best_root = np.full(n, -1, dtype=np.int64)
+    best_root[low.nodes] = low.values // 2
+    same_root = messages.values // 2 == best_root[messages.targets]
+    high = Combiner(n, "max")(Messages(messages.targets[same_root], messages.values[same_root]))
+    highest = np.zeros(n, dtype=np.int64)
+    highest[high.nodes] = high.values
+    conflict = (highest[low.nodes] != low.values).astype(np.int64)
+    return Inbox(low.nodes, low.values, conflict)
+
+
+class Bipartiteness(VertexAlgorithm):
+    name = "bipartiteness"
+    description = (
+        "Bipartite check by two-colouring: can the nodes be split into two groups so that every edge joins "
+        "the two groups (no odd cycle)? Edge direction is ignored. Gives a valid colouring when yes."
+    )
+    six_parts = {
+        "State": "root: the smallest node id known in this node's component; colour: 0 or 1 relative to that "
+        "root; conflict: whether two neighbours demanded different colours.",
+        "Message": "a claim (root, colour the receiver should have = 1 - sender's colour).",
+        "Initialization": "Every node sets root = its own id, colour = 0, conflict = False; all are active.",
+        "Send": "A node whose root or colour changed in the last round sends its claim to each neighbour "
+        "(edge direction ignored) whose root is not smaller than its own.",
+        "Update": "Step 1: among received claims keep those with the smallest root. Step 2: if they ask for "
+        "different colours, set conflict. Step 3: if that root is smaller than the node's own, adopt it and "
+        "the requested colour. Step 4: if it equals the node's own root but asks for the other colour, set "
+        "conflict.",
+        "Termination": "Stop at the first conflict (not bipartite) or when nothing changed (bipartite; the "
+        "colours split the nodes).",
+    }
+    combine = staticmethod(_combine_colour_claims)
+    answer_kind = "yes/no"
+
+    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
+        n = graph.num_nodes
+        return {
+            "root": np.arange(n, dtype=np.int64),
+            "colour": np.zeros(n, dtype=np.int64),
+            "conflict": False,
+        }
+
+    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
+        arcs = graph.both.edges_of(active)
+        root, colour = state["root"], state["colour"]
+        keep = root[arcs.src] <= root[arcs.dst]
+        src = arcs.src[keep]
+        return Messages(arcs.dst[keep], 2 * root[src] + (1 - colour[src]))
+
+    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
+        root, colour = state["root"], state["colour"]
+        nodes = inbox.nodes
+        claim_root, claim_colour = inbox.values // 2, inbox.values % 2
+        disagree = (inbox.senders == 1) & (claim_root <= root[nodes])
+        clash = (claim_root == root[nodes]) & (claim_colour != colour[nodes])
+        if np.any(disagree) or np.any(clash):
+            state["conflict"] = True
+        adopt = claim_root < root[nodes]
+        changed = nodes[adopt]
+        root[changed] = claim_root[adopt]
+        colour[changed] = claim_colour[adopt]
+        return state, changed
+
+    def terminated(self, round: int, state: State, changed: np.ndarray) -> bool:
+        return bool(state["conflict"])
+
+    def result(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> dict[str, Any]:
+        if state["conflict"]:
+            return {
+                "answer": False,
+                "colouring": None,
+                "text": "No, the graph is not bipartite (some odd cycle forces two neighbours to share a colour).",
+            }
+        colour = state["colour"]
+        side = np.flatnonzero(colour == 0).tolist()
+        return {
+            "answer": True,
+            "colouring": colour,
+            "text": f"Yes, the graph is bipartite; one side is {side[:30]}"
+            + (" ..." if len(side) > 30 else ""),
+        }
+
+
+# --------------------------------------------------------------------------- triangles
+class MaxTriangleSum(VertexAlgorithm):
+    name = "max_triangle_sum"
+    description = (
+        "Maximum triangle weight sum: among all triples of mutually connected nodes (triangles), the largest "
+        "sum of the three node weights; found by intersecting neighbour sets. Edge direction is ignored."
+    )
+    six_parts = {
+        "State": "weight: the node's own weight; best: the heaviest triangle this node has confirmed.",
+        "Message": "a candidate pair: 'my neighbour w is also your neighbour?', sent from u to v, with u's id.",
+        "Initialization": "Every node sets best = none. Nodes are ranked by (degree, id); each node keeps the "
+        "neighbours ranked above it (its forward list).",
+        "Send": "Each node u sends, for every two nodes v < w (by rank) in its forward list, the candidate w "
+        "to v.",
+        "Update": "Step 1: node v checks each candidate w against its own neighbour list. Step 2: a hit means "
+        "u, v, w form a triangle; its sum is weight(u) + weight(v) + weight(w). Step 3: best = the largest sum.",
+        "Termination": "After one round. The answer is the largest best over all nodes (none: no triangle).",
+    }
+    combine = "none"
+    answer_kind = "number"
+
+    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
+        if graph.node_weights is None:
+            raise VertexProgramError(
+                "max_triangle_sum needs node weights; build the graph with node_weights=[...]"
+            )
+        adj = graph.both
+        simple = adj.src != adj.indices  # self-loops cannot be triangle edges
+        src, dst = adj.src[simple], adj.indices[simple]
+        degree = np.bincount(src, minlength=graph.num_nodes)
+        rank = np.empty(graph.num_nodes, dtype=np.int64)
+        rank[np.lexsort((np.arange(graph.num_nodes), degree))] = np.arange(graph.num_nodes)
+        # forward lists sorted by the neighbour's rank; the degree order keeps them short (O(m^1.5) pairs)
+        fwd = rank[src] < rank[dst]
+        fsrc, fdst = src[fwd], dst[fwd]
+        order = np.lexsort((rank[fdst], fsrc))
+        fsrc, fdst = fsrc[order], fdst[order]
+        n = graph.num_nodes
+        lo, hi = np.minimum(src, dst), np.maximum(src, dst)
+        return {
+            "forward_src": fsrc,
+            "forward_dst": fdst,
+            "forward_ptr": np.searchsorted(fsrc, np.arange(n + 1)),
+            "edge_keys": np.unique(lo * n + hi),
+            "best": np.full(n, -np.inf),
+            "best_triangle": np.full((n, 3), -1, dtype=np.int64),
+        }
+
+    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
+        ptr, dst = state["forward_ptr"], state["forward_dst"]
+        # for forward-list slot i of node u, pair it with every later slot of the same list
+        later = ptr[state["forward_src"] + 1] - np.arange(dst.size) - 1
+        first = np.repeat(np.arange(dst.size), later)
+        offsets = np.cumsum(later) - later
+        second = first + 1 + (np.arange(first.size) - np.repeat(offsets, later))
+        return Messages(dst[first], dst[second], state["forward_src"][first])
+
+    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
+        msgs = inbox.raw
+        n = graph.num_nodes
+        v, w, u = msgs.targets, msgs.values, msgs.senders
+        keys = np.minimum(v, w) * n + np.maximum(v, w)
+        pos = np.searchsorted(state["edge_keys"], keys)
+        hit = pos < state["edge_keys"].size
+        hit[hit] = state["edge_keys"][pos[hit]] == keys[hit]
+        v, w, u = v[hit], w[hit], u[hit]
+        if v.size == 0:
+            return state, v
+        nw = graph.node_weights
+        total = nw[u] + nw[v] + nw[w]
+        order = np.lexsort((-total, v))  # per receiver, heaviest triangle first
+        first = np.r_[True, v[order][1:] != v[order][:-1]]
+        pick = order[first]
+        state["best"][v[pick]] = total[pick]
+        state["best_triangle"][v[pick]] = np.sort(np.column_stack([u[pick], v[pick], w[pick]]), axis=1)
+        return state, v[pick]
+
+    def terminated(self, round: int, state: State, changed: np.ndarray) -> bool:
+        return True
+
+    def max_rounds(self, graph: VertexGraph, params: dict[str, Any]) -> int:
+        return 1
+
+    def result(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> dict[str, Any]:
+        best = state["best"]
+        if not np.isfinite(best).any():
+            return {
+                "answer": None,
+                "triangle": None,
+                "text": "The graph has no triangle (no three mutually connected nodes).",
+            }
+        node = int(np.argmax(best))
+        tri = state["best_triangle"][node].tolist()
+        total = as_number(best[node])
+        return {
+            "answer": total,
+            "triangle": tri,
+            "text": f"The heaviest triangle is {tri} with total node weight {total}.",
+        }
