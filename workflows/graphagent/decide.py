@@ -22,6 +22,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from graphreason.tools.core.jsonable import jsonable
 from graphreason.tools.graphagent.registry import COMMANDS, final_command
 from graphreason.workflows.graphagent.common import MAX_REPLY_KEPT, ask, command_tools, first_words
 from graphreason.workflows.graphagent.context import GraphAgentContext
@@ -69,7 +70,7 @@ def decide(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
         "reply": text[:MAX_REPLY_KEPT],
         "thoughts": decision.thoughts,
         "command": decision.command,
-        "args": _json_ready(args),
+        "args": jsonable(args, str_keys=True),
         "valid": decision.valid,
         "problem": decision.problem,
         "label": decision.label,
@@ -132,13 +133,3 @@ def after_decide(state: GraphAgentState) -> str:
     """A valid answer ends the loop; anything else is executed (or corrected)."""
     pending = state.get("pending") or {}
     return "answer" if pending.get("valid") and COMMANDS.is_terminal(pending.get("command") or "") else "execute"
-
-
-def _json_ready(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _json_ready(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_ready(v) for v in value]
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    return str(value)

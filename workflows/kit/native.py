@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from graphreason.tools.core.jsonable import jsonable
 from graphreason.workflows.usage import Usage
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ def ask_with_tools(
     counts = getattr(message, "usage_metadata", None) or {}
     content = message.content if isinstance(message.content, str) else _text_of(message.content)
     calls = [
-        {"name": str(call.get("name") or ""), "args": _json_ready(call.get("args") or {}),
+        {"name": str(call.get("name") or ""), "args": jsonable(call.get("args") or {}, str_keys=True),
          "id": str(call.get("id") or f"call-{i}")}
         for i, call in enumerate(getattr(message, "tool_calls", None) or [])
     ]
@@ -189,13 +190,3 @@ def _text_of(content: Any) -> str:
             if isinstance(part, str) or isinstance(part, dict)
         )
     return str(content or "")
-
-
-def _json_ready(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _json_ready(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_ready(v) for v in value]
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    return str(value)
