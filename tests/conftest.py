@@ -31,6 +31,12 @@ def require_data(name: str) -> Path:
     return path
 
 
+def read_output(workdir: Path, stream: str) -> str:
+    """What a child wrote to ``stream`` ("stdout" or "stderr"): the file in ``workdir``, or "" before it exists."""
+    path = workdir / f"{stream}.txt"
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
 @dataclass
 class BackgroundChild:
     """A child process started without waiting for it; its output goes to files, so no pipe can fill up.
@@ -61,8 +67,7 @@ class BackgroundChild:
             self.process.wait()
 
     def _read(self, stream: str) -> str:
-        path = self.workdir / f"{stream}.txt"
-        return path.read_text(errors="replace") if path.exists() else ""
+        return read_output(self.workdir, stream)
 
 
 def start_child(
@@ -134,8 +139,7 @@ class SlowChild:
             self.process.wait()
 
     def _read(self, stream: str) -> str:
-        path = self.workdir / f"{stream}.txt"
-        return path.read_text(errors="replace") if path.exists() else ""
+        return read_output(self.workdir, stream)
 
 
 def start_slow_child(
