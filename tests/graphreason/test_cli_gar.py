@@ -90,21 +90,23 @@ def test_eval_gar_bad_options_exit_2(tmp_path, capsys):
 
 
 @pytest.mark.data
-def test_eval_gar_on_all_graphinstruct_dev_items_is_structurally_right(tmp_path, capsys):
-    """All 360 dev items with a master that never answers usefully: the fallback must get every one right."""
+def test_eval_gar_on_graphinstruct_dev_items_is_structurally_right(tmp_path, capsys):
+    """10 dev items per task through the CLI with a master that never answers usefully: the fallback gets every
+    one right (tests/workflows/gar/test_graph.py runs all 360 through solve())."""
     folder = require_data("GraphInstruct-Test-v4")
     out = tmp_path / "dev"
     model = write_script(tmp_path, [GARBAGE])
-    argv = ["eval", "gar", "--dataset", "graphinstruct", "--path", str(folder), "--out", str(out)]
+    argv = ["eval", "gar", "--dataset", "graphinstruct", "--path", str(folder), "--out", str(out), "--limit", "90"]
     assert main([*argv, "--model", model, "--embedding", "hash", "--concurrency", "2", "--no-progress"]) == 0
     summary = json.loads((out / "summary.json").read_text())
     print(json.dumps({t: r["accuracy"] for t, r in summary["tasks"].items()}))
-    assert summary["overall"]["n"] == 360 and summary["overall"]["errors"] == 0
+    assert summary["overall"]["n"] == 90 and summary["overall"]["errors"] == 0
+    assert {r["n"] for r in summary["tasks"].values()} == {10}
     assert {t: r["accuracy"] for t, r in summary["tasks"].items()} == dict.fromkeys(summary["tasks"], 1.0)
     assert len(summary["tasks"]) == 9 and summary["overall"]["llm_calls_per_q"] == 1.0
-    # GraphInstruct's hamilton "No" labels are mostly contradicted by verified paths
+    # GraphInstruct's hamilton "No" labels are often contradicted by verified paths (4 of these 10)
     assert summary["tasks"]["hamilton"]["path_validity"] == 1.0
-    assert summary["tasks"]["hamilton"]["label_agreement"] < 0.5
+    assert summary["tasks"]["hamilton"]["label_agreement"] == 0.6
 
 
 @pytest.mark.parametrize(("edges", "found"), [("oops", "a string"), ({"0": 1}, "an object"), (7, "a number")])

@@ -22,7 +22,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "mini_academic.json
 
 def test_full_counselor_run_with_the_embedded_model(cache_sharing_the_model):
     ctx = CounselorContext(
-        graph=str(FIXTURE), max_steps=2, max_reflections=1, max_tokens=48, reflection_max_tokens=48, seed=7
+        graph=str(FIXTURE), max_steps=1, max_reflections=1, max_tokens=48, reflection_max_tokens=48, seed=7
     )
     out = solve("Who wrote the paper Sparse coding of natural images?", ctx)
     trials = out["trials"]

@@ -1,8 +1,15 @@
-"""The LoRA loop on the real SmolLM2 with a tiny slice: loss falls, a resumed run equals an uninterrupted one."""
+"""The LoRA loop on SmolLM2 with a tiny slice: loss falls, a resumed run equals an uninterrupted one.
+
+The model is the real SmolLM2 (its tokenizer, widths and projection names) cut to
+its first ``LAYERS`` decoder layers: the loop's mechanics (batches, checkpoints,
+resume, stages, card) are the same at any depth, and 2 layers run about 7 times
+faster than 30. That the full model learns is shown by the shipped adapter's card.
+"""
 
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import shutil
 
@@ -20,11 +27,18 @@ from tests.conftest import require_data
 pytestmark = pytest.mark.heavy  # among the slowest files: scheduled first (tests/conftest.py)
 
 
+LAYERS = 2
+LORA_PARAMETERS_PER_LAYER = 162_816  # r=16 on all seven projections of one SmolLM2 layer (30 layers: 4,884,480)
+
+
 @pytest.fixture(scope="module")
 def base():
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
-    yield load_base()
+    model, tokenizer = load_base()
+    model.model.layers = model.model.layers[:LAYERS]
+    model.config.num_hidden_layers = LAYERS
+    yield model, tokenizer
     torch.set_num_threads(threads)
 
 
@@ -57,10 +71,11 @@ def test_loss_falls_and_resume_is_exact(base, tiny_batch, tmp_path) -> None:
     train, validation = tiny_batch
     full = train_generator(copy.deepcopy(model), tokenizer, train, validation, config(tmp_path / "full"))
     losses = [h["loss"] for h in full.history]
-    assert losses[-1] < 0.5 * losses[0]  # the same two examples every step: memorized fast
+    assert all(b < a for a, b in itertools.pairwise(losses))  # the same two examples every step
+    assert losses[-1] < 0.9 * losses[0]
     assert [h["step"] for h in full.history if "val_loss" in h] == [3, 6]
     card = json.loads((tmp_path / "full" / "card.json").read_text())
-    assert card["trainable_parameters"] == 4_884_480  # r=16 on all seven projections of 30 layers
+    assert card["trainable_parameters"] == LORA_PARAMETERS_PER_LAYER * LAYERS
     assert card["validation_loss"] == full.history[-1]["val_loss"]
 
     # an interrupted run: only the step-3 checkpoint exists; resuming must redo steps 4..6 identically
