@@ -193,7 +193,11 @@ def _score(item: dict[str, Any], output: dict[str, Any]) -> dict[str, float]:
         scores["agent_engine"] = float(note.get("engine") == "agents")
         comparison = note.get("comparison")
         if isinstance(comparison, dict):
-            scores["agree"] = float(bool(comparison.get("agree")))
+            # agreement is scored only where the node agents produced the answer
+            agree = comparison.get("agree")
+            scores["agents_answered"] = float(agree is not None)
+            if agree is not None:
+                scores["agree"] = float(bool(agree))
             scores["agent_complete"] = float(bool(structured.get("complete", True)))
             scores["agent_rounds"] = float(note.get("rounds") or 0)
     return scores

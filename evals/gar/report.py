@@ -82,6 +82,7 @@ def _row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "mean_edges": mean([s["n_edges"] for s in scores if "n_edges" in s]),
         # agents mode: how many questions the node agents ran, and how well they matched compiled mode
         "agent_share": mean([s["agent_engine"] for s in scores if "agent_engine" in s]),
+        "agents_answered": mean([s["agents_answered"] for s in scores if "agents_answered" in s]),
         "agreement": mean([s["agree"] for s in scores if "agree" in s]),
         "agent_complete": mean([s["agent_complete"] for s in scores if "agent_complete" in s]),
         "agent_rounds_per_q": mean([s["agent_rounds"] for s in scores if "agent_rounds" in s]),
@@ -133,6 +134,7 @@ _AGENTS = (
     ("n", "n"),
     ("accuracy", "accuracy"),
     ("agent_share", "run by agents"),
+    ("agents_answered", "agents answered"),
     ("agreement", "agrees with compiled"),
     ("agent_complete", "finished"),
     ("master_calls_per_q", "master calls/q"),
@@ -252,7 +254,9 @@ _EXPLAIN = (
 _EXPLAIN_AGENTS = (
     "Agents mode: each node is an LLM agent (several per call), rounds fan out with Send. "
     "Run by agents: share of questions whose algorithm has an agent form (the rest ran compiled). "
-    "Agrees with compiled: the node agents' answer equals the compiled engine's on the same graph. "
+    "Agents answered: share of questions where at least one agent round ran, no node agent call failed "
+    "and the run was not cut short. Agrees with compiled: among those, the node agents' answer equals "
+    "the compiled engine's on the same graph (the others are not compared). "
     "Finished: the run ended by the algorithm's own termination (not the call or round cap). "
     "Master / agent calls and tokens are counted per LLM call by the node that made it. "
     "Bad replies: node-agent replies that were not readable JSON. Accuracy is structural, errors count as wrong."

@@ -68,6 +68,18 @@ def test_run_gar_in_agents_mode_prints_the_agreement(tmp_path, capsys):
     assert calls >= 1 + 4  # the master plus one node-agent call per round along 0-1-2-3
 
 
+def test_run_gar_never_claims_agreement_when_no_agent_answered(tmp_path, capsys):
+    """Agents that never write a readable reply: the start states happen to give compiled mode's
+    "Yes"-or-"No" shape, but the run must say that nothing was compared, not "agrees"."""
+    model = write_script(tmp_path, [GARBAGE])
+    agents = write_script(tmp_path, ["I am a node and I feel fine."] * 20, name="agents.json")
+    argv = ["run", "gar", "--question", CONNECTED, "--model", model, "--embedding", "hash"]
+    assert main([*argv, "--mode", "agents", "--agent-model", agents]) == 0
+    out = capsys.readouterr().out
+    assert "Agents vs compiled: not compared: no node agent answered" in out
+    assert "agrees" not in out and "DISAGREES" not in out
+
+
 def test_eval_gar_agents_mode_end_to_end(tmp_path, capsys):
     out = tmp_path / "run"
     model = write_script(tmp_path, [GARBAGE])

@@ -141,8 +141,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     executed = next((n for n in notes if n.get("step") == "execute" and "engine" in n), {})
     comparison = executed.get("comparison")
     if isinstance(comparison, dict):
-        verdict = "agrees" if comparison.get("agree") else "DISAGREES"
-        print(f"Agents vs compiled: {verdict} ({shorten(str(comparison.get('detail', '')), 300)})")
+        agree, detail = comparison.get("agree"), shorten(str(comparison.get("detail", "")), 300)
+        if agree is None:  # the node agents did not produce the answer: the detail says what happened
+            print(f"Agents vs compiled: {detail}")
+        else:
+            print(f"Agents vs compiled: {'agrees' if agree else 'DISAGREES'} ({detail})")
     usage = output.get("usage") or {}
     print(
         f"({usage.get('llm_calls', 0)} LLM call(s), {usage.get('tokens', 0)} tokens, "

@@ -257,6 +257,27 @@ def round_end(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     return update
 
 
+def why_not_the_agents_answer(answered: int, stop: str, errors: list[str], stop_text: str = "") -> str:
+    """Why the final node states are not the node agents' own answer ("" when they are).
+
+    Agreement with compiled mode is claimed only for an answer the agents
+    produced: ``answered`` node agents replied usably, none of their replies
+    had a problem (a failed node keeps its previous state, a bad message is
+    dropped) and the call cap did not cut the run short (a round cap is applied
+    to compiled mode too, so it is compared).
+    """
+    reasons = []
+    if answered == 0 and not errors:
+        reasons.append("no node agent was called (no node was active at the start)")
+    elif answered == 0:
+        reasons.append("no node agent answered")
+    if errors:
+        reasons.append(f"{len(errors)} problem(s) in node agent replies (first: {errors[0][:200]})")
+    if stop == "call_cap":
+        reasons.append(f"the run stopped early ({stop_text or stop})")
+    return "; ".join(reasons)
+
+
 def finish(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Read the answer from the final states and compare it with compiled mode."""
     algorithm = get_algorithm(state["algorithm"])
@@ -266,13 +287,22 @@ def finish(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     output = algorithm.result(graph, arrays, prepared)
     compiled = run(algorithm, graph, state.get("params") or {}, max_rounds=state["max_rounds"])
     answer = jsonable(output.get("answer"), int_floats=True)
-    comparison = compare(answer, jsonable(compiled.answer, int_floats=True))
-    comparison["compiled_rounds"] = compiled.rounds
     stop = state.get("stop_reason") or "no_active"
+    rounds = max(state.get("round", 1) - 1, 0)  # round 0 is the initial Send
+    errors = list(state.get("errors") or [])
+    compiled_answer = jsonable(compiled.answer, int_floats=True)
+    log = state.get("round_log") or []
+    answered = sum(int(entry.get("called", 0)) - int(entry.get("errors", 0)) for entry in log)
+    missing = why_not_the_agents_answer(answered, stop, errors, state.get("stop_text", ""))
+    comparison = compare(answer, compiled_answer)
+    if missing:  # the states as read are not the agents' answer: no verdict either way
+        comparison.update(
+            agree=None, states_equal=comparison["agree"], detail=f"not compared: {missing}; {comparison['detail']}"
+        )
+    comparison["compiled_rounds"] = compiled.rounds
     text = str(output.get("text", ""))
     if stop in ("call_cap", "max_rounds"):
         text += f" ({state.get('stop_text')}; the answer may be incomplete)"
-    rounds = max(state.get("round", 1) - 1, 0)  # round 0 is the initial Send
     emit("agent_compare", comparison["detail"], agree=comparison["agree"])
     result = {
         "answer": answer,
@@ -283,7 +313,7 @@ def finish(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         "stop_text": state.get("stop_text", ""),
         "complete": stop not in ("call_cap", "max_rounds"),
         "llm_calls": state.get("calls", 0),
-        "errors": list(state.get("errors") or []),
+        "errors": errors,
         "round_log": list(state.get("round_log") or []),
         "states": state["states"],
         "comparison": comparison,
