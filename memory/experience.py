@@ -51,8 +51,9 @@ class Episode:
     steps: list[dict[str, Any]] = field(default_factory=list)  # command, args, observation summary, ...
     predicted: str | None = None
     gold: str | None = None
-    success: bool = False
+    success: bool = False  # the agent itself answered, and its answer was the gold label
     step_count: int = 0
+    ended_by: str = ""  # how the run ended: "answer" (the agent answered) or the fallback's reason; "" if unknown
 
     @property
     def key(self) -> str:

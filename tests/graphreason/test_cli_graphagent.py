@@ -11,6 +11,10 @@ import json
 import pytest
 
 from graphreason.cli.main import build_parser, main
+from graphreason.memory.experience import episode_key
+from graphreason.workflows.graphagent.context import GraphAgentContext
+from graphreason.workflows.graphagent.experience import episode_history, experience_memory
+from graphreason.workflows.graphagent.resources import forget_stores
 from tests.graphreason.conftest import write_script
 from tests.workflows.graphagent.fixtures import install, reply
 
@@ -78,6 +82,23 @@ def test_train_collects_episodes_into_a_sqlite_store(tmp_path, capsys) -> None:
     assert "2 episode(s) added" in out and f"Experience store: {store}" in out and store.exists()
     assert main(argv) == 0
     assert "0 episode(s) added, 2 already stored" in capsys.readouterr().out
+
+
+def test_train_never_counts_the_fallback_as_the_agents_success(tmp_path, capsys) -> None:
+    """Every reply unusable: the fallback labels both nodes, so the agent answered 0 and was right in 0."""
+    store = tmp_path / "experience.sqlite"
+    model = write_script(tmp_path, ["I think it is a nice paper."] * 20, name="garbage.json")
+    argv = ["train", "graphagent", "--dataset", "tiny", "--embedding", "hash", "--model", model,
+            "--no-progress", "--limit", "2", "--experience-path", str(store), "--max-bad-replies", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "The agent answered 0 of 2 and was right in 0 (0.0%)" in out and "100.0%" not in out
+    assert "How the runs ended: errors 2" in out
+    forget_stores()  # the episodes as a later run reads them back from the file
+    memory = experience_memory(GraphAgentContext(dataset="tiny", embedding_model="hash"), "tiny", str(store))
+    episodes = [memory.get(episode_key("tiny", node)) for node in ("101", "102")]
+    assert all(episodes) and not any(e.success for e in episodes)
+    assert all(e.ended_by == "errors" and "the fallback chose" in episode_history(e) for e in episodes)
 
 
 def test_train_defaults_to_a_store_in_the_cache_folder(tmp_path, capsys) -> None:

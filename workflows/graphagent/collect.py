@@ -7,6 +7,12 @@ interrupted collection continues where it stopped when rerun with the same
 store. A node the run refuses (unknown id, ...) is listed under ``errors``;
 an unreachable model stops the collection (the episodes stored so far stay).
 
+An episode is a success only when the agent itself answered with the gold
+label (:func:`agent_succeeded`): a label chosen by the fallback (no answer
+within T_max, unusable replies) or put in by the tool guard is not, and the
+statistics count the agent's answers, its successes and the final labels
+apart.
+
 Note for tool mode: a training node's prediction comes from a model trained
 on that very node, so tool-mode episodes are nearly all successes; their
 lessons then mostly say "trust the graph model", which is what the guard
@@ -48,9 +54,21 @@ def episode_from_output(out: dict[str, Any]) -> Episode:
         steps=steps,
         predicted=out.get("answer"),
         gold=out.get("gold"),
-        success=out.get("answer") is not None and out.get("answer") == out.get("gold"),
+        success=agent_succeeded(out),
         step_count=len(steps),
+        ended_by=str(out.get("ended_by") or ""),
     )
+
+
+def agent_succeeded(out: dict[str, Any]) -> bool:
+    """The agent itself answered and named the gold label.
+
+    A run that ended without an answer (T_max, unusable replies) got its label
+    from the fallback, and a label the tool guard put in place of the agent's
+    is the guard's: neither is a success of the agent, whatever the final label.
+    """
+    agent = out.get("agent_answer")
+    return out.get("ended_by") == "answer" and agent is not None and agent == out.get("gold")
 
 
 def collect_experience(
@@ -73,7 +91,8 @@ def collect_experience(
     memory = experience_memory(run_context, data.name, path)
     stats: dict[str, Any] = {
         "dataset": data.name, "store": path or "memory", "nodes": len(chosen), "added": 0,
-        "already_stored": 0, "successes": 0, "errors": [], "ended_by": {},
+        "already_stored": 0, "agent_answered": 0, "successes": 0, "final_right": 0, "errors": [],
+        "ended_by": {},
     }
     usage: Usage = {}
     bar = _bar(len(chosen), progress)
@@ -91,11 +110,14 @@ def collect_experience(
         episode = episode_from_output(out)
         memory.add(episode)
         stats["added"] += 1
+        stats["agent_answered"] += int(out.get("ended_by") == "answer")
         stats["successes"] += int(episode.success)
+        stats["final_right"] += int(out.get("answer") is not None and out.get("answer") == out.get("gold"))
         stats["ended_by"][out["ended_by"]] = stats["ended_by"].get(out["ended_by"], 0) + 1
         usage = add_usage(usage, out.get("usage"))
         bar.update(1)
     bar.close()
+    # the agent's own accuracy: the runs it answered and got right, over every run added
     stats["accuracy"] = stats["successes"] / stats["added"] if stats["added"] else None
     stats["episodes_in_store"] = memory.count()
     stats["usage"] = usage

@@ -63,7 +63,10 @@ def episode_history(episode: Episode) -> str:
         what = step.get("summary") or step.get("observation") or ""
         lines.append(f"{step.get('command') or 'bad reply'}: {first_words(what, 40)}")
     truth = f"; the true label was {episode.gold}" if episode.gold else ""
-    lines.append(f"Answered {episode.predicted or 'nothing'}{truth}.")
+    if episode.ended_by and episode.ended_by != "answer":  # the label came from the fallback, not the agent
+        lines.append(f"Gave no answer ({episode.ended_by}); the fallback chose {episode.predicted or 'nothing'}{truth}.")
+    else:
+        lines.append(f"Answered {episode.predicted or 'nothing'}{truth}.")
     return clip_words("\n".join(lines), HISTORY_WORDS)
 
 

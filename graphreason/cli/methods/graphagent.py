@@ -193,13 +193,19 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats, indent=2, ensure_ascii=False, default=str))
         return 0
-    accuracy = stats.get("accuracy")
+    added = stats.get("added", 0)
     print(
-        f"{stats.get('added', 0)} episode(s) added, {stats.get('already_stored', 0)} already stored, "
-        f"{len(stats.get('errors') or [])} refused; "
-        + (f"{100 * accuracy:.1f}% right" if isinstance(accuracy, (int, float)) else "none run")
-        + f"; {stats.get('episodes_in_store', '?')} episode(s) in the store"
+        f"{added} episode(s) added, {stats.get('already_stored', 0)} already stored, "
+        f"{len(stats.get('errors') or [])} refused; {stats.get('episodes_in_store', '?')} episode(s) in the store"
     )
+    if added:
+        answered, right = stats.get("agent_answered", 0), stats.get("successes", 0)
+        print(
+            f"The agent answered {answered} of {added} and was right in {right} ({100 * right / added:.1f}%); "
+            f"{added - answered} ended without its answer (the fallback gave the label); "
+            f"final labels right: {stats.get('final_right', 0)} of {added}"
+        )
+        print("How the runs ended: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.get("ended_by", {}).items())))
     for error in (stats.get("errors") or [])[:5]:
         print(f"  {error.get('node')}: {error.get('error')}")
     print(f"Experience store: {path}")
