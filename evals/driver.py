@@ -11,11 +11,17 @@ every question resumably (:func:`graphreason.evals.runner.run_items`, one
 ``report.md`` beside them (:func:`graphreason.evals.report.write_report_files`).
 
 Run folders are ``runs/<method>-<part>-...`` (:func:`default_out_dir`): the
-same command gives the same folder, so a rerun resumes it.
+same command gives the same folder, so a rerun resumes it. Every record
+carries the settings that produced its answer (:func:`answer_settings`: the
+run's context and the summary's head, less what only picks the sample); a rerun
+whose settings or questions differ from the folder's records is refused before
+any question runs (:func:`check_resume`), naming the difference, so a report
+never summarises records made with other settings than it shows.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -25,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from graphreason.evals.report import ReportKind, ReportPaths, write_report_files
-from graphreason.evals.runner import ScoreFn, SolveFn, run_items
+from graphreason.evals.runner import ScoreFn, SolveFn, item_field, read_records, run_items
 from graphreason.settings import REPO_ROOT
 
 
@@ -118,6 +124,83 @@ def model_name(model: Any) -> str:
     return model if isinstance(model, str) else getattr(model, "__name__", type(model).__name__)
 
 
+# ------------------------------------------------------------------ settings on records
+
+# summary-head keys that choose the sample or describe the run, not how a question is answered
+SAMPLE_KEYS = frozenset({
+    "title", "limit", "concurrency", "question_seed", "records_file", "n_questions", "max_nodes", "tasks",
+    "variants", "variant_settings", "references", "seed",
+})
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON reads it back: model objects by name, tuples as lists, keys as strings."""
+    return json.loads(json.dumps(value, default=model_name, sort_keys=True))
+
+
+def context_settings(context: Any) -> dict[str, Any]:
+    """Every field of a run context, models by name (:func:`model_name`)."""
+    return _plain({f.name: getattr(context, f.name) for f in dataclasses.fields(context)})
+
+
+def answer_settings(meta: Mapping[str, Any], context: Any = None) -> dict[str, Any]:
+    """What a record's answer depends on: ``meta`` without :data:`SAMPLE_KEYS` (also inside its
+    ``settings``), plus every field of ``context``."""
+    kept = {k: v for k, v in meta.items() if k not in SAMPLE_KEYS}
+    if isinstance(kept.get("settings"), Mapping):
+        kept["settings"] = {k: v for k, v in kept["settings"].items() if k not in SAMPLE_KEYS}
+    if context is not None:
+        kept["context"] = context_settings(context)
+    return _plain(kept)
+
+
+def _differences(before: Any, now: Any, prefix: str = "") -> list[str]:
+    if isinstance(before, dict) and isinstance(now, dict):
+        found = []
+        for key in sorted(set(before) | set(now), key=str):
+            found += _differences(before.get(key), now.get(key), f"{prefix}{key}.")
+        return found
+    return [] if before == now else [f"{prefix[:-1] or 'settings'} {before!r} there, {now!r} now"]
+
+
+def _named_once(changed: list[str]) -> list[str]:
+    """Drop ``context.X ...`` where the summary head (or its ``settings``) already names ``X`` with the same values."""
+    head = [c for c in changed if not c.startswith("context.")]
+
+    def repeated(change: str) -> bool:
+        text = change.removeprefix("context.")
+        return any(other == text or other.endswith("." + text) for other in head)
+
+    return [c for c in changed if not (c.startswith("context.") and repeated(c))]
+
+
+def check_resume(records_path: Path, settings: Mapping[str, Mapping[str, Any]], items: Sequence[Any]) -> None:
+    """Refuse to resume ``records_path`` with other settings or other questions than its records hold.
+
+    ``settings`` maps each mode of this run to its :func:`answer_settings`.
+    Records of other modes are left alone (the report covers this run's modes).
+    """
+    questions = {str(item_field(item, "qid")): item_field(item, "question") for item in items}
+    for record in read_records(records_path):
+        mode = str(record["mode"])
+        if mode not in settings:
+            continue
+        where = f"{records_path.parent} already holds records of mode {mode!r}"
+        fix = "; rerun with the same settings, pass --out with another folder for this run, or delete that folder"
+        if "settings" not in record:
+            raise EvalConfigError(f"{where} that do not say which settings made them (an older version){fix}")
+        changed = _named_once(_differences(record["settings"], _plain(settings[mode])))
+        if changed:
+            raise EvalConfigError(f"{where} made with other settings: {'; '.join(changed[:8])}{fix}")
+        qid = str(record["qid"])
+        asked = questions.get(qid)
+        if asked is not None and record.get("question") is not None and record["question"] != asked:
+            raise EvalConfigError(
+                f"{where} for another question set: question {qid!r} there is {str(record['question'])[:120]!r}, "
+                f"now {str(asked)[:120]!r}{fix}"
+            )
+
+
 # ------------------------------------------------------------------ the run
 
 
@@ -132,21 +215,29 @@ def run_eval(
     concurrency: int = 1,
     progress: bool = True,
     empty_note: str = "",
+    settings: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> EvalResult:
     """Answer ``items`` in every mode, then write the run's report.
 
     ``solvers`` maps each mode's record key to the function answering one
     item in it; ``score_fn`` scores an answer (default: Rouge-L and EM).
-    Pairs with an ``ok`` record in ``<out_dir>/records.jsonl`` are not run
-    again. The summary covers exactly this run's (mode, question) pairs and
-    starts with ``meta``, plus the records file and the question count.
-    ``empty_note`` says why the question set may be empty.
+    ``settings`` maps each mode to what its answers depend on (default:
+    :func:`answer_settings` of ``meta`` for every mode); each record carries
+    its mode's, and pairs with an ``ok`` record in ``<out_dir>/records.jsonl``
+    are not run again, after :func:`check_resume` has made sure those records
+    were made with the same settings. The summary covers exactly this run's
+    (mode, question) pairs and starts with ``meta``, plus the records file and
+    the question count. ``empty_note`` says why the question set may be empty.
     """
     if not items:
         raise EvalConfigError(f"the question set is empty{empty_note}")
     _at_least_one("--concurrency", concurrency)
     out = Path(out_dir)
     records_path = out / "records.jsonl"
+    if settings is None:
+        settings = dict.fromkeys(solvers, answer_settings(meta))
+    settings = {mode: _plain(settings[mode]) for mode in solvers}
+    check_resume(records_path, settings, items)
     records = [
         record
         for mode, solve in solvers.items()
@@ -158,6 +249,7 @@ def run_eval(
             mode=mode,
             progress=progress,
             score_fn=score_fn,
+            settings=settings[mode],
         )
     ]
     meta = {**meta, "records_file": str(records_path), "n_questions": len(items)}

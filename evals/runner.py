@@ -135,9 +135,13 @@ def _base_record(item: Any, mode: str) -> dict[str, Any]:
     }
 
 
-def _solve_one(item: Any, mode: str, solve_fn: SolveFn, score_fn: ScoreFn) -> dict[str, Any]:
+def _solve_one(
+    item: Any, mode: str, solve_fn: SolveFn, score_fn: ScoreFn, settings: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Run and score one question. Model outages and Ctrl-C propagate; other errors become records."""
     record = _base_record(item, mode)
+    if settings is not None:
+        record["settings"] = settings
     start = time.perf_counter()
     try:
         output = solve_fn(item)
@@ -187,8 +191,12 @@ def run_items(
     mode: str = "counselor",
     progress: bool = True,
     score_fn: ScoreFn | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Answer ``items`` with ``solve_fn`` in a thread pool, one JSONL record per question.
+
+    ``settings`` (what the answers depend on) is stored in every record; the
+    eval driver checks it before resuming a records file.
 
     Questions with an ``ok`` record for ``mode`` in ``out_path`` are skipped; error
     records are retried. Returns this mode's latest record per item, in item order.
@@ -223,7 +231,7 @@ def run_items(
                 item = next(queue, None)
                 if item is None:
                     break
-                pending.add(pool.submit(_solve_one, item, mode, solve_fn, score_fn))
+                pending.add(pool.submit(_solve_one, item, mode, solve_fn, score_fn, settings))
             if not pending:
                 break
             try:

@@ -275,13 +275,15 @@ def run_counselor_eval(
 
     run = {"limit": limit, "concurrency": concurrency, "question_seed": seed}
     graphs = graph or sorted(set(graph_of.values()))
+    meta = _meta(template, dataset, path, graphs, metric_judge_model, run)
     return driver.run_eval(
         items,
         {mode: solver(mode) for mode in modes},
         Path(out_dir) if out_dir else default_out_dir(dataset, path, graph),
-        _meta(template, dataset, path, graphs, metric_judge_model, run),
+        meta,
         COUNSELOR_REPORT,
         score_fn=_scorer(metric_judge_model, template.base_url),
         concurrency=concurrency,
         progress=progress,
+        settings={mode: driver.answer_settings(meta, replace(template, mode=mode)) for mode in modes},
     )

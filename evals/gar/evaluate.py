@@ -356,4 +356,5 @@ def run_gar_eval(
         concurrency=concurrency,
         progress=progress,
         empty_note=f" (no graph has at most {max_nodes} nodes)" if max_nodes else "",
+        settings={record_mode(mode): driver.answer_settings(meta, context)},
     )

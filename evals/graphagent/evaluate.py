@@ -345,9 +345,11 @@ def run_graphagent_eval(
             if hasattr(context, key)
         },
     }
+    # each variant's records carry its own context (the variants of one run differ in their settings)
+    settings = {n: driver.answer_settings({**meta, "variant": n}, contexts.get(n, context)) for n in names}
     return driver.run_eval(
         items, solvers, out, meta, GRAPHAGENT_REPORT, score_fn=score, concurrency=concurrency,
-        progress=progress, empty_note=f" ({data.name} {context.split} has no {part} nodes)",
+        progress=progress, empty_note=f" ({data.name} {context.split} has no {part} nodes)", settings=settings,
     )
 
 

@@ -136,5 +136,5 @@ def run_toolformer_eval(
     return driver.run_eval(
         items, {model: solve_item}, out, meta, TOOLFORMER_REPORT,
         score_fn=lambda item, output: score(item, output, executed=context.execute_calls),
-        concurrency=concurrency, progress=progress,
+        concurrency=concurrency, progress=progress, settings={model: driver.answer_settings(meta, context)},
     )

@@ -126,6 +126,8 @@ def test_eval_with_a_garbage_master_writes_records_report_and_summary(tmp_path):
     def no_calls() -> ScriptedChatModel:
         return ScriptedChatModel(script=[])  # any LLM call would raise ScriptExhaustedError
 
+    # a resumed run must name the same model (records carry their settings; a factory is named by __name__)
+    no_calls.__name__ = "garbage_master"
     again = run_gar_eval("generated", master_model=no_calls, **options)
     assert (
         again.summary["overall"]["accuracy"] == 1.0
@@ -139,6 +141,7 @@ def test_eval_with_a_garbage_master_writes_records_report_and_summary(tmp_path):
         made.append(1)
         return garbage_master()
 
+    counting.__name__ = "garbage_master"
     run_gar_eval("generated", master_model=counting, **options)
     assert len(made) == 3
 
