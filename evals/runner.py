@@ -160,13 +160,19 @@ def _solve_one(
         record.update(
             status="ok",
             prediction=str(output.get("answer") or ""),
-            first_answer=output.get("first_answer"),
-            accepted=output.get("accepted"),
             scores=scores,
             usage=usage,
             seconds=time.perf_counter() - start,
-            trace={"trials": output.get("trials", []), "reflections": output.get("reflections", [])},
         )
+        # each method's own explanation of the answer: Counselor's trials and reflections (and its first
+        # answer and judge verdict), or the ``details`` another method's eval puts in its output
+        for key in ("first_answer", "accepted"):
+            if output.get(key) is not None:
+                record[key] = output[key]
+        if "trials" in output or "reflections" in output:
+            record["trace"] = {"trials": output.get("trials", []), "reflections": output.get("reflections", [])}
+        if output.get("details") is not None:
+            record["details"] = output["details"]
     record["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     return record
 

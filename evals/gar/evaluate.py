@@ -331,7 +331,15 @@ def run_gar_eval(
         if agent_model is not None:
             models["agent_model"] = agent_model()
         # the workflow's usage already tells the master's calls from the node agents'
-        return dict(solve(item["question"], replace(context, **models)))
+        output = dict(solve(item["question"], replace(context, **models)))
+        executed = _execute_note(output)
+        output["details"] = {
+            "algorithm": output.get("algorithm"),
+            "structured": output.get("structured"),
+            "fallback_used": output.get("fallback_used"),
+            **({"comparison": executed["comparison"]} if "comparison" in executed else {}),
+        }
+        return output
 
     rows = [{**_as_record_item(item), "eval_mode": mode} for item in items]
     meta = _meta(

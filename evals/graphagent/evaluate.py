@@ -251,16 +251,16 @@ def score(item: dict[str, Any], output: dict[str, Any]) -> dict[str, float]:
 
 
 def _for_record(output: dict[str, Any], *, tool_mode: bool) -> dict[str, Any]:
-    """The output as the runner stores it: the label as the answer, the episode as the one trial."""
+    """The output as the runner stores it: the label as the answer, the episode as the record's details."""
     out = dict(output)
     out["answer"] = output.get("answer") or ""
     out["graph_tool"] = tool_mode
-    out["trials"] = [{
+    out["details"] = {
         key: output.get(key)
         for key in ("ended_by", "reason", "agent_answer", "tool_prediction", "changed_tool_answer", "guard",
                     "lessons", "steps")
         if output.get(key) is not None
-    }]
+    }
     return out
 
 

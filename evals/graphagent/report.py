@@ -81,8 +81,8 @@ def _mean(values: Sequence[float], digits: int = 2) -> float | None:
 
 def _trial(record: dict[str, Any]) -> dict[str, Any]:
     """The episode stored with a record (see ``graphreason.evals.graphagent.evaluate``): ended_by, tool_prediction, ..."""
-    trials = (record.get("trace") or {}).get("trials") or [{}]
-    return trials[0] if isinstance(trials[0], dict) else {}
+    details = record.get("details")
+    return details if isinstance(details, dict) else {}
 
 
 def tool_label_of(record: dict[str, Any]) -> str | None:

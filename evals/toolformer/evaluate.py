@@ -11,6 +11,7 @@ it measures the executor and the graph models, not generation).
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,30 @@ def score(item: dict[str, Any], output: dict[str, Any], executed: bool = True) -
     return scores
 
 
+RESULT_CHARS = 300  # of a call's value or error in a record
+
+
+def record_details(output: dict[str, Any]) -> dict[str, Any]:
+    """What a record keeps to explain its scores: the calls found, the brackets that did not parse and, per
+    executed call, whether it ran and what it returned or the error (values shortened to RESULT_CHARS)."""
+
+    def short(value: Any) -> Any:
+        if value is None or isinstance(value, bool | int | float):
+            return value
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+        return text if len(text) <= RESULT_CHARS else text[:RESULT_CHARS] + f"... ({len(text)} chars)"
+
+    return {
+        "calls": list(output.get("calls") or []),
+        "parse_errors": list(output.get("parse_errors") or []),
+        "results": [
+            {"call": r.get("bracket"), "ok": bool(r.get("ok")), "value": short(r.get("value")),
+             "error": short(r.get("error") or None)}
+            for r in output.get("results") or []
+        ],
+    }
+
+
 def run_toolformer_eval(
     path: str | Path | None = None,
     split: str = "val",
@@ -117,6 +142,7 @@ def run_toolformer_eval(
         else:
             output = dict(solve(item["question"], replace(context)))
         output["answer"] = output.get("annotated", "")  # the runner records the answer as the prediction
+        output["details"] = record_details(output)
         return output
 
     meta = {

@@ -124,7 +124,7 @@ def _record(mode: str, qid: str, gold: str, prediction: str, *, tool: str | None
         trial["agent_answer"] = wanted
     return {"mode": mode, "qid": qid, "gold": gold, "prediction": prediction, "status": "ok", "scores": scores,
             "usage": {"llm_calls": calls, "input_tokens": 100, "output_tokens": 10}, "seconds": 1.0,
-            "trace": {"trials": [trial]}}
+            "details": trial}
 
 
 def test_summary_counts_accuracy_relative_change_and_tool_changes() -> None:

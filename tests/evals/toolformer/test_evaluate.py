@@ -90,6 +90,32 @@ def test_scripted_generator_is_scored_against_the_annotation(tmp_path) -> None:
     assert row["api_gen_acc"] == 0.0 and row["exec_acc"] == 0.0 and row["rouge1"] > 80
 
 
+def test_records_say_what_each_call_returned_or_why_it_failed(tmp_path) -> None:
+    """A run whose calls fail must say why in its records (not only calls_ok = 0), and carry no Counselor fields."""
+    folder = tmp_path / "gpr"
+    folder.mkdir()
+    (folder / "prompts_test").write_text(PROMPTS.splitlines(keepends=True)[0])
+    script = tmp_path / "replies.json"  # a scripted spec starts over for every question
+    script.write_text(json.dumps(
+        ['The order of the bull graph is [GR(GL("gpr", {"no_such_graph"}), "toolx:order")-->r] [GR(oops].']))
+    records = {}
+    for name, model in (("gold", "gold"), ("broken", f"scripted:{script}")):
+        result = run_toolformer_eval(path=folder, out_dir=tmp_path / name, generator_model=model, few_shot=0,
+                                     progress=False, embedding_model="hash")
+        (records[name],) = [json.loads(line) for line in result.records_path.read_text().splitlines()]
+    for record in records.values():
+        assert not {"trace", "first_answer", "accepted"} & record.keys()  # Graph Counselor's fields
+    right = records["gold"]
+    assert right["details"]["results"] == [{"call": right["details"]["calls"][0], "ok": True, "value": 5,
+                                            "error": None}]
+    failed = records["broken"]
+    (call,) = failed["details"]["results"]
+    assert call["ok"] is False and "'no_such_graph' is not a GPR graph" in call["error"] and call["value"] is None
+    assert call["error"].endswith("chars)")  # the long list of valid names is shortened
+    assert failed["scores"]["calls_ok"] == 0.0
+    assert "syntax error" in failed["details"]["parse_errors"][0]
+
+
 def test_bad_split_is_refused(tmp_path) -> None:
     with pytest.raises(ToolformerEvalConfigError, match="split"):
         load_items(tmp_path, split="dev")
