@@ -276,6 +276,20 @@ def render_markdown(summary: dict[str, Any], plot_name: str | None = None) -> st
 # ------------------------------------------------------------------ Counselor's plot
 
 
+def labelled_bars(
+    ax: Any, xs: Sequence[float], values: Sequence[float | None], width: float, digits: int = 0, **style: Any
+) -> None:
+    """Bars with their value written above each one, so that 0 and a missing value never look alike.
+
+    A ``None`` value (not applicable, not measured) draws no bar and writes
+    "n/a" on the axis instead; a 0 draws an empty bar labelled "0".
+    """
+    heights = [0.0 if v is None else float(v) for v in values]
+    bars = ax.bar(list(xs), heights, width, **style)
+    ax.bar_label(bars, labels=["n/a" if v is None else f"{v:.{digits}f}" for v in values], fontsize=7,
+                 padding=2, rotation=90 if width < 0.3 else 0)
+
+
 _METRIC_NAMES = {
     "rouge_l": "Rouge-L recall",
     "exact_match": "Exact match",
@@ -305,16 +319,17 @@ def plot_scores(
             values = []
             for level in levels:
                 row = summary["modes"][mode] if level == "all" else summary["by_level"][mode].get(level, {})
-                values.append(row.get(metric) or 0.0)
+                values.append(row.get(metric))
             xs = [j + (i - (len(modes) - 1) / 2) * width for j in range(len(levels))]
-            ax.bar(xs, values, width=width, label=mode)
+            labelled_bars(ax, xs, values, width, label=mode)
         ax.set_xticks(range(len(levels)), levels)
         ax.set_ylabel("%")
-        ax.set_ylim(0, 100)
+        ax.set_ylim(0, 130)  # room for the value labels above a 100% bar and the legend above them
+        ax.set_yticks(range(0, 101, 20))
         ax.set_title(_METRIC_NAMES.get(metric, metric))
         ax.grid(axis="y", alpha=0.3)
         if modes:
-            ax.legend(fontsize="small")
+            ax.legend(fontsize="small", loc="upper center", ncols=len(modes))
     fig.suptitle(f"{summary.get('title') or 'Evaluation'}: score per mode and level")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -200,12 +200,28 @@ def _binned(records: Sequence[dict[str, Any]]) -> dict[int, list[dict[str, Any]]
     return dict(sorted(bins.items()))
 
 
+def _seconds_axis(axis: Any, seconds: Sequence[float]) -> None:
+    """A time axis with several labelled ticks: linear for a narrow range, log (1-2-5 ticks, plain numbers)
+    when the times span more than a factor of 20."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+
+    if seconds and max(seconds) > 20 * min(seconds):
+        axis.set_yscale("log")
+        axis.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        axis.yaxis.set_minor_locator(NullLocator())
+        axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    else:
+        axis.set_ylim(bottom=0)
+        axis.margins(y=0.15)
+
+
 def plot_gar(records: Sequence[dict[str, Any]], path: Path, title: str = "") -> None:
     """Accuracy (and agreement with compiled mode), median seconds and LLM calls per question vs graph size."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullLocator
 
     bins = _binned(records)
     xs = list(bins)
@@ -217,8 +233,10 @@ def plot_gar(records: Sequence[dict[str, Any]], path: Path, title: str = "") -> 
         acc.plot(xs, agree, marker="s", linestyle="--", label="agents agree with compiled")
     acc.set(ylim=(-0.05, 1.05), ylabel="share of questions", title="Accuracy vs graph size")
     acc.legend(fontsize=8, loc="lower left")
-    sec.plot(xs, [r["median_seconds_per_q"] for r in rows], marker="o", color="tab:orange")
-    sec.set(yscale="log", ylabel="median seconds per question", title="Time vs graph size")
+    seconds = [r["median_seconds_per_q"] for r in rows]
+    sec.plot(xs, seconds, marker="o", color="tab:orange")
+    sec.set(ylabel="median seconds per question", title="Time vs graph size")
+    _seconds_axis(sec, [t for t in seconds if t])
     if any(r["agent_calls_per_q"] for r in rows):
         calls.plot(xs, [r["master_calls_per_q"] for r in rows], marker="o", label="master")
         calls.plot(xs, [r["agent_calls_per_q"] for r in rows], marker="s", label="node agents")
@@ -226,11 +244,13 @@ def plot_gar(records: Sequence[dict[str, Any]], path: Path, title: str = "") -> 
     else:
         calls.plot(xs, [r["llm_calls_per_q"] for r in rows], marker="o", color="tab:green")
     calls.set(ylabel="LLM calls per question", title="LLM calls vs graph size")
+    calls.set_ylim(bottom=0)
+    calls.margins(y=0.15)
     for axis in (acc, sec, calls):
         axis.set(xscale="log", xlabel="graph size (nodes; doubling bins, bin start)")
-        axis.minorticks_off()  # log-axis minor labels (6x10^0 ...) only clutter the few bins
+        axis.xaxis.set_minor_locator(NullLocator())  # log-axis minor labels (6x10^0 ...) only clutter the bins
         if xs:
-            axis.set_xticks(xs, [str(x) for x in xs])
+            axis.set_xticks(xs, [str(x) for x in xs], rotation=45 if len(xs) > 6 else 0, fontsize=8)
     for x, row in zip(xs, rows, strict=True):
         acc.annotate(
             f"n={row['n']}", (x, row["accuracy"]), textcoords="offset points", xytext=(0, 6), fontsize=7

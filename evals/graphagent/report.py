@@ -286,12 +286,14 @@ def plot(records: page.Records, summary: dict[str, Any], path: Path) -> None:
     xs = range(len(names))
     fig, (left, right) = plt.subplots(1, 2, figsize=(max(8.0, 1.1 * len(names) + 4), 4.2), dpi=110)
     for offset, key, label in ((-0.2, "accuracy", "accuracy"), (0.2, "macro_f1", "macro-F1")):
-        left.bar([i + offset for i in xs], [rows[n].get(key) or 0.0 for n in names], 0.4, label=label)
-    left.set_ylim(0, 100)
+        page.labelled_bars(left, [i + offset for i in xs], [rows[n].get(key) for n in names], 0.4, label=label)
+    left.set_ylim(0, 130)  # room for the value labels above a 100% bar and the legend above them
+    left.set_yticks(range(0, 101, 20))
     left.set_ylabel("%")
-    left.legend(fontsize="small")
+    left.legend(fontsize="small", loc="upper center", ncols=2)
     left.set_title("accuracy per variant")
-    right.bar(list(xs), [rows[n].get("llm_calls") or 0.0 for n in names], 0.6, color="tab:gray")
+    page.labelled_bars(right, list(xs), [rows[n].get("llm_calls") for n in names], 0.6, digits=1, color="tab:gray")
+    right.margins(y=0.15)
     right.set_ylabel("LLM calls per node")
     right.set_title("cost per variant")
     for ax in (left, right):

@@ -106,11 +106,14 @@ def plot(records: page.Records, summary: dict[str, Any], path: Path) -> None:
     names = list(rows)
     fig, ax = plt.subplots(figsize=(max(6.0, 0.7 * len(names) + 2), 4.0), dpi=110)
     for offset, key, label in ((-0.2, "api_gen_acc", "API-Gen Acc"), (0.2, "exec_acc", "Exec Acc")):
-        ax.bar([i + offset for i in range(len(names))], [rows[n].get(key) or 0.0 for n in names], 0.4, label=label)
+        # no execution accuracy (calls not run, or no gold result) is "n/a", never a 0% bar
+        page.labelled_bars(ax, [i + offset for i in range(len(names))], [rows[n].get(key) for n in names], 0.4,
+                           label=label)
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 130)  # room for the value labels above a 100% bar and the legend above them
+    ax.set_yticks(range(0, 101, 20))
     ax.set_ylabel("%")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper center", ncols=2)
     ax.set_title(f"{summary.get('title') or 'Graph-ToolFormer'}: {mode}")
     fig.tight_layout()
     fig.savefig(path)
