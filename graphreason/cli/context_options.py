@@ -13,6 +13,7 @@ import argparse
 import math
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import MISSING, Field, fields
 from typing import Any, Literal, get_args, get_origin
 
@@ -67,18 +68,22 @@ def add_context_options(
     context_cls: type,
     *,
     skip: tuple[str, ...] = (),
+    defaults: Mapping[str, Any] | None = None,
 ) -> None:
     """Add one option per CLI field of ``context_cls`` (except ``skip``), with ``default=None``.
 
     The parsed value lands under the field's own name (``args.reasoner_model``
     for ``--model``), so :func:`context_from_args` finds it without a table.
+    ``defaults`` are the command's own defaults where they differ from the
+    context's (the caller sets them with ``set_defaults``); the help shows them.
     """
     hints = typing.get_type_hints(context_cls)
+    own = dict(defaults or {})
     for item in cli_fields(context_cls):
         if item.name in skip:
             continue
         kind = _base_type(hints[item.name])
-        default = None if item.default is MISSING else item.default
+        default = own.get(item.name, None if item.default is MISSING else item.default)
         if kind is bool:
             negate = item.metadata.get("negate")
             if negate:  # a switch that turns a default-on feature off
@@ -111,18 +116,25 @@ def add_context_options(
 
 
 def add_run_settings(
-    parser: argparse.ArgumentParser, context_cls: type, skip: tuple[str, ...] = ()
+    parser: argparse.ArgumentParser,
+    context_cls: type,
+    skip: tuple[str, ...] = (),
+    defaults: Mapping[str, Any] | None = None,
 ) -> argparse._ArgumentGroup:
     """A "run settings" group: one option per context field (except ``skip``), plus the request limits.
 
     Every method's ``run`` / ``eval`` / ``train`` sub-command takes its settings
     this way, so a new context field shows up on each of them with no CLI edit.
+    ``defaults`` (field name -> value) replace the context's defaults for this
+    command, in its parsed values and in its help.
     """
     from graphreason.cli.options import add_request_options
 
     group = parser.add_argument_group("run settings (the method's runtime context)")
-    add_context_options(group, context_cls, skip=skip)
+    add_context_options(group, context_cls, skip=skip, defaults=defaults)
     add_request_options(group)
+    if defaults:
+        parser.set_defaults(**defaults)
     return group
 
 

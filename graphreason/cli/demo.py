@@ -58,7 +58,7 @@ class _Clock:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """Run the demo: GAR on two problems, then Graph Counselor on generated questions."""
+    """Run the demo: GAR on two problems, Graph Counselor, Graph-ToolFormer, then GraphAgent."""
     clock = _Clock()
     context = counselor_context(args)
     embedded = embedded_model(context)
@@ -75,8 +75,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     if embedded:
         print(
-            "Expect about a minute on 2 CPU cores (up to 2 on a busy machine); the first run also converts "
-            "the embedded model once.",
+            "Expect about a minute and a half on 2 CPU cores (84 s measured; longer on a busy machine); the "
+            "first run also converts the embedded model once.",
             flush=True,
         )
     _gar_part(context, clock)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graphreason.cli.main import main
+from graphreason.cli.main import build_parser, main
 from graphreason.cli.serve import free_port, serve_command
 from graphreason.evals.datasets.items import QAItem, save_items
 from tests.conftest import require_data
@@ -282,3 +282,15 @@ def test_demo_shows_gar_the_reference_plan_and_a_model_attempt_beside_gold(tmp_p
     assert part.count("command: ") >= 2 and "The model's own attempt" in part
     answers = [line for line in part.splitlines() if line.startswith("Answer: ")]
     assert len(answers) == 2 and "ended by: " in answers[1]
+
+
+def test_demo_help_shows_the_defaults_the_demo_really_uses(capsys):
+    assert main(["demo", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for shown in ("--max-steps MAX_STEPS T: Plan-Thought-Action-Observation steps per trial (paper: 10) (default: 3)",
+                  "(paper: 2) (default: 0)", "or a local model folder (default: hash)"):
+        assert shown in text
+    assert all(part in text for part in ("GraphAgent-Reasoner", "Graph Counselor", "Graph-ToolFormer", "GraphAgent"))
+    assert "a few minutes" not in text
+    args = build_parser().parse_args(["demo"])
+    assert (args.max_steps, args.max_reflections, args.embedding_model) == (3, 0, "hash")

@@ -87,3 +87,18 @@ def test_eval_gold_keeps_the_run_options(tmp_path, capsys) -> None:
     assert code == 0
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["modes"]["gold"]["calls_ok"] == 0.0 and summary["modes"]["gold"]["exec_acc"] == 0.0
+
+
+def test_help_names_the_special_model_specs_and_only_real_options(capsys) -> None:
+    """`gold` (Graph-ToolFormer's oracle) and `rules` (GAR's rule-following agents) are in the help;
+    --cv is offered by the one model that has a cross-validation protocol."""
+    assert main(["eval", "toolformer", "--help"]) == 0
+    assert "--model gold scores the files' own annotated outputs" in " ".join(capsys.readouterr().out.split())
+    assert main(["run", "gar", "--help"]) == 0
+    assert "a model spec, or rules (a rule-following stand-in" in " ".join(capsys.readouterr().out.split())
+    assert main(["train", "seg_bert", "--help"]) == 0
+    assert "--cv" in capsys.readouterr().out
+    assert main(["train", "graph_bert", "--help"]) == 0
+    assert "--cv" not in capsys.readouterr().out
+    assert main(["train", "graph_bert", "--cv"]) == 2
+    assert "unrecognized arguments: --cv" in capsys.readouterr().err

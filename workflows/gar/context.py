@@ -34,7 +34,9 @@ class GARContext(RunContext):
         "agents: the paper's mode, node agents are LLM calls per round (batched), checked against compiled.",
     )
     agent_model: OptionalModelName = setting(
-        None, "Model of the node agents in agents mode (unset: the master model)."
+        None,
+        "Model of the node agents in agents mode: a model spec, or rules (a rule-following stand-in "
+        "that applies the vertex program's rules without an LLM: checks and tests); unset: the master model.",
     )
     agent_batch_size: int = setting(8, "Node agents answered by one LLM call.")
     agent_max_tokens: int = setting(

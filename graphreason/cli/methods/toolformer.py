@@ -69,6 +69,9 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
         methods,
         "toolformer",
         help="Graph-ToolFormer: API-Gen Acc, Rouge, BLEU, execution accuracy",
+        description="Score a model's graph API calls against the annotated prompts. Besides the model specs "
+        "below, --model gold scores the files' own annotated outputs (an oracle row: no model runs, every "
+        "annotated call is executed).",
         context_cls=ToolformerContext,
         handler=cmd_eval,
     )
@@ -90,7 +93,6 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
         out="runs/toolformer-...",
         limit="at most N records, round-robin over datasets",
     )
-    # --model gold: score the files' own annotations (an oracle); any other spec generates
 
 
 def add_train_parser(models: argparse._SubParsersAction) -> None:
@@ -105,9 +107,10 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
             "--dataset", default=None, help="one dataset (default: every dataset of the model)"
         )
         model.add_argument("--force", action="store_true", help="retrain even when a cached model exists")
-        model.add_argument(
-            "--cv", action="store_true", help="seg_bert: also run the 10-fold protocol of the GIN paper"
-        )
+        if name in ("seg_bert", "all"):  # the only model with a cross-validation protocol
+            model.add_argument(
+                "--cv", action="store_true", help="seg_bert: also run the 10-fold protocol of the GIN paper"
+            )
         model.add_argument("--json", action="store_true", help="print the reports as JSON")
         model.add_argument("--no-progress", action="store_true", help="no progress bars")
         model.set_defaults(handler=cmd_train)
@@ -192,7 +195,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     reports = []
     for domain, dataset in pairs:
         report = hub.train(domain, dataset, force=args.force, progress=not args.no_progress).to_dict()
-        if args.cv and domain == "seg_bert":
+        if getattr(args, "cv", False) and domain == "seg_bert":
             from graphreason.tools.graph_models.molecule import cross_validate
 
             report["cross_validation"] = cross_validate(dataset, progress=not args.no_progress)
