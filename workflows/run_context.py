@@ -165,7 +165,7 @@ MODEL = "model"  # the kind field_kinds gives model fields (marked by LLM_PICKER
 # The spec forms a model field takes, as its description shows them.
 SPEC_FORMS = (
     "local (embedded SmolLM2), openai:MODEL or another provider:MODEL of langchain's init_chat_model "
-    "(scripted:FILE.json from the CLI and Python only)"
+    "(provider/MODEL also reads; scripted:FILE.json from the CLI and Python only)"
 )
 
 
@@ -238,8 +238,11 @@ def _then_trust_policy(owner: type, post_init: Any) -> Any:
 
     @functools.wraps(post_init)
     def __post_init__(self: RunContext) -> None:
+        outermost = _post_init_owner(type(self)) is owner
+        if outermost:
+            self._canonical_model_specs()
         post_init(self)
-        if _post_init_owner(type(self)) is owner:
+        if outermost:
             self._apply_trust_policy()
 
     __post_init__._trust_owner = owner  # type: ignore[attr-defined]
@@ -253,6 +256,7 @@ class RunContext:
     Model fields (typed :data:`ModelName`, so Studio offers a model picker) take
     a spec string: ``local`` (embedded SmolLM2), ``openai:MODEL`` (the configured
     OpenAI-compatible endpoint), another ``provider:MODEL`` of ``init_chat_model``
+    (``provider/MODEL``, the LangGraph templates' form, is read the same way)
     or, from the CLI and Python only, ``scripted:FILE.json``; Python callers may
     also pass a chat model (see :mod:`graphreason.workflows.models.factory`).
 
@@ -319,6 +323,15 @@ class RunContext:
     def model_fields(cls) -> tuple[str, ...]:
         """Every field naming a model: those typed :data:`ModelName`, then any listed in ``MODEL_FIELDS``."""
         return tuple(dict.fromkeys((*model_field_names(cls), *cls.MODEL_FIELDS)))
+
+    def _canonical_model_specs(self) -> None:
+        """Model specs in ``provider/model`` form become ``provider:model`` before anything reads them."""
+        from graphreason.workflows.models.factory import canonical_spec
+
+        for name in self.model_fields():
+            value = getattr(self, name)
+            if isinstance(value, str) and "/" in value:
+                object.__setattr__(self, name, canonical_spec(value))
 
     def _apply_trust_policy(self) -> None:
         """Refuse what a server client may not set, field by declared kind (runs on every build).

@@ -84,7 +84,7 @@ class ModelSpec:
     @classmethod
     def parse(cls, spec: str, **overrides: object) -> ModelSpec:
         """Parse ``backend[:model]``; keyword overrides fill the remaining fields."""
-        text = (spec or "").strip()
+        text = canonical_spec(spec or "").strip()
         if not text:
             raise ModelConfigError("empty model spec; use 'local', 'openai:MODEL' or 'scripted:FILE'")
         backend, _, model = text.partition(":")
@@ -103,6 +103,18 @@ class ModelSpec:
         base = cls(backend=backend, model=model or cls.model, **request_limits())
         fields = {k: v for k, v in overrides.items() if v is not None}
         return replace(base, **fields)
+
+
+def canonical_spec(spec: str) -> str:
+    """``provider/model`` (the form LangGraph's templates use, e.g. ``openai/gpt-4o-mini``) as
+    ``provider:model``; every other spec, and a path whose first part is not a backend, unchanged."""
+    text = spec.strip()
+    slash, colon = text.find("/"), text.find(":")
+    if slash > 0 and (colon < 0 or slash < colon):
+        prefix = text[:slash].strip().lower()
+        if prefix in OWN_BACKENDS or prefix == "openai" or prefix in (_provider_modules() or {}):
+            return f"{prefix}:{text[slash + 1:]}"
+    return spec
 
 
 def _provider_modules() -> dict[str, str] | None:
