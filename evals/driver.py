@@ -10,7 +10,7 @@ every question resumably (:func:`graphreason.evals.runner.run_items`, one
 (mode, question) pairs and writes ``summary.json``, the plot and
 ``report.md`` beside them (:func:`graphreason.evals.report.write_report_files`).
 
-Run folders are ``runs/<method>-<part>-...`` (:func:`default_out_dir`): the
+Run folders are ``./runs/<method>-<part>-...`` (:func:`default_out_dir`): the
 same command gives the same folder, so a rerun resumes it. Every record
 carries the settings that produced its answer (:func:`answer_settings`: the
 run's context and the summary's head, less what only picks the sample); a rerun
@@ -32,7 +32,6 @@ from typing import Any
 
 from graphreason.evals.report import ReportKind, ReportPaths, write_report_files
 from graphreason.evals.runner import ScoreFn, SolveFn, item_field, read_records, run_items
-from graphreason.settings import REPO_ROOT
 
 
 class EvalConfigError(ValueError):
@@ -110,13 +109,14 @@ def take_round_robin(
 
 
 def default_out_dir(method: str, *parts: str | None) -> Path:
-    """``runs/<method>-<part>-...`` in the repository: one stable folder per command, so a rerun resumes it.
+    """``./runs/<method>-<part>-...`` under the current directory: one stable folder per command, so a
+    rerun from the same place resumes it (never inside an installed package or the checkout's code).
 
     Empty parts are left out; characters other than letters, digits and
     ``-_.`` become ``-``.
     """
     name = "-".join(str(part) for part in (method, *parts) if part)
-    return REPO_ROOT / "runs" / "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
+    return Path.cwd() / "runs" / "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
 
 
 def model_name(model: Any) -> str:

@@ -14,9 +14,10 @@ This module imports nothing from the project, so every layer may import it
 
 Where things live
 
-``GRAPHREASON_DATA_ROOT`` (path, default ``../shared/data`` beside the checkout)
+``GRAPHREASON_DATA_ROOT`` (path, default: the first ``shared/data`` folder above the package, else above
+the current directory; in a checkout that is ``../shared/data`` beside it)
     The shared benchmark data, read in place and never copied: :func:`data_root`,
-    :func:`dataset_dir`.
+    :func:`dataset_dir`. An installed (non-editable) package finds it the same way.
 ``GRAPHREASON_CACHE`` (path, default ``~/.cache/graphreason``)
     Derived artefacts (FAISS indexes, converted model weights): :func:`cache_root`,
     :func:`cache_dir`.
@@ -203,7 +204,8 @@ DEFAULT_MAX_NODES = 5_000_000
 
 DATA_ROOT: Setting[Path | None] = Setting(
     "GRAPHREASON_DATA_ROOT", "path", None,
-    "Folder holding the shared benchmark data, read in place (default ../shared/data beside the checkout).",
+    "Folder holding the shared benchmark data, read in place (default: the first shared/data folder above "
+    "the package, else above the current directory; ../shared/data beside a checkout).",
     _path,
 )
 CACHE: Setting[Path] = Setting(
@@ -298,19 +300,40 @@ def describe() -> str:
 # ------------------------------------------------------------------ accessors
 
 
+DATA_FOLDER = ("shared", "data")  # the data root's own path below the folder it is found from
+
+
+def _found_data_root() -> Path | None:
+    """The first ``shared/data`` folder above the package's folder, else above the current directory.
+
+    A checkout beside ``shared/`` finds it from the package (editable install);
+    a package installed elsewhere (a wheel in some virtualenv) finds it from
+    where the command runs, the same way.
+    """
+    for start in (REPO_ROOT, Path.cwd()):
+        for folder in (start.resolve(), *start.resolve().parents):
+            candidate = folder.joinpath(*DATA_FOLDER)
+            if candidate.is_dir():
+                return candidate
+    return None
+
+
 def data_root() -> Path:
     """The configured data root (it may not exist; see :func:`dataset_dir`)."""
     path = DATA_ROOT.value()
-    return path.resolve() if path is not None else (REPO_ROOT.parent / "shared" / "data").resolve()
+    if path is not None:
+        return path.resolve()
+    found = _found_data_root()
+    return found if found is not None else (REPO_ROOT.parent / "shared" / "data").resolve()
 
 
 def dataset_dir(name: str) -> Path:
     """Folder of one dataset under the data root, with a clear error if it is missing."""
     path = data_root() / name
     if not path.exists():
-        default = "default is ../shared/data beside the checkout"
-        if DATA_ROOT.value() is None and not (REPO_ROOT / "pyproject.toml").is_file():
-            default = "graphreason is installed outside a checkout, so only the variable can say where the data is"
+        default = "by default the first shared/data folder above the package or the current directory"
+        if DATA_ROOT.value() is None and _found_data_root() is None:
+            default = "no shared/data folder is above the package or the current directory"
         raise DataMissingError(
             f"dataset folder {path} not found; set {DATA_ROOT.name} to the folder holding '{name}' ({default})"
         )

@@ -176,6 +176,40 @@ def test_the_wheel_installs_graphreason_only(children: Checks) -> None:
         assert "graphreason = graphreason.cli:main" in wheel.read(entry_points).decode()
 
 
+INSTALLED_PATHS = """
+import json, sys
+from pathlib import Path
+import graphreason
+from graphreason.settings import data_root
+from graphreason.evals.driver import default_out_dir
+print(json.dumps({"package": graphreason.__file__, "data_root": str(data_root()),
+                  "runs": str(default_out_dir("gar", "generated"))}))
+"""
+
+
+def test_a_wheel_install_finds_the_data_from_where_it_runs_and_writes_runs_there(children: Checks, tmp_path) -> None:
+    """The wheel unpacked as site-packages would hold it (no checkout around it), run from a project folder
+    below a ``shared/data``: the data root and the eval run folders are found as in a checkout."""
+    child = children.wheel.result()
+    assert child.returncode == 0, child.stderr
+    (wheel,) = children.dist.glob("graphreason-*.whl")
+    site = tmp_path / "site-packages"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    data = tmp_path / "lab" / "shared" / "data"
+    data.mkdir(parents=True)
+    project = tmp_path / "lab" / "work" / "project"
+    project.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GRAPHREASON_DATA_ROOT")}
+    run = subprocess.run([sys.executable, "-c", INSTALLED_PATHS], cwd=project, capture_output=True, text=True,
+                         env={**env, "PYTHONPATH": str(site)}, timeout=120)
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout.strip().splitlines()[-1])
+    assert found["package"].startswith(str(site))  # the unpacked wheel, not the checkout
+    assert found["data_root"] == str(data)
+    assert found["runs"] == str(project / "runs" / "gar-generated")
+
+
 def test_fake_llm_and_evals_packages_and_graphreason_work_side_by_side(children: Checks) -> None:
     child = children.side_by_side.result()
     assert child.returncode == 0, child.stderr

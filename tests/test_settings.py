@@ -177,8 +177,14 @@ def test_a_missing_dataset_names_the_variable(monkeypatch: pytest.MonkeyPatch, t
     monkeypatch.setenv("GRAPHREASON_DATA_ROOT", str(tmp_path))
     with pytest.raises(settings.DataMissingError, match="set GRAPHREASON_DATA_ROOT to the folder holding 'cora'"):
         settings.dataset_dir("cora")
-    # installed from a wheel there is no checkout beside the package, hence no default to fall back on
+    # installed from a wheel, run from a folder with no shared/data above it or above the package
     monkeypatch.delenv("GRAPHREASON_DATA_ROOT")
     monkeypatch.setattr(settings, "REPO_ROOT", tmp_path / "site-packages")
-    with pytest.raises(settings.DataMissingError, match="installed outside a checkout"):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(settings.DataMissingError, match="no shared/data folder is above the package or the current"):
         settings.dataset_dir("cora")
+    # ... and from a project folder below one: found there, as a checkout finds its own
+    (tmp_path / "shared" / "data" / "cora").mkdir(parents=True)
+    (tmp_path / "project").mkdir()
+    monkeypatch.chdir(tmp_path / "project")
+    assert settings.dataset_dir("cora") == tmp_path / "shared" / "data" / "cora"

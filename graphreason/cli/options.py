@@ -29,7 +29,9 @@ def add_eval_run_options(
     parser.add_argument(
         "--concurrency", type=positive, default=1, help=f"{items} {verb} in parallel (default 1)"
     )
-    parser.add_argument("--out", default=None, help=f"run folder (default: {out}); rerun to resume")
+    parser.add_argument(
+        "--out", default=None, help=f"run folder (default: ./{out} under the current directory); rerun to resume"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 

@@ -35,7 +35,6 @@ from graphreason.evals.report import (
     markdown_table,
     write_report_files,
 )
-from graphreason.settings import REPO_ROOT
 
 
 def _group_of(item: dict[str, Any]) -> str:
@@ -101,8 +100,9 @@ def test_gar_names_are_the_shared_error_and_result():
 # ------------------------------------------------------------------ naming
 
 
-def test_run_folders_and_model_names():
-    assert default_out_dir("counselor", "file", None, "cora") == REPO_ROOT / "runs" / "counselor-file-cora"
+def test_run_folders_and_model_names(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # run folders go under the current directory, never into the package
+    assert default_out_dir("counselor", "file", None, "cora") == tmp_path / "runs" / "counselor-file-cora"
     assert default_out_dir("gar", "generated", "", "agents", "scripted-a b/c").name == (
         "gar-generated-agents-scripted-a-b-c"
     )
