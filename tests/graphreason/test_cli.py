@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 from pathlib import Path
 
@@ -287,10 +288,21 @@ def test_demo_shows_gar_the_reference_plan_and_a_model_attempt_beside_gold(tmp_p
 def test_demo_help_shows_the_defaults_the_demo_really_uses(capsys):
     assert main(["demo", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    for shown in ("--max-steps MAX_STEPS T: Plan-Thought-Action-Observation steps per trial (paper: 10) (default: 3)",
-                  "(paper: 2) (default: 0)", "or a local model folder (default: hash)"):
-        assert shown in text
+    for option, default in (("--max-steps MAX_STEPS", "3"), ("--max-reflections MAX_REFLECTIONS", "0"),
+                            ("--embedding EMBEDDING", "hash")):
+        assert re.search(re.escape(option) + r" (?:(?! --).)*?\(default: " + default + r"\)", text), option
     assert all(part in text for part in ("GraphAgent-Reasoner", "Graph Counselor", "Graph-ToolFormer", "GraphAgent"))
     assert "a few minutes" not in text
     args = build_parser().parse_args(["demo"])
     assert (args.max_steps, args.max_reflections, args.embedding_model) == (3, 0, "hash")
+
+
+def test_the_embedded_counselor_says_what_to_expect_and_how_long() -> None:
+    from graphreason.cli.methods.counselor import embedded_note
+    from graphreason.workflows.counselor.context import CounselorContext
+
+    note = embedded_note(CounselorContext())
+    assert "not tuned for Graph Counselor" in note and "expect no answer" in note
+    assert "bounded to 3 step(s) and 0 reflection(s): roughly 65 s" in note and "--model openai:MODEL" in note
+    assert "roughly 170 s" in embedded_note(CounselorContext(max_steps=5, max_reflections=1))
+    assert embedded_note(CounselorContext(reasoner_model="openai:gpt-4o-mini")) == ""

@@ -20,6 +20,12 @@ Mode = Literal["counselor", "no_reflection", "graph_cot", "base"]
 MODES: tuple[str, ...] = ("base", "graph_cot", "no_reflection", "counselor")
 
 
+# (T, N) when unset: the paper's, and a bounded one for the embedded 135M model, which is not tuned for
+# Graph Counselor (it rarely writes a usable graph call): 3 steps, no reflection, about a minute on 2 cores
+PAPER_BUDGET = (10, 2)
+EMBEDDED_BUDGET = (3, 0)
+
+
 @dataclass(kw_only=True)
 class CounselorContext(RunContext):
     """One Counselor run: the graph, a model and temperature per role, the T/N limits and ablation switches."""
@@ -50,8 +56,15 @@ class CounselorContext(RunContext):
     )
     max_tokens: int = setting(128, "Token budget of one Plan/Thought/Action line.")
     reflection_max_tokens: int = setting(320, "Token budget of one reflection.")
-    max_steps: int = setting(10, "T: Plan-Thought-Action-Observation steps per trial (paper: 10).", low=1)
-    max_reflections: int = setting(2, "N: reflections, so up to N+1 trials (paper: 2).", low=0)
+    max_steps: int | None = setting(
+        None,
+        "T: Plan-Thought-Action-Observation steps per trial (paper: 10); unset = 10, or 3 with the embedded "
+        "model, which is not tuned for this method (a bounded run of about a minute on 2 CPU cores).",
+        low=1,
+    )
+    max_reflections: int | None = setting(
+        None, "N: reflections, so up to N+1 trials (paper: 2); unset = 2, or 0 with the embedded model.", low=0
+    )
     mode: Mode = setting(
         "counselor",
         "counselor (full), no_reflection (ablation), graph_cot (thought/action baseline) or base (LLM only, no graph).",
@@ -74,6 +87,18 @@ class CounselorContext(RunContext):
         super().__post_init__()
         if self.tool_calling == "native" and self.mode != "base":  # the execution agent calls the tools
             check_native_model("reasoner_model", self.reasoner_model)
+        # an unset budget is the paper's, or a bounded one for the embedded model (see EMBEDDED_BUDGET)
+        steps, reflections = EMBEDDED_BUDGET if self.embedded_reasoner else PAPER_BUDGET
+        if self.max_steps is None:
+            self.max_steps = steps
+        if self.max_reflections is None:
+            self.max_reflections = reflections
+
+    @property
+    def embedded_reasoner(self) -> bool:
+        """The reasoning agents run on the embedded SmolLM2 (a ``local`` spec)."""
+        model = self.reasoner_model
+        return isinstance(model, str) and model.strip().lower().partition(":")[0] == "local"
 
     def model_of(self, role: str) -> str:
         """The model spec of one role: reasoner, reflector or judge (unset roles use the reasoner's)."""

@@ -116,12 +116,36 @@ def _lenient_graph(args: argparse.Namespace) -> None:
         os.environ[LENIENT_ENV] = "1"
 
 
+# measured on 2 CPU cores with the embedded model: one step (plan, thought, action) about 15 s with
+# Counselor's long prompts, plus about 20 s to start and load (run counselor, 3 steps: 73 s in all)
+EMBEDDED_STEP_S = 15
+EMBEDDED_START_S = 20
+
+
+def embedded_note(context: Any) -> str:
+    """What the embedded model can do in Graph Counselor and how long this run's budget takes ("" otherwise)."""
+    if not context.embedded_reasoner:
+        return ""
+    trials = 1 + (context.max_reflections if context.mode == "counselor" else 0)
+    seconds = EMBEDDED_START_S + EMBEDDED_STEP_S * context.max_steps * trials
+    return (
+        "graphreason: the embedded SmolLM2-135M is not tuned for Graph Counselor and rarely writes a usable "
+        "graph call, so expect no answer from it. This run is bounded to "
+        f"{context.max_steps} step(s) and {context.max_reflections} reflection(s): roughly {seconds} s on 2 CPU "
+        "cores. For answers, use a capable endpoint (--model openai:MODEL --base-url URL), where the paper's "
+        "T=10, N=2 apply."
+    )
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """``graphreason run counselor``: stream the trace, then print the answer."""
     from graphreason.workflows.counselor import stream_solve
 
     _lenient_graph(args)
     context = counselor_context(args)
+    note = embedded_note(context)
+    if note:
+        print(note, file=sys.stderr, flush=True)
     _load_graph_first(context)
     if args.json:
         output = stream_solve(args.question, context)
@@ -146,12 +170,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.dataset is None and args.path is None:
         args.dataset = "generated"
     _lenient_graph(args)
+    context = counselor_context(args)
+    note = embedded_note(context)
+    if note:
+        print(note.replace("This run is bounded", "Each question is bounded"), file=sys.stderr, flush=True)
     result = run_counselor_eval(
         dataset=None if args.path and not args.dataset else args.dataset or "generated",
         path=args.path,
         modes=args.modes,
         **eval_run_values(args),
-        context=counselor_context(args),  # the eval's own --graph, when given, is the context's graph
+        context=context,  # the eval's own --graph, when given, is the context's graph
         graph=args.graph,
         metric_judge_model=args.metric_judge_model,
         n_per_template=args.n_per_template,
