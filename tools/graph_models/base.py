@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from graphreason.llm.first_use import announce_first_use
 from graphreason.settings import cache_dir
 from graphreason.tools.core.errors import GraphError
 
@@ -124,8 +125,8 @@ class GraphModel(ABC):
         import torch
 
         seed_everything(self.seed)
-        if progress:
-            print(f"training {self.domain} on {self.dataset} (cached in {folder})", file=sys.stderr)
+        # the time depends on the model and the data and is not measured per model: none is guessed
+        announce_first_use(f"training the {self.domain} graph model on {self.dataset}", None, folder)
         start = time.perf_counter()
         metrics = self.fit(progress)
         report = TrainReport(

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from graphreason.workflows.models.factory import check_context_models
+
 Event = dict[str, Any]
 
 
@@ -15,7 +17,12 @@ def fresh(context: Any) -> Any:
 
 
 def run_workflow(workflow: Any, inputs: dict[str, Any], context: Any, **config: Any) -> dict[str, Any]:
-    """One run of ``workflow`` on ``inputs``; returns its output."""
+    """One run of ``workflow`` on ``inputs``; returns its output.
+
+    The context's model specs are checked first (``check_context_models``), so a
+    bad spec or a missing key fails at once, as on the CLI, not after set-up.
+    """
+    check_context_models(context)
     return workflow.invoke(inputs, context=fresh(context), config=config)
 
 
@@ -34,6 +41,7 @@ def stream_workflow(
     state is always the outer graph's. The returned state holds internal fields
     besides the output ones.
     """
+    check_context_models(context)
     final: dict[str, Any] = {}
     stream = workflow.stream(
         inputs,

@@ -237,3 +237,30 @@ def _openai_endpoint(spec: ModelSpec) -> dict[str, str | None]:
                 f"openai backend needs an API key in ${spec.api_key_env} or a base_url for a local server"
             )
     return {"base_url": base_url, "api_key": api_key}
+
+
+# model-field values that name no model: GAR's rule-following node agents, Graph-ToolFormer's oracle
+NO_MODEL_SPECS = ("rules", "gold")
+
+
+def check_context_models(context: Any) -> None:
+    """Refuse a context whose model specs cannot work, before any graph, index or model is loaded.
+
+    Every model field holding a spec is parsed, and an endpoint or provider
+    model is built (no request is sent): a misspelt spec, an unknown provider,
+    a missing integration package or a missing API key fails here in well under
+    a second instead of after minutes of set-up. The embedded model is parsed
+    only (building it loads the weights).
+    """
+    fields = context.model_fields() if hasattr(context, "model_fields") else ()
+    limits = {"timeout": getattr(context, "timeout", None), "max_retries": getattr(context, "max_retries", None)}
+    for name in fields:
+        value = getattr(context, name, None)
+        if not isinstance(value, str) or not value.strip() or value.strip() in NO_MODEL_SPECS:
+            continue
+        try:
+            spec = ModelSpec.parse(value, base_url=getattr(context, "base_url", None), **limits)
+            if spec.backend not in OWN_BACKENDS:
+                make_chat_model(spec)
+        except ModelConfigError as exc:
+            raise ModelConfigError(f"{name} {value!r}: {exc}") from None

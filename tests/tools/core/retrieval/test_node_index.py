@@ -222,8 +222,14 @@ def test_empty_graph_is_an_error():
         build(GraphStore("empty"))
 
 
-def test_minilm_index_finds_paraphrases(store):
+def test_minilm_index_finds_paraphrases(store, capsys):
     index = build_node_index(store, "minilm", progress=False)
+    # the one-time embedding is announced before it starts, with an estimate; the cached index is silent
+    err = capsys.readouterr().err
+    assert "graphreason: first use: embedding the 8 node texts of tiny-papers with minilm for Retrieve, about 5 s" in err
+    assert "once, then cached in" in err
+    build_node_index(store, "minilm", progress=False)
+    assert "first use" not in capsys.readouterr().err
     assert index.dim == 384
     assert index.search("self-attention transformer architecture", node_type="paper")[0][0] == "p3"
     assert index.search("ResNet image classification", node_type="paper")[0][0] == "p5"
