@@ -7,15 +7,24 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 
+from graphreason.workflows.kit.chat import Messages, input_from_chat
+
 
 class QuestionInput(BaseModel):
-    """A natural-language question; subclasses may redefine the field's description."""
+    """A natural-language question; subclasses may redefine the field's description.
 
-    question: str = Field(description="The question to answer.")
+    ``messages`` is the chat channel (:mod:`graphreason.workflows.kit.chat`): a chat
+    client sends the question as its last human message instead.
+    """
+
+    question: str | None = Field(default=None, description="The question to answer.")
+    messages: Messages = Field(default_factory=list)
 
     @field_validator("question")
     @classmethod
-    def _not_blank(cls, value: str) -> str:
+    def _not_blank(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
         value = value.strip()
         if not value:
             raise ValueError("question must not be empty")
@@ -46,9 +55,11 @@ def question_of(state: Mapping[str, Any]) -> str:
     so an HTTP client can start a run with ``{}``: the first node checks instead,
     and the client gets this message rather than a ``KeyError``.
     """
-    value = state.get("question")
+    value = input_from_chat(state, "question")  # a chat client sends the question as a message
     if value is None:
-        raise QuestionError("the input has no 'question': send {\"question\": \"...\"}")
+        raise QuestionError(
+            "the input has no 'question': send {\"question\": \"...\"} (or the question as a human message)"
+        )
     if not isinstance(value, str):
         raise QuestionError(f"'question' must be a string, got {type(value).__name__}")
     if not value.strip():

@@ -184,7 +184,7 @@ def test_studio_gets_described_input_and_output_schemas(server, assistant):
     output = schemas.get("output_schema") or {}
     assert "answer" in output.get("properties", {}), schemas
     assert all(spec.get("description") for spec in output["properties"].values())
-    assert "question" in schemas["input_schema"]["required"]
+    assert {"question", "messages"} <= set(schemas["input_schema"]["properties"])  # field or chat message
 
 
 @pytest.mark.parametrize("assistant", ["graph_counselor", "gar"])
@@ -216,8 +216,26 @@ def test_graph_toolformer_runs_annotated_text_through_the_http_api(server):
     assistant_id = json.loads(body)[0]["assistant_id"]
     status, body = http("GET", f"{server['base']}/assistants/{assistant_id}/schemas")
     schemas = json.loads(body)
-    assert "text" in schemas["input_schema"]["required"]
+    assert {"text", "messages"} <= set(schemas["input_schema"]["properties"])  # field or chat message
     assert all(spec.get("description") for spec in schemas["output_schema"]["properties"].values())
+
+
+def test_studio_chat_sends_a_message_and_gets_the_answer_as_a_message(server):
+    """The chat view of Studio: input is only ``messages``; the answer comes back as the last AI message."""
+    text = 'The diameter of the bull graph is [GR(GL("gpr", {"bull_graph"}), "toolx:diameter")-->r].'
+    status, body = http(
+        "POST",
+        f"{server['base']}/runs/wait",
+        {
+            "assistant_id": "graph_toolformer",
+            "input": {"messages": [{"role": "user", "content": text}], "has_calls": True},
+            "context": {"embedding_model": "hash"},
+        },
+    )
+    assert status == 200, body
+    messages = json.loads(body)["messages"]
+    assert [m["type"] for m in messages] == ["human", "ai"]
+    assert messages[-1]["content"] == "The diameter of the bull graph is 3."
 
 
 def test_graph_agent_is_served_with_described_schemas(server):
@@ -226,7 +244,7 @@ def test_graph_agent_is_served_with_described_schemas(server):
     assistant_id = json.loads(body)[0]["assistant_id"]
     status, body = http("GET", f"{server['base']}/assistants/{assistant_id}/schemas")
     schemas = json.loads(body)
-    assert "node" in schemas["input_schema"]["required"]
+    assert {"node", "messages"} <= set(schemas["input_schema"]["properties"])  # field or chat message
     assert {"answer", "ended_by", "steps", "usage"} <= set(schemas["output_schema"]["properties"])
     assert all(spec.get("description") for spec in schemas["output_schema"]["properties"].values())
 

@@ -16,9 +16,11 @@ DESCRIPTION = "Graph Counselor: planner / thought / executor agents over graph f
 
 def solve(question: str, context: CounselorContext | None = None, **config: Any) -> dict:
     """Answer one question; returns the output dict (answer, first_answer, trials, usage, ...)."""
-    from graphreason.workflows.counselor.graph import graph
+    from graphreason.workflows.counselor.graph import graph, recursion_limit
 
-    return run_workflow(graph, counselor_input(question), context or CounselorContext(), **config)
+    context = context or CounselorContext()
+    config.setdefault("recursion_limit", recursion_limit(context))
+    return run_workflow(graph, counselor_input(question), context, **config)
 
 
 def stream_solve(
@@ -27,9 +29,11 @@ def stream_solve(
     on_event: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Like :func:`solve`, passing each custom event to ``on_event`` as it happens; returns the final state."""
-    from graphreason.workflows.counselor.graph import graph
+    from graphreason.workflows.counselor.graph import graph, recursion_limit
 
-    return stream_workflow(graph, counselor_input(question), context or CounselorContext(), on_event)
+    context = context or CounselorContext()
+    return stream_workflow(graph, counselor_input(question), context, on_event,
+                           recursion_limit=recursion_limit(context))
 
 
 def counselor_input(question: str) -> dict[str, Any]:

@@ -104,12 +104,26 @@ def build_graph(checkpointer=None, *, name: str = "Graph Counselor"):
     builder.add_edge("reflect", "next_trial")
     builder.add_conditional_edges("next_trial", _after_next_trial)
     builder.add_edge("finish", END)
-    # Loops are bounded by max_steps and max_reflections, not by LangGraph's default
-    # recursion limit of 25 super-steps (one Counselor step alone takes four).
+    # Loops are bounded by max_steps and max_reflections; LangGraph's recursion guard is set from that
+    # budget (recursion_limit), so a loop that outran its bounds would still be stopped.
     return compile_workflow(builder, name=name, recursion_limit=RECURSION_LIMIT, checkpointer=checkpointer)
 
 
-RECURSION_LIMIT = 100_000
+def recursion_limit(context: CounselorContext) -> int:
+    """LangGraph's super-step limit for one run, from the run's own budget.
+
+    Four super-steps per step (plan, thought, action, observation), four per
+    trial around them (judge or direct answer, close, reflect, next trial) and
+    four for the start and the end: a run that needs more has a bug in its bounds.
+    """
+    trials = context.max_reflections + 1
+    return 4 * context.max_steps * trials + 4 * trials + 4
+
+
+# The compiled default (server runs, which name no per-run limit): the guard for a budget of 50 steps and
+# 5 reflections, five times the paper's T and more than twice its N. solve() and stream_solve() pass their
+# run's own limit.
+RECURSION_LIMIT = 4 * 50 * 6 + 4 * 6 + 4
 
 
 graph = build_graph()

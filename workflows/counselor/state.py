@@ -11,13 +11,14 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from graphreason.workflows.inputs import QuestionInput
+from graphreason.workflows.kit.chat import Messages
 from graphreason.workflows.usage import Usage, add_usage
 
 
 class CounselorInput(QuestionInput):
     """What a caller sends: one natural-language question."""
 
-    question: str = Field(description="The question to answer from the graph.")
+    question: str | None = Field(default=None, description="The question to answer from the graph.")
 
 
 class Step(TypedDict, total=False):
@@ -65,19 +66,20 @@ class CounselorOutput(TypedDict, total=False):
     reflections: Annotated[list[str], Field(description="The reflector's advice between trials.")]
     usage: Annotated[Usage, Field(description="LLM calls, tokens and seconds spent by the run.")]
     seconds: Annotated[float, Field(description="Wall-clock seconds of the run.")]
+    messages: Messages
 
 
 class CounselorState(CounselorOutput, total=False):
     """Internal state: the output fields plus the current trial's working data."""
 
-    started: float
-    trial_index: int
-    steps: list[Step]  # scratchpad of the current trial
-    pending: Step  # the step being built (plan/thought/action before its observation)
-    trial_answer: str | None
-    finished: bool
-    verdict: str | None
-    judge_text: str | None
+    started: Annotated[float, Field(description="perf_counter() when the run started (for its seconds).")]
+    trial_index: Annotated[int, Field(description="The current trial: 0 first, then one more per reflection.")]
+    steps: Annotated[list[Step], Field(description="The current trial's finished steps (its scratchpad).")]
+    pending: Annotated[Step, Field(description="The step being built: plan, thought, action before the observation.")]
+    trial_answer: Annotated[str | None, Field(description="The current trial's Finish answer, if it gave one.")]
+    finished: Annotated[bool, Field(description="Whether the current trial ended with Finish.")]
+    verdict: Annotated[str | None, Field(description="The judge's verdict on the current trial: yes or no.")]
+    judge_text: Annotated[str | None, Field(description="The judge's reply as written.")]
     # the reducer must stay the last Annotated item (LangGraph reads it from there)
     trials: Annotated[list[Trial], Field(description="Every trial with its steps."), operator.add]
     reflections: Annotated[list[str], Field(description="The reflector's advice between trials."), operator.add]

@@ -10,6 +10,7 @@ from graphreason.workflows.counselor.context import CounselorContext
 from graphreason.workflows.counselor.resources import graph_functions
 from graphreason.workflows.counselor.state import CounselorState, Trial
 from graphreason.workflows.inputs import question_of
+from graphreason.workflows.kit.chat import answer_message
 
 
 def _fresh_trial(index: int) -> dict:
@@ -67,4 +68,6 @@ def next_trial(state: CounselorState) -> dict:
 
 
 def finish(state: CounselorState) -> dict:
-    return {"seconds": time.perf_counter() - state.get("started", time.perf_counter())}
+    """The run's time, and its answer on the chat channel."""
+    return {"seconds": time.perf_counter() - state.get("started", time.perf_counter()),
+            **answer_message(state.get("answer"))}

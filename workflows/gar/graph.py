@@ -44,9 +44,11 @@ RECURSION_LIMIT = 100
 
 
 def start(state: GARState, runtime: Runtime[GARContext]) -> dict:
-    question_of(state)  # a clear QuestionError instead of a KeyError further on
+    # a clear QuestionError instead of a KeyError further on; a chat client's question becomes the field
+    question = question_of(state)
     # a thread may hold an earlier run's state: clear what the routing reads
     return {
+        "question": question,
         "started": time.perf_counter(),
         "fallback_used": False,
         "rounds": 0,

@@ -16,13 +16,16 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from graphreason.workflows.inputs import QuestionInput
+from graphreason.workflows.kit.chat import Messages
 from graphreason.workflows.usage import Usage, add_usage
 
 
 class GARInput(QuestionInput):
     """What a caller sends: a question, with the graph in its text or given as a structured graph."""
 
-    question: str = Field(description="The graph problem: graph text plus question, or just the question.")
+    question: str | None = Field(
+        default=None, description="The graph problem: graph text plus question, or just the question."
+    )
     graph: dict[str, Any] | None = Field(
         default=None,
         description="Optional structured graph ({'edges': [[u, v, w], ...], 'directed': bool, 'params': {...}}); "
@@ -58,23 +61,30 @@ class GAROutput(TypedDict, total=False):
     trace: Annotated[
         list[dict[str, Any]], Field(description="One note per workflow step, in order."), operator.add
     ]
+    messages: Messages
 
 
 class GARState(GAROutput, total=False):
     """Internal state: the output fields plus what the steps hand to each other."""
 
-    graph: dict[str, Any] | None  # the structured graph from the input, if any
-    started: float
-    graph_key: str  # lookup key of the parsed problem (see construct.problem_of)
-    graph_summary: str
-    detected_task: str | None
-    params: dict[str, Any]  # parameters found by the parser, by name (internal ids)
-    candidates: list[Candidate]
-    chosen_params: dict[str, Any]
-    result: dict[str, Any]  # the JSON-ready outcome of execution
-    llm_usage: Annotated[Usage, add_usage]
-    parse_error: str  # what the deterministic parser could not read (the LLM parse step tries next)
-    design_source: str  # the master's latest designed algorithm (no library entry fitted)
-    design_attempt: int
-    design_feedback: str  # why the latest design failed (shown to the master on the next attempt)
-    design_status: str  # ok | retry | failed
+    graph: Annotated[dict[str, Any] | None, Field(description="The structured graph given with the input, if any.")]
+    started: Annotated[float, Field(description="perf_counter() when the run started (for its seconds).")]
+    graph_key: Annotated[str, Field(description="Lookup key of the parsed problem (see construct.problem_of).")]
+    graph_summary: Annotated[str, Field(description="One line on the parsed graph: kind, nodes, edges, parameters.")]
+    detected_task: Annotated[str | None, Field(description="The task the question's wording names, if any.")]
+    params: Annotated[dict[str, Any], Field(description="Parameters the parser found, by name (internal node ids).")]
+    candidates: Annotated[list[Candidate], Field(description="The library algorithms retrieved for the master.")]
+    chosen_params: Annotated[dict[str, Any], Field(description="The parameters of the chosen algorithm.")]
+    result: Annotated[dict[str, Any], Field(description="The JSON-ready outcome of the execution step.")]
+    llm_usage: Annotated[Usage, Field(description="LLM calls and tokens so far, summed over nodes."), add_usage]
+    parse_error: Annotated[
+        str, Field(description="What the deterministic parser could not read (the LLM parse step tries next).")
+    ]
+    design_source: Annotated[
+        str, Field(description="The master's latest designed algorithm, when no library entry fitted.")
+    ]
+    design_attempt: Annotated[int, Field(description="How many designs the master has written in this run.")]
+    design_feedback: Annotated[
+        str, Field(description="Why the latest design failed (shown to the master on its next attempt).")
+    ]
+    design_status: Annotated[str, Field(description="The latest design's outcome: ok, retry or failed.")]

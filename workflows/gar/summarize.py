@@ -22,6 +22,7 @@ from graphreason.workflows.gar.construct import forget, problem_of
 from graphreason.workflows.gar.context import GARContext
 from graphreason.workflows.gar.run_graphs import forget_engine_graphs
 from graphreason.workflows.gar.state import GARState
+from graphreason.workflows.kit.chat import answer_message
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.usage import Usage, run_totals
 
@@ -136,4 +137,5 @@ def summarize(state: GARState, runtime: Runtime[GARContext]) -> dict:
         "structured": structured,
         "usage": usage,
         "trace": [{"step": "summarize", "text": answer}],
+        **answer_message(answer),
     }

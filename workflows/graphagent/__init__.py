@@ -42,8 +42,11 @@ def solve(
 ) -> dict:
     """Classify ``node``; returns the answer, label id, reason, steps, lessons, tool prediction, usage."""
     from graphreason.workflows.graphagent.graph import graph as workflow
+    from graphreason.workflows.graphagent.graph import recursion_limit
 
-    return run_workflow(workflow, graphagent_input(node, labels), context or GraphAgentContext(), **config)
+    context = context or GraphAgentContext()
+    config.setdefault("recursion_limit", recursion_limit(context))
+    return run_workflow(workflow, graphagent_input(node, labels), context, **config)
 
 
 def stream_solve(
@@ -55,9 +58,11 @@ def stream_solve(
 ) -> dict[str, Any]:
     """Like :func:`solve`, passing each event (decide, command, observation, summary, lesson, answer) on."""
     from graphreason.workflows.graphagent.graph import graph as workflow
+    from graphreason.workflows.graphagent.graph import recursion_limit
 
+    context = context or GraphAgentContext()
     final = stream_workflow(
-        workflow, graphagent_input(node, labels), context or GraphAgentContext(), on_event
+        workflow, graphagent_input(node, labels), context, on_event, recursion_limit=recursion_limit(context)
     )
     return output_of(final)
 

@@ -30,6 +30,7 @@ from graphreason.workflows.graphagent.context import GraphAgentContext
 from graphreason.workflows.graphagent.guard import Calibration, judge_override
 from graphreason.workflows.graphagent.parsing import label_mentions, labels_in
 from graphreason.workflows.graphagent.state import GraphAgentState
+from graphreason.workflows.kit.chat import answer_message
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.usage import run_totals
 
@@ -81,7 +82,8 @@ def finish(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
         tool_seconds=state.get("tool_seconds", 0.0),
     )
     ended = update.get("ended_by") or state.get("ended_by")
-    return {**update, "usage": usage, "trace": [{"step": "finish", "ended_by": ended}]}
+    answer = update.get("answer") if "answer" in update else state.get("answer")
+    return {**update, "usage": usage, "trace": [{"step": "finish", "ended_by": ended}], **answer_message(answer)}
 
 
 def fallback_label(state: GraphAgentState) -> tuple[str | None, str]:

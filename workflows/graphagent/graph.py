@@ -26,7 +26,15 @@ from graphreason.workflows.graphagent.state import GraphAgentInput, GraphAgentOu
 from graphreason.workflows.graphagent.summarise import after_summarise, summarise
 from graphreason.workflows.kit.compile import add_nodes, compile_workflow
 
-RECURSION_LIMIT = 200  # 3 super-steps per decision at T_max = 50, plus set-up and the end
+
+def recursion_limit(context: GraphAgentContext) -> int:
+    """LangGraph's super-step limit for one run, from its T_max: three per decision (decide, execute,
+    summarise), plus start, experience retrieval and replay, answer and finish."""
+    return 3 * context.max_steps + 6
+
+
+# the compiled default (server runs): the limit at the largest T_max a context accepts (50)
+RECURSION_LIMIT = 3 * 50 + 6
 
 
 def build_graph(checkpointer=None, *, name: str = "GraphAgent"):

@@ -12,16 +12,23 @@ from graphreason.workflows.graphagent import resources
 from graphreason.workflows.graphagent.context import GraphAgentContext
 from graphreason.workflows.graphagent.prompts import goal_prompt
 from graphreason.workflows.graphagent.resources import GraphAgentInputError, check_labels
-from graphreason.workflows.graphagent.state import GraphAgentState
+from graphreason.workflows.graphagent.state import GraphAgentState, checked_node
+from graphreason.workflows.kit.chat import input_from_chat
 
 
 def start(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[str, Any]:
     began = time.perf_counter()
     context = runtime.context
+    asked_node = input_from_chat(state, "node")  # a chat client sends the node id as its message
+    if asked_node is None:
+        raise GraphAgentInputError(
+            "the input has no 'node': send {\"node\": \"<node id>\"} (or the node id as a human message)"
+        )
+    asked_node = checked_node(asked_node)
     env = resources.environment(context)
-    node = env.find(state["node"])
+    node = env.find(asked_node)
     if node is None:
-        raise GraphAgentInputError(env.unknown(state["node"]))
+        raise GraphAgentInputError(env.unknown(asked_node))
     labels = env.labels
     asked = state.get("labels")
     if asked:

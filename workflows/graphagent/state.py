@@ -24,6 +24,7 @@ from typing_extensions import TypedDict
 
 from graphreason.memory.summaries import bounded_summaries
 from graphreason.workflows.inputs import check_text
+from graphreason.workflows.kit.chat import Messages
 from graphreason.workflows.usage import Usage, add_usage
 
 MAX_ID_CHARS = 200
@@ -32,19 +33,28 @@ MAX_ID_CHARS = 200
 class GraphAgentInput(BaseModel):
     """What a caller sends: the node to classify (and, optionally, the label set it expects)."""
 
-    node: str = Field(description="Id of the node to classify (e.g. '31336' or 'paper#31336' on Cora).")
+    node: str | None = Field(
+        default=None, description="Id of the node to classify (e.g. '31336' or 'paper#31336' on Cora)."
+    )
     labels: list[str] | None = Field(
         default=None,
         description="Optional label set (names); it must be the dataset's, and its order numbers the labels.",
     )
 
+    messages: Messages = Field(default_factory=list)
+
     @field_validator("node", mode="before")
     @classmethod
-    def _as_text(cls, value: Any) -> str:
-        text = str(value).strip() if value is not None else ""
-        return check_text(
-            text, name="node id", limit=MAX_ID_CHARS, empty="node is empty: give the id of the node to classify"
-        )
+    def _as_text(cls, value: Any) -> str | None:
+        return None if value is None else checked_node(value)
+
+
+def checked_node(value: Any) -> str:
+    """The node id as text, neither blank nor longer than MAX_ID_CHARS (``ValueError`` otherwise)."""
+    text = str(value).strip() if value is not None else ""
+    return check_text(
+        text, name="node id", limit=MAX_ID_CHARS, empty="node is empty: give the id of the node to classify"
+    )
 
 
 class GraphAgentOutput(TypedDict, total=False):
@@ -74,18 +84,24 @@ class GraphAgentOutput(TypedDict, total=False):
     guard: Annotated[dict[str, Any] | None, Field(description="Tool mode: threshold, decision and why.")]
     usage: Annotated[Usage, Field(description="llm_calls, tokens, llm_seconds, tool_seconds, seconds.")]
     trace: Annotated[list[dict[str, Any]], Field(description="One note per workflow step."), operator.add]
+    messages: Messages
 
 
 class GraphAgentState(GraphAgentOutput, total=False):
     """Internal state: output fields plus what the roles hand each other."""
 
-    started: float
-    goal: str
-    reliability: str  # the graph model's validation record, for the prompt
-    short_term: Annotated[list[str], bounded_summaries]
-    last_reply: str
-    pending: dict[str, Any]  # the decision being carried out: parsed reply, then its observation
-    decisions: int
-    stop: str  # why the loop ends: "" (go on), "t_max" (budget spent) or "bad_replies"
-    llm_usage: Annotated[Usage, add_usage]
-    tool_seconds: float  # set, not added: a new run on the same thread starts from 0
+    started: Annotated[float, Field(description="perf_counter() when the run started (for its seconds).")]
+    goal: Annotated[str, Field(description="The task prompt: the node, its title and the label set.")]
+    reliability: Annotated[str, Field(description="The graph model's validation record, shown in the prompt.")]
+    short_term: Annotated[
+        list[str], Field(description="Short-term memory: a bounded list of step summaries."), bounded_summaries
+    ]
+    last_reply: Annotated[str, Field(description="The agent's latest reply as written.")]
+    pending: Annotated[
+        dict[str, Any], Field(description="The decision being carried out: its parsed reply, then its observation.")
+    ]
+    decisions: Annotated[int, Field(description="Decisions taken so far (the T_max budget counts them).")]
+    stop: Annotated[str, Field(description='Why the loop ends: "" (go on), "t_max" (budget spent) or "bad_replies".')]
+    llm_usage: Annotated[Usage, Field(description="LLM calls and tokens so far."), add_usage]
+    # set, not added: a new run on the same thread starts from 0
+    tool_seconds: Annotated[float, Field(description="Seconds spent in graph commands and the graph model.")]

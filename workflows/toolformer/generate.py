@@ -19,12 +19,13 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graphreason.tools.toolformer.calls.constraint import ToolformerCalls
+from graphreason.workflows.kit.chat import input_from_chat
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.kit.llm import ask_role
 from graphreason.workflows.models.factory import LOCAL_MODELS, ModelSpec
 from graphreason.workflows.toolformer.context import ToolformerContext
 from graphreason.workflows.toolformer.prompts import generation_prompt, tuned_prompt
-from graphreason.workflows.toolformer.state import ToolformerState
+from graphreason.workflows.toolformer.state import ToolformerState, checked_text
 
 
 def clean_reply(reply: str) -> str:
@@ -61,8 +62,13 @@ def tuned_spec(model: Any, use_tuned: bool) -> str | None:
 
 
 def start(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dict[str, Any]:
+    """Check the text (or take a chat client's last message as it) before any model or graph work."""
+    text = input_from_chat(state, "text")
+    if not isinstance(text, str):
+        raise ValueError("the input has no 'text': send {\"text\": \"...\"} (or the text as a human message)")
     # a thread may hold an earlier run's state: clear what later steps read
-    return {"started": time.perf_counter(), "results": [], "calls": [], "parse_errors": [], "examples": []}
+    return {"text": checked_text(text), "started": time.perf_counter(), "results": [], "calls": [],
+            "parse_errors": [], "examples": []}
 
 
 def generate(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dict[str, Any]:

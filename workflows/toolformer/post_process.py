@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from graphreason.tools.toolformer.calls.ast import Bracket, Text
 from graphreason.tools.toolformer.calls.parse import parse_text_spans
+from graphreason.workflows.kit.chat import answer_message
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.toolformer.context import ToolformerContext
 from graphreason.workflows.toolformer.execute import CallOutcome
@@ -55,4 +56,5 @@ def post_process(state: ToolformerState, runtime: Runtime[ToolformerContext]) ->
     emit("final", final)
     seconds = round(time.perf_counter() - state.get("started", time.perf_counter()), 3)
     usage = run_totals(state.get("llm_usage"), seconds=seconds, tool_seconds=state.get("tool_seconds", 0.0))
-    return {"final": final, "usage": usage, "trace": [{"step": "post_process", "final": final}]}
+    return {"final": final, "usage": usage, "trace": [{"step": "post_process", "final": final}],
+            **answer_message(final)}

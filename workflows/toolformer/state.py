@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field, field_validator
 from typing_extensions import TypedDict
 
 from graphreason.workflows.inputs import check_text
+from graphreason.workflows.kit.chat import Messages
 from graphreason.workflows.usage import Usage, add_usage
 
 MAX_TEXT_CHARS = 20_000  # one statement or question; longer inputs are refused, not truncated
@@ -19,17 +20,26 @@ MAX_TEXT_CHARS = 20_000  # one statement or question; longer inputs are refused,
 class ToolformerInput(BaseModel):
     """What a caller sends: a statement or question, or a text that already holds its calls."""
 
-    text: str = Field(description="The statement or question (e.g. 'What is the order of the bull graph?').")
+    text: str | None = Field(
+        default=None, description="The statement or question (e.g. 'What is the order of the bull graph?')."
+    )
     has_calls: bool = Field(
         default=False,
         description="True when `text` already holds its graph API calls: generation is skipped.",
     )
 
+    messages: Messages = Field(default_factory=list)
+
     @field_validator("text")
     @classmethod
-    def _bounded(cls, value: str) -> str:
-        empty = "text is empty: give a statement or question about a graph"
-        return check_text(value, name="text", limit=MAX_TEXT_CHARS, empty=empty)
+    def _bounded(cls, value: str | None) -> str | None:
+        return None if value is None else checked_text(value)
+
+
+def checked_text(value: str) -> str:
+    """The text if it is neither blank nor longer than MAX_TEXT_CHARS (``ValueError`` otherwise)."""
+    empty = "text is empty: give a statement or question about a graph"
+    return check_text(value, name="text", limit=MAX_TEXT_CHARS, empty=empty)
 
 
 class ToolformerOutput(TypedDict, total=False):
@@ -50,12 +60,13 @@ class ToolformerOutput(TypedDict, total=False):
     examples: Annotated[list[str], Field(description="The few-shot examples the generator was shown (their ids).")]
     usage: Annotated[Usage, Field(description="llm_calls, tokens, llm_seconds, tool_seconds, seconds.")]
     trace: Annotated[list[dict[str, Any]], Field(description="One note per workflow step."), operator.add]
+    messages: Messages
 
 
 class ToolformerState(ToolformerOutput, total=False):
     """Internal state: output fields plus what the steps hand each other."""
 
-    has_calls: bool
-    started: float
-    llm_usage: Annotated[Usage, add_usage]
-    tool_seconds: float
+    has_calls: Annotated[bool, Field(description="The input already holds its calls: generation is skipped.")]
+    started: Annotated[float, Field(description="perf_counter() when the run started (for its seconds).")]
+    llm_usage: Annotated[Usage, Field(description="LLM calls and tokens of the generator."), add_usage]
+    tool_seconds: Annotated[float, Field(description="Seconds spent executing the graph calls.")]

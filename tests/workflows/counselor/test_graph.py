@@ -293,3 +293,20 @@ def test_graph_calls_run_as_the_generated_langchain_tools():
     tools = [run for run in cb.traced_runs if run.run_type == "tool"]
     assert [run.name for run in tools] == ["retrieve", "degree"]
     assert tools[-1].outputs["output"].content == out["trials"][0]["steps"][0]["observation"]
+
+
+def test_the_recursion_guard_comes_from_the_runs_own_budget():
+    """A run that spends its whole budget (2 steps, then a reflection and 2 more) fits the derived limit,
+    and the limit is not far above what the run needs: the guard still means something."""
+    from graphreason.workflows.counselor.graph import RECURSION_LIMIT, graph, recursion_limit
+
+    m = ScriptedChatModel(script=[*step(1, "Retrieve[Sparse coding]"), *step(2, "Degree[p2, cited_by]"),
+                                  "Finish earlier next time.", *step(1, "Degree[p2, cited_by]"),
+                                  *step(2, "Degree[p2, cited_by]")])
+    context = ctx(m, max_steps=2, max_reflections=1)
+    limit = recursion_limit(context)
+    updates = list(graph.stream({"question": "How many papers cite Sparse coding of natural images?"},
+                                context=context, config={"recursion_limit": limit}, stream_mode="updates"))
+    assert len(updates) <= limit <= len(updates) + 8
+    assert limit == 28 and recursion_limit(CounselorContext()) == 20  # the embedded default: 3 steps, 1 trial
+    assert RECURSION_LIMIT == recursion_limit(CounselorContext(max_steps=50, max_reflections=5)) < 2_000

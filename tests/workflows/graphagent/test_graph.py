@@ -189,7 +189,7 @@ def test_node_without_text_says_so() -> None:
 
 
 def test_graph_exports_typed_schemas() -> None:
-    assert set(graph.get_input_jsonschema()["properties"]) == {"node", "labels"}
+    assert set(graph.get_input_jsonschema()["properties"]) == {"node", "labels", "messages"}  # messages: chat
     output = set(graph.get_output_jsonschema()["properties"])
     assert {"answer", "label_id", "ended_by", "steps", "tool_prediction", "changed_tool_answer", "usage"} <= output
     assert set(graph.get_graph().nodes) >= {"retrieve_experience", "replay", "decide", "execute", "summarise"}
@@ -228,3 +228,14 @@ def test_data_path_is_found_in_the_working_directory_then_under_the_data_root(tm
     assert GraphAgentContext(data_path=relative).source == folder.resolve()  # under the data root
     assert GraphAgentContext(data_path=str(folder)).source == folder.resolve()
     assert GraphAgentContext().source == "cora"  # a name stays a name
+
+
+def test_a_run_that_spends_its_whole_budget_fits_the_derived_recursion_limit() -> None:
+    from graphreason.workflows.graphagent.graph import RECURSION_LIMIT, recursion_limit
+
+    summaries = ["The paper is about networks."] * 3
+    replies = [x for pair in zip([reply("get_features", {"node_id": "107"})] * 3, summaries, strict=True) for x in pair]
+    ctx = context(*replies, graph_tool=False, max_steps=3)
+    out = solve("107", ctx)  # three decisions, never an answer: the T_max fallback ends it
+    assert out["ended_by"] == "t_max" and recursion_limit(ctx) == 15
+    assert RECURSION_LIMIT == 156

@@ -73,7 +73,7 @@ def test_input_is_validated() -> None:
 
 
 def test_graph_exports_typed_schemas() -> None:
-    assert set(graph.get_input_jsonschema()["properties"]) == {"text", "has_calls"}
+    assert set(graph.get_input_jsonschema()["properties"]) == {"text", "has_calls", "messages"}  # messages: chat
     assert {"final", "results", "calls", "usage"} <= set(graph.get_output_jsonschema()["properties"])
 
 
