@@ -151,6 +151,30 @@ def test_thread_run_completes_through_the_http_api(server):
     assert output["trials"][0]["steps"][0]["observation"] == "The label feature of p2 are: Vision."
 
 
+def test_a_human_edits_the_pending_action_and_the_edit_runs(server):
+    """Human review through the HTTP API as Studio drives it: the run pauses before its first Action, the
+    thread's state shows the proposed Action, and the resumed run executes the edited one."""
+    status, body = http("POST", f"{server['base']}/threads", {})
+    thread_id = json.loads(body)["thread_id"]
+    context = {**run_context(server["tmp"], "review"), "review_actions": True, "max_reflections": 0}
+    url = f"{server['base']}/threads/{thread_id}/runs/wait"
+    status, body = http("POST", url, {"assistant_id": "graph_counselor", "input": {"question": QUESTION},
+                                      "context": context})
+    assert status == 200, body
+    status, body = http("GET", f"{server['base']}/threads/{thread_id}/state")
+    state = json.loads(body)
+    assert state["next"] == ["review"], state["next"]
+    (interrupt,) = [i for task in state["tasks"] for i in task.get("interrupts", [])]
+    assert interrupt["value"]["proposed"] == "Feature[Retrieve[Sparse coding of natural images], label]"
+    status, body = http("POST", url, {"assistant_id": "graph_counselor", "command": {"resume": "Finish[Edited]"},
+                                      "context": context})
+    assert status == 200, body
+    output = json.loads(body)
+    step = output["trials"][0]["steps"][0]
+    assert step["action"] == "Finish[Edited]" and step["edited"] is True
+    assert output["answer"] == "Edited", output
+
+
 def test_custom_events_stream_over_sse(server):
     status, body = http(
         "POST",
@@ -272,3 +296,30 @@ def test_graph_agent_classifies_a_cora_node_through_the_http_api(server):
     output = json.loads(body)
     assert output["answer"] == "Neural Networks" and output["ended_by"] == "answer", output
     assert output["dataset"] == "cora" and output["usage"]["llm_calls"] == 1
+
+
+def test_a_human_edits_graph_agents_pending_command(server):
+    """GraphAgent pauses before its decided command; the person's answer command ends the run instead."""
+    from tests.conftest import require_data
+
+    require_data("cora-citeseer-text")
+    script = server["tmp"] / "graph_agent_review.json"
+    look = {"thoughts": {"text": "t", "reasoning": "r", "plan": "- p", "criticism": "c", "speak": "s"},
+            "command": {"name": "get_features", "args": {"node_id": "31336"}}}
+    script.write_text(json.dumps([json.dumps(look)]))
+    status, body = http("POST", f"{server['base']}/threads", {})
+    thread_id = json.loads(body)["thread_id"]
+    context = {"agent_model": f"scripted:{script}", "embedding_model": "hash", "graph_tool": False,
+               "long_term": False, "review_actions": True}
+    url = f"{server['base']}/threads/{thread_id}/runs/wait"
+    status, body = http("POST", url, {"assistant_id": "graph_agent", "input": {"node": "31336"}, "context": context})
+    assert status == 200, body
+    state = json.loads(http("GET", f"{server['base']}/threads/{thread_id}/state")[1])
+    (interrupt,) = [i for task in state["tasks"] for i in task.get("interrupts", [])]
+    assert interrupt["value"]["proposed"]["command"] == "get_features"
+    edit = {"command": "answer", "args": {"label": "Theory", "reason": "the person knows it"}}
+    status, body = http("POST", url, {"assistant_id": "graph_agent", "command": {"resume": edit}, "context": context})
+    assert status == 200, body
+    output = json.loads(body)
+    assert output["answer"] == "Theory" and output["ended_by"] == "answer", output
+    assert output["steps"][-1]["edited"] is True and output["usage"]["llm_calls"] == 1

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from graphreason.workflows.kit.native import TOOL_CALLING_HELP, ToolCalling, check_native_model
+from graphreason.workflows.kit.review import REVIEW_HELP
 from graphreason.workflows.run_context import GraphSpec, ModelName, RunContext, main_model, setting
 
 Mode = Literal["counselor", "no_reflection", "graph_cot", "base"]
@@ -82,6 +83,7 @@ class CounselorContext(RunContext):
         "accumulate", "Keep every reflection in later trials, or only the latest."
     )
     tool_calling: ToolCalling = setting("text", TOOL_CALLING_HELP)
+    review_actions: bool = setting(False, REVIEW_HELP)
 
     def __post_init__(self) -> None:
         super().__post_init__()

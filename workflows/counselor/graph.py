@@ -1,8 +1,8 @@
 """Graph Counselor as a LangGraph state machine.
 
-    start ─► plan ─► think ─► act ─► observe ─┬─► plan (next step)
-                                                ├─► judge ─► close_trial   (Finish[...])
-                                                └─► close_trial            (T steps used)
+    start ─► plan ─► think ─► act ─► review ─► observe ─┬─► plan (next step)
+                                                          ├─► judge ─► close_trial   (Finish[...])
+                                                          └─► close_trial            (T steps used)
     close_trial ─┬─► reflect ─► next_trial ─► plan   (rejected, reflections left)
                  └─► finish ─► END
     start ─► answer_directly ─► close_trial           (base mode: no graph)
@@ -10,7 +10,8 @@
 The inner loop is the paper's AGIEM (plan, thought, action, observation); the
 outer loop is self-reflection steered by the judge. Graph-CoT mode and the
 w/o Plan ablation skip ``plan``; ``no_reflection`` and ``graph_cot`` skip judge
-and reflection.
+and reflection. ``review`` pauses for a human to approve or edit the Action
+when the context asks for it (``review_actions``); otherwise it passes through.
 
 Native tool calling (``tool_calling="native"``) keeps this graph: ``act``
 binds the registry's tools to the execution agent's model and keeps its tool
@@ -33,6 +34,7 @@ from graphreason.workflows.counselor.judge import judge
 from graphreason.workflows.counselor.observe import observe
 from graphreason.workflows.counselor.planner import plan
 from graphreason.workflows.counselor.reflector import reflect
+from graphreason.workflows.counselor.review import review
 from graphreason.workflows.counselor.state import CounselorInput, CounselorOutput, CounselorState
 from graphreason.workflows.counselor.thought import think
 from graphreason.workflows.counselor.trials import close_trial, finish, next_trial, start
@@ -83,6 +85,7 @@ def build_graph(checkpointer=None, *, name: str = "Graph Counselor"):
         plan,
         think,
         act,
+        review,
         observe,
         judge,
         close_trial,
@@ -96,7 +99,8 @@ def build_graph(checkpointer=None, *, name: str = "Graph Counselor"):
     builder.add_conditional_edges("start", _first_step)
     builder.add_edge("plan", "think")
     builder.add_edge("think", "act")
-    builder.add_edge("act", "observe")
+    builder.add_edge("act", "review")
+    builder.add_edge("review", "observe")
     builder.add_conditional_edges("observe", _after_observe)
     builder.add_edge("judge", "close_trial")
     builder.add_edge("answer_directly", "close_trial")
@@ -112,18 +116,19 @@ def build_graph(checkpointer=None, *, name: str = "Graph Counselor"):
 def recursion_limit(context: CounselorContext) -> int:
     """LangGraph's super-step limit for one run, from the run's own budget.
 
-    Four super-steps per step (plan, thought, action, observation), four per
-    trial around them (judge or direct answer, close, reflect, next trial) and
-    four for the start and the end: a run that needs more has a bug in its bounds.
+    Five super-steps per step (plan, thought, action, review, observation),
+    four per trial around them (judge or direct answer, close, reflect, next
+    trial) and four for the start and the end: a run that needs more has a bug
+    in its bounds.
     """
     trials = context.max_reflections + 1
-    return 4 * context.max_steps * trials + 4 * trials + 4
+    return 5 * context.max_steps * trials + 4 * trials + 4
 
 
 # The compiled default (server runs, which name no per-run limit): the guard for a budget of 50 steps and
 # 5 reflections, five times the paper's T and more than twice its N. solve() and stream_solve() pass their
 # run's own limit.
-RECURSION_LIMIT = 4 * 50 * 6 + 4 * 6 + 4
+RECURSION_LIMIT = 5 * 50 * 6 + 4 * 6 + 4
 
 
 graph = build_graph()

@@ -40,6 +40,7 @@ from typing import Literal
 
 from graphreason.tools.graphagent.registry import ANALYZE, COMMANDS, FEATURES, NEIGHBOURS, PREDICT
 from graphreason.workflows.kit.native import TOOL_CALLING_HELP, ToolCalling, check_native_model
+from graphreason.workflows.kit.review import REVIEW_HELP
 from graphreason.workflows.run_context import (
     DataPath,
     ModelName,
@@ -77,6 +78,7 @@ class GraphAgentContext(RunContext):
     max_tokens: int = setting(320, "Token budget of one decision (the JSON reply).")
     summary_tokens: int = setting(160, "Token budget of one observation summary or lesson.", low=8)
     tool_calling: ToolCalling = setting("text", TOOL_CALLING_HELP)
+    review_actions: bool = setting(False, REVIEW_HELP)
     graph_tool: bool = setting(
         True, f"Offer {PREDICT.name} (the graph model as a tool); off = the paper's faithful agent.",
         negate="--no-graph-tool",

@@ -60,22 +60,7 @@ def decide(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
     else:
         text, usage = ask(context, prompt, context.max_tokens)
         decision = read_reply(text, commands=commands, labels=state["labels"], target=state["node"])
-    args = dict(decision.args)
-    if decision.node is not None:
-        args = {"node_id": decision.node}
-    elif decision.valid and COMMANDS.is_terminal(decision.command or ""):
-        args = {"label": decision.label, "reason": decision.reason}
-    pending = {
-        "step": number,
-        "reply": text[:MAX_REPLY_KEPT],
-        "thoughts": decision.thoughts,
-        "command": decision.command,
-        "args": jsonable(args, str_keys=True),
-        "valid": decision.valid,
-        "problem": decision.problem,
-        "label": decision.label,
-        "reason": decision.reason,
-    }
+    pending = pending_of(decision, number, text)
     if call is not None:  # native: the id the tool's message answers, and calls beyond the first
         pending.update(call_id=call["id"], extra_calls=extra_calls)
     said = decision.thoughts.get("text") or decision.thoughts.get("speak") or first_words(text, 30)
@@ -127,6 +112,26 @@ def _native_decision(
             f"call {final_command().name}."
         )
     return decision, text, reply.usage, None, 0
+
+
+def pending_of(decision: Decision, number: int, text: str) -> dict[str, Any]:
+    """The decision as the state carries it to ``execute`` / ``answer`` (its command's arguments made plain)."""
+    args = dict(decision.args)
+    if decision.node is not None:
+        args = {"node_id": decision.node}
+    elif decision.valid and COMMANDS.is_terminal(decision.command or ""):
+        args = {"label": decision.label, "reason": decision.reason}
+    return {
+        "step": number,
+        "reply": text[:MAX_REPLY_KEPT],
+        "thoughts": decision.thoughts,
+        "command": decision.command,
+        "args": jsonable(args, str_keys=True),
+        "valid": decision.valid,
+        "problem": decision.problem,
+        "label": decision.label,
+        "reason": decision.reason,
+    }
 
 
 def after_decide(state: GraphAgentState) -> str:

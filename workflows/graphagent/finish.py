@@ -54,6 +54,8 @@ def answer(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
             reason = f"{why}; the graph model's {tool['label']} is kept (the agent said {agent_label}: {reason})"
     pending["observation"] = None
     step = {key: pending.get(key) for key in ("step", "reply", "thoughts", "command", "args", "valid")}
+    if pending.get("edited"):  # a person replaced the agent's command (human review)
+        step["edited"] = True
     step.update(observation=None, summary=None)
     emit("answer", final, step=pending.get("step"), agent_label=agent_label, reason=reason)
     return {

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from graphreason.workflows.kit.review import NEEDS_CHECKPOINTER
 from graphreason.workflows.models.factory import check_context_models
 
 Event = dict[str, Any]
@@ -16,13 +17,20 @@ def fresh(context: Any) -> Any:
     return replace(context)
 
 
+def check_before_run(workflow: Any, context: Any) -> None:
+    """What must hold before a run starts: usable model specs, and a checkpointer when a human reviews actions."""
+    check_context_models(context)
+    if getattr(context, "review_actions", False) and getattr(workflow, "checkpointer", None) is None:
+        raise ValueError(NEEDS_CHECKPOINTER)
+
+
 def run_workflow(workflow: Any, inputs: dict[str, Any], context: Any, **config: Any) -> dict[str, Any]:
     """One run of ``workflow`` on ``inputs``; returns its output.
 
     The context's model specs are checked first (``check_context_models``), so a
     bad spec or a missing key fails at once, as on the CLI, not after set-up.
     """
-    check_context_models(context)
+    check_before_run(workflow, context)
     return workflow.invoke(inputs, context=fresh(context), config=config)
 
 
@@ -41,7 +49,7 @@ def stream_workflow(
     state is always the outer graph's. The returned state holds internal fields
     besides the output ones.
     """
-    check_context_models(context)
+    check_before_run(workflow, context)
     final: dict[str, Any] = {}
     stream = workflow.stream(
         inputs,

@@ -308,5 +308,5 @@ def test_the_recursion_guard_comes_from_the_runs_own_budget():
     updates = list(graph.stream({"question": "How many papers cite Sparse coding of natural images?"},
                                 context=context, config={"recursion_limit": limit}, stream_mode="updates"))
     assert len(updates) <= limit <= len(updates) + 8
-    assert limit == 28 and recursion_limit(CounselorContext()) == 20  # the embedded default: 3 steps, 1 trial
+    assert limit == 32 and recursion_limit(CounselorContext()) == 23  # the embedded default: 3 steps, 1 trial
     assert RECURSION_LIMIT == recursion_limit(CounselorContext(max_steps=50, max_reflections=5)) < 2_000

@@ -237,5 +237,5 @@ def test_a_run_that_spends_its_whole_budget_fits_the_derived_recursion_limit() -
     replies = [x for pair in zip([reply("get_features", {"node_id": "107"})] * 3, summaries, strict=True) for x in pair]
     ctx = context(*replies, graph_tool=False, max_steps=3)
     out = solve("107", ctx)  # three decisions, never an answer: the T_max fallback ends it
-    assert out["ended_by"] == "t_max" and recursion_limit(ctx) == 15
-    assert RECURSION_LIMIT == 156
+    assert out["ended_by"] == "t_max" and recursion_limit(ctx) == 18
+    assert RECURSION_LIMIT == 206
