@@ -75,8 +75,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     if embedded:
         print(
-            "Expect about a minute and a half on 2 CPU cores (84 s measured; longer on a busy machine); the "
-            "first run also converts the embedded model once.",
+            "Expect about a minute on 2 CPU cores (60 s measured with a warm cache; longer on a busy machine); "
+            "the first run also converts the embedded model and merges an adapter once (98 s in all).",
             flush=True,
         )
     _gar_part(context, clock)
