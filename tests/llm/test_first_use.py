@@ -23,3 +23,12 @@ def test_embedding_estimates_come_from_the_measured_rate() -> None:
     assert embedding_seconds(["x" * 5000] * 2708, "minilm") == 2708 * 1000 / 15_000  # Cora abstracts: ~3 min
     assert embedding_seconds(["a title"] * 10, "hash") == 0.0
     assert embedding_seconds(["a title"], "mpnet") is None  # not measured: no number is made up
+
+
+def test_every_graph_model_has_a_measured_training_time_for_its_announcement() -> None:
+    from graphreason.tools.graph_models import hub
+    from graphreason.tools.graph_models.base import MEASURED_TRAIN_SECONDS
+
+    pairs = {(domain, dataset) for domain in hub.MODELS for dataset in hub.model_class(domain).datasets}
+    assert pairs == set(MEASURED_TRAIN_SECONDS)  # a new model or dataset needs its measurement
+    assert all(0 < seconds < 3600 for seconds in MEASURED_TRAIN_SECONDS.values())
