@@ -252,7 +252,10 @@ def run_eval(
             settings=settings[mode],
         )
     ]
+    others = sorted({str(r["mode"]) for r in read_records(records_path)} - set(solvers))
     meta = {**meta, "records_file": str(records_path), "n_questions": len(items)}
+    if others:  # records of modes this run did not ask for: the report says they are left out
+        meta["other_modes_in_folder"] = others
     paths = write_report_files(records, out, meta, report)
     summary = json.loads(paths.summary.read_text(encoding="utf-8"))
     return EvalResult(records=records, summary=summary, records_path=records_path, paths=paths)

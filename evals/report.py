@@ -149,7 +149,14 @@ def write_report_files(
     paths = ReportPaths(report=out / "report.md", summary=out / "summary.json", plot=out / kind.plot_name)
     write_summary(summary, paths.summary)
     kind.plot(records, summary, paths.plot)
-    paths.report.write_text(kind.render(summary, paths.plot.name), encoding="utf-8")
+    page = kind.render(summary, paths.plot.name)
+    others = (meta or {}).get("other_modes_in_folder")
+    if others:  # the folder holds more than this report summarises: say so
+        page = page.rstrip("\n") + (
+            f"\n\nThis report covers this run's modes only. The run folder also holds records of "
+            f"{', '.join(f'`{m}`' for m in others)}, not summarised here.\n"
+        )
+    paths.report.write_text(page, encoding="utf-8")
     return paths
 
 

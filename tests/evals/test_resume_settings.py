@@ -106,3 +106,15 @@ def test_records_of_an_older_version_are_not_resumed_silently(tmp_path, capsys) 
     capsys.readouterr()
     assert main([*argv, "--out", str(out), "--no-progress"]) == 2
     assert "do not say which settings made them" in capsys.readouterr().err
+
+
+def test_a_report_of_fewer_modes_says_which_modes_it_leaves_out(tmp_path, capsys) -> None:
+    argv, _, _ = _counselor(tmp_path)
+    out = tmp_path / "run"
+    at = argv.index("base")
+    both = [*argv[:at], "base", "graph_cot", *argv[at + 1:]]
+    assert main([*both, "--out", str(out), "--no-progress"]) == 0
+    assert main([*argv, "--out", str(out), "--no-progress"]) == 0  # the same settings, one mode: resumed
+    report = (out / "report.md").read_text()
+    assert "The run folder also holds records of `graph_cot`, not summarised here." in report
+    assert json.loads((out / "summary.json").read_text())["other_modes_in_folder"] == ["graph_cot"]
