@@ -79,3 +79,24 @@ def test_a_chat_client_sends_a_message_and_gets_the_answer_as_one(method, tmp_pa
     reply_text = out["messages"][1].content
     expected = answer if answer is not None else "The order of the bull graph is 5."
     assert reply_text.startswith(expected) or reply_text == expected, reply_text
+
+
+def test_a_chat_thread_answers_each_new_message_not_the_first_one_again() -> None:
+    """On a checkpointed thread the input field keeps the last run's value; a new message must win over it."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from graphreason.workflows.toolformer.context import ToolformerContext
+    from graphreason.workflows.toolformer.graph import build_graph
+
+    graph = build_graph(checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "chat"}}
+    context = ToolformerContext(embedding_model="hash")
+    asks = [('The order of the bull graph is [GR(GL("gpr", {"bull_graph"}), "toolx:order")-->r].', "5"),
+            ('The diameter of the bull graph is [GR(GL("gpr", {"bull_graph"}), "toolx:diameter")-->r].', "3")]
+    for text, value in asks:
+        out = graph.invoke({"messages": [{"role": "user", "content": text}], "has_calls": True}, config=thread,
+                           context=context)
+        assert out["messages"][-1].content.endswith(f"is {value}.")
+    assert [m.type for m in out["messages"]] == ["human", "ai", "human", "ai"]
+    out = graph.invoke({"text": asks[0][0], "has_calls": True}, config=thread, context=context)  # the field alone
+    assert out["final"].endswith("is 5.")

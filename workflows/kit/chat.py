@@ -32,22 +32,33 @@ def _text(content: Any) -> str:
     return str(content)
 
 
+def _kind_and_content(message: Any) -> tuple[Any, Any]:
+    if isinstance(message, BaseMessage):
+        return message.type, message.content
+    if isinstance(message, Mapping):
+        return message.get("role") or message.get("type"), message.get("content")
+    return None, None
+
+
 def last_human_text(state: Mapping[str, Any]) -> str | None:
     """The text of the last human message in ``state["messages"]``, or None when there is none."""
     for message in reversed(state.get("messages") or []):
-        if isinstance(message, BaseMessage):
-            kind, content = message.type, message.content
-        elif isinstance(message, Mapping):
-            kind, content = message.get("role") or message.get("type"), message.get("content")
-        else:
-            continue
+        kind, content = _kind_and_content(message)
         if kind in ("human", "user"):
             return _text(content)
     return None
 
 
 def input_from_chat(state: Mapping[str, Any], field: str) -> Any:
-    """``state[field]`` when given, else the last human message's text (None when neither is there)."""
+    """This run's input: an unanswered human message (the channel ends with it), else ``state[field]``.
+
+    On a thread the field keeps the previous run's value, so a new chat message
+    (the channel's last message, not yet answered) wins over it; a run started
+    with the field and no new message reads the field. None when neither is there.
+    """
+    messages = state.get("messages") or []
+    if messages and _kind_and_content(messages[-1])[0] in ("human", "user"):
+        return _text(_kind_and_content(messages[-1])[1])
     value = state.get(field)
     return value if value is not None else last_human_text(state)
 
