@@ -174,16 +174,21 @@ def _named_once(changed: list[str]) -> list[str]:
     return [c for c in changed if not (c.startswith("context.") and repeated(c))]
 
 
-def check_resume(records_path: Path, settings: Mapping[str, Mapping[str, Any]], items: Sequence[Any]) -> None:
+def check_resume(
+    records_path: Path, settings: Mapping[str, Mapping[str, Any]], items: Sequence[Any]
+) -> list[str]:
     """Refuse to resume ``records_path`` with other settings or other questions than its records hold.
 
     ``settings`` maps each mode of this run to its :func:`answer_settings`.
-    Records of other modes are left alone (the report covers this run's modes).
+    Records of other modes are left alone (the report covers this run's modes);
+    returns those modes, sorted.
     """
     questions = {str(item_field(item, "qid")): item_field(item, "question") for item in items}
+    others: set[str] = set()
     for record in read_records(records_path):
         mode = str(record["mode"])
         if mode not in settings:
+            others.add(mode)
             continue
         where = f"{records_path.parent} already holds records of mode {mode!r}"
         fix = "; rerun with the same settings, pass --out with another folder for this run, or delete that folder"
@@ -199,6 +204,7 @@ def check_resume(records_path: Path, settings: Mapping[str, Mapping[str, Any]], 
                 f"{where} for another question set: question {qid!r} there is {str(record['question'])[:120]!r}, "
                 f"now {str(asked)[:120]!r}{fix}"
             )
+    return sorted(others)
 
 
 # ------------------------------------------------------------------ the run
@@ -237,7 +243,7 @@ def run_eval(
     if settings is None:
         settings = dict.fromkeys(solvers, answer_settings(meta))
     settings = {mode: _plain(settings[mode]) for mode in solvers}
-    check_resume(records_path, settings, items)
+    others = check_resume(records_path, settings, items)
     records = [
         record
         for mode, solve in solvers.items()
@@ -252,7 +258,6 @@ def run_eval(
             settings=settings[mode],
         )
     ]
-    others = sorted({str(r["mode"]) for r in read_records(records_path)} - set(solvers))
     meta = {**meta, "records_file": str(records_path), "n_questions": len(items)}
     if others:  # records of modes this run did not ask for: the report says they are left out
         meta["other_modes_in_folder"] = others

@@ -61,7 +61,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo: GAR on two problems, Graph Counselor, Graph-ToolFormer, then GraphAgent."""
     clock = _Clock()
     context = counselor_context(args)
-    embedded = embedded_model(context)
+    embedded = context.embedded_reasoner
     print(
         f"GraphReason demo with model {context.reasoner_model!r}"
         + (" (SmolLM2-135M, embedded, CPU)" if embedded else "")
@@ -248,18 +248,13 @@ def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) 
         rows.append(_print_against_gold(str(output.get("answer") or ""), item, gold_of, exact_match))
     right = sum(rows)
     print(f"\n=== {clock} Done: the model answered {right}/{len(rows)} Counselor question(s) exactly ===")
-    if embedded_model(context):
+    if context.embedded_reasoner:
         print(
             "SmolLM2-135M is too small for multi-step graph reasoning: it rarely writes a valid plan of graph\n"
             "calls, so wrong answers above are expected. The reference plan shows the tools reach the gold.\n"
             f"Plug in a capable OpenAI-compatible endpoint with: graphreason demo {CAPABLE_FLAG}"
         )
     return 0
-
-
-def embedded_model(context: CounselorContext) -> bool:
-    """True when the demo runs on the embedded 135M model."""
-    return context.reasoner_model == "local"
 
 
 def _print_against_gold(answer: str, item: Any, gold_of: Any, exact_match: Any) -> bool:

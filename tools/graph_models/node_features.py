@@ -22,10 +22,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from graphreason.llm.first_use import announce_first_use
 from graphreason.settings import cache_dir
 from graphreason.tools.core.loaders.linqs_text import TextGraph
-from graphreason.tools.core.retrieval.embedders import Embedder, embedding_seconds, get_embedder
+from graphreason.tools.core.retrieval.embedders import Embedder, announce_embedding, get_embedder
 from graphreason.tools.graph_models.base import GraphModelError
 
 FEATURE_SETS = ("text", "text+bow", "bow")
@@ -59,9 +58,7 @@ def text_embeddings(
         vectors = np.load(path)
         if vectors.shape[0] == len(texts):
             return vectors
-    estimate = embedding_seconds(texts, model.name)
-    if estimate != 0:
-        announce_first_use(f"embedding {len(texts):,} {name} texts with {model.name}", estimate, path)
+    announce_embedding(f"embedding {len(texts):,} {name} texts with {model.name}", texts, model.name, path)
     vectors = np.ascontiguousarray(
         model.embed(list(texts), batch_size=32, show_progress=progress), np.float32
     )

@@ -121,14 +121,18 @@ def recursion_limit(context: CounselorContext) -> int:
     trial) and four for the start and the end: a run that needs more has a bug
     in its bounds.
     """
-    trials = context.max_reflections + 1
-    return 5 * context.max_steps * trials + 4 * trials + 4
+    return _budget_limit(context.max_steps, context.max_reflections)
+
+
+def _budget_limit(steps: int, reflections: int) -> int:
+    trials = reflections + 1
+    return 5 * steps * trials + 4 * trials + 4
 
 
 # The compiled default (server runs, which name no per-run limit): the guard for a budget of 50 steps and
 # 5 reflections, five times the paper's T and more than twice its N. solve() and stream_solve() pass their
 # run's own limit.
-RECURSION_LIMIT = 5 * 50 * 6 + 4 * 6 + 4
+RECURSION_LIMIT = _budget_limit(50, 5)
 
 
 graph = build_graph()

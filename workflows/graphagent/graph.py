@@ -35,11 +35,15 @@ from graphreason.workflows.kit.compile import add_nodes, compile_workflow
 def recursion_limit(context: GraphAgentContext) -> int:
     """LangGraph's super-step limit for one run, from its T_max: four per decision (decide, review,
     execute, summarise), plus start, experience retrieval and replay, answer and finish."""
-    return 4 * context.max_steps + 6
+    return _budget_limit(context.max_steps)
+
+
+def _budget_limit(decisions: int) -> int:
+    return 4 * decisions + 6
 
 
 # the compiled default (server runs): the limit at the largest T_max a context accepts (50)
-RECURSION_LIMIT = 4 * 50 + 6
+RECURSION_LIMIT = _budget_limit(50)
 
 
 def build_graph(checkpointer=None, *, name: str = "GraphAgent"):

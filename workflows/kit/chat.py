@@ -57,8 +57,9 @@ def input_from_chat(state: Mapping[str, Any], field: str) -> Any:
     with the field and no new message reads the field. None when neither is there.
     """
     messages = state.get("messages") or []
-    if messages and _kind_and_content(messages[-1])[0] in ("human", "user"):
-        return _text(_kind_and_content(messages[-1])[1])
+    kind, content = _kind_and_content(messages[-1]) if messages else (None, None)
+    if kind in ("human", "user"):
+        return _text(content)
     value = state.get(field)
     return value if value is not None else last_human_text(state)
 

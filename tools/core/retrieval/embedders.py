@@ -413,6 +413,15 @@ MINILM_CHARS_PER_S = 15_000
 MINILM_CHARS_READ = 1_000
 
 
+def announce_embedding(what: str, texts: Sequence[str], embedder_name: str, where: str | os.PathLike[str]) -> None:
+    """Announce embedding ``texts`` (a one-time, cached cost) with its estimate; the hash encoder costs nothing."""
+    from graphreason.llm.first_use import announce_first_use
+
+    estimate = embedding_seconds(texts, embedder_name)
+    if estimate != 0:
+        announce_first_use(what, estimate, where)
+
+
 def embedding_seconds(texts: Sequence[str], embedder_name: str) -> float | None:
     """Rough seconds to embed ``texts`` on 2 cores: 0 for the hash encoder, None when not measured."""
     if embedder_name.startswith("hash"):

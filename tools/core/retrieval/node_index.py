@@ -42,10 +42,9 @@ import faiss
 import numpy as np
 from tqdm import tqdm
 
-from graphreason.llm.first_use import announce_first_use
 from graphreason.settings import cache_dir
 from graphreason.tools.core.retrieval.base import Retriever
-from graphreason.tools.core.retrieval.embedders import Embedder, embedding_seconds, get_embedder
+from graphreason.tools.core.retrieval.embedders import Embedder, announce_embedding, get_embedder
 from graphreason.tools.core.store import GraphStore
 
 TextMode = Literal["main", "all"]
@@ -400,10 +399,9 @@ def build_node_index(
             shutil.rmtree(folder, ignore_errors=True)
     if texts is None:
         texts = [node_text(store, n, text_mode) for n in ids]
-    estimate = embedding_seconds(texts, model.name)
-    if folder is not None and estimate != 0:  # the hash encoder costs nothing worth announcing
-        announce_first_use(f"embedding the {len(texts):,} node texts of {store.name} with {model.name} for Retrieve",
-                           estimate, folder)
+    if folder is not None:
+        announce_embedding(f"embedding the {len(texts):,} node texts of {store.name} with {model.name} for Retrieve",
+                           texts, model.name, folder)
     vectors = _embed_all(model, texts, batch_size, progress, desc=f"embedding {store.name} nodes")
     index = NodeIndex.from_vectors(
         ids,
