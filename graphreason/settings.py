@@ -54,6 +54,18 @@ Input handling and servers
     Folders besides the data root that server clients may name graph files in: :func:`graph_dirs`.
 ``GRAPHREASON_MODELS`` (comma-separated model specs, default: any)
     The model specs a server offers its clients: :func:`served_models`.
+``GRAPHREASON_PROVIDERS`` (comma-separated provider names, default none)
+    Model providers a server's clients may name besides ``local`` and ``openai``
+    (the owner's own endpoint), e.g. ``anthropic``: :func:`served_providers`.
+``GRAPHREASON_SERVER_LIMITS`` (comma-separated ``field=number``, default none)
+    Raise (or lower) the most a server client may set a numeric run setting to,
+    e.g. ``search_seconds=300,max_tokens=2048``: :func:`server_limits`.
+``GRAPHREASON_MAX_BODY_BYTES`` (positive integer, default: 1 MiB for the model server, 8 MiB for ``langgraph dev``)
+    The largest request body a server reads: :func:`max_body_bytes`.
+``GRAPHREASON_ALLOWED_HOSTS`` (comma-separated host names, default none)
+    Host names a server answers besides the loopback ones (``*``: any): :func:`allowed_hosts`.
+``GRAPHREASON_ALLOWED_ORIGINS`` (comma-separated origins, default none)
+    Browser origins a server accepts besides LangSmith Studio and loopback pages: :func:`allowed_origins`.
 
 Command line
 
@@ -140,6 +152,21 @@ def _path_list(text: str) -> list[Path]:
 
 def _name_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _limits(text: str) -> dict[str, float]:
+    wanted = "comma-separated field=number pairs (e.g. search_seconds=300,max_tokens=2048)"
+    limits: dict[str, float] = {}
+    for part in _name_list(text):
+        name, sep, number = part.partition("=")
+        try:
+            value = float(number)
+        except ValueError:
+            value = math.nan
+        if not sep or not name.strip().isidentifier() or not (0 <= value < math.inf):
+            raise ValueError(wanted)
+        limits[name.strip()] = value
+    return limits
 
 
 # ------------------------------------------------------------------ declarations
@@ -273,6 +300,31 @@ MODELS: Setting[list[str]] = Setting(
     "Model specs a server offers its clients (empty: any).",
     _name_list,
 )
+PROVIDERS: Setting[list[str]] = Setting(
+    "GRAPHREASON_PROVIDERS", "comma-separated provider names", [],
+    "Model providers a server's clients may name besides local and openai (e.g. anthropic).",
+    _name_list,
+)
+SERVER_LIMITS: Setting[dict[str, float]] = Setting(
+    "GRAPHREASON_SERVER_LIMITS", "comma-separated field=number pairs", {},
+    "The most a server client may set numeric run settings to, where the declared maxima do not suit.",
+    _limits,
+)
+MAX_BODY_BYTES: Setting[int | None] = Setting(
+    "GRAPHREASON_MAX_BODY_BYTES", "positive integer", None,
+    "Largest request body a server reads (default: 1 MiB for the model server, 8 MiB for langgraph dev).",
+    _positive_int,
+)
+ALLOWED_HOSTS: Setting[list[str]] = Setting(
+    "GRAPHREASON_ALLOWED_HOSTS", "comma-separated host names", [],
+    "Host names a server answers besides localhost, 127.0.0.1 and ::1 (* for any).",
+    _name_list,
+)
+ALLOWED_ORIGINS: Setting[list[str]] = Setting(
+    "GRAPHREASON_ALLOWED_ORIGINS", "comma-separated origins", [],
+    "Browser origins a server accepts besides LangSmith Studio and loopback pages.",
+    _name_list,
+)
 DEBUG: Setting[bool] = Setting(
     "GRAPHREASON_DEBUG", "flag", False,
     "The CLI shows tracebacks instead of one-line errors.",
@@ -281,7 +333,8 @@ DEBUG: Setting[bool] = Setting(
 
 SETTINGS: tuple[Setting[Any], ...] = (
     DATA_ROOT, CACHE, SMOLLM_GGUF, MPNET_PATH, MAX_NODES, THREADS, LITE_ENCODER, TIMEOUT, MAX_RETRIES,
-    LENIENT_GRAPH, SERVER, TRUST_CLIENTS, GRAPH_DIRS, MODELS, DEBUG,
+    LENIENT_GRAPH, SERVER, TRUST_CLIENTS, GRAPH_DIRS, MODELS, PROVIDERS, SERVER_LIMITS, MAX_BODY_BYTES,
+    ALLOWED_HOSTS, ALLOWED_ORIGINS, DEBUG,
 )
 
 # kept for the modules that name the variable in their messages
@@ -414,6 +467,32 @@ def graph_dirs() -> list[Path]:
 def served_models() -> list[str]:
     """``GRAPHREASON_MODELS``: the model specs a server offers; empty means any."""
     return list(MODELS.value())
+
+
+def served_providers() -> list[str]:
+    """``GRAPHREASON_PROVIDERS``: providers a server's clients may name besides ``local`` and ``openai``."""
+    return [name.lower() for name in PROVIDERS.value()]
+
+
+def server_limits() -> dict[str, float]:
+    """``GRAPHREASON_SERVER_LIMITS``: the owner's maxima for numeric run settings, by field name."""
+    return dict(SERVER_LIMITS.value())
+
+
+def max_body_bytes(default: int) -> int:
+    """``GRAPHREASON_MAX_BODY_BYTES``, else the calling server's ``default``."""
+    value = MAX_BODY_BYTES.value()
+    return default if value is None else value
+
+
+def allowed_hosts() -> list[str]:
+    """``GRAPHREASON_ALLOWED_HOSTS``: host names a server answers besides the loopback names."""
+    return [name.lower() for name in ALLOWED_HOSTS.value()]
+
+
+def allowed_origins() -> list[str]:
+    """``GRAPHREASON_ALLOWED_ORIGINS``: browser origins a server accepts besides Studio and loopback."""
+    return [origin.rstrip("/") for origin in ALLOWED_ORIGINS.value()]
 
 
 def debug() -> bool:

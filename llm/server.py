@@ -18,6 +18,27 @@ the model call. The embedded model cannot call tools or promise JSON, so request
 that ask for it (``tools``, a forcing ``tool_choice``, a non-text ``response_format``,
 the legacy ``functions``) get a 400 naming the field instead of being ignored.
 Once listening, the server prints ``serving on http://HOST:PORT/v1``.
+
+Limits, for clients that send too much or on purpose send nonsense:
+
+* A request body may hold at most ``--max-body-bytes`` bytes (default ``GRAPHREASON_MAX_BODY_BYTES``, else 1 MiB,
+  :data:`DEFAULT_MAX_BODY_BYTES`). A larger ``Content-Length`` is refused before a byte of
+  the body is read, and the bytes actually received are counted while reading, so a
+  missing or false length (chunked uploads) cannot get past it: 413, with the limit and
+  the flag in the error message. JSON text never decodes to more characters than it has
+  bytes, so this also bounds the message text.
+* At most :data:`MAX_MESSAGES` messages, and arrays/objects nested at most
+  :data:`MAX_JSON_DEPTH` deep (checked on the raw text before parsing); deeper JSON is a 400.
+* Numbers must be finite: ``NaN``, ``Infinity`` and overflowing literals such as ``1e400``
+  (which Python's json module would otherwise accept) are a 400. ``temperature`` must lie
+  in [0, 2], ``top_p`` in (0, 1], ``max_tokens``/``max_completion_tokens`` in
+  [1, :data:`MAX_REPLY_TOKENS`] and ``seed`` must be a 64-bit integer; the 400 names the parameter.
+* A streaming client that hangs up stops generation: the connection is checked before
+  each chunk is pulled from the model, and the model's stream is closed (the embedded
+  engine's worker thread stops at its next token). A client that is gone before its
+  reply starts never reaches the model. A non-streaming reply that has started runs to
+  completion in its worker thread even if the client leaves meanwhile (a blocking model
+  call cannot be interrupted); ``max_tokens`` bounds what that costs.
 """
 
 from __future__ import annotations
@@ -25,9 +46,12 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
+import re
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from itertools import accumulate
 from typing import Any
 
 import uvicorn
@@ -35,11 +59,21 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse, StreamingResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from graphreason.settings import max_body_bytes as configured_max_body_bytes
+
 log = logging.getLogger(__name__)
+
+DEFAULT_MAX_BODY_BYTES = 1 << 20  # 1 MiB: thousands of pages of text, far more than any prompt needs
+MAX_JSON_DEPTH = 64  # a chat request nests about 4 deep; this leaves room and keeps the parser shallow
+MAX_MESSAGES = 1024
+MAX_REPLY_TOKENS = 32_768  # beyond any served model's context; a larger request is a mistake or an attack
+SEED_RANGE = (-(2**63), 2**63 - 1)  # what a 64-bit generator seed can hold
+# Status that access logs show for a request whose client left before its reply (nginx's convention).
+CLIENT_GONE = 499
 
 
 class BadRequest(ValueError):
@@ -55,6 +89,101 @@ def _error(
 ) -> JSONResponse:
     body = {"error": {"message": message, "type": kind, "param": param, "code": code}}
     return JSONResponse(body, status_code=status)
+
+
+class BodyTooLarge(ValueError):
+    """The request body is larger than the server accepts."""
+
+    def __init__(self, limit: int) -> None:
+        size = f"{limit} bytes" + (f" ({limit / (1 << 20):g} MiB)" if limit >= 1 << 20 else "")
+        super().__init__(
+            f"request body is larger than this server's limit of {size}; send a smaller request, "
+            "or, as the server's owner, restart it with a larger --max-body-bytes"
+        )
+        self.limit = limit
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, refused with :class:`BodyTooLarge` as soon as it is known to exceed ``limit`` bytes.
+
+    A declared ``Content-Length`` over the limit is refused before reading; the bytes
+    that arrive are counted too, so a chunked body or a false length is cut off at the
+    limit instead of being buffered whole.
+    """
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        declared = declared.strip()
+        if not (declared.isascii() and declared.isdigit()):
+            raise BadRequest("the Content-Length header must be a whole number of bytes")
+        if int(declared) > limit:
+            raise BodyTooLarge(limit)
+    body = bytearray()
+    async for piece in request.stream():
+        body += piece
+        if len(body) > limit:
+            raise BodyTooLarge(limit)
+    return bytes(body)
+
+
+# A JSON string (escapes included), or an unterminated one up to the end of the text. The
+# possessive quantifiers make every match attempt linear and never retried, so hostile
+# input (say a million escaped quotes) cannot make the scan quadratic.
+_JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)', re.DOTALL)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def json_depth(text: str) -> int:
+    """How deep arrays and objects nest in the JSON ``text``, found without parsing (brackets in strings skipped)."""
+    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+
+
+def _no_constant(name: str) -> Any:
+    raise BadRequest(f"request body holds {name}, which is not a JSON number; numbers must be finite")
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        shown = literal if len(literal) <= 40 else literal[:37] + "..."
+        raise BadRequest(
+            f"request body holds the number {shown}, too large for a float; numbers must be finite"
+        )
+    return value
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """The JSON object of a request body.
+
+    Refuses (with :class:`BadRequest`) text that is not UTF-8 JSON, arrays/objects nested
+    deeper than :data:`MAX_JSON_DEPTH` (checked before the parser recurses) and
+    non-finite numbers (``NaN``, ``Infinity``, ``1e400``), which Python's json module
+    would otherwise accept.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("request body must be JSON") from None
+    depth = json_depth(text)
+    if depth > MAX_JSON_DEPTH:
+        raise BadRequest(
+            f"request body nests arrays/objects {depth} levels deep; at most {MAX_JSON_DEPTH} are accepted",
+            code="json_too_deep",
+        )
+    try:
+        body = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except BadRequest:
+        raise
+    except RecursionError:  # cannot happen after the depth check; kept so that it never becomes a 500
+        raise BadRequest(
+            f"request body nests arrays/objects too deep; at most {MAX_JSON_DEPTH} levels"
+        ) from None
+    except ValueError:
+        raise BadRequest("request body must be JSON") from None
+    if not isinstance(body, dict):
+        raise BadRequest("request body must be a JSON object")
+    return body
 
 
 def refuse_unsupported(body: dict[str, Any]) -> None:
@@ -97,7 +226,11 @@ def _text(content: Any, where: str) -> str:
 def parse_messages(raw: Any) -> list[BaseMessage]:
     """LangChain messages for the ``messages`` array of a chat completion request."""
     if not isinstance(raw, list) or not raw:
-        raise BadRequest("'messages' must be a non-empty list")
+        raise BadRequest("'messages' must be a non-empty list", "messages")
+    if len(raw) > MAX_MESSAGES:
+        raise BadRequest(
+            f"'messages' holds {len(raw)} messages; at most {MAX_MESSAGES} are accepted", "messages"
+        )
     messages: list[BaseMessage] = []
     for i, item in enumerate(raw):
         if not isinstance(item, dict):
@@ -117,18 +250,25 @@ def parse_messages(raw: Any) -> list[BaseMessage]:
     return messages
 
 
-def _number(body: dict[str, Any], key: str, kind: type, low: float | None = None) -> Any:
+def _number(
+    body: dict[str, Any], key: str, kind: type, low: float, high: float, low_included: bool = True
+) -> Any:
+    """``body[key]`` as ``kind`` when it is a finite number from ``low`` to ``high``; None when absent."""
     value = body.get(key)
     if value is None:
         return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or (kind is int and int(value) != value)
-    ):
-        raise BadRequest(f"'{key}' must be {'an integer' if kind is int else 'a number'}")
-    if low is not None and value < low:
-        raise BadRequest(f"'{key}' must be >= {low}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise BadRequest(f"'{key}' must be {'an integer' if kind is int else 'a number'}", key)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise BadRequest(f"'{key}' must be a finite number, got {value}", key)
+    if kind is int and isinstance(value, float) and not value.is_integer():
+        raise BadRequest(f"'{key}' must be an integer", key)
+    # compared before converting: a huge JSON integer must not overflow float()
+    if not (low <= value if low_included else low < value) or value > high:
+        low_text, high_text = (str(low), str(high)) if kind is int else (f"{low:g}", f"{high:g}")
+        lowest = f">= {low_text}" if low_included else f"> {low_text}"
+        shown = value if isinstance(value, float) or abs(value) < 10**30 else "a number of over 30 digits"
+        raise BadRequest(f"'{key}' must be {lowest} and <= {high_text}, got {shown}", key)
     return kind(value)
 
 
@@ -148,11 +288,13 @@ def parse_options(body: dict[str, Any]) -> tuple[list[str] | None, dict[str, Any
         stop = [stop]
     elif stop is not None and not (isinstance(stop, list) and all(isinstance(s, str) for s in stop)):
         raise BadRequest("'stop' must be a string or a list of strings")
+    max_completion = _number(body, "max_completion_tokens", int, 1, MAX_REPLY_TOKENS)
+    max_tokens = _number(body, "max_tokens", int, 1, MAX_REPLY_TOKENS)  # checked even when overridden
     options = {
-        "temperature": _number(body, "temperature", float, 0.0),
-        "top_p": _number(body, "top_p", float, 0.0),
-        "max_tokens": _number(body, "max_completion_tokens", int, 1) or _number(body, "max_tokens", int, 1),
-        "seed": _number(body, "seed", int),
+        "temperature": _number(body, "temperature", float, 0.0, 2.0),
+        "top_p": _number(body, "top_p", float, 0.0, 1.0, low_included=False),
+        "max_tokens": max_completion if max_completion is not None else max_tokens,
+        "seed": _number(body, "seed", int, *SEED_RANGE),
     }
     return stop or None, {k: v for k, v in options.items() if v is not None}
 
@@ -241,8 +383,43 @@ def stream_events(first: Any, rest: Iterator[Any], model_name: str, include_usag
     yield "data: [DONE]\n\n"
 
 
-def create_app(model: BaseChatModel, model_name: str = "local") -> Starlette:
-    """A Starlette app serving ``model`` under the OpenAI chat-completions API."""
+async def relay_while_connected(
+    request: Request, events: Iterator[str], chunks: Iterator[Any]
+) -> AsyncIterator[str]:
+    """``events`` for as long as the client of ``request`` listens, then the model's stream ``chunks`` closed.
+
+    The connection is checked before each event is pulled (in a worker thread, as the
+    model computes while it is pulled), so a client that hangs up costs at most the
+    chunk in progress. Closing ``chunks`` is what stops the producer: a generator's
+    ``finally`` runs, and the embedded engine's worker thread stops at its next token.
+    It is closed here, not left to the garbage collector, which may take minutes.
+    """
+    try:
+        while not await request.is_disconnected():
+            event = await run_in_threadpool(next, events, None)
+            if event is None:
+                return
+            yield event
+        log.info("streaming client went away; generation stopped")
+    finally:  # also when the response is cancelled (the server saw the hang-up first)
+        for stream in (events, chunks):
+            close = getattr(stream, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # a failing close must not hide why the stream ended
+                    log.exception("closing the model stream failed")
+
+
+def create_app(
+    model: BaseChatModel, model_name: str = "local", max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+) -> Starlette:
+    """A Starlette app serving ``model`` under the OpenAI chat-completions API.
+
+    ``max_body_bytes`` is the largest request body accepted (see the module doc for all limits).
+    """
+    if max_body_bytes < 1:
+        raise ValueError(f"max_body_bytes must be at least 1, got {max_body_bytes}")
     started = int(time.time())
 
     async def health(_request: Request) -> JSONResponse:
@@ -252,22 +429,25 @@ def create_app(model: BaseChatModel, model_name: str = "local") -> Starlette:
         entry = {"id": model_name, "object": "model", "created": started, "owned_by": "graphreason"}
         return JSONResponse({"object": "list", "data": [entry]})
 
-    async def chat_completions(request: Request) -> JSONResponse:
+    async def chat_completions(request: Request) -> Response:
         try:
-            body = await request.json()
-        except ValueError:
-            return _error(400, "request body must be JSON", "invalid_request_error")
-        try:
-            if not isinstance(body, dict):
-                raise BadRequest("request body must be a JSON object")
+            body = parse_body(await read_body(request, max_body_bytes))
             messages = parse_messages(body.get("messages"))
             stop, options = parse_options(body)
+        except ClientDisconnect:
+            return Response(status_code=CLIENT_GONE)
+        except BodyTooLarge as exc:
+            return _error(413, str(exc), "invalid_request_error", code="request_too_large")
         except BadRequest as exc:
             return _error(400, str(exc), "invalid_request_error", exc.param, exc.code)
+        if await request.is_disconnected():  # nobody would read the reply: do not compute it
+            log.info("client went away before its reply was started; the model was not called")
+            return Response(status_code=CLIENT_GONE)
         if body.get("stream"):
-            return await _stream_response(messages, stop, options, body.get("stream_options") or {})
+            return await _stream_response(request, messages, stop, options, body.get("stream_options") or {})
         try:
             # Model calls block (the local model computes in this process), so keep them off the event loop.
+            # Such a call cannot be interrupted: if the client leaves now, the reply is computed and dropped.
             reply = await run_in_threadpool(model.invoke, messages, stop=stop, **options)
         except ValueError as exc:
             return _error(400, str(exc), "invalid_request_error")
@@ -279,8 +459,12 @@ def create_app(model: BaseChatModel, model_name: str = "local") -> Starlette:
         return JSONResponse(completion_body(reply, model_name))
 
     async def _stream_response(
-        messages: list[BaseMessage], stop: list[str] | None, options: dict[str, Any], stream_options: dict
-    ) -> Any:
+        request: Request,
+        messages: list[BaseMessage],
+        stop: list[str] | None,
+        options: dict[str, Any],
+        stream_options: dict,
+    ) -> Response:
         chunks = model.stream(messages, stop=stop, **options)
         try:
             # The first chunk comes before any byte is sent, so bad options still get a 400.
@@ -292,7 +476,9 @@ def create_app(model: BaseChatModel, model_name: str = "local") -> Starlette:
             return _error(500, f"model call failed: {type(exc).__name__}: {exc}", "server_error")
         events = stream_events(first, chunks, model_name, bool(stream_options.get("include_usage")))
         return StreamingResponse(
-            events, media_type="text/event-stream", headers={"cache-control": "no-cache"}
+            relay_while_connected(request, events, chunks),
+            media_type="text/event-stream",
+            headers={"cache-control": "no-cache"},
         )
 
     routes = [
@@ -332,6 +518,14 @@ def local_model(spec: str) -> BaseChatModel:
     return LocalChatModel()
 
 
+def _positive_int(text: str) -> int:
+    """argparse type: a whole number of 1 or more (``_`` separators allowed)."""
+    digits = text.strip().replace("_", "")
+    if not (digits.isascii() and digits.isdigit()) or int(digits) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, got {text!r}")
+    return int(digits)
+
+
 def main(argv: list[str] | None = None, make_model: Callable[[str], BaseChatModel] = local_model) -> None:
     """Command-line entry point; ``make_model`` turns the ``--model`` spec into a chat model.
 
@@ -344,6 +538,13 @@ def main(argv: list[str] | None = None, make_model: Callable[[str], BaseChatMode
     parser.add_argument(
         "--served-name", default=None, help="model id reported to clients (default: the spec)"
     )
+    parser.add_argument(
+        "--max-body-bytes",
+        type=_positive_int,
+        default=configured_max_body_bytes(DEFAULT_MAX_BODY_BYTES),
+        help="largest request body accepted, in bytes; larger ones get a 413 "
+        f"(default: $GRAPHREASON_MAX_BODY_BYTES or {DEFAULT_MAX_BODY_BYTES})",
+    )
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
 
@@ -353,7 +554,7 @@ def main(argv: list[str] | None = None, make_model: Callable[[str], BaseChatMode
     except ValueError as exc:
         parser.error(str(exc))
     warm_up(model)
-    app = create_app(model, args.served_name or args.model)
+    app = create_app(model, args.served_name or args.model, max_body_bytes=args.max_body_bytes)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level)
     AnnouncingServer(config).run()
 

@@ -10,7 +10,14 @@ trusted, a private data root with a symlink leading out of it) and checks that
   naming the field and nothing about the server's folders;
 * the values a client may use (the defaults, a preset model or embedder, a
   known graph, a path inside the data root) are accepted;
-* no field that looks like a path, model or URL was left without a declared kind.
+* no field that looks like a path, model or URL was left without a declared kind;
+* every numeric field declares the most a client may set it to: a value above
+  it, NaN and infinity are refused naming the field (and how the owner raises
+  it), the maximum itself passes, ``GRAPHREASON_SERVER_LIMITS`` raises it, and
+  a trusted process (CLI, Python) is not bound by it;
+* a model field names only the providers the owner enabled: every other
+  provider ``init_chat_model`` knows is refused until ``GRAPHREASON_PROVIDERS``
+  lists it.
 
 The environment is restored afterwards, whatever happens.
 """
@@ -39,6 +46,7 @@ from graphreason.workflows.run_context import (
     TEXT,
     RunContext,
     field_kinds,
+    server_maxima,
 )
 
 # a field whose name holds one of these and that can hold text must declare what it names
@@ -55,6 +63,8 @@ _TRUST_VARIABLES = (
     "GRAPHREASON_MODELS",
     "GRAPHREASON_GRAPH_DIRS",
     "GRAPHREASON_DATA_ROOT",
+    "GRAPHREASON_PROVIDERS",
+    "GRAPHREASON_SERVER_LIMITS",
 )
 
 
@@ -178,6 +188,75 @@ def _model_cases(context_cls: type, name: str, world: World) -> None:
     with environment(GRAPHREASON_MODELS="local"):  # the owner offers some models only
         _expect_refusal(context_cls, {name: "openai:not-offered"}, (name,), world)
         _build(context_cls, {name: "local"})
+    for provider in _other_providers():  # each would get the server's requests (and may find its keys)
+        _expect_refusal(context_cls, {name: f"{provider}:some-model"}, (name, "GRAPHREASON_PROVIDERS"), world)
+        _expect_refusal(context_cls, {name: f"{provider}/some-model"}, (name, "GRAPHREASON_PROVIDERS"), world)
+    with environment(GRAPHREASON_PROVIDERS="langsmith"):  # the owner enables one more
+        _build(context_cls, {name: "langsmith:some-model"})
+
+
+def _other_providers() -> list[str]:
+    """Every provider ``init_chat_model`` knows besides openai (none found: a short list of common ones)."""
+    try:
+        from langchain.chat_models.base import _BUILTIN_PROVIDERS
+    except ImportError:
+        return ["anthropic", "langsmith", "ollama", "mistralai"]
+    return sorted(name for name in _BUILTIN_PROVIDERS if name != "openai")
+
+
+def _above(value: float, is_int: bool) -> float:
+    return int(value) + 1 if is_int else value * 1.5 + 1.0
+
+
+def assert_numbers_bounded(context_cls: type) -> None:
+    """Every numeric field of ``context_cls`` has a server maximum, enforced for untrusted clients only."""
+    maxima = server_maxima(context_cls)
+    undeclared = sorted(name for name, most in maxima.items() if most is None)
+    assert not undeclared, (
+        f"{context_cls.__name__}: numeric field(s) {', '.join(undeclared)} declare no server maximum; "
+        "give each setting(..., server_max=N) (or high=N)"
+    )
+    hints = typing.get_type_hints(context_cls)
+    defaults = {item.name: item.default for item in fields(context_cls)}
+    for name, most in maxima.items():
+        is_int = int in get_args(hints[name]) or hints[name] is int
+        at_most = int(most) if is_int else most
+        too_much = _above(most, is_int)
+        with untrusted_server() as world:
+            _expect_refusal(context_cls, {name: too_much}, (name,), world)
+            if not is_int:
+                for odd in (float("nan"), float("inf")):
+                    _expect_refusal(context_cls, {name: odd}, (name,), world)
+            if _fits_other_checks(context_cls, name, at_most):
+                _build(context_cls, {name: at_most})
+            if _fits_other_checks(context_cls, name, too_much):  # only the server maximum refuses it
+                message = _refusal_message(context_cls, {name: too_much})
+                assert "GRAPHREASON_SERVER_LIMITS" in message, (
+                    f"{context_cls.__name__}.{name}: the refusal does not say how the owner raises it: {message}"
+                )
+                with environment(GRAPHREASON_SERVER_LIMITS=f"{name}={too_much}"):  # the owner raises it
+                    _build(context_cls, {name: too_much})
+                with environment(GRAPHREASON_SERVER=None, GRAPHREASON_TRUST_CLIENTS="1"):  # CLI, Python
+                    _build(context_cls, {name: too_much})
+        assert defaults[name] is None or defaults[name] <= most, f"{context_cls.__name__}.{name}: default above max"
+
+
+def _refusal_message(context_cls: type, values: dict[str, Any]) -> str:
+    try:
+        context_cls(**values)
+    except ValueError as exc:
+        return str(exc)
+    raise AssertionError(f"{context_cls.__name__}({values}) was accepted from an untrusted client")
+
+
+def _fits_other_checks(context_cls: type, name: str, value: Any) -> bool:
+    """Whether ``value`` passes the method's own rules (checked in a trusted process)."""
+    with environment(GRAPHREASON_SERVER=None, GRAPHREASON_TRUST_CLIENTS="1"):
+        try:
+            context_cls(**{name: value})
+        except ValueError:
+            return False
+    return True
 
 
 def _embedder_cases(context_cls: type, name: str, world: World) -> None:
@@ -265,3 +344,4 @@ def assert_refuses_hostile_clients(context_cls: type) -> None:
             cases = _CASES[kind]
             if cases is not None:
                 cases(context_cls, name, world)
+    assert_numbers_bounded(context_cls)

@@ -48,12 +48,13 @@ class QuestionError(ValueError):
     """The run's input has no usable ``question`` (missing, not a string, or blank)."""
 
 
-def question_of(state: Mapping[str, Any]) -> str:
+def question_of(state: Mapping[str, Any], limit: int | None = None) -> str:
     """The run's question, stripped; :class:`QuestionError` saying what is wrong otherwise.
 
     LangGraph does not validate a graph's input against its pydantic input schema,
     so an HTTP client can start a run with ``{}``: the first node checks instead,
-    and the client gets this message rather than a ``KeyError``.
+    and the client gets this message rather than a ``KeyError``. ``limit`` caps
+    the question's length in characters (checked before any work).
     """
     value = input_from_chat(state, "question")  # a chat client sends the question as a message
     if value is None:
@@ -64,4 +65,6 @@ def question_of(state: Mapping[str, Any]) -> str:
         raise QuestionError(f"'question' must be a string, got {type(value).__name__}")
     if not value.strip():
         raise QuestionError("question must not be empty")
+    if limit is not None and len(value) > limit:
+        raise QuestionError(f"the question has {len(value):,} characters; at most {limit:,} are accepted")
     return value.strip()

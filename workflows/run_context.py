@@ -51,9 +51,15 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
 
-from graphreason.tools.core.policy import check_plain_name, check_untrusted_context, resolve_path
+from graphreason.tools.core.policy import (
+    check_plain_name,
+    check_server_limit,
+    check_untrusted_context,
+    resolve_path,
+)
 
 MAX_REQUEST_TIMEOUT = 600.0  # seconds; a client cannot hold a server worker longer on one request
+MAX_CLIENT_TOKENS = 4096  # the most tokens a server client may ask of one reply (every role's budget)
 
 
 def describe(
@@ -64,6 +70,7 @@ def describe(
     negate: str | None = None,
     low: float | None = None,
     high: float | None = None,
+    server_max: float | None = None,
 ) -> dict[str, Any]:
     """Field metadata: ``text`` for Studio and ``--help``; how the field appears on the command line.
 
@@ -72,6 +79,9 @@ def describe(
     ``cli=False`` keeps a field off the command line (set from Python or Studio).
     ``low`` / ``high`` bound a number (inclusive); :class:`RunContext` checks them
     for every field that declares them, so no context writes its own range check.
+    ``server_max`` is the most a server client may ask for (steps, tokens,
+    seconds: what one request may cost the server); every numeric field has
+    one, or a ``high`` that serves as one (:func:`server_maxima`).
     """
     meta: dict[str, Any] = {"description": text, "cli": cli}
     if flag:
@@ -80,6 +90,8 @@ def describe(
         meta["negate"] = negate
     if low is not None or high is not None:
         meta["bounds"] = (low, high)
+    if server_max is not None:
+        meta["server_max"] = server_max
     return meta
 
 
@@ -217,6 +229,34 @@ def field_kinds(context_cls: type) -> dict[str, str]:
     return kinds
 
 
+def _is_number_type(hint: Any) -> bool:
+    """``int``, ``float`` or either of them ``| None`` (``bool`` is not a number here)."""
+    if hint in (int, float):
+        return True
+    args = get_args(hint)
+    return bool(args) and type(None) in args and all(a in (int, float, type(None)) for a in args)
+
+
+@functools.cache
+def server_maxima(context_cls: type) -> dict[str, float | None]:
+    """Each numeric field of ``context_cls`` with the most a server client may set it to, as declared.
+
+    The declared maximum is the field's ``server_max``, or its ``high`` bound
+    (whichever is lower); ``None`` marks a numeric field that declares neither
+    (a test requires there be none). ``GRAPHREASON_SERVER_LIMITS`` overrides
+    these at run time (:func:`graphreason.tools.core.policy.server_limit`).
+    """
+    hints = typing.get_type_hints(context_cls)
+    maxima: dict[str, float | None] = {}
+    for item in fields(context_cls):
+        if not _is_number_type(hints[item.name]):
+            continue
+        high = item.metadata.get("bounds", (None, None))[1]
+        declared = [v for v in (high, item.metadata.get("server_max")) if v is not None]
+        maxima[item.name] = min(declared) if declared else None
+    return maxima
+
+
 def fields_of_kind(context_cls: type, kind: str) -> tuple[str, ...]:
     """The fields of ``context_cls`` declared as ``kind``, in declaration order."""
     return tuple(name for name, declared in field_kinds(context_cls).items() if declared == kind)
@@ -276,17 +316,19 @@ class RunContext:
         "Base URL of an OpenAI-compatible endpoint for openai:MODEL specs (CLI and Python only; "
         "a server uses its own OPENAI_BASE_URL and refuses this field from clients).",
     )
-    temperature: float = setting(0.7, "Sampling temperature of the main role.")
-    top_p: float = setting(0.9, "Nucleus sampling top-p of every role.")
-    max_tokens: int = setting(256, "Token budget of one reply of the main role.")
-    seed: int | None = setting(None, "Sampling seed passed to backends that accept one.")
+    temperature: float = setting(0.7, "Sampling temperature of the main role.", server_max=2.0)
+    top_p: float = setting(0.9, "Nucleus sampling top-p of every role.", server_max=1.0)
+    max_tokens: int = setting(256, "Token budget of one reply of the main role.", server_max=MAX_CLIENT_TOKENS)
+    seed: int | None = setting(None, "Sampling seed passed to backends that accept one.", server_max=2**32 - 1)
     timeout: float | None = setting(
         None,
         "Seconds one request to an openai:MODEL endpoint may take (unset: $GRAPHREASON_TIMEOUT or 60).",
+        server_max=MAX_REQUEST_TIMEOUT,
         cli=False,  # the CLI's --timeout also bounds the endpoint probe, so it is added with the probe
     )
     max_retries: int | None = setting(
-        None, "Retries of a failed endpoint request (unset: $GRAPHREASON_MAX_RETRIES or 2).", cli=False
+        None, "Retries of a failed endpoint request (unset: $GRAPHREASON_MAX_RETRIES or 2).", cli=False,
+        server_max=10,
     )
 
     # Model fields not typed ModelName (the server policy checks these too); typed ones are found alone.
@@ -343,6 +385,10 @@ class RunContext:
         paths = (*fields_of_kind(cls, GRAPH.name), *fields_of_kind(cls, DATA_PATH.name))
         for name in fields_of_kind(cls, NAME.name):
             check_plain_name(getattr(self, name), name, paths)
+        defaults = {item.name: item.default for item in fields(cls)}
+        for name, declared in server_maxima(cls).items():
+            # a number without a declared maximum: a client may only leave it at its default
+            check_server_limit(getattr(self, name), name, declared, default=defaults[name])
         check_untrusted_context(
             self,
             model_fields=self.model_fields(),

@@ -23,6 +23,7 @@ see docs/embedded_model.md. Tests assert properties of replies, never wording.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import queue
@@ -40,6 +41,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGenerationChunk
 from pydantic import Field
 
+from graphreason.llm.cancel import check_cancelled
 from graphreason.llm.chat_result import ReplyChatModel, reply_message, usage_metadata
 from graphreason.llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, END_TOKENS, message_turns, render_chatml
 from graphreason.llm.engine.constraint import ConstrainedPicker, TextConstraint, as_constraint
@@ -220,9 +222,11 @@ class LocalEngine:
             self.reused_tokens += shared
             self._cached = prompt[:shared]  # until this call succeeds, only the shared part is valid
             for begin in range(shared, len(prompt), PREFILL_CHUNK):
+                check_cancelled()  # a cancelled served run stops here, between chunks and tokens
                 logits = self.decoder(torch.tensor(prompt[begin : begin + PREFILL_CHUNK]), begin)
             position, partial = len(prompt), ""
             while len(out) < budget:
+                check_cancelled()
                 token = _pick_token(logits, temperature, top_p, generator)
                 if picker is not None:
                     token = picker.pick(token, logits, out)
@@ -468,7 +472,9 @@ class LocalChatModel(ReplyChatModel):
             except BaseException as exc:  # handed to the consumer, which re-raises it
                 pieces.put(exc)
 
-        threading.Thread(target=work, name="local-model-stream", daemon=True).start()
+        # the worker sees the caller's context (a served run's cancel token among it)
+        context = contextvars.copy_context()
+        threading.Thread(target=context.run, args=(work,), name="local-model-stream", daemon=True).start()
         try:
             while True:
                 item = pieces.get()

@@ -8,9 +8,16 @@ torch's), so the next loss after a resume equals the uninterrupted one.
 
 Layout of ``out_dir``::
 
-    checkpoints/step-000050/   adapter_model.safetensors, adapter_config.json, state.pt
+    checkpoints/step-000050/   adapter_model.safetensors, adapter_config.json, checkpoint.json, state.pt
     adapter/                   the final adapter (peft format)
     card.json                  base model, data, split, hyper-parameters, time, machine, losses
+
+A checkpoint is data, never code: ``checkpoint.json`` (format, step, data
+fingerprint, loss history, config, seconds) is read and checked first, so a
+checkpoint of other settings is refused before anything else is opened, and
+``state.pt`` (optimizer, scheduler, RNG states: tensors and plain values only)
+loads with ``torch.load(weights_only=True)``. A checkpoint of an older version
+(``state.pt`` alone, a full pickle) is refused, never unpickled.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import platform
 import random
 import shutil
@@ -32,9 +40,13 @@ import torch
 from graphreason.llm.engine.adapter import ADAPTER_CONFIG, ADAPTER_WEIGHTS
 from graphreason.llm.engine.weights import replace_folder
 from graphreason.llm.finetune.data import FinetuneExample, collate
+from graphreason.llm.finetune.device import check_device
 
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 _STEP_DIR = "step-{:06d}"
+CHECKPOINT_FORMAT = 2  # 2: checkpoint.json beside a weights-only state.pt; 1 (older): state.pt alone, a pickle
+CHECKPOINT_INFO = "checkpoint.json"
+CHECKPOINT_STATE = "state.pt"
 
 
 @dataclass
@@ -67,6 +79,10 @@ class TrainConfig:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.threads is not None and self.threads < 1:
             raise ValueError(f"threads must be at least 1, got {self.threads}")
+        try:
+            check_device(self.device)
+        except ValueError as exc:
+            raise ValueError(f"device: {exc}") from None
 
 
 @dataclass
@@ -107,9 +123,9 @@ def batch_indices(step: int, n_examples: int, batch_size: int, seed: int) -> lis
 
 
 def latest_checkpoint(out_dir: Path | str) -> Path | None:
-    """The newest finished checkpoint folder (one whose ``state.pt`` exists), or None."""
+    """The newest finished checkpoint folder (one whose ``state.pt`` exists, of any version), or None."""
     folder = Path(out_dir) / "checkpoints"
-    done = sorted(p for p in folder.glob("step-*") if (p / "state.pt").is_file()) if folder.is_dir() else []
+    done = sorted(p for p in folder.glob("step-*") if (p / CHECKPOINT_STATE).is_file()) if folder.is_dir() else []
     return done[-1] if done else None
 
 
@@ -155,7 +171,16 @@ def load_init_adapter(model: Any, folder: Path | str, config: TrainConfig) -> di
 
 
 def _rng_state() -> dict[str, Any]:
-    state = {"torch": torch.get_rng_state(), "python": random.getstate(), "numpy": np.random.get_state()}
+    """Every RNG state as tensors and plain values (numpy's array and name made torch-loadable)."""
+    kind, keys, position, has_gauss, cached_gaussian = np.random.get_state(legacy=True)
+    state: dict[str, Any] = {
+        "torch": torch.get_rng_state(),
+        "python": random.getstate(),  # (version, 625 ints, None or a float)
+        "numpy": {
+            "kind": str(kind), "keys": torch.from_numpy(np.asarray(keys, dtype=np.int64)),
+            "position": int(position), "has_gauss": int(has_gauss), "cached_gaussian": float(cached_gaussian),
+        },
+    }
     if torch.cuda.is_available():  # dropout on a GPU draws from the CUDA generators
         state["cuda"] = torch.cuda.get_rng_state_all()
     return state
@@ -163,8 +188,13 @@ def _rng_state() -> dict[str, Any]:
 
 def _set_rng_state(state: dict[str, Any]) -> None:
     torch.set_rng_state(state["torch"])
-    random.setstate(state["python"])
-    np.random.set_state(state["numpy"])
+    version, internal, gauss_next = state["python"]
+    random.setstate((version, tuple(internal), gauss_next))
+    saved = state["numpy"]
+    np.random.set_state((
+        saved["kind"], saved["keys"].numpy().astype(np.uint32), saved["position"], saved["has_gauss"],
+        saved["cached_gaussian"],
+    ))
     if "cuda" in state and torch.cuda.is_available():
         torch.cuda.set_rng_state_all(state["cuda"])
 
@@ -179,16 +209,50 @@ def save_checkpoint(
     staging = root / f".tmp-{_STEP_DIR.format(step)}-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     model.save_pretrained(str(staging))
-    state = {
-        "step": step, "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
-        "rng": _rng_state(), "history": history, "config": asdict(config), "seconds": seconds,
-        "fingerprint": fingerprint,
+    state = {"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(), "rng": _rng_state()}
+    torch.save(state, staging / CHECKPOINT_STATE)
+    info = {
+        "format": CHECKPOINT_FORMAT, "step": step, "fingerprint": fingerprint, "seconds": seconds,
+        "history": history, "config": asdict(config),
     }
-    torch.save(state, staging / "state.pt")
+    (staging / CHECKPOINT_INFO).write_text(json.dumps(info, indent=1))
     replace_folder(staging, final)
     for old in sorted(p for p in root.glob("step-*"))[: -config.keep_checkpoints]:
         shutil.rmtree(old, ignore_errors=True)
     return final
+
+
+def _start_again(folder: Path) -> str:
+    return f"retrain from the start, with another --out or after deleting {folder.parent}"
+
+
+def read_checkpoint_info(folder: Path) -> dict[str, Any]:
+    """The ``checkpoint.json`` of checkpoint ``folder``; a ValueError when it is missing, unreadable or of another version.
+
+    Reads no pickle: a checkpoint of an older version (``state.pt`` alone) is
+    refused here, so the CLI can say so before loading any model.
+    """
+    path = folder / CHECKPOINT_INFO
+    if not path.is_file():
+        raise ValueError(
+            f"{folder} was written by an older version of graphreason ({CHECKPOINT_STATE} without "
+            f"{CHECKPOINT_INFO}), which this version does not load: {_start_again(folder)}"
+        )
+    try:
+        info = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path} is unreadable ({exc}): {_start_again(folder)}") from None
+    if not isinstance(info, dict) or info.get("format") != CHECKPOINT_FORMAT:
+        found = info.get("format") if isinstance(info, dict) else None
+        raise ValueError(
+            f"{path} has checkpoint format {found!r}; this version reads format {CHECKPOINT_FORMAT}: "
+            f"{_start_again(folder)}"
+        )
+    kinds = {"step": int, "fingerprint": str, "history": list, "seconds": (int, float)}
+    wrong = [key for key, kind in kinds.items() if not isinstance(info.get(key), kind)]
+    if wrong:
+        raise ValueError(f"{path} lacks a valid {', '.join(wrong)}: {_start_again(folder)}")
+    return info
 
 
 def load_checkpoint(
@@ -196,23 +260,38 @@ def load_checkpoint(
 ) -> tuple[int, list, float]:
     """Restore adapter, optimizer, scheduler and RNG from ``folder``; returns ``(step, history, seconds)``.
 
-    A checkpoint of other data or batch settings (``fingerprint``) is refused
-    before anything is changed: continuing it would silently train on other batches.
+    ``checkpoint.json`` is checked first: a checkpoint of an older version, or of
+    other data or batch settings (``fingerprint``), is refused before anything
+    else is read or changed (continuing it would silently train on other
+    batches). ``state.pt`` then loads as weights only: tensors and plain
+    values, never code.
     """
-    from peft import set_peft_model_state_dict
-    from safetensors.torch import load_file
-
-    state = torch.load(folder / "state.pt", weights_only=False)  # our own file: RNG states are not tensors
-    if fingerprint and state.get("fingerprint") != fingerprint:
+    info = read_checkpoint_info(folder)
+    if fingerprint and info["fingerprint"] != fingerprint:
         raise ValueError(
             f"{folder} was trained on other examples or settings (data, --examples, --seed, --batch-size, "
             "--prompt-form, --max-length or LoRA shape): resume with the same options, or use another --out"
         )
+    path = folder / CHECKPOINT_STATE
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise ValueError(
+            f"{path} holds more than tensors and plain values, so it was not loaded (this version never "
+            f"writes such a file): {_start_again(folder)}"
+        ) from None
+    except (OSError, RuntimeError, EOFError) as exc:
+        raise ValueError(f"{path} is unreadable ({exc}): {_start_again(folder)}") from None
+    if not isinstance(state, dict) or not {"optimizer", "scheduler", "rng"} <= state.keys():
+        raise ValueError(f"{path} lacks the optimizer, scheduler or RNG state: {_start_again(folder)}")
+    from peft import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
     set_peft_model_state_dict(model, load_file(str(folder / ADAPTER_WEIGHTS)))
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])
     _set_rng_state(state["rng"])
-    return state["step"], state["history"], state.get("seconds", 0.0)
+    return info["step"], info["history"], float(info["seconds"])
 
 
 @torch.no_grad()

@@ -54,3 +54,61 @@ def test_bad_mixes_are_refused_before_any_model_loads(tmp_path, capsys) -> None:
 def test_resume_without_a_checkpoint_is_refused(tmp_path, capsys) -> None:
     assert main(["train", "generator", "--out", str(tmp_path), "--resume"]) == 2
     assert "no checkpoint" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("device", "message"),
+    [
+        ("../../x", "argument --device: expected cpu, cuda, cuda:N or mps, got '../../x' (devices here: cpu)"),
+        ("cuda", "argument --device: 'cuda' needs a CUDA GPU and this machine has none (devices here: cpu)"),
+        ("cuda:1", "argument --device: 'cuda:1' needs a CUDA GPU and this machine has none"),
+        ("mps", "argument --device: 'mps' needs an Apple GPU (Metal) and this machine has none"),
+    ],
+)
+def test_devices_this_machine_lacks_are_refused_before_any_model_loads(
+    tmp_path, capsys, monkeypatch, device: str, message: str
+) -> None:
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)  # the same answer on a GPU machine
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    assert main(["train", "generator", "--out", str(tmp_path), "--device", device]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "checkpoints").exists()
+
+
+def test_a_gpu_index_beyond_the_machine_is_refused(monkeypatch) -> None:
+    import torch
+
+    from graphreason.llm.finetune.device import check_device
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    assert check_device("cuda") == "cuda" and check_device("cuda:0") == "cuda:0"
+    with pytest.raises(ValueError, match=r"'cuda:3' names GPU 3, but this machine has only 1 .*cpu, cuda, cuda:0"):
+        check_device("cuda:3")
+    assert build_parser().parse_args(["train", "generator", "--device", "cuda:0"]).device == "cuda:0"
+
+
+def test_a_bad_device_is_one_line_from_the_command(tmp_path) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    command = [str(Path(sys.executable).parent / "graphreason"), "train", "generator", "--out", str(tmp_path)]
+    done = subprocess.run([*command, "--device", "../../x"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "error: argument --device: expected cpu, cuda, cuda:N or mps, got '../../x'" in done.stderr
+
+
+def test_resume_refuses_an_older_checkpoint_before_any_model_loads(tmp_path, capsys) -> None:
+    from tests.llm.finetune.test_checkpoint import crafted_checkpoint
+
+    marker = tmp_path / "ran"
+    crafted_checkpoint(tmp_path / "out", marker)
+    assert main(["train", "generator", "--out", str(tmp_path / "out"), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "written by an older version of graphreason" in err and "retrain from the start, with another --out" in err
+    assert not marker.exists()

@@ -10,6 +10,7 @@ a single request, and the run must fail with a message naming the policy.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import signal
@@ -103,9 +104,53 @@ def server_config(tmp: Path, env_file: Path) -> Path:
     config["env"] = str(env_file)
     for entry in config["graphs"].values():
         entry["path"] = str(REPO / entry["path"])
+    config["http"]["app"] = str(REPO / config["http"]["app"])  # the project's request guard
     path = tmp / "langgraph.json"
     path.write_text(json.dumps(config))
     return path
+
+
+def start_server(tmp: Path, env: dict[str, str], *, cwd: Path, config: Path) -> tuple[subprocess.Popen, str, Path]:
+    """``langgraph dev`` on a free loopback port, in its own process group; waits until it answers."""
+    port = free_port()
+    cmd = [
+        str(Path(sys.executable).parent / "langgraph"),
+        *("dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)),
+        *("--config", str(config)),
+    ]
+    log_path = tmp / f"server-{port}.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"langgraph dev exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
+        try:
+            if http("GET", f"{base}/ok", timeout=2)[0] == 200:
+                return process, base, log_path
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            stop_server(process)
+            pytest.fail(f"langgraph dev not ready after 120 s:\n{log_path.read_text()[-3000:]}")
+        time.sleep(0.5)
+
+
+def stop_server(process: subprocess.Popen, timeout: float = 20.0) -> float:
+    """SIGTERM the server's process group; returns the seconds it took to exit (SIGKILL after ``timeout``)."""
+    began = time.monotonic()
+    if process.poll() is None:  # the server runs in its own session: stop exactly that group
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+            return math.inf
+    return time.monotonic() - began
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +166,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     (outside / "graph.json").write_text(json.dumps(secret_graph))
     (outside / "script.json").write_text(json.dumps([SECRET_TEXT] * 20))
     (data / "escape").symlink_to(outside, target_is_directory=True)
+    (data / "linked").mkdir()  # a folder inside the data root whose graph.json leads out
+    (data / "linked" / "graph.json").symlink_to(outside / "graph.json")
+    (data / "empty").mkdir()
 
     configured, attacker = Endpoint(), Endpoint()
     env_file = tmp / ".env"
@@ -136,49 +184,23 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
         GRAPHREASON_CACHE=str(tmp / "cache"),
         GRAPHREASON_DATA_ROOT=str(data),
     )
-    port = free_port()
-    cmd = [
-        str(Path(sys.executable).parent / "langgraph"),
-        *("dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)),
-        *("--config", str(server_config(tmp, env_file))),
-    ]
-    log_path = tmp / "server.log"
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    base = f"http://127.0.0.1:{port}"
+    config = server_config(tmp, env_file)
+    process, base, log_path = start_server(tmp, env, cwd=REPO, config=config)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                pytest.fail(
-                    f"langgraph dev exited with {process.returncode}:\n{log_path.read_text()[-3000:]}"
-                )
-            try:
-                if http("GET", f"{base}/ok", timeout=2)[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev not ready after 120 s:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.5)
         yield {
+            "tmp": tmp,
+            "env": env,
+            "config": config,
             "pid": process.pid,
             "base": base,
             "outside": outside,
+            "data": data,
             "configured": configured,
             "attacker": attacker,
             "log": log_path,
         }
     finally:
-        if process.poll() is None:  # the server runs in its own session: stop exactly that group
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+        stop_server(process)
         configured.close()
         attacker.close()
 
@@ -252,12 +274,14 @@ def test_scripted_specs_cannot_read_server_files(world, graph_id: str, field: st
     refused(run(world, graph_id, context), world)
 
 
-@pytest.mark.parametrize("how", ["absolute", "dotdot", "symlink"])
+@pytest.mark.parametrize("how", ["absolute", "dotdot", "symlink", "symlinked-file", "symlinked-file-by-name"])
 def test_graph_paths_cannot_leave_the_data_root(world, how: str) -> None:
     graph = {
         "absolute": str(world["outside"] / "graph.json"),
         "dotdot": "../outside/graph.json",
         "symlink": "escape/graph.json",
+        "symlinked-file": "linked",  # the folder is inside; its graph.json is a link leading out
+        "symlinked-file-by-name": "linked/graph.json",
     }[how]
     refused(run(world, "graph_counselor", counselor_context(graph=graph)), world)
 
@@ -374,3 +398,238 @@ def test_tiny_inputs_cannot_ask_the_server_for_gigabytes(world, graph_input: dic
     # the whole server stays within a few hundred MB of where it was (the attacks asked for 3-75 GB)
     assert _group_peak_rss_mb(world["pid"]) < before + 500
     assert http("GET", f"{world['base']}/ok")[0] == 200  # and it still answers
+
+
+# ---------------------------------------------------------------------------------- issue 21: serving
+
+
+def _raw_post(world: dict, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+    request = urllib.request.Request(f"{world['base']}{path}", data=body, method="POST", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+def _counselor_body() -> bytes:
+    return json.dumps(
+        {"assistant_id": "graph_counselor", "input": {"question": QUESTION}, "context": counselor_context()}
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("headers", "status", "words"),
+    [
+        ({"Content-Type": "text/plain", "Origin": "https://evil.example"}, 403, "GRAPHREASON_ALLOWED_ORIGINS"),
+        ({"Content-Type": "application/json", "Origin": "https://evil.example"}, 403, "origin"),
+        ({"Content-Type": "text/plain"}, 415, "application/json"),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415, "JSON"),
+        ({"Content-Type": "application/json", "Host": "attacker.example.com"}, 400, "GRAPHREASON_ALLOWED_HOSTS"),
+        ({"Content-Type": "application/json", "Host": "attacker.example.com:2024"}, 400, "host"),
+    ],
+    ids=["cross-site-text", "cross-site-json", "text-plain", "form", "rebound-host", "rebound-host-port"],
+)
+def test_cross_site_and_rebound_requests_start_no_run(world, headers: dict, status: int, words: str) -> None:
+    before = len(world["configured"].requests)
+    got, raw = _raw_post(world, "/runs/wait", _counselor_body(), headers)
+    assert got == status and words in raw.decode(), (got, raw[:500])
+    assert len(world["configured"].requests) == before  # nothing ran: the model was never called
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Content-Type": "application/json", "Origin": "https://smith.langchain.com"},  # Studio
+        {"Content-Type": "application/json; charset=utf-8", "Origin": "http://localhost:5173"},
+        {"Content-Type": "application/json", "Host": "localhost"},
+    ],
+    ids=["studio", "loopback-page", "localhost-host"],
+)
+def test_studio_and_local_clients_still_run_graphs(world, headers: dict) -> None:
+    got, raw = _raw_post(world, "/runs/wait", _counselor_body(), headers)
+    assert got == 200 and b'"answer"' in raw, (got, raw[:500])
+
+
+@pytest.mark.parametrize(
+    ("graph_id", "fields"),
+    [
+        ("gar", {"master_model": "openai:fake", "search_seconds": 1e9}),
+        ("gar", {"master_model": "openai:fake", "search_max_steps": 10**15}),
+        ("gar", {"master_model": "openai:fake", "design_memory_mb": 10**7}),
+        ("gar", {"master_model": "openai:fake", "max_agent_calls": 10**9}),
+        ("graph_counselor", counselor_context(max_steps=10**9)),
+        ("graph_counselor", counselor_context(max_tokens=10**9)),
+    ],
+    ids=["search_seconds", "search_max_steps", "design_memory_mb", "max_agent_calls", "max_steps", "max_tokens"],
+)
+def test_budgets_above_the_server_maximum_are_refused(world, graph_id: str, fields: dict) -> None:
+    result = run(world, graph_id, fields)
+    refused(result, world)
+    assert "GRAPHREASON_SERVER_LIMITS" in result["text"]
+
+
+@pytest.mark.parametrize("spec", ["langsmith:gpt-4o-mini", "anthropic:claude", "ollama/llama3"])
+def test_a_client_cannot_send_the_servers_requests_to_another_provider(world, spec: str) -> None:
+    result = run(world, "graph_counselor", counselor_context(reasoner_model=spec))
+    refused(result, world)
+    assert "GRAPHREASON_PROVIDERS" in result["text"]
+
+
+@pytest.mark.parametrize(
+    ("graph_id", "graph_input", "words"),
+    [
+        ("graph_toolformer", {"text": "x" * 1_000_000}, "at most 20000"),
+        ("graph_agent", {}, "has no 'node'"),
+        ("graph_counselor", {"question": "x" * 1_000_000}, "at most 20,000"),
+    ],
+    ids=["toolformer-1MB", "graphagent-empty", "counselor-1MB"],
+)
+def test_bad_input_is_refused_by_the_first_node_before_any_work(world, graph_id: str, graph_input: dict, words: str) -> None:
+    context = {
+        "graph_toolformer": {"generator_model": "openai:fake"},
+        "graph_agent": {"agent_model": "openai:fake", "embedding_model": "hash", "dataset": "mini"},
+        "graph_counselor": counselor_context(),
+    }[graph_id]
+    before_rss, before_calls = _group_peak_rss_mb(world["pid"]), len(world["configured"].requests)
+    began = time.monotonic()
+    status, _, raw = http("POST", f"{world['base']}/runs/wait", {"assistant_id": graph_id, "input": graph_input, "context": context})
+    text = raw.decode(errors="replace")
+    assert words in text, f"{status} {text[:1500]}"
+    assert time.monotonic() - began < 30
+    assert len(world["configured"].requests) == before_calls  # refused before any model call
+    assert _group_peak_rss_mb(world["pid"]) < before_rss + 500
+
+
+def _group_cpu_seconds(pgid: int) -> float:
+    """User + system CPU time of every process in the group ``pgid`` (from /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, ..., utime (12), stime (13)
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def _busy(pgid: int, seconds: float = 2.0) -> float:
+    """Cores the group used over the next ``seconds``."""
+    before = _group_cpu_seconds(pgid)
+    time.sleep(seconds)
+    return (_group_cpu_seconds(pgid) - before) / seconds
+
+
+def _hard_hamiltonian() -> str:
+    a, b = 12, 15  # K(12,15) has no Hamiltonian path; the exact search needs minutes to prove it
+    edges = " ".join(f"({i},{a + j})" for i in range(a) for j in range(b))
+    return (
+        "Determine whether or not there is a Hamiltonian path in an undirected graph. Q: The nodes are "
+        f"numbered from 0 to {a + b - 1}, and the edges are: {edges}. Is there a Hamiltonian path in this graph?"
+    )
+
+
+def _start_search(base: str) -> tuple[str, str]:
+    """A background GAR run on a thread that keeps a core busy for up to a minute; (thread id, run id)."""
+    status, _, raw = http("POST", f"{base}/threads", {})
+    assert status == 200, raw
+    thread = json.loads(raw)["thread_id"]
+    body = {
+        "assistant_id": "gar",
+        "input": {"question": _hard_hamiltonian()},
+        "context": {"master_model": "openai:fake", "embedding_model": "hash", "llm_parse": False,
+                    "search_seconds": 60, "search_max_steps": 20_000_000},
+    }  # fmt: skip
+    status, _, raw = http("POST", f"{base}/threads/{thread}/runs", body)
+    assert status == 200, raw
+    return thread, json.loads(raw)["run_id"]
+
+
+def _run_status(base: str, thread: str, run_id: str) -> str:
+    status, _, raw = http("GET", f"{base}/threads/{thread}/runs/{run_id}")
+    assert status == 200, raw
+    return json.loads(raw)["status"]
+
+
+def _wait_for(predicate, seconds: float, what: str) -> float:
+    began = time.monotonic()
+    while not predicate():
+        if time.monotonic() - began > seconds:
+            pytest.fail(f"{what}: not within {seconds:g} s")
+        time.sleep(0.25)
+    return time.monotonic() - began
+
+
+def _searching(base: str, pgid: int, thread: str, run_id: str) -> None:
+    """Wait until the run is in its exact search (running, past its set-up, a core busy)."""
+    _wait_for(lambda: _run_status(base, thread, run_id) == "running", 60, "the run never started")
+    time.sleep(4)  # parsing, retrieval and the master's call take about a second with the fake endpoint
+    _wait_for(lambda: _busy(pgid, 1.0) > 0.6, 60, "the search never kept a core busy")
+
+
+def test_a_cancelled_run_stops_its_search_within_seconds(world) -> None:
+    base, pgid = world["base"], world["pid"]
+    thread, run_id = _start_search(base)
+    _searching(base, pgid, thread, run_id)
+    status, _, raw = http("POST", f"{base}/threads/{thread}/runs/{run_id}/cancel", None)
+    assert status in (200, 202, 204), raw
+    _wait_for(lambda: _run_status(base, thread, run_id) != "running", 10, "the run still reads running")
+    assert _busy(pgid, 3.0) < 0.3, "the cancelled run's search still uses the CPU"
+    assert http("GET", f"{base}/ok")[0] == 200
+
+
+def test_a_restart_stops_the_run_in_flight_and_does_not_repeat_it(world) -> None:
+    """SIGTERM mid-search: the server is gone within 10 s; restarted, it does not run the search again."""
+    home = world["tmp"] / "restart"
+    home.mkdir()
+    process, base, _ = start_server(home, world["env"], cwd=home, config=world["config"])
+    try:
+        thread, run_id = _start_search(base)
+        _searching(base, process.pid, thread, run_id)
+        took = stop_server(process, timeout=30)
+        assert took <= 10, f"the server took {took:.1f} s to stop"
+        leftover = [p for p in Path("/proc").glob("[0-9]*/stat") if _in_group(p, process.pid)]
+        assert not leftover, "processes of the stopped server are still alive"
+
+        process, base, _ = start_server(home, world["env"], cwd=home, config=world["config"])
+        _wait_for(lambda: _run_status(base, thread, run_id) not in ("pending", "running"), 20,
+                  "the run cut off by the restart was not ended")  # fmt: skip
+        assert _run_status(base, thread, run_id) == "error"
+        assert _busy(process.pid, 3.0) < 0.3, "the restarted server searches again"
+    finally:
+        stop_server(process)
+
+
+def _in_group(stat: Path, pgid: int) -> bool:
+    try:
+        return int(stat.read_text().rsplit(")", 1)[1].split()[2]) == pgid
+    except (OSError, IndexError, ValueError):
+        return False
+
+
+def test_error_messages_name_no_server_folder(world) -> None:
+    result = run(world, "graph_counselor", counselor_context(graph="empty"))  # a folder without graph.json
+    assert result["status"] == 200 and "graph.json" in result["text"], result
+    for folder in (world["data"], world["data"].resolve(), REPO, Path.home()):
+        assert str(folder) not in result["text"], result["text"]
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(world) -> None:
+    """A 9 MB body is answered 413 from its declared length; the server reads none of it."""
+    import socket
+
+    host, port = world["base"].removeprefix("http://").split(":")
+    before = _group_peak_rss_mb(world["pid"])
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(
+            b"POST /runs/wait HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 9000000\r\nConnection: close\r\n\r\n" + b'{"input": {"text": "' + b"x" * 65536
+        )
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    assert reply.startswith(b"HTTP/1.1 413") and b"GRAPHREASON_MAX_BODY_BYTES" in reply, reply[:300]
+    assert _group_peak_rss_mb(world["pid"]) < before + 100
+    assert http("GET", f"{world['base']}/ok")[0] == 200

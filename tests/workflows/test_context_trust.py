@@ -64,7 +64,7 @@ class SurveyContext(RunContext):
 class ForgetfulContext(SurveyContext):
     """A subclass whose ``__post_init__`` forgets ``super().__post_init__()``."""
 
-    rounds: int = setting(2, "Rounds.")
+    rounds: int = setting(2, "Rounds.", server_max=10)
 
     def __post_init__(self) -> None:
         if self.rounds < 1:

@@ -16,8 +16,14 @@ def _preview(items: Iterable[str], limit: int = 12) -> str:
     return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "") if items else "(none)"
 
 
-class GraphError(Exception):
-    """Base class of every graph-layer error."""
+class GraphError(ValueError):
+    """Base class of every graph-layer error.
+
+    A ``ValueError``: the input (a graph, a call, a file) is what is wrong, and a
+    LangGraph server shows a client the message of a ``ValueError`` (it hides
+    the messages of other exception types). Served runs strip server folders
+    from messages first (:func:`graphreason.tools.core.policy.scrub_paths`).
+    """
 
 
 class GraphFileError(GraphError):

@@ -7,8 +7,13 @@ A run context sent to ``langgraph dev`` (or any LangGraph API server) is
 
 * endpoints and keys come from the server's own configuration (environment,
   ``.env``, ``langgraph.json`` "env"); a context may pick a model
-  (``local``, ``openai:MODEL``; only those in ``GRAPHREASON_MODELS`` when the
-  owner sets it) but never a base URL, which would receive the key;
+  (``local``, ``openai:MODEL``; another provider of ``init_chat_model`` only
+  when the owner lists it in ``GRAPHREASON_PROVIDERS``; only the specs in
+  ``GRAPHREASON_MODELS`` when the owner sets it) but never a base URL, which
+  would receive the key;
+* numbers are bounded: every numeric field of a run context declares the most
+  a client may ask for (steps, tokens, seconds, memory), which the owner may
+  change with ``GRAPHREASON_SERVER_LIMITS`` (:func:`check_server_limit`);
 * ``scripted:FILE`` specs are refused (they read a file of the client's choice);
 * graph paths are relative to the data root (or a folder listed in
   ``GRAPHREASON_GRAPH_DIRS``) and must resolve inside it, symlinks followed;
@@ -31,11 +36,20 @@ single-user server that nobody else can reach.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable
 from pathlib import Path, PurePath, PurePosixPath
 
-from graphreason.settings import data_root, graph_dirs, served_models, server_mode, trust_clients
+from graphreason.settings import (
+    data_root,
+    graph_dirs,
+    served_models,
+    served_providers,
+    server_limits,
+    server_mode,
+    trust_clients,
+)
 
 # Embedders that name no file; hash:<dim> is capped so a client cannot ask for a huge matrix.
 EMBEDDING_PRESETS = ("minilm", "mpnet", "hash")
@@ -50,6 +64,11 @@ def context_is_untrusted() -> bool:
     """True when run contexts come from clients of a server (see the module docstring)."""
     if trust_clients():
         return False
+    return serving_process()
+
+
+def serving_process() -> bool:
+    """True in a server process (``GRAPHREASON_SERVER`` or a LangGraph API server), trusted or not."""
     return server_mode() or bool(os.environ.get("LANGSERVE_GRAPHS"))
 
 
@@ -96,6 +115,46 @@ def confine_path(spec: str, what: str = "graph") -> Path:
     return next((c for c in inside if c.exists()), inside[0])
 
 
+def confine_file(path: Path, spec: str, what: str = "graph") -> Path:
+    """``path`` (a file about to be opened) if it resolves inside an allowed root; for untrusted contexts only.
+
+    :func:`confine_path` checks the folder a client names; a file inside it may
+    still be a symlink leading out (``mine/graph.json -> /etc/...``), so every
+    file a loader opens for a client goes through here. A no-op in trusted processes.
+    """
+    if not context_is_untrusted():
+        return path
+    resolved = Path(path).resolve()
+    if not any(resolved.is_relative_to(root) for root in allowed_roots()):
+        raise PolicyError(
+            f"{what} {str(spec).strip()!r} is refused: one of its files leads out of the server's data "
+            "folders through a symlink; name files that are inside the data root."
+        )
+    return path
+
+
+def server_folders() -> list[tuple[Path, str]]:
+    """Folders of the server a client must not learn, each with the placeholder that replaces it."""
+    from graphreason.settings import REPO_ROOT, cache_root
+
+    folders = [(root, "<data root>") for root in allowed_roots()]
+    folders += [(cache_root(), "<cache>"), (REPO_ROOT, "<server>"), (Path.cwd(), "<server>"), (Path.home(), "~")]
+    found: list[tuple[Path, str]] = []
+    for folder, label in folders:
+        for form in {folder, folder.expanduser().resolve()}:
+            found.append((form, label))
+    return sorted(found, key=lambda item: -len(str(item[0])))  # longest first: /a/b before /a
+
+
+def scrub_paths(text: str) -> str:
+    """``text`` with every server folder (data root, cache, install, home) replaced by a placeholder."""
+    for folder, label in server_folders():
+        name = str(folder)
+        if len(name) > 1 and name in text:
+            text = text.replace(name, label)
+    return text
+
+
 def check_model_value(value: object, field: str) -> None:
     """Refuse model specs that read files (``scripted:``) or are not spec strings."""
     if not isinstance(value, str):
@@ -105,9 +164,27 @@ def check_model_value(value: object, field: str) -> None:
             f"{field}={value!r} is refused: scripted models read a file and are for tests and the CLI, "
             "not for server clients; use 'local' or 'openai:MODEL'"
         )
+    provider = value.strip().partition(":")[0].strip().lower()
+    providers = enabled_providers()
+    if provider not in providers:
+        raise PolicyError(
+            f"{field}={value!r} is refused: a server client may name the providers {', '.join(providers)}; "
+            f"the server's owner enables others with GRAPHREASON_PROVIDERS (another provider would receive "
+            "this server's requests, and may pick up its keys)"
+        )
     allowed = configured_models()
     if allowed and value.strip() not in allowed:
         raise PolicyError(f"{field}={value!r} is refused: this server offers {', '.join(allowed)}")
+
+
+# What a server client may name without the owner's say: the embedded model, the GAR rule-following
+# stand-ins (rules, gold: no model at all) and the owner's own OpenAI-compatible endpoint.
+DEFAULT_PROVIDERS = ("local", "rules", "gold", "openai")
+
+
+def enabled_providers() -> list[str]:
+    """The model providers a server's clients may name: the defaults plus ``GRAPHREASON_PROVIDERS``."""
+    return list(dict.fromkeys((*DEFAULT_PROVIDERS, *served_providers())))
 
 
 def configured_models() -> list[str]:
@@ -136,6 +213,35 @@ def check_model_spec(backend: str, base_url: str | None) -> None:
         check_model_value("scripted:", "model")
     if base_url and base_url != os.environ.get("OPENAI_BASE_URL"):
         check_base_url(base_url)
+
+
+def server_limit(field: str, declared: float | None) -> float | None:
+    """The most a server client may set the numeric field ``field`` to: the owner's, else ``declared``."""
+    return server_limits().get(field, declared)
+
+
+def check_server_limit(value: object, field: str, declared: float | None, default: object = None) -> None:
+    """Refuse a client's number that is not finite or exceeds the field's server maximum.
+
+    A no-op in trusted processes; ``None`` (unset: the method's own bounded
+    default) always passes. A field that declares no maximum (and has none in
+    ``GRAPHREASON_SERVER_LIMITS``) takes only its ``default`` from a client.
+    """
+    if value is None or isinstance(value, bool) or not context_is_untrusted():
+        return
+    if not isinstance(value, int | float) or not math.isfinite(value):
+        raise PolicyError(f"{field}={value!r} is refused: a server client must give a finite number")
+    limit = server_limit(field, declared)
+    if limit is None and value != default:
+        raise PolicyError(
+            f"{field}={value:g} is refused: {field} declares no maximum for server clients, who may only "
+            f"leave it at {default}; the server's owner may allow more with GRAPHREASON_SERVER_LIMITS={field}=N"
+        )
+    if limit is not None and value > limit:
+        raise PolicyError(
+            f"{field}={value:g} is refused: this server lets a client set {field} to at most {limit:g}; "
+            f"its owner may change that with GRAPHREASON_SERVER_LIMITS={field}=N"
+        )
 
 
 def check_embedding_model(value: object, field: str = "embedding_model") -> None:

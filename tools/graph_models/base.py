@@ -11,7 +11,16 @@ never leaves a half-written model behind.
 
 Subclasses implement :meth:`fit` (train, keep the state, return metrics on the
 held-out split), :meth:`state` / :meth:`load_state` (what is saved) and their
-prediction methods. Predictions raise :class:`GraphModelError` (a
+prediction methods.
+
+The cache holds data, never code: ``state.pt`` loads with
+``torch.load(weights_only=True)``. NumPy arrays in a state are saved as tensors
+(tagged, and given back as arrays), NumPy scalars as Python numbers, so the
+file holds only tensors and plain values; ``meta.json`` names that
+``state_format``. A cache written before (no ``state_format``) holds pickled
+NumPy arrays: it loads weights-only too, with NumPy's array, dtype and scalar
+rebuilders allowed and nothing else. A ``state.pt`` that needs anything more
+is refused, not run: delete its folder to train the model again. Predictions raise :class:`GraphModelError` (a
 :class:`~graphreason.tools.core.errors.GraphError`) with a message naming what is wrong.
 """
 
@@ -29,9 +38,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from graphreason.llm.cancel import check_cancelled
 from graphreason.llm.first_use import announce_first_use
 from graphreason.settings import cache_dir
 from graphreason.tools.core.errors import GraphError
+
+STATE_FORMAT = 2  # 2: NumPy arrays saved as tagged tensors; 1 (older caches, no state_format): pickled arrays
+_ARRAY_TAG = "__ndarray__"
 
 
 class GraphModelError(GraphError):
@@ -104,7 +117,7 @@ class GraphModel(ABC):
 
     @abstractmethod
     def state(self) -> dict[str, Any]:
-        """Everything :meth:`load_state` needs, as a ``torch.save``-able dict."""
+        """Everything :meth:`load_state` needs: tensors, NumPy arrays and numbers, str, None, lists, tuples, dicts."""
 
     @abstractmethod
     def load_state(self, state: dict[str, Any]) -> None:
@@ -134,10 +147,9 @@ class GraphModel(ABC):
         return self._train_and_save(folder, progress)
 
     def _load(self, folder: Path) -> TrainReport:
-        import torch  # only when a model is used
-
         meta = json.loads((folder / "meta.json").read_text())
-        self.load_state(torch.load(folder / "state.pt", weights_only=False))
+        legacy = meta.pop("state_format", 1) != STATE_FORMAT
+        self.load_state(decode_state(load_weights_only(folder / "state.pt", legacy=legacy)))
         self.report = TrainReport(**{**meta, "path": str(folder), "cached": True})
         return self.report
 
@@ -161,8 +173,9 @@ class GraphModel(ABC):
         )
         tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
         try:
-            torch.save(self.state(), tmp / "state.pt")
-            (tmp / "meta.json").write_text(json.dumps(report.to_dict(), indent=2))
+            torch.save(encode_state(self.state()), tmp / "state.pt")
+            meta = {**report.to_dict(), "state_format": STATE_FORMAT}
+            (tmp / "meta.json").write_text(json.dumps(meta, indent=2))
             if folder.exists():
                 shutil.rmtree(folder, ignore_errors=True)
             os.replace(tmp, folder)
@@ -173,6 +186,77 @@ class GraphModel(ABC):
         report.path = str(folder)
         self.report = report
         return report
+
+
+def encode_state(value: Any) -> Any:
+    """``value`` with every NumPy array as a tagged tensor and every NumPy scalar as a Python number.
+
+    What comes out loads with ``torch.load(weights_only=True)``; :func:`decode_state` undoes it.
+    """
+    import numpy as np
+    import torch
+
+    if isinstance(value, np.generic):  # before str and float: np.str_ and np.float64 subclass them
+        return value.item()
+    if isinstance(value, torch.Tensor) or value is None or isinstance(value, str | bool | int | float):
+        return value
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in "biufc":
+            raise TypeError(f"a graph model state cannot hold a NumPy array of dtype {value.dtype}")
+        return {_ARRAY_TAG: torch.from_numpy(np.array(value, order="C", copy=True))}
+    if isinstance(value, dict):
+        return {encode_state(k): encode_state(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [encode_state(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(encode_state(v) for v in value)
+    raise TypeError(f"a graph model state cannot hold {type(value).__name__} (only data loads weights-only)")
+
+
+def decode_state(value: Any) -> Any:
+    """What :func:`encode_state` stored, NumPy arrays given back as arrays (a state of the older format passes as is)."""
+    if isinstance(value, dict):
+        if value.keys() == {_ARRAY_TAG}:
+            return value[_ARRAY_TAG].numpy()
+        return {k: decode_state(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode_state(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(decode_state(v) for v in value)
+    return value
+
+
+def _numpy_rebuilders() -> list[Any]:
+    """What a pickled NumPy array or scalar calls to rebuild itself: the arrays of an older cache, data only."""
+    import numpy as np
+
+    dtypes = {type(np.dtype(code)) for code in "?bBhHiIlLqQefdgFDGSUO"}  # NumPy >= 1.25 pickles their classes
+    rebuild_array, rebuild_scalar = np.zeros(1).__reduce__()[0], np.float64(0).__reduce__()[0]
+    return [rebuild_array, np.ndarray, np.dtype, rebuild_scalar, *dtypes, bytes]  # bytes: an empty array's data
+
+
+def load_weights_only(path: Path, *, legacy: bool = False) -> Any:
+    """``torch.load(path, weights_only=True)``: tensors and plain values, never code.
+
+    ``legacy`` also allows NumPy's array rebuilders (a cache written before
+    :data:`STATE_FORMAT` 2). A file that needs anything else is refused with a
+    GraphModelError saying to delete the folder, which trains the model again.
+    """
+    import pickle
+
+    import torch
+
+    try:
+        if legacy:
+            with torch.serialization.safe_globals(_numpy_rebuilders()):
+                return torch.load(path, map_location="cpu", weights_only=True)
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, RuntimeError, EOFError, OSError) as exc:
+        why = "holds more than tensors and plain values" if isinstance(exc, pickle.UnpicklingError) else str(exc)
+        raise GraphModelError(
+            f"The cached graph model {path} was not loaded ({why.splitlines()[0] if why else type(exc).__name__}); "
+            f"delete {path.parent} and it is trained again on next use."
+        ) from None
 
 
 def seed_everything(seed: int) -> None:
@@ -188,7 +272,17 @@ def seed_everything(seed: int) -> None:
 
 
 def progress_bar(iterable: Any = None, *, enabled: bool, **kwargs: Any) -> Any:
-    """A tqdm bar on stderr, or a silent pass-through when ``enabled`` is false."""
+    """A tqdm bar on stderr, or a silent pass-through when ``enabled`` is false.
+
+    Every training loop iterates one: between items (epochs, candidates) it
+    checks whether the served run it works for was cancelled (RunCancelled).
+    """
     from tqdm import tqdm
 
-    return tqdm(iterable, disable=not enabled, file=sys.stderr, leave=False, **kwargs)
+    class StoppableBar(tqdm):
+        def __iter__(self) -> Any:
+            for item in super().__iter__():
+                check_cancelled()
+                yield item
+
+    return StoppableBar(iterable, disable=not enabled, file=sys.stderr, leave=False, **kwargs)

@@ -14,7 +14,14 @@ from typing import Literal
 
 from graphreason.workflows.kit.native import TOOL_CALLING_HELP, ToolCalling, check_native_model
 from graphreason.workflows.kit.review import REVIEW_HELP
-from graphreason.workflows.run_context import GraphSpec, ModelName, RunContext, main_model, setting
+from graphreason.workflows.run_context import (
+    MAX_CLIENT_TOKENS,
+    GraphSpec,
+    ModelName,
+    RunContext,
+    main_model,
+    setting,
+)
 
 Mode = Literal["counselor", "no_reflection", "graph_cot", "base"]
 # the order evals run and report them: the ablation ladder, weakest first
@@ -25,6 +32,12 @@ MODES: tuple[str, ...] = ("base", "graph_cot", "no_reflection", "counselor")
 # Graph Counselor (it rarely writes a usable graph call): 3 steps, no reflection, about a minute on 2 cores
 PAPER_BUDGET = (10, 2)
 EMBEDDED_BUDGET = (3, 0)
+
+
+# The largest budget a server client may ask for: five times the paper's T, more than twice its N.
+# The compiled graph's recursion guard (graph.RECURSION_LIMIT) covers exactly this budget.
+SERVER_MAX_STEPS = 50
+SERVER_MAX_REFLECTIONS = 5
 
 
 @dataclass(kw_only=True)
@@ -48,23 +61,31 @@ class CounselorContext(RunContext):
         "Model that judges a finished trial [yes]/[no] from its trajectory, never from a gold answer; "
         "empty = the reasoner's model.",
     )
-    temperature: float = setting(0.7, "Sampling temperature of the reasoning agents (paper: 0.7).")
+    temperature: float = setting(
+        0.7, "Sampling temperature of the reasoning agents (paper: 0.7).", server_max=2.0
+    )
     reflector_temperature: float | None = setting(
-        None, "Temperature of the reflector; unset = the reasoning temperature."
+        None, "Temperature of the reflector; unset = the reasoning temperature.", low=0.0, high=2.0
     )
     judge_temperature: float | None = setting(
-        None, "Temperature of the judge; unset = the reasoning temperature."
+        None, "Temperature of the judge; unset = the reasoning temperature.", low=0.0, high=2.0
     )
-    max_tokens: int = setting(128, "Token budget of one Plan/Thought/Action line.")
-    reflection_max_tokens: int = setting(320, "Token budget of one reflection.")
+    max_tokens: int = setting(
+        128, "Token budget of one Plan/Thought/Action line.", server_max=MAX_CLIENT_TOKENS
+    )
+    reflection_max_tokens: int = setting(
+        320, "Token budget of one reflection.", low=1, server_max=MAX_CLIENT_TOKENS
+    )
     max_steps: int | None = setting(
         None,
         "T: Plan-Thought-Action-Observation steps per trial (paper: 10); unset = 10, or 3 with the embedded "
         "model, which is not tuned for this method (a bounded run of about a minute on 2 CPU cores).",
         low=1,
+        server_max=SERVER_MAX_STEPS,
     )
     max_reflections: int | None = setting(
-        None, "N: reflections, so up to N+1 trials (paper: 2); unset = 2, or 0 with the embedded model.", low=0
+        None, "N: reflections, so up to N+1 trials (paper: 2); unset = 2, or 0 with the embedded model.", low=0,
+        server_max=SERVER_MAX_REFLECTIONS,
     )
     mode: Mode = setting(
         "counselor",
@@ -78,7 +99,9 @@ class CounselorContext(RunContext):
         "Allow nested and parallel graph calls in one action (off = the paper's w/o Complex ablation).",
         negate="--no-compound",
     )
-    max_depth: int | None = setting(None, "Optional nesting limit of compound calls (None = unlimited).")
+    max_depth: int | None = setting(
+        None, "Optional nesting limit of compound calls (None = unlimited).", low=1, server_max=50
+    )
     reflection_policy: Literal["accumulate", "replace"] = setting(
         "accumulate", "Keep every reflection in later trials, or only the latest."
     )

@@ -28,7 +28,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from graphreason.workflows.counselor.base_answer import answer_directly
-from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.context import SERVER_MAX_REFLECTIONS, SERVER_MAX_STEPS, CounselorContext
 from graphreason.workflows.counselor.execution import act
 from graphreason.workflows.counselor.judge import judge
 from graphreason.workflows.counselor.observe import observe
@@ -129,10 +129,9 @@ def _budget_limit(steps: int, reflections: int) -> int:
     return 5 * steps * trials + 4 * trials + 4
 
 
-# The compiled default (server runs, which name no per-run limit): the guard for a budget of 50 steps and
-# 5 reflections, five times the paper's T and more than twice its N. solve() and stream_solve() pass their
-# run's own limit.
-RECURSION_LIMIT = _budget_limit(50, 5)
+# The compiled default (server runs, which name no per-run limit): the guard for the largest budget a server
+# client may ask for (50 steps, 5 reflections). solve() and stream_solve() pass their run's own limit.
+RECURSION_LIMIT = _budget_limit(SERVER_MAX_STEPS, SERVER_MAX_REFLECTIONS)
 
 
 graph = build_graph()

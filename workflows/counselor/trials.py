@@ -12,6 +12,9 @@ from graphreason.workflows.counselor.state import CounselorState, Trial
 from graphreason.workflows.inputs import question_of
 from graphreason.workflows.kit.chat import answer_message
 
+# a question about the graph, not a document: longer inputs are refused before any model or graph work
+MAX_QUESTION_CHARS = 20_000
+
 
 def _fresh_trial(index: int) -> dict:
     """Working fields of a trial that has not taken a step yet."""
@@ -28,7 +31,7 @@ def _fresh_trial(index: int) -> dict:
 
 def start(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     """Check the question and load the graph up front, so bad input fails before any LLM call."""
-    question = question_of(state)  # QuestionError (a ValueError) with what is wrong
+    question = question_of(state, MAX_QUESTION_CHARS)  # QuestionError (a ValueError) with what is wrong
     if runtime.context.mode != "base":
         graph_functions(runtime.context)
     return {

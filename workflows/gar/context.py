@@ -9,7 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from graphreason.workflows.run_context import ModelName, OptionalModelName, RunContext, main_model, setting
+from graphreason.workflows.run_context import (
+    MAX_CLIENT_TOKENS,
+    ModelName,
+    OptionalModelName,
+    RunContext,
+    main_model,
+    setting,
+)
 
 # compiled: the vertex-program engine; agents: the paper's node agents (LLM calls
 # batched per round, fanned out with Send), checked against compiled mode.
@@ -22,11 +29,17 @@ class GARContext(RunContext):
     """One GAR run: master and node-agent models, library retrieval, execution mode, search and design budgets."""
 
     master_model: ModelName = main_model("Master LLM that picks the algorithm and confirms its parameters")
-    top_k: int = setting(3, "How many library algorithms the master chooses from (retrieval top-k).")
-    temperature: float = setting(0.0, "Sampling temperature of the master (paper: 0 for every call).")
-    max_tokens: int = setting(200, "Token budget of the master's reply.")
+    top_k: int = setting(
+        3, "How many library algorithms the master chooses from (retrieval top-k).", server_max=20
+    )
+    temperature: float = setting(
+        0.0, "Sampling temperature of the master (paper: 0 for every call).", server_max=2.0
+    )
+    max_tokens: int = setting(200, "Token budget of the master's reply.", server_max=MAX_CLIENT_TOKENS)
     max_rounds: int | None = setting(
-        None, "Round cap of the distributed execution (unset: the algorithm's own cap, about n)."
+        None,
+        "Round cap of the distributed execution (unset: the algorithm's own cap, about n).",
+        server_max=100_000,
     )
     mode: Mode = setting(
         "compiled",
@@ -38,33 +51,46 @@ class GARContext(RunContext):
         "Model of the node agents in agents mode: a model spec, or rules (a rule-following stand-in "
         "that applies the vertex program's rules without an LLM: checks and tests); unset: the master model.",
     )
-    agent_batch_size: int = setting(8, "Node agents answered by one LLM call.")
+    agent_batch_size: int = setting(8, "Node agents answered by one LLM call.", server_max=64)
     agent_max_tokens: int = setting(
-        1024, "Token budget of one node-agent reply (a batch of agent_batch_size nodes)."
+        1024,
+        "Token budget of one node-agent reply (a batch of agent_batch_size nodes).",
+        server_max=MAX_CLIENT_TOKENS,
     )
-    max_agent_calls: int = setting(200, "Hard cap on node-agent LLM calls per question (agents mode).")
+    max_agent_calls: int = setting(
+        200, "Hard cap on node-agent LLM calls per question (agents mode).", server_max=1000
+    )
     search_max_steps: int = setting(
-        2_000_000, "Step budget of the exact search for Hamiltonian path and substructure."
+        2_000_000,
+        "Step budget of the exact search for Hamiltonian path and substructure.",
+        server_max=20_000_000,
     )
-    search_seconds: float = setting(30.0, "Time budget (seconds) of that exact search.")
+    search_seconds: float = setting(30.0, "Time budget (seconds) of that exact search.", server_max=60.0)
 
     llm_parse: bool = setting(
         True,
         "When the deterministic parser cannot read the graph text, ask the master to write the graph as JSON "
         "(checked against the text) instead of failing at once.",
     )
-    parse_max_tokens: int = setting(1024, "Token budget of that graph-as-JSON reply.")
+    parse_max_tokens: int = setting(
+        1024, "Token budget of that graph-as-JSON reply.", server_max=MAX_CLIENT_TOKENS
+    )
     design_attempts: int = setting(
         2,
         "LLM calls allowed for designing a new algorithm when no library entry fits (the first design plus "
         "repairs after a failed check).",
+        server_max=5,
     )
-    design_max_tokens: int = setting(700, "Token budget of one design reply.")
+    design_max_tokens: int = setting(700, "Token budget of one design reply.", server_max=MAX_CLIENT_TOKENS)
     design_check_graphs: int = setting(
-        6, "Small graphs a designed algorithm must answer right before it runs."
+        6, "Small graphs a designed algorithm must answer right before it runs.", server_max=20
     )
-    design_cpu_seconds: float = setting(10.0, "CPU-time limit of one sandboxed run of a designed algorithm.")
-    design_memory_mb: int = setting(512, "Memory limit (MB) of one sandboxed run of a designed algorithm.")
+    design_cpu_seconds: float = setting(
+        10.0, "CPU-time limit of one sandboxed run of a designed algorithm.", server_max=30.0
+    )
+    design_memory_mb: int = setting(
+        512, "Memory limit (MB) of one sandboxed run of a designed algorithm.", server_max=2048
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()

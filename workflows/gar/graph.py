@@ -41,11 +41,13 @@ from graphreason.workflows.inputs import question_of
 from graphreason.workflows.kit.compile import add_nodes, compile_workflow
 
 RECURSION_LIMIT = 100
+# a problem's text holds its whole graph; 2 million characters is about 150,000 edges written as (u,v)
+MAX_QUESTION_CHARS = 2_000_000
 
 
 def start(state: GARState, runtime: Runtime[GARContext]) -> dict:
     # a clear QuestionError instead of a KeyError further on; a chat client's question becomes the field
-    question = question_of(state)
+    question = question_of(state, MAX_QUESTION_CHARS)
     # a thread may hold an earlier run's state: clear what the routing reads
     return {
         "question": question,

@@ -42,6 +42,7 @@ from graphreason.tools.graphagent.registry import ANALYZE, COMMANDS, FEATURES, N
 from graphreason.workflows.kit.native import TOOL_CALLING_HELP, ToolCalling, check_native_model
 from graphreason.workflows.kit.review import REVIEW_HELP
 from graphreason.workflows.run_context import (
+    MAX_CLIENT_TOKENS,
     DataPath,
     ModelName,
     OwnerPath,
@@ -74,9 +75,15 @@ class GraphAgentContext(RunContext):
         2, "Unusable replies in a row that end a run early with the fallback (0: only T_max ends it).",
         low=0, high=50,
     )
-    temperature: float = setting(0.0, "Sampling temperature of every call (0: greedy, reproducible).")
-    max_tokens: int = setting(320, "Token budget of one decision (the JSON reply).")
-    summary_tokens: int = setting(160, "Token budget of one observation summary or lesson.", low=8)
+    temperature: float = setting(
+        0.0, "Sampling temperature of every call (0: greedy, reproducible).", server_max=2.0
+    )
+    max_tokens: int = setting(
+        320, "Token budget of one decision (the JSON reply).", server_max=MAX_CLIENT_TOKENS
+    )
+    summary_tokens: int = setting(
+        160, "Token budget of one observation summary or lesson.", low=8, server_max=MAX_CLIENT_TOKENS
+    )
     tool_calling: ToolCalling = setting("text", TOOL_CALLING_HELP)
     review_actions: bool = setting(False, REVIEW_HELP)
     graph_tool: bool = setting(
@@ -104,7 +111,9 @@ class GraphAgentContext(RunContext):
         None, "SQLite file of the experience store (unset: this process's in-memory store)."
     )
     top_k: int = setting(3, "k: past episodes replayed as lessons.", low=0, high=20)
-    alpha: float = setting(5.0, "alpha in sim + T_i/alpha (larger: similarity counts more).")
+    alpha: float = setting(
+        5.0, "alpha in sim + T_i/alpha (larger: similarity counts more).", server_max=1e6
+    )
     experience_bonus: Bonus = setting(
         "success", "T_i: success (1 if the episode was right), short (1/steps) or none."
     )
@@ -123,7 +132,9 @@ class GraphAgentContext(RunContext):
         None, "Guard: confidence threshold set by hand (unset: calibrated from override_risk).",
         low=0.0, high=1.0,
     )
-    override_top: int = setting(2, "Guard: an override must be among the model's N most probable labels (0: any).", low=0)
+    override_top: int = setting(
+        2, "Guard: an override must be among the model's N most probable labels (0: any).", low=0, server_max=1000
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -82,6 +82,20 @@ def classifier(source: str | Path, split: str, *, progress: bool = False) -> Any
     return model
 
 
+def find_node(context: Any, asked: str) -> str:
+    """The dataset's id of the node ``asked`` for, found before any graph model is loaded or trained.
+
+    A wrong id or dataset is refused at once (:class:`GraphAgentInputError`), not after the
+    minutes a graph model's first training takes.
+    """
+    data = node_data(context.source, context.split)
+    lookup = NodeEnvironment(data, None, show_train_labels=context.show_train_labels)
+    node = lookup.find(asked)
+    if node is None:
+        raise GraphAgentInputError(lookup.unknown(asked))
+    return node
+
+
 def environment(context: Any, *, progress: bool = False) -> NodeEnvironment:
     """The node environment of ``context``'s dataset and split (with the classifier in tool mode).
 

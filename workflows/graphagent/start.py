@@ -25,15 +25,13 @@ def start(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[s
             "the input has no 'node': send {\"node\": \"<node id>\"} (or the node id as a human message)"
         )
     asked_node = checked_node(asked_node)
-    env = resources.environment(context)
-    node = env.find(asked_node)
-    if node is None:
-        raise GraphAgentInputError(env.unknown(asked_node))
-    labels = env.labels
+    node = resources.find_node(context, asked_node)  # before any graph model is trained or loaded
+    labels = list(resources.node_data(context.source, context.split).graph.classes)
     asked = state.get("labels")
     if asked:
         check_labels(labels, list(asked), "the label set given")
         labels = list(dict.fromkeys(asked))  # the caller's order numbers the labels
+    env = resources.environment(context)
     title = env.title(node)
     memory: list[str] = []
     update: dict[str, Any] = {

@@ -1,20 +1,163 @@
-"""Compiling a method's StateGraph the same way everywhere."""
+"""Compiling a method's StateGraph the same way everywhere, with nodes a server can stop."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import contextvars
+import functools
+import inspect
+import time
+import typing
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 from langgraph.graph import StateGraph
+
+from graphreason.llm.cancel import CancelToken, bind_token
+from graphreason.settings import cache_dir
+from graphreason.tools.core.policy import scrub_paths, serving_process
+
+# After a cancel, how long a node's thread gets to reach its next check before the run is let go
+STOP_GRACE_SECONDS = 3.0
+
+
+class RunCutOff(RuntimeError):
+    """A served run comes back after the server restarted (or its worker failed) mid-run; it is not repeated."""
 
 
 def add_nodes(builder: StateGraph, *roles: Callable[..., Any]) -> None:
     """Add each role function as a node named after the function (``plan`` -> node "plan").
 
     One name per paper role, so the graph's nodes, the trace and the code read the same.
+    Each node is :func:`stoppable`: called directly by ``invoke``/``stream``, and in a
+    worker thread with a cancel token by the async API a LangGraph server uses.
     """
     for role in roles:
-        builder.add_node(role.__name__, role)
+        builder.add_node(role.__name__, stoppable(role), input_schema=_input_schema(role))
+
+
+def _input_schema(role: Callable[..., Any]) -> type | None:
+    """The node input type LangGraph would infer from ``role``'s first parameter (None: the state's)."""
+    try:
+        hints = typing.get_type_hints(role)
+        first = next(iter(inspect.signature(role).parameters))
+    except (NameError, TypeError, StopIteration):
+        return None
+    hint = hints.get(first)
+    try:
+        return hint if isinstance(hint, type) and typing.get_type_hints(hint) else None
+    except TypeError:
+        return None
+
+
+def stoppable(role: Callable[..., Any]) -> Any:
+    """``role`` as a node whose async form runs it in a thread that a cancelled run stops.
+
+    LangGraph runs a plain function's node in a thread it cannot stop: a
+    cancelled run's search or generation would go on. Here the async form
+    gives the thread a :class:`~graphreason.llm.cancel.CancelToken`; when the
+    run's task is cancelled (client cancel, server shutdown) the token is set,
+    child processes are killed, the long loops stop at their next check, and
+    the node waits up to :data:`STOP_GRACE_SECONDS` for the thread to end.
+    In a server process, a run that comes back after a restart is refused
+    (:class:`RunCutOff`, see :func:`_first_time`) instead of silently repeated.
+    """
+    from langgraph._internal._runnable import RunnableCallable  # what add_node makes of a function
+
+    @functools.wraps(role)
+    async def in_thread(*args: Any, **kwargs: Any) -> Any:
+        run_id = _served_run_id()
+        token = CancelToken()
+        context = contextvars.copy_context()
+        context.run(bind_token, token)
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(None, functools.partial(context.run, _first_time, run_id, role, args, kwargs))
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            token.cancel()
+            await asyncio.wait([work], timeout=STOP_GRACE_SECONDS)
+            if work.done() and not work.cancelled():
+                work.exception()  # read (RunCancelled, as a rule), so asyncio does not log it as lost
+            raise
+
+    return RunnableCallable(role, in_thread, name=role.__name__, trace=False)
+
+
+# One id per server process: a run whose marker holds another process's id was cut off by a restart.
+_PROCESS_ID = uuid.uuid4().hex
+_MARKER_DAYS = 7  # markers of runs older than this are removed when a process writes its first one
+_swept = False
+
+
+def _served_run_id() -> str | None:
+    """The id of the served run this node belongs to (``None`` outside a server)."""
+    if not serving_process():
+        return None
+    from langgraph.config import get_config
+
+    try:
+        run_id = (get_config().get("metadata") or {}).get("run_id")
+    except RuntimeError:  # no runnable context
+        return None
+    return str(run_id) if run_id else None
+
+
+def _first_time(run_id: str | None, role: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    """Run ``role`` unless its served run was begun by an earlier server process (runs in the node's thread).
+
+    A LangGraph server re-queues a run that was in flight when it stopped, and
+    the next process runs it again from its last checkpoint: a search or a
+    model call the client may have given up on would start over, unasked. Each
+    node of a served run leaves a marker (the run id, under the cache) holding
+    this process's id; a node that finds another process's marker refuses
+    with :class:`RunCutOff`, so a restarted run ends at once with that message.
+    An error a served node raises names no server folder (:func:`scrub_paths`).
+    """
+    if not run_id:
+        return role(*args, **kwargs)
+    _mark(run_id)
+    try:
+        return role(*args, **kwargs)
+    except Exception as exc:  # the client reads the message: it must not learn the server's folders
+        _scrub(exc)
+        raise
+
+
+def _scrub(exc: BaseException) -> None:
+    """Replace server folders in ``exc``'s message (and an OSError's file names) with placeholders."""
+    exc.args = tuple(scrub_paths(arg) if isinstance(arg, str) else arg for arg in exc.args)
+    if isinstance(exc, OSError):
+        for name in ("filename", "filename2"):
+            value = getattr(exc, name, None)
+            if isinstance(value, str):
+                setattr(exc, name, scrub_paths(value))
+
+
+def _mark(run_id: str) -> None:
+    global _swept
+    folder = cache_dir("served-runs")
+    marker = folder / "".join(ch for ch in run_id if ch.isalnum() or ch == "-")
+    try:
+        owner = marker.read_text().strip()
+    except FileNotFoundError:
+        owner = None
+    if owner is not None and owner != _PROCESS_ID:
+        raise RunCutOff(
+            "this run was in flight when the server stopped, and a restarted server does not repeat it "
+            "by itself: start a new run to ask again"
+        )
+    if owner is None:
+        marker.write_text(_PROCESS_ID)
+    if not _swept:
+        _swept = True
+        old = time.time() - _MARKER_DAYS * 86400
+        for path in folder.iterdir():
+            with contextlib.suppress(OSError):
+                if path.stat().st_mtime < old:
+                    path.unlink()
 
 
 def compile_workflow(

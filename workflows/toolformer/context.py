@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphreason.workflows.run_context import ModelName, RunContext, main_model, setting
+from graphreason.workflows.run_context import MAX_CLIENT_TOKENS, ModelName, RunContext, main_model, setting
 
 
 @dataclass(kw_only=True)
@@ -17,8 +17,12 @@ class ToolformerContext(RunContext):
     """One Graph-ToolFormer run: generator model and prompt, execution limits (shared fields from RunContext)."""
 
     generator_model: ModelName = main_model("LM that rewrites the text with graph API calls in it")
-    temperature: float = setting(0.0, "Sampling temperature of the generator (0: greedy, reproducible).")
-    max_tokens: int = setting(160, "Token budget of the generated text (the paper caps it at 128 tokens).")
+    temperature: float = setting(
+        0.0, "Sampling temperature of the generator (0: greedy, reproducible).", server_max=2.0
+    )
+    max_tokens: int = setting(
+        160, "Token budget of the generated text (the paper caps it at 128 tokens).", server_max=MAX_CLIENT_TOKENS
+    )
     tuned_generator: bool = setting(
         True,
         "With the embedded model, write the calls with the generator fine-tuned on our training split "
@@ -43,4 +47,6 @@ class ToolformerContext(RunContext):
         negate="--no-execute",
     )
     max_calls: int = setting(64, "Most calls (inner ones included) one text may run.", low=1, high=1000)
-    memory_capacity: int = setting(256, "Call results kept in working memory (first in, first out).", low=1)
+    memory_capacity: int = setting(
+        256, "Call results kept in working memory (first in, first out).", low=1, server_max=4096
+    )

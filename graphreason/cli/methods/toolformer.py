@@ -284,9 +284,24 @@ def _add_generator_parser(models: argparse._SubParsersAction) -> None:
     gen.add_argument("--out", default="runs/generator", help="output folder (default runs/generator)")
     gen.add_argument("--resume", action="store_true", help="continue from the newest checkpoint in --out")
     gen.add_argument("--threads", type=positive, default=None, help="torch threads (default: torch's choice)")
-    gen.add_argument("--device", default="cpu", help="torch device (default cpu; cuda on a GPU machine)")
+    gen.add_argument(
+        "--device",
+        type=_device,
+        default="cpu",
+        help="torch device: cpu, cuda, cuda:N or mps, where this machine has it (default cpu)",
+    )
     gen.add_argument("--no-progress", action="store_true", help="no progress bar")
     gen.set_defaults(handler=cmd_train_generator)
+
+
+def _device(text: str) -> str:
+    """argparse type: a torch device this machine has (torch is imported only for a GPU name)."""
+    from graphreason.llm.finetune.device import check_device
+
+    try:
+        return check_device(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def prompt_function(form: str) -> Any:
@@ -309,13 +324,21 @@ def cmd_train_generator(args: argparse.Namespace) -> int:
         raise ValueError("training the generator needs peft: pip install -e '.[finetune]'")
     from graphreason.llm.finetune.base_model import load_base
     from graphreason.llm.finetune.data import parse_mix
-    from graphreason.llm.finetune.train import TrainConfig, latest_checkpoint, train_generator
+    from graphreason.llm.finetune.train import (
+        TrainConfig,
+        latest_checkpoint,
+        read_checkpoint_info,
+        train_generator,
+    )
     from graphreason.tools.toolformer.training_data import training_data
 
-    if args.resume and latest_checkpoint(args.out) is None:
+    checkpoint = latest_checkpoint(args.out)
+    if args.resume and checkpoint is None:
         raise ValueError(f"--resume: no checkpoint in {Path(args.out) / 'checkpoints'}")
-    if not args.resume and latest_checkpoint(args.out) is not None:
+    if checkpoint is not None and not args.resume:
         raise ValueError(f"{args.out} already holds checkpoints: pass --resume, or choose another --out")
+    if checkpoint is not None:  # read as JSON only: an older version's checkpoint is refused before any model loads
+        read_checkpoint_info(checkpoint)
     if args.threads is not None:
         import torch
 

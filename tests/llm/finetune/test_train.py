@@ -101,6 +101,18 @@ def test_checkpoints_are_never_mixed_up(base, tiny_batch, tmp_path) -> None:
         train_generator(copy.deepcopy(model), tokenizer, train[:1], validation, config(tmp_path, resume=True))
 
 
+def test_resume_refuses_a_crafted_state_without_running_it(base, tiny_batch, tmp_path) -> None:
+    from tests.llm.finetune.test_checkpoint import crafted_checkpoint
+
+    model, tokenizer = base
+    train, validation = tiny_batch
+    marker = tmp_path / "ran"
+    crafted_checkpoint(tmp_path / "out", marker)  # the older layout: a state.pt pickle alone
+    with pytest.raises(ValueError, match="written by an older version"):
+        train_generator(copy.deepcopy(model), tokenizer, train, validation, config(tmp_path / "out", resume=True))
+    assert not marker.exists()
+
+
 def test_a_second_stage_starts_from_the_first_adapter_and_adds_up_the_time(base, tiny_batch, tmp_path) -> None:
     from graphreason.llm.finetune.train import add_lora, load_init_adapter
 

@@ -160,6 +160,21 @@ def test_summaries_off_keeps_the_bounded_observation() -> None:
     assert out["usage"]["llm_calls"] == 2 and out["steps"][0]["summary"].startswith("Node 107.")
 
 
+def test_an_unknown_node_is_refused_before_any_graph_model_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server client's typo costs nothing: the node is looked up before a model is trained or loaded."""
+    from graphreason.workflows.graphagent import resources
+
+    def too_early(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the graph model was loaded before the node was checked")
+
+    ctx = context(ANSWER_NN)
+    monkeypatch.setattr(resources, "environment", too_early)
+    with pytest.raises(GraphAgentInputError, match="no node '999'"):
+        solve("999", ctx)
+    with pytest.raises(GraphAgentInputError, match="another label set"):
+        solve("107", ctx, labels=["Neural Networks", "Robotics"])
+
+
 def test_bad_input_gives_clear_errors() -> None:
     with pytest.raises(GraphAgentInputError, match="no node '999'"):
         solve("999", context(ANSWER_NN))

@@ -18,7 +18,7 @@ from graphreason.tools.core.loaders.cora import load_cora
 from graphreason.tools.core.loaders.grbench import load_graph_json, save_graph_json
 from graphreason.tools.core.loaders.movielens import load_movielens
 from graphreason.tools.core.loaders.wikispeedia import load_wikispeedia
-from graphreason.tools.core.policy import confine_path, context_is_untrusted
+from graphreason.tools.core.policy import confine_file, confine_path, context_is_untrusted
 from graphreason.tools.core.store import GraphStore
 
 KNOWN_GRAPHS: dict[str, Callable[[], GraphStore]] = {
@@ -41,6 +41,7 @@ def load_graph(spec: str) -> GraphStore:
     # a server client names graphs relative to the data root and cannot leave it
     path = confine_path(text) if context_is_untrusted() else Path(text).expanduser()
     if path.exists():
+        confine_file(path / "graph.json" if path.is_dir() else path, text)  # the file too, not only the folder
         return load_graph_json(path)
     where = "under the data root" if context_is_untrusted() else f"at {path.resolve()}"
     raise GraphFileError(

@@ -40,6 +40,7 @@ import numpy as np
 from graphreason.tools.core.errors import GraphFileError
 from graphreason.tools.core.loaders.cora import normalise_text
 from graphreason.tools.core.loaders.linqs_text import TextGraph
+from graphreason.tools.core.policy import confine_file
 
 REQUIRED = ("raw/edge.csv.gz", "raw/node-feat.csv.gz", "raw/node-label.csv.gz")
 PARTS = {"train": "train", "val": "valid", "test": "test"}  # our part name -> OGB file stem
@@ -121,6 +122,7 @@ def load_ogb_nodes(folder: str | Path, *, progress: bool = False) -> OgbNodes:
 @contextmanager
 def _text(path: Path) -> Iterator[io.TextIOBase]:
     """Open a ``.gz`` or plain text file for reading."""
+    confine_file(path, path.name, what="data file")  # a server client's folder may hold a symlink leading out
     opener = gzip.open if path.suffix == ".gz" else open
     try:
         with opener(path, "rt", encoding="utf-8", newline="") as fh:

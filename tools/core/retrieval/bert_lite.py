@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from graphreason.llm.cancel import check_cancelled
+
 _WANTED_MODULES = [
     "sentence_transformers.models.Transformer",
     "sentence_transformers.models.Pooling",
@@ -145,6 +147,7 @@ class LiteBertEncoder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         with self.torch.inference_mode():
             for start in range(0, len(order), batch_size):
+                check_cancelled()  # a cancelled served run stops between batches
                 rows = order[start : start + batch_size]
                 encodings = self.tokenizer.encode_batch([texts[i] for i in rows])
                 ids = self.torch.tensor([e.ids for e in encodings], dtype=self.torch.long)

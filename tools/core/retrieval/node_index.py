@@ -42,6 +42,7 @@ import faiss
 import numpy as np
 from tqdm import tqdm
 
+from graphreason.llm.cancel import check_cancelled
 from graphreason.settings import cache_dir
 from graphreason.tools.core.retrieval.base import Retriever
 from graphreason.tools.core.retrieval.embedders import Embedder, announce_embedding, get_embedder
@@ -335,6 +336,7 @@ def _embed_all(
     out: np.ndarray | None = None
     with tqdm(total=len(texts), desc=desc, unit="node", disable=not progress) as bar:
         for start in range(0, len(order), chunk):
+            check_cancelled()  # a cancelled served run stops between chunks
             rows = order[start : start + chunk]
             vectors = embedder.embed([texts[i] for i in rows], batch_size=batch_size)
             if out is None:

@@ -7,21 +7,42 @@ labels cannot be resolved is returned as unparsed rather than guessed.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 from graphreason.tools.gar.graph_text.nodes import NodeSpace
+from graphreason.tools.gar.graph_text.problem import GraphTextError, shown
 from graphreason.tools.gar.graph_text.scan import Doc
 
 NUM = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+# a weight as written: a number, or a spelling of a value that is not one (nan, inf, infinity, ∞).
+# Those are read, not skipped as unreadable text, so that they are refused naming their edge.
+WEIGHT = rf"(?:{NUM}|[-+]?(?:(?i:nan|inf(?:inity)?)(?!\w)|∞))"
 LABEL = r"(?:\d+|[A-Za-z][\w'-]*)"
 WEIGHT_WORD = r"(?:weight|capacity|cost|length|distance)"
 # "with weight 3", "with a capacity of 3", "(weight: 3)", "(3)", ": 3"
 WEIGHT_CLAUSE = (
-    rf"(?:\s*,?\s*with\s+(?:a\s+|the\s+)?{WEIGHT_WORD}\s+(?:of\s+)?(?P<w1>{NUM})"
-    rf"|\s*\(\s*(?:(?:{WEIGHT_WORD}|w|c)\s*[:=]?\s*)?(?P<w2>{NUM})\s*\)"
-    rf"|\s*:\s*(?P<w3>{NUM})(?![\d.]))"
+    rf"(?:\s*,?\s*with\s+(?:a\s+|the\s+)?{WEIGHT_WORD}\s+(?:of\s+)?(?P<w1>{WEIGHT})"
+    rf"|\s*\(\s*(?:(?:{WEIGHT_WORD}|w|c)\s*[:=]?\s*)?(?P<w2>{WEIGHT})\s*\)"
+    rf"|\s*:\s*(?P<w3>{WEIGHT})(?!\.?\d))"
 )
+# a weight in parentheses after an adjacency list's item: "node 3 (weight 5)", "3 (w=5)", "3 (5)"
+ITEM_WEIGHT = rf"\(\s*(?:{WEIGHT_WORD}|w)?\s*[:=]?\s*({WEIGHT})\s*\)"
+
+
+def _body(brackets: str, limit: int) -> str:
+    """The body of a tuple or bracket: at most ``limit`` characters, a run of digits counting as one.
+
+    The run is matched possessively, so it is never re-split; a 400-digit weight is read (and
+    refused) instead of making the body too long to match and being dropped without a word.
+    """
+    return rf"((?:[^{brackets}\d]|\d++){{1,{limit}}})"
+
+
+_TUPLE = re.compile(rf"\({_body('()', 120)}\)")
+_BRACKET = re.compile(r"\[" + _body(r"\[\]", 80) + r"\]")
+
 LIST_SEP = r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)"
 
 
@@ -46,16 +67,45 @@ class Found:
     unparsed: list[str]
 
 
-def _weight(m: re.Match[str]) -> float | None:
+def _read_number(text: str, where: str, what: str = "weight") -> float:
+    """The number written as ``text``, or a :class:`GraphTextError` naming ``where`` when it is not finite.
+
+    ``nan``/``inf`` spelled out, and numbers past float's range (``1e999``, 400 nines), would
+    otherwise turn a shortest path or a flow into nonsense, or be skipped as unreadable text.
+    """
+    spelled = text.strip().replace("∞", "inf")
+    try:
+        value = float(spelled)
+    except ValueError:
+        raise GraphTextError(f"{where}: {what} {shown(text)} is not a number") from None
+    if not math.isfinite(value):
+        overflow = " (too large for a float)" if any(ch.isdigit() for ch in spelled) else ""
+        raise GraphTextError(f"{where}: {what} {shown(text)} is not a finite number{overflow}")
+    return value
+
+
+def _edge(u: str, v: str) -> str:
+    """An edge as the text names it, for messages."""
+    return f"edge ({u.strip()}, {v.strip()})"
+
+
+def _weight(m: re.Match[str], where: str) -> float | None:
     for key in ("w1", "w2", "w3"):
         value = m.groupdict().get(key)
         if value is not None:
-            return float(value)
+            return _read_number(value, where)
     return None
 
 
 def _split_list(text: str) -> list[str]:
     return [p for p in re.split(LIST_SEP, text.strip().rstrip(".;")) if p]
+
+
+def _adjacency_item(text: str, label: str) -> tuple[str | None, str | None]:
+    """``node 3 (weight 5)`` -> the node's label and its weight as written (None where missing)."""
+    node = re.match(rf"(?:node\s+)?({label})", text, re.I)
+    weight = re.search(ITEM_WEIGHT, text, re.I)
+    return (node.group(1) if node else None), (weight.group(1) if weight else None)
 
 
 class Extractor:
@@ -92,12 +142,14 @@ class Extractor:
     # ------------------------------------------------------------------ node data
     def node_features(self) -> None:
         """``node 0: [1, 2]`` (NLGraph GNN embeddings)."""
-        pat = re.compile(rf"\bnode\s+({LABEL})\s*:\s*\[\s*({NUM}(?:\s*,\s*{NUM})*)\s*\]", re.I)
+        pat = re.compile(rf"\bnode\s+({LABEL})\s*:\s*\[\s*({WEIGHT}(?:\s*,\s*{WEIGHT})*)\s*\]", re.I)
         for m in self.doc.finditer(pat):
             node = self._node(m.group(1))
             if node is None:
                 continue
-            self.found.node_features[node] = [float(x) for x in re.findall(NUM, m.group(2))]
+            where = f"node {m.group(1)}"
+            values = re.split(r"\s*,\s*", m.group(2).strip())
+            self.found.node_features[node] = [_read_number(x, where, "feature value") for x in values]
             self.doc.take(m.start(), m.end())
 
     def node_weight_sentences(self) -> None:
@@ -106,14 +158,14 @@ class Extractor:
         (``node 3 (weight 5)`` is left alone: in adjacency lists it is an edge weight.)
         """
         pats = [
-            rf"\bweight\s+of\s+node\s+({LABEL})\s+is\s+({NUM})",
-            rf"\bnode\s+({LABEL})\s+(?:has\s+(?:a\s+|the\s+)?|is\s+given\s+(?:a\s+|the\s+)?)weight\s+(?:of\s+)?({NUM})",
+            rf"\bweight\s+of\s+node\s+({LABEL})\s+is\s+({WEIGHT})",
+            rf"\bnode\s+({LABEL})\s+(?:has\s+(?:a\s+|the\s+)?|is\s+given\s+(?:a\s+|the\s+)?)weight\s+(?:of\s+)?({WEIGHT})",
         ]
         for pat in pats:
             for m in self.doc.finditer(re.compile(pat, re.I)):
                 node = self._node(m.group(1))
                 if node is not None:
-                    self.found.node_weights[node] = float(m.group(2))
+                    self.found.node_weights[node] = _read_number(m.group(2), f"node {m.group(1)}")
                     self.doc.take(m.start(), m.end())
 
     # ------------------------------------------------------------------ special layouts
@@ -163,13 +215,13 @@ class Extractor:
                 if u is None or v is None:
                     self._unparsed(m)
                     continue
-                self._add(u, v, _weight(m), kind, hint)
+                self._add(u, v, _weight(m, _edge(m.group(1), m.group(2))), kind, hint)
                 self.doc.take(m.start(), m.end())
 
     def adjacency(self) -> None:
         """``node 3 is connected to nodes 1, 4, 7``; ``the neighbors of node 3 are 1 and 4``; ``3: 1, 4, 7``."""
         lab = self.space.label_pattern()
-        item = rf"(?:node\s+)?{lab}(?:\s*\(\s*(?:{WEIGHT_WORD}|w)?\s*[:=]?\s*{NUM}\s*\))?"
+        item = rf"(?:node\s+)?{lab}(?:\s*{ITEM_WEIGHT})?"
         items = rf"(?P<items>{item}(?:{LIST_SEP}{item})*)"
         lead = r"\s+(?:the\s+)?(?:following\s+)?(?:nodes?|vertices|vertex)?\s*:?\s*"
         pats = [
@@ -194,21 +246,20 @@ class Extractor:
                 if self.doc.in_question(m.start()):
                     continue
                 head = self._node(m.group("head"))
-                entries = [
-                    (re.match(rf"(?:node\s+)?({lab})", p, re.I), re.search(rf"\(\s*\D*?({NUM})\s*\)", p))
-                    for p in _split_list(m.group("items"))
-                ]
-                targets = [
-                    (self._node(e.group(1)) if e else None, float(w.group(1)) if w else None)
-                    for e, w in entries
-                ]
-                if head is None or any(t is None for t, _ in targets):
+                listed = [_adjacency_item(p, lab) for p in _split_list(m.group("items"))]
+                found = [None if label is None else self._node(label) for label, _ in listed]
+                targets = [t for t in found if t is not None]
+                if head is None or len(targets) < len(found):
                     self._unparsed(m)
                     continue
-                tail_weight = _weight(m)
-                if tail_weight is not None and len(targets) == 1:
-                    targets = [(targets[0][0], tail_weight)]
-                for t, w in targets:
+                edges = [_edge(m.group("head"), label or "") for label, _ in listed]
+                weights = [
+                    None if w is None else _read_number(w, e) for (_, w), e in zip(listed, edges, strict=True)
+                ]
+                tail = _weight(m, edges[-1])
+                if tail is not None and len(targets) == 1:
+                    weights = [tail]
+                for t, w in zip(targets, weights, strict=True):
                     self._add(head, t, w, "adjacency", hint)
                 self.doc.take(m.start(), m.end())
 
@@ -244,9 +295,9 @@ class Extractor:
 
     def tuples(self) -> None:
         """``(i,j)``, ``(i,j,w)``, ``(i->j)``, ``(i->j,w)``, ``(i, relation, j)``."""
-        for m in self.doc.finditer(re.compile(r"\(([^()]{1,120})\)")):
+        for m in self.doc.finditer(_TUPLE):
             body = m.group(1).strip()
-            edge = re.fullmatch(rf"({LABEL})\s*(->|<->|,)\s*({LABEL})(?:\s*,\s*({NUM}))?", body)
+            edge = re.fullmatch(rf"({LABEL})\s*(->|<->|,)\s*({LABEL})(?:\s*,\s*({WEIGHT}))?", body)
             triple = re.fullmatch(rf"({LABEL})\s*,\s*([A-Za-z][\w -]*?)\s*,\s*({LABEL})", body)
             if triple and not re.fullmatch(NUM, triple.group(2)) and self._node(triple.group(3)) is not None:
                 # GraphQA's (s, p, o): an edge of type p; the type is not kept
@@ -254,7 +305,9 @@ class Extractor:
             elif edge:
                 u, v = self._node(edge.group(1)), self._node(edge.group(3))
                 arrow = edge.group(2)
-                weight = float(edge.group(4)) if edge.group(4) is not None else None
+                written = edge.group(4)
+                where = _edge(edge.group(1), edge.group(3))
+                weight = None if written is None else _read_number(written, where)
             else:
                 if re.search(r"\d", body) and re.search(r",|->", body):
                     self._unparsed(m)
@@ -270,22 +323,23 @@ class Extractor:
 
     def brackets(self) -> None:
         """``[i, w]`` node weights (when the text says nodes have weights); ``[u, v]`` / ``[u, v, w]`` edges."""
-        for m in self.doc.finditer(re.compile(r"\[([^\[\]]{1,80})\]")):
+        for m in self.doc.finditer(_BRACKET):
             values = [p.strip() for p in m.group(1).split(",")]
             if not re.search(r"\d", m.group(1)):
                 continue
-            if self.node_weight_context and len(values) == 2 and re.fullmatch(NUM, values[1]):
+            if self.node_weight_context and len(values) == 2 and re.fullmatch(WEIGHT, values[1]):
                 node = self._node(values[0])
                 if node is None:
                     self._unparsed(m)
                     continue
-                self.found.node_weights[node] = float(values[1])
+                self.found.node_weights[node] = _read_number(values[1], f"node {values[0]}")
             elif len(values) in (2, 3) and all(re.fullmatch(LABEL, x) for x in values[:2]):
                 u, v = self._node(values[0]), self._node(values[1])
-                if u is None or v is None or (len(values) == 3 and not re.fullmatch(NUM, values[2])):
+                if u is None or v is None or (len(values) == 3 and not re.fullmatch(WEIGHT, values[2])):
                     self._unparsed(m)
                     continue
-                self._add(u, v, float(values[2]) if len(values) == 3 else None, "bracket", None)
+                weight = _read_number(values[2], _edge(values[0], values[1])) if len(values) == 3 else None
+                self._add(u, v, weight, "bracket", None)
             else:
                 self._unparsed(m)
                 continue
@@ -302,7 +356,7 @@ class Extractor:
             if any(i is None for i in ids):
                 self._unparsed(m)
                 continue
-            weight = _weight(m)
+            weight = _weight(m, _edge(labels[-2], labels[-1]))
             for k, op in enumerate(ops):
                 w = weight if k == len(ops) - 1 else None
                 self._add(ids[k], ids[k + 1], w, "arrow", True)  # type: ignore[arg-type]
@@ -314,8 +368,8 @@ class Extractor:
 # fragments that look like graph data; whatever of these is still unclaimed after
 # every extractor ran is reported back as "unparsed"
 LEFTOVER_PATTERNS = [
-    re.compile(r"\([^()]{0,80}\d[^()]{0,80}\)"),
-    re.compile(r"\[[^\[\]]{0,80}\d[^\[\]]{0,80}\]"),
+    re.compile(rf"\((?=[^()]*\d){_body('()', 160)}\)"),
+    re.compile(r"\[(?=[^\[\]]*\d)" + _body(r"\[\]", 160) + r"\]"),
     re.compile(r"\b\w+\s*->\s*\w+"),
     re.compile(
         r"\b(?:an?\s+)?edges?\s+(?:between|from|connecting|linking|joining)\b[^.\n;]{0,80}\d[^.\n;]{0,40}",

@@ -20,7 +20,10 @@ Whatever looks like graph data but could not be read is returned in
 The text is untrusted: it raises nothing but :class:`GraphTextError`, every
 stated node count or largest id is held to the node limit
 (:func:`graphreason.settings.max_nodes`) before anything of that size exists, and
-weights must be finite.
+weights must be finite (``nan``, ``inf`` and ``1e999`` are errors naming their edge, in
+every syntax) and add up to at most
+:data:`~graphreason.tools.gar.graph_text.problem.MAX_WEIGHT_SUM` in absolute value, so
+no path length or flow can overflow.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from graphreason.tools.gar.graph_text.problem import (
     ParsedProblem,
     check_edges,
     check_node_count,
+    check_weight_sum,
     preview,
     read_int,
 )
@@ -190,6 +194,7 @@ def _parse_section(text: str, words: tuple[int, int], capacity: bool, what: str)
     warnings += edge_warnings
     _check_node_ids(list(found.node_weights) + list(found.node_features), n_nodes, space, "node weights")
     _check_node_values(found.node_weights, found.node_features, space)
+    check_weight_sum(src, dst, weight, found.node_weights, space.label)
 
     q_params, q_warnings = extract_params(doc.free_text(), space)
     _check_node_ids([v for k, v in q_params.items() if k != "k"], n_nodes, space, "the question")

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from collections.abc import Iterator, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -470,6 +471,47 @@ def _check_finite(src: np.ndarray, dst: np.ndarray, weight: np.ndarray, label_of
         raise GraphTextError(
             f"edge {pair} has weight {float(weight[i])}; weights must be finite numbers{more}"
         )
+
+
+# The most the weights of one graph (edges and nodes together) may add up to in absolute value:
+# a quarter of float's range. Every sum the library forms is at most twice that total (a path,
+# a triangle, a flow; an undirected edge is two arcs of max flow's residual network), and what
+# is left covers rounding, so no sum can overflow to infinity, which shortest path would read
+# as "no path" and max flow would report as its value.
+MAX_WEIGHT_SUM = sys.float_info.max / 4
+
+
+def check_weight_sum(
+    src: np.ndarray,
+    dst: np.ndarray,
+    weight: np.ndarray | None,
+    node_weights: Mapping[int, float],
+    label: Callable[[int], str],
+) -> None:
+    """Refuse a graph whose weights add up to more than :data:`MAX_WEIGHT_SUM` in absolute value.
+
+    The :class:`GraphTextError` names the largest weight, by its edge (or node) as
+    ``label`` writes the nodes; the weights are already known to be finite.
+    """
+    edges = np.abs(weight) if weight is not None and weight.size else np.zeros(0)
+    nodes = [abs(w) for w in node_weights.values()]
+    with np.errstate(over="ignore"):
+        total = float(edges.sum()) + sum(nodes)
+    if total <= MAX_WEIGHT_SUM:
+        return
+    top_node = max(node_weights, key=lambda k: abs(node_weights[k]), default=None)
+    if weight is not None and edges.size and (top_node is None or edges.max() >= abs(node_weights[top_node])):
+        i = int(np.argmax(edges))
+        where, value = f"edge ({label(int(src[i]))}, {label(int(dst[i]))})", float(weight[i])
+    else:
+        assert top_node is not None  # the total is over the limit, so some weight is not zero
+        where, value = f"node {label(top_node)}", float(node_weights[top_node])
+    added = "more than the largest float" if math.isinf(total) else f"{total:.3g}"
+    raise GraphTextError(
+        f"{where}: weight {value!r} is too large: the graph's weights add up to {added} in absolute value, "
+        f"so sums of them (a path's length, a flow) could overflow; they may add up to at most "
+        f"{MAX_WEIGHT_SUM:.3g} (a quarter of the largest float)"
+    )
 
 
 def _loop_and_sign_warnings(src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None) -> list[str]:

@@ -24,6 +24,7 @@ from graphreason.tools.gar.graph_text.problem import (
     ParsedProblem,
     check_edges,
     check_node_count,
+    check_weight_sum,
     preview,
     read_count,
     read_directed,
@@ -51,7 +52,8 @@ def load_structured_graph(obj: Any, *, directed: bool | None = None) -> ParsedPr
     The input is untrusted: anything malformed raises :class:`GraphTextError`
     (never TypeError/ValueError/OverflowError), node counts and the largest id
     are held to the node limit (:func:`graphreason.settings.max_nodes`) before anything
-    of that size is allocated, and weights must be finite numbers.
+    of that size is allocated, and weights must be finite numbers that add up to at most
+    :data:`~graphreason.tools.gar.graph_text.problem.MAX_WEIGHT_SUM` in absolute value.
     """
     if isinstance(obj, ParsedProblem):
         return obj
@@ -91,6 +93,7 @@ def _build(
     if n_nodes == 0:
         raise GraphTextError("the structured graph has no nodes")
     _check_node_refs(n_nodes, names or {}, node_weights or {}, params or {})
+    check_weight_sum(src, dst, weight, node_weights or {}, lambda node: (names or {}).get(node, str(node)))
     return ParsedProblem(
         n_nodes=n_nodes,
         directed=directed,

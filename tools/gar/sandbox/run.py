@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from graphreason.llm.cancel import check_cancelled, watch_process
 from graphreason.tools.gar.sandbox.runner import MAX_OUTPUT_BYTES, decode, encode
 from graphreason.tools.gar.sandbox.validate import SandboxViolation, validate_source
 
@@ -134,11 +135,14 @@ def _run_child(request: dict[str, Any], wall_seconds: float) -> SandboxResult:
         env={},
     )
     try:
-        out, err = proc.communicate(json.dumps(request).encode(), timeout=wall_seconds)
+        with watch_process(proc):  # a cancelled run kills the child at once
+            out, err = proc.communicate(json.dumps(request).encode(), timeout=wall_seconds)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
         proc.communicate()
+        check_cancelled()
         return SandboxResult("timeout", message=f"stopped by the wall-clock limit ({wall_seconds:g} s)")
+    check_cancelled()  # killed because the run was cancelled: not the designed code's fault
     killed = _killed(proc.returncode, request["cpu_seconds"], request["memory_mb"])
     if killed is not None:
         return killed

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from graphreason.llm.cancel import check_cancelled
 from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
 
 SIX_PARTS = ("State", "Message", "Initialization", "Send", "Update", "Termination")
@@ -343,6 +344,7 @@ def run(
         if active.size == 0 and algorithm.stop_on_no_change:
             stop = "no_active"
             break
+        check_cancelled()  # a served run that was cancelled stops between supersteps
         rnd += 1
         t0 = time.perf_counter()
         messages = algorithm.send(graph, state, active)

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from graphreason.llm.cancel import check_cancelled
 from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
 
 Status = Literal["found", "none", "bound_exceeded"]
@@ -66,8 +67,12 @@ class _Budget:
 
     def tick(self) -> None:
         self.steps += 1
-        if self.steps > self.max_steps or (self.steps & 1023 == 0 and time.perf_counter() > self.deadline):
+        if self.steps > self.max_steps:
             raise _OutOfBudget
+        if self.steps & 1023 == 0:  # every ~1 ms of search: the clock, and whether the run was cancelled
+            check_cancelled()
+            if time.perf_counter() > self.deadline:
+                raise _OutOfBudget
 
 
 def _bits(mask: int):

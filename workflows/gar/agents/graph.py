@@ -34,7 +34,7 @@ from graphreason.workflows.gar.agents.forms import AGENT_ALGORITHMS, agent_spec,
 from graphreason.workflows.gar.agents.nodes import agent_batch, finish, round_end, route, setup
 from graphreason.workflows.gar.agents.state import AgentContext, AgentInput, AgentOutput, AgentState
 from graphreason.workflows.gar.run_graphs import graph_spec, vertex_graph
-from graphreason.workflows.kit.compile import compile_workflow
+from graphreason.workflows.kit.compile import add_nodes, compile_workflow
 
 __all__ = [
     "AGENT_ALGORITHMS",
@@ -61,10 +61,7 @@ def build_agent_graph(checkpointer=None, *, name: str = "GAR node agents"):
     builder = StateGraph(
         AgentState, context_schema=AgentContext, input_schema=AgentInput, output_schema=AgentOutput
     )
-    builder.add_node("setup", setup)
-    builder.add_node("agent_batch", agent_batch)
-    builder.add_node("round_end", round_end)
-    builder.add_node("finish", finish)
+    add_nodes(builder, setup, agent_batch, round_end, finish)
     builder.add_edge(START, "setup")
     builder.add_conditional_edges("setup", route, ["agent_batch", "finish"])
     builder.add_edge("agent_batch", "round_end")

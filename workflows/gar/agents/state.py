@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from typing_extensions import TypedDict
 
 from graphreason.workflows.gar.state import Usage, add_usage
-from graphreason.workflows.run_context import RunContext, describe
+from graphreason.workflows.run_context import MAX_CLIENT_TOKENS, RunContext, describe
 
 
 def collect_replies(left: list[dict] | None, right: list[dict] | None) -> list[dict]:
@@ -80,5 +80,10 @@ class AgentContext(RunContext):
 
     MODEL_FIELDS = ("model",)  # typed Any (a chat model object is allowed): listed for the trust policy
     model: Any = field(default="local", metadata=describe("Node-agent model spec (or chat model)."))
-    temperature: float = field(default=0.0, metadata=describe("Sampling temperature of the node agents."))
-    max_tokens: int = field(default=1024, metadata=describe("Token budget of one batched node-agent reply."))
+    temperature: float = field(
+        default=0.0, metadata=describe("Sampling temperature of the node agents.", server_max=2.0)
+    )
+    max_tokens: int = field(
+        default=1024,
+        metadata=describe("Token budget of one batched node-agent reply.", server_max=MAX_CLIENT_TOKENS),
+    )
