@@ -99,7 +99,9 @@ def serve(
         # the server runs models with this machine's keys and reads its data: say so loudly
         print(
             f"graphreason: warning: --host {host} makes the server reachable from other machines; "
-            "anyone who can connect can start runs on your model endpoints. Use it on trusted networks only.",
+            "anyone who can connect can start runs on your model endpoints. Use it on trusted networks only. "
+            "Requests are answered only for loopback host names unless GRAPHREASON_ALLOWED_HOSTS lists the "
+            "names clients use (e.g. this machine's address).",
             file=sys.stderr,
             flush=True,
         )

@@ -81,6 +81,8 @@ def _read_number(text: str, where: str, what: str = "weight") -> float:
     if not math.isfinite(value):
         overflow = " (too large for a float)" if any(ch.isdigit() for ch in spelled) else ""
         raise GraphTextError(f"{where}: {what} {shown(text)} is not a finite number{overflow}")
+    if value == 0.0 and any(ch in "123456789" for ch in re.split("[eE]", spelled, maxsplit=1)[0]):
+        raise GraphTextError(f"{where}: {what} {shown(text)} is too small for a float (it would read as 0)")
     return value
 
 
@@ -259,6 +261,12 @@ class Extractor:
                 tail = _weight(m, edges[-1])
                 if tail is not None and len(targets) == 1:
                     weights = [tail]
+                elif tail is not None:  # "connected to nodes 1, 2 with weight 5": whose weight is it?
+                    raise GraphTextError(
+                        f"node {m.group('head').strip()}: one weight ({tail:g}) after {len(targets)} neighbours "
+                        "is ambiguous; give each edge its own weight, e.g. 'node 0 is connected to node 1 "
+                        "(weight 5), node 2 (weight 5)'"
+                    )
                 for t, w in zip(targets, weights, strict=True):
                     self._add(head, t, w, "adjacency", hint)
                 self.doc.take(m.start(), m.end())

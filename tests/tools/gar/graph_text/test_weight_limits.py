@@ -209,3 +209,23 @@ def test_weights_just_under_the_limit_are_answered_without_overflow(algorithm: s
     )
     answer = float(solve(problem, algorithm, source=0, target=2))
     assert answer == (2 * weight if algorithm == "shortest_path" else weight)
+
+
+@pytest.mark.parametrize("value", ["1e-400", "-2.5e-999", "0.1e-330"])
+def test_a_weight_too_small_for_a_float_is_an_error_not_a_zero(value: str) -> None:
+    with pytest.raises(GraphTextError, match=r"edge \(0, 1\).*too small for a float"):
+        parse_graph_problem(f"Edges: (0,1,{value}) (1,2,3). What is the shortest path from node 0 to node 2?")
+
+
+def test_a_written_zero_weight_is_still_zero() -> None:
+    assert parse_graph_problem("Edges: (0,1,0.000) (1,2,0e5). Is there a path from 0 to 2?").edges == [
+        (0, 1, 0.0), (1, 2, 0.0)
+    ]
+
+
+def test_one_weight_after_several_neighbours_is_ambiguous_not_dropped() -> None:
+    text = "node 0 is connected to nodes 1, 2 with weight 5. What is the shortest path from node 0 to node 2?"
+    with pytest.raises(GraphTextError, match="node 0: one weight .* ambiguous"):
+        parse_graph_problem(text)
+    single = parse_graph_problem("node 0 is connected to node 1 with weight 5. Is there a path from node 0 to node 1?")
+    assert single.edges == [(0, 1, 5.0)]
