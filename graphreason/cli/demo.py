@@ -169,11 +169,14 @@ def _graphagent_part(counselor: CounselorContext, clock: _Clock) -> None:
     output = stream_solve(node, scripted, on_event=printer)
     printer.flush()
     print(f"Answer: {output.get('answer')}   gold: {output.get('gold')}", flush=True)
-    print(f"The model's own attempt ({counselor.reasoner_model}, the paper's faithful agent, 3 steps):", flush=True)
+    print(f"The model's own attempt ({counselor.reasoner_model}, the paper's faithful agent, 3 steps; the embedded "
+          "model decodes under the reply format and must answer on its last step):", flush=True)
     attempt = GraphAgentContext(**base, agent_model=counselor.reasoner_model, max_steps=3, max_bad_replies=1)
     tried = stream_solve(node, attempt)
-    print(f"Answer: {tried.get('answer') or '(none)'}   ended by: {tried.get('ended_by')}   "
-          f"gold: {tried.get('gold')}", flush=True)
+    answer = tried.get("answer")
+    verdict = "" if not answer else ("   (right)" if answer == tried.get("gold") else "   (wrong)")
+    print(f"Answer: {answer or '(none)'}   ended by: {tried.get('ended_by')}   "
+          f"gold: {tried.get('gold')}{verdict}", flush=True)
     if tried.get("ended_by") == "errors":
         print(
             "The model wrote no command the loop could run: GraphAgent's JSON replies are beyond the embedded "

@@ -65,6 +65,9 @@ class ConstrainedPicker:
     constraint: TextConstraint
     decode: Callable[[list[int]], str]
     end_ids: set[int]
+    # tokens of one character each, tried (best scored first) when none of the top candidates passes: the
+    # grammar may need a character the model scores low (a closing quote at a field's length limit)
+    single_chars: Callable[[], list[int]] | None = None
     replaced: int = 0
     gave_up: bool = False
 
@@ -95,5 +98,14 @@ class ConstrainedPicker:
             if text != before and self.constraint.viable(text):
                 self.replaced += 1
                 return token
+        if self.single_chars is not None:
+            chars = self.single_chars()
+            scores = logits.float()[chars]
+            for index in scores.argsort(descending=True).tolist():
+                token = chars[index]
+                text = self.decode([*out, token])
+                if text != before and self.constraint.viable(text):
+                    self.replaced += 1
+                    return token
         self.gave_up = True
         return proposed

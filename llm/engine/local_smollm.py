@@ -125,6 +125,7 @@ class LocalEngine:
     def __init__(self, decoder: LlamaDecoder, tokenizer: Any, precision: str) -> None:
         self.decoder = decoder
         self.tokenizer = tokenizer
+        self._single_chars: list[int] | None = None
         self.precision = precision
         self.n_ctx = decoder.n_ctx
         self.end_ids = {tokenizer.token_to_id(t) for t in END_TOKENS} - {None}
@@ -148,6 +149,20 @@ class LocalEngine:
 
     def decode(self, ids: Sequence[int]) -> str:
         return self.tokenizer.decode(list(ids), skip_special_tokens=True)
+
+    def single_char_ids(self) -> list[int]:
+        """Ids of the tokens that write one printable ASCII character (found once, on first need)."""
+        if self._single_chars is None:
+            found: dict[str, int] = {}
+            for char in map(chr, range(32, 127)):
+                try:
+                    ids = self.tokenizer.encode(char).ids
+                except (ValueError, KeyError):  # a tokenizer without this character
+                    continue
+                if len(ids) == 1 and self.decode(ids) == char:
+                    found.setdefault(char, ids[0])
+            self._single_chars = sorted(set(found.values()))
+        return self._single_chars
 
     def fit_prompt(self, turns: Sequence[tuple[str, str]], max_tokens: int) -> tuple[list[int], int]:
         """Prompt ids under the budget policy of this module, and how many tokens were dropped."""
@@ -213,7 +228,11 @@ class LocalEngine:
         out: list[int] = []
         text: str | None = None  # set when a stop sequence cut the reply
         finish = "length"
-        picker = ConstrainedPicker(constraint, self.decode, self.end_ids) if constraint is not None else None
+        picker = (
+            ConstrainedPicker(constraint, self.decode, self.end_ids, single_chars=self.single_char_ids)
+            if constraint is not None
+            else None
+        )
         with self._lock:
             start = time.perf_counter()
             shared = (

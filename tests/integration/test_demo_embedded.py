@@ -35,3 +35,5 @@ def test_demo_with_the_embedded_model_is_right_where_it_can_be_and_honest_elsewh
     answers = [line for line in part.splitlines() if line.startswith("Answer: ")]
     assert len(answers) == 2 and "gold: " in answers[0] and "ended by: " in answers[1]
     assert answers[0].split()[1] != "None"  # the policy always answers with a label
+    # the model's own answer, when it gives one, is said to be right or wrong
+    assert "(none)" in answers[1] or answers[1].endswith(("(right)", "(wrong)")), answers[1]

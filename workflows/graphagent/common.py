@@ -19,10 +19,13 @@ if TYPE_CHECKING:
 MAX_REPLY_KEPT = 2000  # characters of a raw reply kept in the output and shown to the next decision
 
 
-def ask(context: GraphAgentContext, prompt: str, max_tokens: int) -> tuple[str, Usage]:
-    """The agent model on ``prompt``: its text and the call's usage."""
+def ask(
+    context: GraphAgentContext, prompt: str, max_tokens: int, grammar: Any = None
+) -> tuple[str, Usage]:
+    """The agent model on ``prompt``: its text and the call's usage; ``grammar`` constrains the embedded model."""
     reply = ask_role(
-        context, context.agent_model, prompt, temperature=context.temperature, max_tokens=max_tokens
+        context, context.agent_model, prompt, temperature=context.temperature, max_tokens=max_tokens,
+        call_options={"grammar": grammar} if grammar is not None else None,
     )
     return reply.text or "", reply.usage()
 

@@ -24,6 +24,10 @@ and explained here:
   ones the model gets right below it (the most an override could cost), and
   only with a label among the model's ``override_top`` most probable ones
   (see :mod:`graphreason.workflows.graphagent.guard`).
+* ``grammar`` = on: with the embedded model, each decision is decoded under
+  the reply format (:class:`graphreason.tools.graphagent.constraint.AgentReply`),
+  so SmolLM2-135M writes a command the run offers instead of prose; other
+  models are not constrained (a remote endpoint has no such hook).
 * ``tool_calling`` = text: the paper's JSON reply, which every model can
   write; native binds the offered commands (registry entries,
   :mod:`graphreason.tools.graphagent.registry`) to the model as tools (see
@@ -85,6 +89,12 @@ class GraphAgentContext(RunContext):
         160, "Token budget of one observation summary or lesson.", low=8, server_max=MAX_CLIENT_TOKENS
     )
     tool_calling: ToolCalling = setting("text", TOOL_CALLING_HELP)
+    grammar: bool = setting(
+        True,
+        "With the embedded model, constrain each decision's decoding to the JSON reply format: an offered "
+        "command, a node id or a label of the label set, short one-line thoughts (off = free decoding).",
+        negate="--no-grammar",
+    )
     review_actions: bool = setting(False, REVIEW_HELP)
     graph_tool: bool = setting(
         True, f"Offer {PREDICT.name} (the graph model as a tool); off = the paper's faithful agent.",
@@ -154,6 +164,12 @@ class GraphAgentContext(RunContext):
         directory, then under the data root.
         """
         return self.path_of("data_path") if self.data_path else self.dataset
+
+    @property
+    def embedded_agent(self) -> bool:
+        """The agent runs on the embedded SmolLM2 (a ``local`` spec), whose decoding a grammar can steer."""
+        model = self.agent_model
+        return isinstance(model, str) and model.strip().lower().partition(":")[0] == "local"
 
     def commands(self) -> list[str]:
         """The commands this run offers, in the registry's order (the order the prompt lists them).

@@ -23,6 +23,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graphreason.tools.core.jsonable import jsonable
+from graphreason.tools.graphagent.constraint import AgentReply
 from graphreason.tools.graphagent.registry import COMMANDS, final_command
 from graphreason.workflows.graphagent.common import MAX_REPLY_KEPT, ask, command_tools, first_words
 from graphreason.workflows.graphagent.context import GraphAgentContext
@@ -58,7 +59,8 @@ def decide(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
     if native:
         decision, text, usage, call, extra_calls = _native_decision(context, state, prompt, commands)
     else:
-        text, usage = ask(context, prompt, context.max_tokens)
+        grammar = reply_grammar(context, commands, state["labels"], last=number >= context.max_steps)
+        text, usage = ask(context, prompt, context.max_tokens, grammar)
         decision = read_reply(text, commands=commands, labels=state["labels"], target=state["node"])
     pending = pending_of(decision, number, text)
     if call is not None:  # native: the id the tool's message answers, and calls beyond the first
@@ -72,6 +74,21 @@ def decide(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
         "llm_usage": usage,
         "trace": [{"step": "decide", "index": number, "command": decision.command, "valid": decision.valid}],
     }
+
+
+def reply_grammar(
+    context: GraphAgentContext, commands: list[str], labels: list[str], *, last: bool = False
+) -> AgentReply | None:
+    """The decoding constraint of one decision: the embedded model with ``grammar`` on, else none.
+
+    On the ``last`` decision T_max allows, the grammar offers the final command only: the
+    constrained model answers from what it gathered instead of running out of steps.
+    """
+    if not (context.grammar and context.embedded_agent):
+        return None
+    if last:
+        commands = [final_command(COMMANDS).name]
+    return AgentReply(commands, labels, reasoning=context.reasoning_field, plan=context.plan_field)
 
 
 def _native_decision(

@@ -125,3 +125,12 @@ def test_the_engine_writes_past_the_end_token_until_the_minimum_is_met() -> None
     # the scripted decoder never writes a call: the end is refused and the budget runs out instead
     assert result.text.startswith("ab") and len(result.text) == 4 and result.finish_reason == "length"
     assert result.constrained_tokens >= 1
+
+
+def test_a_character_the_model_scores_low_is_still_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When none of the best candidates passes, the one-character tokens are tried before giving up."""
+    import graphreason.llm.engine.constraint as constraint
+
+    monkeypatch.setattr(constraint, "MAX_CANDIDATES", 1)  # only the model's own choice is looked at
+    result = _engine("[f(x]").generate(USER, max_tokens=20, temperature=0.0, constraint=ToolformerCalls())
+    assert result.text == "[f(x)]" and not result.constraint_gave_up
