@@ -185,12 +185,17 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
         GRAPHREASON_DATA_ROOT=str(data),
     )
     config = server_config(tmp, env_file)
-    process, base, log_path = start_server(tmp, env, cwd=REPO, config=config)
+    home = tmp / "home"  # the server's working folder: its own run store, which a restart reads back
+    home.mkdir()
+    process, base, log_path = start_server(tmp, env, cwd=home, config=config)
+    world: dict = {}  # the restart test puts the restarted server here
     try:
-        yield {
+        world.update({
             "tmp": tmp,
+            "home": home,
             "env": env,
             "config": config,
+            "process": process,
             "pid": process.pid,
             "base": base,
             "outside": outside,
@@ -198,9 +203,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
             "configured": configured,
             "attacker": attacker,
             "log": log_path,
-        }
+        })
+        yield world
     finally:
-        stop_server(process)
+        stop_server(world.get("process", process))
         configured.close()
         attacker.close()
 
@@ -582,31 +588,6 @@ def test_a_cancelled_run_stops_its_search_within_seconds(world) -> None:
     assert http("GET", f"{base}/ok")[0] == 200
 
 
-def test_a_restart_stops_the_run_in_flight_and_does_not_repeat_it(world) -> None:
-    """SIGTERM mid-search: the server is gone within 10 s; restarted, it does not run the search again."""
-    home = world["tmp"] / "restart"
-    home.mkdir()
-    process, base, _ = start_server(home, world["env"], cwd=home, config=world["config"])
-    try:
-        thread, run_id = _start_search(base)
-        _searching(base, process.pid, thread, run_id)
-        took = stop_server(process, timeout=30)
-        print(f"restart: the server stopped {took:.1f} s after SIGTERM mid-search")
-        assert took <= 10, f"the server took {took:.1f} s to stop"
-        leftover = [p for p in Path("/proc").glob("[0-9]*/stat") if _in_group(p, process.pid)]
-        assert not leftover, "processes of the stopped server are still alive"
-
-        process, base, _ = start_server(home, world["env"], cwd=home, config=world["config"])
-        _wait_for(lambda: _run_status(base, thread, run_id) not in ("pending", "running"), 20,
-                  "the run cut off by the restart was not ended")  # fmt: skip
-        assert _run_status(base, thread, run_id) == "error"
-        cores = _busy(process.pid, 3.0)
-        print(f"restart: the cut-off run ended as error; {cores:.2f} cores used over 3 s after")
-        assert cores < 0.3, "the restarted server searches again"
-    finally:
-        stop_server(process)
-
-
 def _in_group(stat: Path, pgid: int) -> bool:
     try:
         return int(stat.read_text().rsplit(")", 1)[1].split()[2]) == pgid
@@ -638,3 +619,25 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(world) -> None:
     assert reply.startswith(b"HTTP/1.1 413") and b"GRAPHREASON_MAX_BODY_BYTES" in reply, reply[:300]
     assert _group_peak_rss_mb(world["pid"]) < before + 100
     assert http("GET", f"{world['base']}/ok")[0] == 200
+
+
+# Last in this file (tests run in file order): it restarts the module's server.
+def test_a_restart_stops_the_run_in_flight_and_does_not_repeat_it(world) -> None:
+    """SIGTERM mid-search: the server is gone within 10 s; restarted, it does not run the search again."""
+    process, base = world["process"], world["base"]
+    thread, run_id = _start_search(base)
+    _searching(base, process.pid, thread, run_id)
+    took = stop_server(process, timeout=30)
+    print(f"restart: the server stopped {took:.1f} s after SIGTERM mid-search")
+    assert took <= 10, f"the server took {took:.1f} s to stop"
+    leftover = [p for p in Path("/proc").glob("[0-9]*/stat") if _in_group(p, process.pid)]
+    assert not leftover, "processes of the stopped server are still alive"
+
+    process, base, log = start_server(world["tmp"], world["env"], cwd=world["home"], config=world["config"])
+    world.update(process=process, base=base, pid=process.pid, log=log)
+    _wait_for(lambda: _run_status(base, thread, run_id) not in ("pending", "running"), 20,
+              "the run cut off by the restart was not ended")  # fmt: skip
+    assert _run_status(base, thread, run_id) == "error"
+    cores = _busy(process.pid, 3.0)
+    print(f"restart: the cut-off run ended as error; {cores:.2f} cores used over 3 s after")
+    assert cores < 0.3, "the restarted server searches again"
