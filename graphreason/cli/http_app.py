@@ -40,6 +40,7 @@ from starlette.responses import JSONResponse
 
 from graphreason.llm.cancel import cancel_all
 from graphreason.settings import allowed_hosts, allowed_origins, max_body_bytes
+from graphreason.tools.core.policy import serving_process
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +199,8 @@ async def lifespan(_app: Starlette) -> AsyncIterator[None]:
     stopped = cancel_all("the server is shutting down")
     if stopped:
         log.info("graphreason: cancelled %d run step(s) still working at shutdown", stopped)
-    _exit_if_still_running(SHUTDOWN_SECONDS)
+    if serving_process():  # a LangGraph server: never a test or a program that mounts this app itself
+        _exit_if_still_running(SHUTDOWN_SECONDS)
 
 
 app = Starlette(lifespan=lifespan)

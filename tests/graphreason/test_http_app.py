@@ -131,3 +131,23 @@ def test_langgraph_json_mounts_the_guard_and_its_cors_origins_pass_it() -> None:
     assert any(m.cls is RequestGuard for m in http_app.app.user_middleware)
     for origin in config["http"]["cors"]["allow_origins"]:
         assert origin_allowed(origin), origin
+
+
+def test_the_lifespan_cancels_live_runs_and_arms_no_watchdog_outside_a_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graphreason.llm.cancel import CancelToken, bind_token
+
+    monkeypatch.delenv("LANGSERVE_GRAPHS", raising=False)
+    monkeypatch.delenv("GRAPHREASON_SERVER", raising=False)
+    armed: list[float] = []
+    monkeypatch.setattr(http_app, "_exit_if_still_running", armed.append)
+    token = CancelToken()
+    import contextvars
+
+    contextvars.copy_context().run(bind_token, token)
+    with TestClient(http_app.app):
+        assert not token.cancelled
+    assert token.cancelled and armed == []
+    monkeypatch.setenv("GRAPHREASON_SERVER", "1")
+    with TestClient(http_app.app):
+        pass
+    assert armed == [http_app.SHUTDOWN_SECONDS]
