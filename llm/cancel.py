@@ -129,15 +129,16 @@ def cancel_all(reason: str = "the server is shutting down") -> int:
 
 
 def kill_group(proc: subprocess.Popen) -> None:
-    """SIGKILL ``proc``'s process group (it was started with ``start_new_session=True``), else ``proc``."""
-    if proc.poll() is not None:
-        return
+    """SIGKILL ``proc``'s process group (it was started with ``start_new_session=True``), else ``proc``.
+
+    The group is signalled even when its leader has exited, so nothing it started lives on.
+    """
     try:
-        if os.getpgid(proc.pid) == proc.pid:
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:  # no such group: all gone already, or ``proc`` leads none
+        if proc.poll() is None:
             proc.kill()
-    except (ProcessLookupError, PermissionError):  # already gone
+    except PermissionError:  # the id was reused by a process that is not ours
         pass
 
 

@@ -181,6 +181,11 @@ SPEC_FORMS = (
 )
 
 
+def names_embedded_model(model: object) -> bool:
+    """True for a ``local`` spec: the embedded SmolLM2 (with or without an adapter after the colon)."""
+    return isinstance(model, str) and model.strip().lower().partition(":")[0] == "local"
+
+
 def main_model(role: str) -> Any:
     """The field of a method's main model (``--model``, default ``local``); ``role`` says what the model does."""
     return setting("local", f"{role}: {SPEC_FORMS}.", flag="--model")

@@ -124,7 +124,8 @@ class RequestGuard:
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] in ("http", "websocket"):
-            problem = refusal(scope.get("method", "GET"), Headers(scope=scope))
+            headers = Headers(scope=scope)
+            problem = refusal(scope.get("method", "GET"), headers)
             if problem is not None:
                 status, message = problem
                 if scope["type"] == "websocket":
@@ -132,7 +133,6 @@ class RequestGuard:
                     return
                 await _refuse(scope, receive, send, status, message)
                 return
-            headers = Headers(scope=scope)
             chunked = "content-length" not in headers and "transfer-encoding" in headers
             if scope["type"] == "http" and scope.get("method") in BODY_METHODS and chunked:
                 receive = await _counted(scope, receive, send)  # a body of unknown length: read it here

@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import queue
-import re
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -31,6 +28,7 @@ from langchain_core.messages import AIMessageChunk
 from langchain_core.outputs import ChatGenerationChunk
 
 from graphreason.workflows.models.scripted import ScriptedChatModel
+from tests.integration.model_server import model_server
 
 pytestmark = pytest.mark.integration
 
@@ -86,27 +84,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     folder = tmp_path_factory.mktemp("llm_server_limits")
     log_path, progress = folder / "server.log", folder / "progress"
     cmd = [sys.executable, "-c", CHILD, "--model", str(progress), "--port", "0"]
-    with log_path.open("w") as log:
-        process = subprocess.Popen(cmd, cwd=REPO, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + STARTUP_SECONDS
-        pattern = r"^serving on http://127\.0\.0\.1:(\d+)/v1$"
-        while not (found := re.search(pattern, log_path.read_text(), re.MULTILINE)):
-            if process.poll() is not None:
-                pytest.fail(f"server exited with {process.returncode}:\n{log_path.read_text()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"server printed no URL after {STARTUP_SECONDS}s:\n{log_path.read_text()}")
-            time.sleep(0.1)
-        port = int(found.group(1))
+    with model_server(cmd, log_path, STARTUP_SECONDS) as (process, url):
+        port = int(url.removesuffix("/v1").rsplit(":", 1)[1])
         assert post(port, request())[0] == 200  # warmed up: the peak memory below starts from here
         yield {"port": port, "pid": process.pid, "progress": progress, "log": log_path}
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
 
 
 def request(**fields: Any) -> bytes:

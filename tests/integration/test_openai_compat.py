@@ -8,11 +8,7 @@ Nothing here asserts what the model says (greedy text differs between CPUs).
 from __future__ import annotations
 
 import json
-import os
-import re
-import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +18,7 @@ from langchain_core.messages import HumanMessage
 
 from graphreason.workflows.models.factory import make_chat_model
 from graphreason.workflows.models.invoke import invoke_text
+from tests.integration.model_server import model_server
 
 pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 
@@ -33,27 +30,10 @@ STARTUP_SECONDS = 300  # a first run converts the GGUF before serving
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log_path = tmp_path_factory.mktemp("openai_server") / "server.log"
     cmd = [sys.executable, "-m", "graphreason.llm.server", "--model", "local", "--port", "0"]
-    with log_path.open("w") as log:
-        process = subprocess.Popen(cmd, cwd=REPO, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while not (found := re.search(r"^serving on (http://\S+/v1)$", log_path.read_text(), re.MULTILINE)):
-            if process.poll() is not None:
-                pytest.fail(f"server exited with {process.returncode}:\n{log_path.read_text()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"server printed no URL after {STARTUP_SECONDS}s:\n{log_path.read_text()}")
-            time.sleep(0.5)
-        url = found.group(1)
+    with model_server(cmd, log_path, STARTUP_SECONDS) as (_, url):
         with urllib.request.urlopen(url.removesuffix("/v1") + "/health", timeout=10) as response:
             assert json.load(response)["status"] == "ok"  # printed only once it answers
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
 
 
 def client(base_url: str, max_tokens: int = 24):

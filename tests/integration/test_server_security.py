@@ -370,16 +370,24 @@ def test_studio_gets_a_model_picker_on_every_model_field(
     assert marked == set(names)  # every model field, and nothing else (temperature, graph, ... stay plain)
 
 
-def _group_peak_rss_mb(pgid: int) -> float:
-    """The largest peak resident size (VmHWM) among the server's processes, in MB."""
-    peak = 0.0
+def _group_stats(pgid: int) -> Iterator[tuple[Path, list[str]]]:
+    """Each live process of the group ``pgid``: its /proc folder and the fields of its stat line after the name."""
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[2]) != pgid:  # field 5 of /proc/PID/stat: the process group
-                continue
-            status = (stat.parent / "status").read_text()
+            if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, ..., utime (11), stime (12)
+                yield stat.parent, fields
         except (OSError, IndexError, ValueError):
+            continue
+
+
+def _group_peak_rss_mb(pgid: int) -> float:
+    """The largest peak resident size (VmHWM) among the server's processes, in MB."""
+    peak = 0.0
+    for folder, _ in _group_stats(pgid):
+        try:
+            status = (folder / "status").read_text()
+        except OSError:
             continue
         for line in status.splitlines():
             if line.startswith("VmHWM:"):
@@ -510,15 +518,7 @@ def test_bad_input_is_refused_by_the_first_node_before_any_work(world, graph_id:
 def _group_cpu_seconds(pgid: int) -> float:
     """User + system CPU time of every process in the group ``pgid`` (from /proc)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, ..., utime (12), stime (13)
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+    return sum((int(fields[11]) + int(fields[12])) / ticks for _, fields in _group_stats(pgid))
 
 
 def _busy(pgid: int, seconds: float = 2.0) -> float:
@@ -588,13 +588,6 @@ def test_a_cancelled_run_stops_its_search_within_seconds(world) -> None:
     assert http("GET", f"{base}/ok")[0] == 200
 
 
-def _in_group(stat: Path, pgid: int) -> bool:
-    try:
-        return int(stat.read_text().rsplit(")", 1)[1].split()[2]) == pgid
-    except (OSError, IndexError, ValueError):
-        return False
-
-
 def test_error_messages_name_no_server_folder(world) -> None:
     result = run(world, "graph_counselor", counselor_context(graph="empty"))  # a folder without graph.json
     assert result["status"] == 200 and "graph.json" in result["text"], result
@@ -630,7 +623,7 @@ def test_a_restart_stops_the_run_in_flight_and_does_not_repeat_it(world) -> None
     took = stop_server(process, timeout=30)
     print(f"restart: the server stopped {took:.1f} s after SIGTERM mid-search")
     assert took <= 10, f"the server took {took:.1f} s to stop"
-    leftover = [p for p in Path("/proc").glob("[0-9]*/stat") if _in_group(p, process.pid)]
+    leftover = list(_group_stats(process.pid))
     assert not leftover, "processes of the stopped server are still alive"
 
     process, base, log = start_server(world["tmp"], world["env"], cwd=world["home"], config=world["config"])

@@ -495,38 +495,8 @@ def test_a_streaming_client_that_hangs_up_stops_the_model_stream() -> None:
 
 def test_a_hang_up_stops_the_embedded_engine_at_its_next_token(monkeypatch: pytest.MonkeyPatch) -> None:
     """LocalChatModel generates in a worker thread; closing its stream must stop that thread."""
-    from types import SimpleNamespace
-
-    import torch
-
     import graphreason.llm.engine.local_smollm as local
-
-    class Chars:
-        """Tokenizer stand-in: one id per character (0 is the end token, never produced here)."""
-
-        def encode(self, text: str) -> SimpleNamespace:
-            return SimpleNamespace(ids=[1 + ord(c) % 255 for c in text])
-
-        def decode(self, ids: list[int], skip_special_tokens: bool = True) -> str:
-            return "".join(chr(i - 1) for i in ids if i)
-
-        def token_to_id(self, token: str) -> int | None:
-            return 0 if token == "<|im_end|>" else None
-
-    class Endless:
-        """Decoder stand-in that always proposes 't', 5 ms per step: 4000 tokens would take 20 s."""
-
-        n_ctx = 8192
-
-        def __init__(self) -> None:
-            self.steps = 0
-
-        def __call__(self, ids: torch.Tensor, start: int) -> torch.Tensor:
-            self.steps += 1
-            time.sleep(0.005)
-            logits = torch.zeros(256)
-            logits[1 + ord("t")] = 1.0
-            return logits
+    from tests.llm.engine.test_cancel import Chars, Endless
 
     decoder = Endless()
     engine = local.LocalEngine(decoder, Chars(), "fp32")  # type: ignore[arg-type]

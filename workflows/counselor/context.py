@@ -20,6 +20,7 @@ from graphreason.workflows.run_context import (
     ModelName,
     RunContext,
     main_model,
+    names_embedded_model,
     setting,
 )
 
@@ -122,8 +123,7 @@ class CounselorContext(RunContext):
     @property
     def embedded_reasoner(self) -> bool:
         """The reasoning agents run on the embedded SmolLM2 (a ``local`` spec)."""
-        model = self.reasoner_model
-        return isinstance(model, str) and model.strip().lower().partition(":")[0] == "local"
+        return names_embedded_model(self.reasoner_model)
 
     def model_of(self, role: str) -> str:
         """The model spec of one role: reasoner, reflector or judge (unset roles use the reasoner's)."""

@@ -53,6 +53,7 @@ from graphreason.workflows.run_context import (
     PlainName,
     RunContext,
     main_model,
+    names_embedded_model,
     setting,
 )
 
@@ -168,8 +169,7 @@ class GraphAgentContext(RunContext):
     @property
     def embedded_agent(self) -> bool:
         """The agent runs on the embedded SmolLM2 (a ``local`` spec), whose decoding a grammar can steer."""
-        model = self.agent_model
-        return isinstance(model, str) and model.strip().lower().partition(":")[0] == "local"
+        return names_embedded_model(self.agent_model)
 
     def commands(self) -> list[str]:
         """The commands this run offers, in the registry's order (the order the prompt lists them).

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import signal
 import subprocess
 import sys
@@ -24,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphreason.llm.cancel import check_cancelled, watch_process
+from graphreason.llm.cancel import check_cancelled, kill_group, watch_process
 from graphreason.tools.gar.sandbox.runner import MAX_OUTPUT_BYTES, decode, encode
 from graphreason.tools.gar.sandbox.validate import SandboxViolation, validate_source
 
@@ -138,7 +137,7 @@ def _run_child(request: dict[str, Any], wall_seconds: float) -> SandboxResult:
         with watch_process(proc):  # a cancelled run kills the child at once
             out, err = proc.communicate(json.dumps(request).encode(), timeout=wall_seconds)
     except subprocess.TimeoutExpired:
-        _kill_group(proc)
+        kill_group(proc)
         proc.communicate()
         check_cancelled()
         return SandboxResult("timeout", message=f"stopped by the wall-clock limit ({wall_seconds:g} s)")
@@ -173,10 +172,3 @@ def read_reply(out: bytes, err: bytes, returncode: int = 0) -> SandboxResult:
     except (TypeError, ValueError, OverflowError, RecursionError, MemoryError) as exc:
         return SandboxResult("error", message=f"the answer could not be read back from the sandbox: {exc}")
     return SandboxResult(status, answer, rounds, str(reply.get("message", "")))
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:  # already gone
-        pass
