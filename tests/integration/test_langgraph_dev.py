@@ -1,9 +1,11 @@
-"""`langgraph dev` serves graph_counselor; runs complete through its HTTP API.
+"""`langgraph dev`, started by ``graphreason serve``, serves the graphs; runs complete through its HTTP API.
 
 The server runs from the repo's langgraph.json on a free loopback port, with a
 scripted model (given in the run's ``context``), the hash encoder and a fixture
 graph, so the answer is deterministic and no network or weights are needed.
 Its log goes to a temporary folder: a log inside the repo would be watched.
+The file's last test checks what ``graphreason serve`` itself owes: it printed
+the URL it serves at, and SIGTERM to it alone stops its ``langgraph dev`` child.
 """
 
 from __future__ import annotations
@@ -65,12 +67,9 @@ def server(tmp_path_factory):
         "GRAPHREASON_TRUST_CLIENTS": "1",
     }
     cmd = [
-        str(Path(sys.executable).parent / "langgraph"),
-        "dev",
-        "--no-browser",
+        str(Path(sys.executable).parent / "graphreason"),
+        "serve",
         "--no-reload",
-        "--host",
-        "127.0.0.1",
         "--port",
         str(port),
         "--config",
@@ -96,7 +95,7 @@ def server(tmp_path_factory):
             if time.monotonic() > deadline:
                 pytest.fail(f"langgraph dev not ready after 120 s:\n{log_path.read_text()[-3000:]}")
             time.sleep(0.5)
-        yield {"base": base, "tmp": tmp, "log": log_path}
+        yield {"base": base, "tmp": tmp, "log": log_path, "process": process}
     finally:
         # the server runs in its own session: stop exactly that process group
         if process.poll() is None:
@@ -323,3 +322,19 @@ def test_a_human_edits_graph_agents_pending_command(server):
     output = json.loads(body)
     assert output["answer"] == "Theory" and output["ended_by"] == "answer", output
     assert output["steps"][-1]["edited"] is True and output["usage"]["llm_calls"] == 1
+
+
+def test_serve_printed_its_url_and_sigterm_to_it_alone_stops_the_server(server):
+    """Last in this file: it stops the module's server."""
+    process, base = server["process"], server["base"]
+    assert f"at {base}" in server["log"].read_text()
+    process.send_signal(signal.SIGTERM)  # to serve only, not its process group
+    process.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while True:  # its langgraph dev child is gone too: nothing answers on the port
+        try:
+            http("GET", f"{base}/ok", timeout=2)
+        except OSError:
+            break
+        assert time.monotonic() < deadline, "the server still answers after serve was stopped"
+        time.sleep(0.5)
