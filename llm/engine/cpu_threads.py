@@ -13,10 +13,8 @@ The choice is applied once per process, before the engine first runs.
 from __future__ import annotations
 
 import logging
-import math
 import os
 import threading
-import time
 from dataclasses import dataclass
 
 from graphreason.settings import THREADS, SettingError
@@ -74,28 +72,12 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def own_share_of_load(cpu_seconds: float) -> float:
-    """About how much of the one-minute load average is this process's own, after ``cpu_seconds`` of its work.
-
-    The load average decays with a one-minute time constant, so a process that has
-    kept one core busy for ``t`` seconds adds about ``1 - exp(-t / 60)`` to it.
-    """
-    return 1.0 - math.exp(-max(0.0, cpu_seconds) / 60.0)
-
-
 def current_load() -> float | None:
-    """Cores other processes keep busy: the one-minute load average less this process's own share.
-
-    ``None`` where the OS does not report a load average. Without the
-    subtraction, a fresh process's own start-up (imports, reading the graph) counted
-    as another's load: the demo then ran its embedded model on 1 thread of an idle
-    2-core machine.
-    """
+    """One-minute load average, or ``None`` where the OS does not report one."""
     try:
-        load = os.getloadavg()[0]
+        return os.getloadavg()[0]
     except (AttributeError, OSError):
         return None
-    return max(0.0, load - own_share_of_load(time.process_time()))
 
 
 _applied: ThreadChoice | None = None

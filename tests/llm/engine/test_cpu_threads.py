@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import graphreason.llm.engine.cpu_threads as cpu_threads
 from graphreason.llm.engine.cpu_threads import MAX_AUTO_THREADS, ThreadSettingError, choose_threads
 from tests.conftest import BackgroundChild, start_child
 
@@ -50,29 +49,6 @@ def test_busy_cores_are_left_alone(cpus: int, load: float, expected: int) -> Non
     choice = choose_threads(cpu_count=cpus, load=load)
     assert choice.threads == expected
     assert f"{cpus} cores" in choice.reason
-
-
-def test_own_start_up_is_not_counted_as_another_process_load(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A process 10 CPU-seconds into its start reads load 0.6 on an idle 2-core machine: that is its own."""
-    monkeypatch.setattr(cpu_threads.os, "getloadavg", lambda: (0.6, 0.5, 0.4))
-    monkeypatch.setattr(cpu_threads.time, "process_time", lambda: 10.0)
-    load = cpu_threads.current_load()
-    assert load is not None and abs(load - (0.6 - cpu_threads.own_share_of_load(10.0))) < 1e-12
-    assert choose_threads(2, load).threads == 2  # 0.6 as others' load would have left one core
-    assert choose_threads(2, 0.6).threads == 1
-    # a long-running process (a test worker) owns about one core of the load; the other busy core stays others'
-    monkeypatch.setattr(cpu_threads.os, "getloadavg", lambda: (2.0, 2.0, 2.0))
-    monkeypatch.setattr(cpu_threads.time, "process_time", lambda: 600.0)
-    assert choose_threads(2, cpu_threads.current_load()).threads == 1
-    assert cpu_threads.own_share_of_load(0.0) == 0.0 and cpu_threads.own_share_of_load(1e9) <= 1.0
-
-
-def test_no_load_average_means_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
-    def missing() -> tuple[float, float, float]:
-        raise OSError("no load average here")
-
-    monkeypatch.setattr(cpu_threads.os, "getloadavg", missing)
-    assert cpu_threads.current_load() is None
 
 
 def test_unknown_load_and_odd_cpu_counts_still_give_at_least_one_thread() -> None:
