@@ -75,8 +75,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     if embedded:
         print(
-            "Expect about a minute and a half on 2 CPU cores (91 s measured with a warm cache); the first run "
-            "also converts the embedded model and merges an adapter once (92-95 s in all on a quiet machine). "
+            "Expect about a minute and a half on 2 CPU cores (80-97 s measured with a warm cache); the first run "
+            "also converts the embedded model and merges an adapter once (92 s in all on a quiet machine). "
             "Right after another heavy job the model runs on one thread and it takes longer (136-142 s measured).",
             flush=True,
         )
