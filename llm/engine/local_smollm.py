@@ -290,6 +290,7 @@ def ensure_converted() -> tuple[Path, bool]:
     folder = model_cache_dir()
     if cache_is_current(folder, gguf_file):
         return folder, False
+
     def waiting() -> None:
         print(f"graphreason: waiting for another process converting the embedded model into {folder}",
               file=sys.stderr, flush=True)
