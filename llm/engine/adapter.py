@@ -32,8 +32,9 @@ from graphreason.llm.engine.weights import (
     CALIBRATION_DIALOGUES,
     CONVERTED_FILES,
     LocalModelError,
-    build_lock,
+    build_once,
     calibration_maxima,
+    read_converted,
     read_meta,
     replace_folder,
     temp_tag,
@@ -171,27 +172,22 @@ def ensure_merged(base_folder: Path, name: str, adapter_folder: Path | None = No
     digest = adapter_digest(adapter_folder)
     base_meta = read_meta(base_folder)
     folder = merged_cache_dir(name, digest)
-    if merged_is_current(folder, base_meta, digest):
-        return folder, False
-    with build_lock(folder):
-        if merged_is_current(folder, base_meta, digest):  # another process merged it while this one waited
-            return folder, False
-        _merge(base_folder, adapter_folder, folder, name, digest, base_meta)
-    return folder, True
+    built = build_once(
+        folder, lambda: merged_is_current(folder, base_meta, digest),
+        lambda: _merge(base_folder, adapter_folder, folder, name, digest, base_meta),
+    )
+    return folder, built
 
 
 def _merge(base_folder: Path, adapter_folder: Path, folder: Path, name: str, digest: str, base_meta: dict) -> None:
-    from safetensors.torch import load_file
     from tokenizers import Tokenizer
-
-    from graphreason.llm.engine.llama_net import LlamaConfig
 
     tag = temp_tag()
     tok_tmp = folder / f"tokenizer{tag}"
     shutil.copytree(base_folder / "tokenizer", tok_tmp)
     replace_folder(tok_tmp, folder / "tokenizer")
-    config = LlamaConfig(**json.loads((base_folder / "config.json").read_text()))
-    weights = merge_weights(load_file(str(base_folder / "model.safetensors")), lora_deltas(adapter_folder))
+    config, base_weights = read_converted(base_folder)
+    weights = merge_weights(base_weights, lora_deltas(adapter_folder))
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
     maxima = calibration_maxima(config, weights, tokenizer, [*CALIBRATION_DIALOGUES, *CALL_DIALOGUES])
     meta = {**base_meta, "adapter": name, "adapter_digest": digest, "adapter_source": str(adapter_folder)}

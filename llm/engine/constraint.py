@@ -94,18 +94,19 @@ class ConstrainedPicker:
                     self.replaced += 1
                     return token
                 continue
-            text = self.decode([*out, token])
-            if text != before and self.constraint.viable(text):
+            if self._writes_viable_text(out, token, before):
                 self.replaced += 1
                 return token
         if self.single_chars is not None:
             chars = self.single_chars()
-            scores = logits.float()[chars]
-            for index in scores.argsort(descending=True).tolist():
-                token = chars[index]
-                text = self.decode([*out, token])
-                if text != before and self.constraint.viable(text):
+            for index in logits.float()[chars].argsort(descending=True).tolist():
+                if self._writes_viable_text(out, chars[index], before):
                     self.replaced += 1
-                    return token
+                    return chars[index]
         self.gave_up = True
         return proposed
+
+    def _writes_viable_text(self, out: list[int], token: int, before: str) -> bool:
+        """``token`` after ``out`` adds text (to ``before``, the text of ``out``) and keeps the reply viable."""
+        text = self.decode([*out, token])
+        return text != before and self.constraint.viable(text)

