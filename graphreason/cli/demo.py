@@ -75,9 +75,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     if embedded:
         print(
-            "Expect about a minute and a half on 2 CPU cores (80-97 s measured with a warm cache); the first run "
-            "also converts the embedded model and merges an adapter once (92 s in all on a quiet machine). "
-            "Right after another heavy job the model runs on one thread and it takes longer (136-142 s measured).",
+            "Expect about a minute on 2 CPU cores (53-67 s measured with a warm cache); the first run "
+            "also converts the embedded model and merges an adapter once (94 s in all). "
+            "Other heavy jobs running beside it make it slower.",
             flush=True,
         )
     _gar_part(context, clock)
@@ -254,8 +254,9 @@ def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) 
     print(f"\n=== {clock} Done: the model answered {right}/{len(rows)} Counselor question(s) exactly ===")
     if context.embedded_reasoner:
         print(
-            "SmolLM2-135M is too small for multi-step graph reasoning: it rarely writes a valid plan of graph\n"
-            "calls, so wrong answers above are expected. The reference plan shows the tools reach the gold.\n"
+            "SmolLM2-135M is too small for multi-step graph reasoning: decoded under the call grammar, its\n"
+            "Actions parse and run, but it rarely picks the calls or the answer a question needs, so wrong\n"
+            "answers above are expected. The reference plan shows the tools reach the gold.\n"
             f"Plug in a capable OpenAI-compatible endpoint with: graphreason demo {CAPABLE_FLAG}"
         )
     return 0

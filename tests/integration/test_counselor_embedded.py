@@ -2,6 +2,7 @@
 
 A 135M model rarely answers correctly, so this checks the run, not the answer:
 every role is called, every step carries plan / thought / action / observation,
+every Action (decoded under the call grammar, on by default) parses,
 a rejected or unfinished trial leads to a reflection and a second trial, and the
 usage adds up. Every reply, the reflection's included, gets a small token budget:
 the checks are about the run's shape, and a 320-token reflection only costs time.
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from graphreason.tools.counselor.calls import parse_action
 from graphreason.workflows.counselor import CounselorContext, solve
 
 pytestmark = [pytest.mark.integration, pytest.mark.heavy]
@@ -31,6 +33,7 @@ def test_full_counselor_run_with_the_embedded_model(cache_sharing_the_model):
         for step in trial["steps"]:
             assert {"plan", "thought", "action", "observation"} <= step.keys()
             assert step["llm_calls"] == 3 and step["output_tokens"] > 0
+            assert parse_action(step["action"])  # the grammar lets through only Actions that parse
     if len(trials) == 2:  # the first trial was rejected or ran out of steps
         assert len(out["reflections"]) == 1 and out["reflections"][0]
     assert out["usage"]["llm_calls"] >= 3 and out["usage"]["input_tokens"] > out["usage"]["output_tokens"]

@@ -80,6 +80,7 @@ RETRIEVE = Entry(
     ),
     aliases=("Retrieval", "Search", "Lookup"),
     verbatim=True,  # search text may hold commas
+    returns=NODE,
 )
 
 FEATURE = Entry(
@@ -105,6 +106,7 @@ NEIGHBOUR = Entry(
     ),
     aliases=("Neighbours", "Neighbor", "Neighbors"),
     maps=MapMode.UNION,  # nesting reads as "all nodes two hops away"
+    returns=NODE,
 )
 
 DEGREE = Entry(

@@ -22,13 +22,18 @@ def llm(
     *,
     stop: list[str] | None = None,
     max_tokens: int | None = None,
+    grammar: Any = None,
 ) -> tuple[str, Usage]:
-    """Run one role's model on a single-message prompt; return text and usage."""
+    """Run one role's model on a single-message prompt; return text and usage.
+
+    ``grammar`` (a decoding constraint) is passed to the embedded model only.
+    """
     reply = ask_role(
         context,
         context.model_of(role),
         prompt,
         stop=stop,
+        call_options={"grammar": grammar} if grammar is not None else None,
         temperature=context.temperature_of(role),
         max_tokens=max_tokens or context.max_tokens,
     )

@@ -30,7 +30,8 @@ MODES: tuple[str, ...] = ("base", "graph_cot", "no_reflection", "counselor")
 
 
 # (T, N) when unset: the paper's, and a bounded one for the embedded 135M model, which is not tuned for
-# Graph Counselor (it rarely writes a usable graph call): 3 steps, no reflection, about a minute on 2 cores
+# Graph Counselor (under the call grammar its Actions run, but it rarely picks the calls a question needs):
+# 3 steps, no reflection
 PAPER_BUDGET = (10, 2)
 EMBEDDED_BUDGET = (3, 0)
 
@@ -107,6 +108,13 @@ class CounselorContext(RunContext):
         "accumulate", "Keep every reflection in later trials, or only the latest."
     )
     tool_calling: ToolCalling = setting("text", TOOL_CALLING_HELP)
+    grammar: bool = setting(
+        True,
+        "With the embedded model, constrain each Action's decoding to the call language: registered "
+        "functions, the graph's own relations and features, node ids and search text taken from the "
+        "question or an observation (off = free decoding).",
+        negate="--no-grammar",
+    )
     review_actions: bool = setting(False, REVIEW_HELP)
 
     def __post_init__(self) -> None:

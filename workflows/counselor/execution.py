@@ -29,6 +29,7 @@ from langgraph.runtime import Runtime
 from graphreason.tools.core.registry import Entry, FunctionResult
 from graphreason.tools.core.registry.tools import tool_name
 from graphreason.tools.counselor.calls import is_placeholder_answer, parse_action, placeholder_message
+from graphreason.tools.counselor.constraint import CounselorAction
 from graphreason.tools.counselor.functions import GraphFunctions
 from graphreason.workflows.counselor.common import charge, emit, llm, next_index, shared_prompt
 from graphreason.workflows.counselor.context import CounselorContext
@@ -50,11 +51,26 @@ def act(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     prompt = step_prompt("action", index, shared_prompt(state, ctx, graph_definition(ctx)))
     # No blank-line stop here: a JSON-style call may span lines; the call parser
     # reads the raw reply and takes the first line that parses.
-    text, usage = llm(ctx, "reasoner", prompt, stop=ACTION_STOPS)
+    text, usage = llm(ctx, "reasoner", prompt, stop=ACTION_STOPS, grammar=action_grammar(state, ctx))
     line = executed_text(text) or clean_line(text, "action")
     pending.update(index=index, action=line, raw_action=text)
     emit("action", line, state, index)
     return {"pending": charge(pending, usage), "usage": usage}
+
+
+def action_grammar(state: CounselorState, ctx: CounselorContext) -> CounselorAction | None:
+    """The decoding constraint of one Action: the embedded reasoner with ``grammar`` on, else none.
+
+    Node ids and search text may come from the question and this trial's observations.
+    """
+    if not (ctx.grammar and ctx.embedded_reasoner):
+        return None
+    observations = [str(step.get("observation") or "") for step in state.get("steps") or []]
+    functions = graph_functions(ctx)
+    return CounselorAction(
+        functions.store, state["question"], observations, registry=functions.registry,
+        compound=ctx.compound, max_depth=ctx.max_depth,
+    )
 
 
 def executed_text(reply: str) -> str | None:

@@ -129,9 +129,15 @@ def embedded_note(context: Any) -> str:
     trials = 1 + (context.max_reflections if context.mode == "counselor" else 0)
     seconds = EMBEDDED_START_S + EMBEDDED_STEP_S * context.max_steps * trials
     return (
-        "graphreason: the embedded SmolLM2-135M is not tuned for Graph Counselor and rarely writes a usable "
-        "graph call, so expect no answer from it. This run is bounded to "
-        f"{context.max_steps} step(s) and {context.max_reflections} reflection(s): roughly {seconds} s on 2 CPU "
+        "graphreason: the embedded SmolLM2-135M is not tuned for Graph Counselor. "
+        + (
+            "Its Actions are decoded under the call grammar (--no-grammar turns it off), so they parse and run, "
+            "but it rarely picks the calls or the answer a question needs: expect a wrong answer. "
+            if context.grammar
+            else "Without the call grammar it rarely writes a usable graph call: expect no answer. "
+        )
+        + "This run is bounded to "
+        f"{context.max_steps} step(s) and {context.max_reflections} reflection(s): at most about {seconds} s on 2 CPU "
         "cores. For answers, use a capable endpoint (--model openai:MODEL --base-url URL), where the paper's "
         "T=10, N=2 apply."
     )

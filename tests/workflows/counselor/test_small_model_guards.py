@@ -127,3 +127,26 @@ def test_the_trace_shows_the_call_that_was_executed(citeseer_like: Path) -> None
     assert step["action"] == "Feature[c10, label]" and step["calls"] == ["Feature[c10, label]"]
     assert step["observation"] == "The label feature of c10 are: DB."
     assert step["raw_action"] == reply  # the model's own words stay in the trace
+
+
+def test_the_embedded_reasoners_action_grammar_speaks_the_loaded_graph(citeseer_like: Path) -> None:
+    """With the embedded model, an Action is decoded under the loaded graph's names and what the model saw."""
+    from dataclasses import replace
+
+    from graphreason.workflows.counselor.execution import action_grammar
+
+    state = {
+        "question": 'Which papers does "Mining frequent patterns without candidate generation" reference?',
+        "steps": [{"index": 1, "observation": "The ID of this retrieval target node is c10."}],
+    }
+    embedded = CounselorContext(graph=str(citeseer_like), embedding_model="hash", reasoner_model="local")
+    grammar = action_grammar(state, embedded)
+    assert grammar is not None
+    assert grammar.complete("Neighbour[c10, reference]")
+    assert grammar.complete("Neighbour[Retrieve[Mining frequent patterns without candidate generation], reference]")
+    assert not grammar.viable("Neighbour[c10, cites")  # this graph has no "cites"
+    assert not grammar.viable("Feature[c11, ")  # c11 was never shown to the model
+    assert grammar.viable("Finish[c10") and not grammar.viable("Finish[c11")  # answers come from observations
+    assert action_grammar(state, replace(embedded, grammar=False)) is None  # --no-grammar
+    scripted = ctx(ScriptedChatModel(script=["Finish[x]"]), citeseer_like)
+    assert action_grammar(state, scripted) is None  # only the embedded engine takes a grammar

@@ -125,6 +125,7 @@ class Entry:
     verbatim: bool = False
     terminal: bool = False
     usage: str = ""
+    returns: ParamKind | None = None  # what its value denotes, where it may fill such an argument (a node id)
 
     def __post_init__(self) -> None:
         if not self.terminal and (self.run is None or self.observe is None):

@@ -1,0 +1,296 @@
+"""Graph Counselor's Action line as a decoding constraint for the embedded engine.
+
+The engine (:mod:`graphreason.llm.engine.constraint`) asks a constraint whether
+the reply so far can still become an accepted one (``viable``) and whether it
+may end here (``complete``). :class:`CounselorAction` answers both with a
+prefix reader of the bracket call language, so the embedded model can only
+write an Action that parses and names what exists:
+
+* ``Action N: `` (optional), then one call, or several separated by ``", "``
+  (one call only when ``compound`` is off, the paper's w/o Complex ablation);
+* the registry's functions under their canonical names (``Retrieve``, ``Neighbour``, ...),
+  with exactly their parameters, one ``", "`` between two arguments;
+* a node argument is a node id of the graph that the question or an
+  observation shows, or (with ``compound``, at most :data:`MAX_DEPTH` calls
+  deep) a call of a function that returns node ids (``Retrieve``, ``Neighbour``);
+* a relation or feature argument is one of the loaded graph's own names;
+* search text (``Retrieve[...]``) is copied verbatim from the question or an
+  observation;
+* the terminal call (``Finish[answer]``) stands alone, and only once something
+  was observed: its answer is copied from an observation (a title, a list, a
+  count); a number the model works out itself is not offered.
+
+The reader walks the text once per check (an Action is a line), raising
+:class:`_End` where the text runs out (still viable) and :class:`_Dead` where
+it left the language. Like every constraint it decides the form only: which
+function, node or answer to write is still the model's choice, and the reply is
+parsed and executed as any other model's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, Entry, Registry
+from graphreason.tools.core.store import GraphStore
+from graphreason.tools.counselor.calls.base import MAX_NESTING
+from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
+
+MAX_TEXT_CHARS = 200  # a search text or an answer: a title, a name, a list of a few of them
+MAX_CALLS = 8  # parallel calls in one Action
+# calls nested in one another: the paper's compound calls go three deep (Feature[Neighbour[Retrieve[...]]]);
+# a small model left free nests the same function until its token budget runs out
+MAX_DEPTH = 3
+_TOKEN = re.compile(r"[A-Za-z0-9_#:.\-]+")
+_SEPARATOR = ", "
+_LABEL = re.compile(r"Action \d{1,3}: ")
+_LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?")
+
+
+class _End(Exception):
+    """The text ran out inside an unfinished construct: it may still be continued."""
+
+
+class _Dead(Exception):
+    """The text left the language."""
+
+
+class CounselorAction:
+    """The Action language of one step over ``store``, given the ``question`` and the trial's ``observations``."""
+
+    def __init__(
+        self,
+        store: GraphStore,
+        question: str,
+        observations: Sequence[str] = (),
+        *,
+        registry: Registry | None = None,
+        compound: bool = True,
+        max_depth: int | None = None,
+    ) -> None:
+        self.registry = GRAPH_FUNCTIONS if registry is None else registry
+        self.entries: dict[str, Entry] = {entry.name: entry for entry in self.registry}
+        self.observations = [text for text in observations if text]
+        self.sources = [text for text in (question, *self.observations) if text]
+        self.compound = compound
+        self.max_depth = min(max_depth or MAX_DEPTH, MAX_DEPTH, MAX_NESTING)
+        self.relations = sorted(set(store.relations()))
+        keys: dict[str, None] = {}
+        for node in store.nodes():
+            keys.update(dict.fromkeys(store.features(node)))
+        self.features = sorted(keys)
+        self.ids = sorted(_ids_in(self.sources, store))
+
+    def completable(self, entry: Entry, depth: int) -> bool:
+        """Whether a call of ``entry`` at nesting ``depth`` can be finished here (no dead-end prefixes).
+
+        ``Finish`` needs an observation to copy from, a node argument an id
+        shown or a nested call, a relation or feature argument a name.
+        """
+        if depth > self.max_depth:
+            return False
+        return all(self._satisfiable(param.kind, depth) for param in entry.params)
+
+    def _satisfiable(self, kind: object, depth: int) -> bool:
+        if kind is ANSWER:
+            return bool(self.observations)
+        if kind is RELATION:
+            return bool(self.relations)
+        if kind is FEATURE_KEY:
+            return bool(self.features)
+        if kind is TEXT:
+            return bool(self.sources)
+        if kind is NODE:
+            nested = self.compound and any(
+                entry.returns is NODE and not entry.terminal and self.completable(entry, depth + 1)
+                for entry in self.entries.values()
+            )
+            return bool(self.ids) or nested
+        return True
+
+    # ------------------------------------------------------------------ the engine's two questions
+    def viable(self, text: str) -> bool:
+        try:
+            _Reader(self, text).action()
+        except _End:
+            return True
+        except _Dead:
+            return False
+        return True
+
+    def complete(self, text: str) -> bool:
+        try:
+            return _Reader(self, text).action()
+        except (_End, _Dead):
+            return False
+
+
+def _ids_in(sources: Iterable[str], store: GraphStore) -> set[str]:
+    """The node ids of ``store`` written in ``sources`` (as whole tokens)."""
+    found = set()
+    for text in sources:
+        for token in _TOKEN.findall(text):
+            for candidate in (token, token.rstrip(".:")):  # "... target node is 12."
+                if candidate and candidate in store:
+                    found.add(candidate)
+    return found
+
+
+class _Reader:
+    """One pass over one candidate text."""
+
+    def __init__(self, language: CounselorAction, text: str) -> None:
+        self.lang, self.text, self.pos = language, text, 0
+
+    # ------------------------------------------------------------------ helpers
+    def _at_end(self) -> bool:
+        return self.pos >= len(self.text)
+
+    def _expect(self, literal: str) -> None:
+        """Consume ``literal``; the text may stop part way through it."""
+        rest = self.text[self.pos : self.pos + len(literal)]
+        if not literal.startswith(rest):
+            raise _Dead
+        if len(rest) < len(literal):
+            raise _End
+        self.pos += len(literal)
+
+    def _choice(self, options: Sequence[str], stops: str) -> str:
+        """One of ``options``, read up to (not including) a character of ``stops``."""
+        end = self.pos
+        while end < len(self.text) and self.text[end] not in stops:
+            end += 1
+        word = self.text[self.pos : end]
+        if end == len(self.text):  # unfinished: a prefix of some option will do
+            if any(option.startswith(word) for option in options):
+                raise _End
+            raise _Dead
+        if word not in options:
+            raise _Dead
+        self.pos = end
+        return word
+
+    def _copied(self, stops: str) -> str:
+        """Non-empty text copied from a source, read up to a character of ``stops``."""
+        end = self.pos
+        while end < len(self.text) and self.text[end] not in stops:
+            end += 1
+        piece = self.text[self.pos : end]
+        if len(piece) > MAX_TEXT_CHARS or "\n" in piece or not any(piece in source for source in self.lang.sources):
+            raise _Dead
+        if end == len(self.text):
+            raise _End
+        if not piece.strip():
+            raise _Dead
+        self.pos = end
+        return piece
+
+    # ------------------------------------------------------------------ the grammar
+    def action(self) -> bool:
+        """The whole Action; True when it was read to its end."""
+        self._label()
+        first = self._call(depth=1, top=True)
+        calls = 1
+        while not self._at_end():
+            if self.lang.entries[first].terminal or not self.lang.compound or calls >= MAX_CALLS:
+                raise _Dead
+            self._expect(_SEPARATOR)
+            self._call(depth=1, top=False)  # the terminal call stands alone
+            calls += 1
+        return True
+
+    def _label(self) -> None:
+        """An optional ``Action N: `` before the calls (the text may stop inside it)."""
+        found = _LABEL.match(self.text)
+        if found:
+            self.pos = found.end()
+        elif _LABEL_PREFIX.fullmatch(self.text):
+            raise _End
+
+    def _call(self, depth: int, top: bool, returns: object = None) -> str:
+        """One call; only the Action's first top-level call may be the terminal one.
+
+        ``returns`` (a parameter kind) keeps to the functions whose value fills such an argument.
+        """
+        if depth > self.lang.max_depth:
+            raise _Dead
+        names = [
+            name for name, entry in self.lang.entries.items()
+            if (top or not entry.terminal) and (returns is None or entry.returns is returns)
+            and self.lang.completable(entry, depth)
+        ]
+        name = self._choice(names, "[")
+        entry = self.lang.entries[name]
+        self._expect("[")
+        for index, param in enumerate(entry.params):
+            if index:
+                self._expect(_SEPARATOR)
+            last = index == len(entry.params) - 1
+            self._argument(param.kind, depth, "]" if last else ",")
+        self._expect("]")
+        return name
+
+    def _argument(self, kind: object, depth: int, stop: str) -> None:
+        if kind is NODE:
+            self._node(depth, stop)
+        elif kind is RELATION:
+            self._choice(self.lang.relations, stop)
+        elif kind is FEATURE_KEY:
+            self._choice(self.lang.features, stop)
+        elif kind is TEXT:
+            self._copied("[]" if stop == "]" else "[]" + stop)
+        elif kind is ANSWER:
+            self._answer()
+        else:  # a kind this language does not know: any text without brackets
+            self._copied_free(stop)
+
+    def _node(self, depth: int, stop: str) -> None:
+        """A call returning node ids (``compound`` only) or an id shown in a source."""
+        start = self.pos
+        if self.lang.compound:
+            try:
+                self._call(depth + 1, top=False, returns=NODE)
+                return
+            except _Dead:
+                self.pos = start
+        self._choice(self.lang.ids, stop)
+
+    def _answer(self) -> None:
+        """Finish's answer, ended by the Action's last ``]``: a whole value copied from an observation.
+
+        Whole: not cut out of a longer word or number (``1`` out of ``1131348``),
+        with its brackets balanced. While unfinished, the answer must occur in an
+        observation where a value can start.
+        """
+        rest = self.text[self.pos :]
+        if "\n" in rest or len(rest) > MAX_TEXT_CHARS + 1 or not self.lang.observations:
+            raise _Dead
+        balance = 0
+        for index, char in enumerate(rest):
+            balance += {"[": 1, "]": -1}.get(char, 0)
+            if balance < 0 and index < len(rest) - 1:  # a ``]`` closed Finish and more text followed
+                raise _Dead
+        if rest.endswith("]") and balance == -1 and self._found(rest[:-1], whole=True):
+            self.pos = len(self.text) - 1
+            return
+        if balance >= 0 and self._found(rest, whole=False):
+            raise _End
+        raise _Dead
+
+    def _found(self, answer: str, whole: bool) -> bool:
+        """``answer`` occurs in an observation where a value can start (and, if ``whole``, end)."""
+        if whole and not answer.strip():
+            return False
+        pattern = rf"(?<![A-Za-z0-9]){re.escape(answer)}" + (r"(?![A-Za-z0-9])" if whole else "")
+        return any(re.search(pattern, observation) for observation in self.lang.observations)
+
+    def _copied_free(self, stop: str) -> None:
+        end = self.pos
+        while end < len(self.text) and self.text[end] not in "[]\n" + stop:
+            end += 1
+        if end == len(self.text):
+            raise _End
+        if end == self.pos or self.text[end] == "\n" or self.text[end] == "[":
+            raise _Dead
+        self.pos = end
