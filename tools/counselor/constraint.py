@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from weakref import WeakKeyDictionary
 
 from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, Entry, Registry
 from graphreason.tools.core.store import GraphStore
@@ -75,11 +76,7 @@ class CounselorAction:
         self.sources = [text for text in (question, *self.observations) if text]
         self.compound = compound
         self.max_depth = min(max_depth or MAX_DEPTH, MAX_DEPTH, MAX_NESTING)
-        self.relations = sorted(set(store.relations()))
-        keys: dict[str, None] = {}
-        for node in store.nodes():
-            keys.update(dict.fromkeys(store.features(node)))
-        self.features = sorted(keys)
+        self.relations, self.features = _names(store)
         self.ids = sorted(_ids_in(self.sources, store))
 
     def completable(self, entry: Entry, depth: int) -> bool:
@@ -124,6 +121,23 @@ class CounselorAction:
             return _Reader(self, text).action()
         except (_End, _Dead):
             return False
+
+
+# per store: (nodes, edges) when read, relation names, feature names (read once, not at every step)
+_NAMES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], list[str], list[str]]] = WeakKeyDictionary()
+
+
+def _names(store: GraphStore) -> tuple[list[str], list[str]]:
+    """The graph's relation names and feature names, sorted."""
+    size = (len(store), store.num_edges)
+    cached = _NAMES.get(store)
+    if cached is None or cached[0] != size:
+        keys: dict[str, None] = {}
+        for node in store.nodes():
+            keys.update(dict.fromkeys(store.features(node)))
+        cached = (size, sorted(set(store.relations())), sorted(keys))
+        _NAMES[store] = cached
+    return cached[1], cached[2]
 
 
 def _ids_in(sources: Iterable[str], store: GraphStore) -> set[str]:

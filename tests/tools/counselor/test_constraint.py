@@ -164,3 +164,10 @@ def test_an_answer_keeps_its_brackets_balanced(store: GraphStore) -> None:
     assert listing.complete("Finish[['6']]") and listing.complete("Finish[x]")
     assert not listing.complete("Finish[[x]") and listing.viable("Finish[[x]")  # "[x" is not a whole value
     assert not listing.viable("Finish[['6']]]")
+
+
+def test_the_graphs_names_are_read_again_when_the_graph_grows(store: GraphStore) -> None:
+    assert "reviews" not in CounselorAction(store, QUESTION).relations
+    store.add_edge("1", "6", "reviews", reverse_relation="reviewed_by")
+    grown = CounselorAction(store, QUESTION, OBSERVATIONS)
+    assert {"reviews", "reviewed_by"} <= set(grown.relations) and grown.complete("Neighbour[5, reviewed_by]")
