@@ -75,8 +75,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     if embedded:
         print(
-            "Expect about a minute on 2 CPU cores (53-67 s measured with a warm cache); the first run "
-            "also converts the embedded model and merges an adapter once (94 s in all). "
+            "Expect about a minute on 2 CPU cores (61 s measured with a warm cache); the first run "
+            "also converts the embedded model and merges an adapter once (98 s in all). "
             "Other heavy jobs running beside it make it slower.",
             flush=True,
         )

@@ -17,8 +17,9 @@ write an Action that parses and names what exists:
 * search text (``Retrieve[...]``) is copied verbatim from the question or an
   observation;
 * the terminal call (``Finish[answer]``) stands alone, and only once something
-  was observed: its answer is copied from an observation (a title, a list, a
-  count); a number the model works out itself is not offered.
+  was observed: its answer is a whole value copied from an observation, items
+  separated by ``", "`` that are each such a value, or one number (a count, a
+  mean).
 
 The reader walks the text once per check (an Action is a line), raising
 :class:`_End` where the text runs out (still viable) and :class:`_Dead` where
@@ -38,15 +39,28 @@ from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.calls.base import MAX_NESTING
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 
-MAX_TEXT_CHARS = 200  # a search text or an answer: a title, a name, a list of a few of them
+MAX_TEXT_CHARS = 200  # a search text: a title, a name, keywords
+MAX_ANSWER_CHARS = 2000  # an answer may list many titles (an observation is cut at 2,000 characters too)
 MAX_CALLS = 8  # parallel calls in one Action
-# calls nested in one another: the paper's compound calls go three deep (Feature[Neighbour[Retrieve[...]]]);
-# a small model left free nests the same function until its token budget runs out
-MAX_DEPTH = 3
+# calls nested in one another: the reference plans of the generated questions go four deep
+# (Feature[Neighbour[Neighbour[Retrieve[...]]]]); a small model left free nests the same function until its
+# token budget runs out
+MAX_DEPTH = 4
 _TOKEN = re.compile(r"[A-Za-z0-9_#:.\-]+")
 _SEPARATOR = ", "
 _LABEL = re.compile(r"Action \d{1,3}: ")
+_NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
+_NUMBER_PREFIX = re.compile(r"-?(?:\d{1,12}(?:\.\d{0,6})?)?")
 _LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?")
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 class _End(Exception):
@@ -271,30 +285,46 @@ class _Reader:
         self._choice(self.lang.ids, stop)
 
     def _answer(self) -> None:
-        """Finish's answer, ended by the Action's last ``]``: a whole value copied from an observation.
+        """Finish's answer, ended by the Action's last ``]``: values read off the observations.
 
-        Whole: not cut out of a longer word or number (``1`` out of ``1131348``),
-        with its brackets balanced. While unfinished, the answer must occur in an
-        observation where a value can start.
+        The answer is one whole value copied from an observation (a title, a
+        list as the observation writes it), items separated by ``", "`` that are
+        each such a value, or one number (a count, a mean: what the model works
+        out from the values it saw). Whole: not cut out of a longer word or
+        number (``1`` out of ``1131348``), brackets balanced.
         """
         rest = self.text[self.pos :]
-        if "\n" in rest or len(rest) > MAX_TEXT_CHARS + 1 or not self.lang.observations:
+        if "\n" in rest or len(rest) > MAX_ANSWER_CHARS + 1 or not self.lang.observations:
             raise _Dead
         balance = 0
         for index, char in enumerate(rest):
             balance += {"[": 1, "]": -1}.get(char, 0)
             if balance < 0 and index < len(rest) - 1:  # a ``]`` closed Finish and more text followed
                 raise _Dead
-        if rest.endswith("]") and balance == -1 and self._found(rest[:-1], whole=True):
+        if rest.endswith("]") and balance == -1 and self._is_answer(rest[:-1]):
             self.pos = len(self.text) - 1
             return
-        if balance >= 0 and self._found(rest, whole=False):
+        if balance >= 0 and self._may_become_answer(rest):
             raise _End
         raise _Dead
 
+    def _is_answer(self, answer: str) -> bool:
+        if self._found(answer, whole=True) or _NUMBER.fullmatch(answer):
+            return True
+        items = answer.split(_SEPARATOR)
+        return len(items) > 1 and all(self._found(item, whole=True) for item in items)
+
+    def _may_become_answer(self, text: str) -> bool:
+        if self._found(text, whole=False) or _NUMBER_PREFIX.fullmatch(text):
+            return True
+        if text.endswith(","):  # half of a separator
+            return all(self._found(item, whole=True) for item in text[:-1].split(_SEPARATOR))
+        *done, last = text.split(_SEPARATOR)
+        return all(self._found(item, whole=True) for item in done) and self._found(last, whole=False)
+
     def _found(self, answer: str, whole: bool) -> bool:
         """``answer`` occurs in an observation where a value can start (and, if ``whole``, end)."""
-        if whole and not answer.strip():
+        if whole and (not answer.strip() or not _balanced(answer)):
             return False
         pattern = rf"(?<![A-Za-z0-9]){re.escape(answer)}" + (r"(?![A-Za-z0-9])" if whole else "")
         return any(re.search(pattern, observation) for observation in self.lang.observations)

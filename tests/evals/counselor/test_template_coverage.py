@@ -1,4 +1,5 @@
-"""Tool-set coverage: every question template is answerable through the real workflow.
+"""Tool-set coverage: every question template is answerable through the real workflow, and the embedded model's Action grammar
+lets every reference step through.
 
 For each template on each real graph, a scripted agent runs the template's
 reference action through the Counselor workflow (parser, graph functions,
@@ -17,6 +18,8 @@ from graphreason.evals.counselor.reference_agent import (
 )
 from graphreason.evals.datasets.generated import generate_questions, list_templates
 from graphreason.evals.metrics import exact_match
+from graphreason.tools.counselor.constraint import CounselorAction
+from graphreason.tools.counselor.resources import get_graph_functions
 from graphreason.workflows.counselor import CounselorContext, solve
 from graphreason.workflows.models.scripted import ScriptedChatModel
 from tests.conftest import require_data
@@ -31,7 +34,8 @@ def test_every_template_reaches_its_gold_through_the_workflow(graph, tmp_path, m
     monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path))
     items = generate_questions(graph=graph, n_per_template=3, seed=0)
     assert {i.template for i in items} == {t.name for t in list_templates(graph)}
-    failures = []
+    store = get_graph_functions(graph, "hash").store
+    failures, refused = [], []
     for item in items:
         model = ScriptedChatModel(script=reference_script(item))
         context = CounselorContext(
@@ -45,8 +49,16 @@ def test_every_template_reaches_its_gold_through_the_workflow(graph, tmp_path, m
         out = solve(item.question, context)
         if not exact_match(out["answer"], item.answers or item.answer):
             failures.append((item.template, item.question, out["answer"], item.answer))
+        # the embedded model's Action grammar lets the reference plan and its answer through, step by step
+        observations: list[str] = []
+        for step in out["trials"][0]["steps"]:
+            grammar = CounselorAction(store, item.question, observations)
+            if not grammar.complete(step["action"]):
+                refused.append((item.template, step["action"][:120]))
+            observations.append(step["observation"])
     coverage = 1 - len(failures) / len(items)
     assert coverage == 1.0, f"coverage {coverage:.1%}; failures: {failures[:3]}"
+    assert not refused, f"the Action grammar refuses reference steps: {refused[:3]}"
 
 
 def test_observation_values_read_every_documented_format():

@@ -9,7 +9,12 @@ import pytest
 
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.calls import parse_action
-from graphreason.tools.counselor.constraint import MAX_DEPTH, MAX_TEXT_CHARS, CounselorAction
+from graphreason.tools.counselor.constraint import (
+    MAX_ANSWER_CHARS,
+    MAX_DEPTH,
+    MAX_TEXT_CHARS,
+    CounselorAction,
+)
 
 QUESTION = 'Who wrote the paper "Chain of Thought"?'
 OBSERVATIONS = [
@@ -35,6 +40,9 @@ GOOD = [
     "Finish[Carol]",
     "Finish[['Carol']]",
     "Action 3: Finish[a3]",
+    "Finish[2]",
+    "Finish[2.5]",
+    "Finish[Carol, a3]",
 ]
 
 
@@ -66,7 +74,8 @@ def test_accepted_actions_parse_and_every_prefix_is_viable(action: CounselorActi
         ("Feature[Feature[", "a call whose value is not a node id in a node argument"),
         ("Finish[Dave", "an answer nobody observed"),
         ("Finish[Carol, Alice]", "an answer nobody observed"),
-        ("Finish[2]", "a number nobody observed"),
+        ("Finish[2x", "neither a number nor an observed value"),
+        ("Finish[2, ", "a list of numbers nobody observed"),
         ("Finish[Car]", "a piece cut out of an observed word"),
         ("Finish[a]", "a piece cut out of an observed id"),
         ("Finish[Carol], Retrieve[Chain", "a call after Finish"),
@@ -119,9 +128,9 @@ def test_no_viable_prefix_is_a_dead_end(store: GraphStore) -> None:
 
 
 def test_nesting_is_bounded(action: CounselorAction) -> None:
-    deepest = "Degree[Neighbour[Retrieve[Chain of Thought], cites], cited_by]"
-    assert MAX_DEPTH == 3 and action.complete(deepest)
-    assert not action.viable("Degree[Neighbour[Neighbour[Retrieve[")
+    deepest = "Degree[Neighbour[Neighbour[Retrieve[Chain of Thought], cites], cites], cited_by]"
+    assert MAX_DEPTH == 4 and action.complete(deepest)
+    assert not action.viable("Degree[Neighbour[Neighbour[Neighbour[Retrieve[")
 
 
 def test_without_compound_one_call_and_no_nesting(store: GraphStore) -> None:
@@ -138,12 +147,12 @@ def test_max_depth_bounds_nesting(store: GraphStore) -> None:
 
 
 def test_long_text_is_refused(store: GraphStore) -> None:
-    long_text = "x" * (MAX_TEXT_CHARS + 10)
+    long_text = "x" * (MAX_ANSWER_CHARS + 10)
     wide = CounselorAction(store, long_text, [long_text])
     assert wide.viable("Retrieve[" + "x" * MAX_TEXT_CHARS)
     assert not wide.viable("Retrieve[" + "x" * (MAX_TEXT_CHARS + 1))
-    assert wide.viable("Finish[" + "x" * MAX_TEXT_CHARS)
-    assert not wide.viable("Finish[" + "x" * (MAX_TEXT_CHARS + 2))
+    assert wide.viable("Finish[" + "x" * MAX_ANSWER_CHARS)
+    assert not wide.viable("Finish[" + "x" * (MAX_ANSWER_CHARS + 2))
 
 
 def test_random_continuations_of_accepted_prefixes_never_crash(action: CounselorAction) -> None:
