@@ -117,7 +117,8 @@ def _lenient_graph(args: argparse.Namespace) -> None:
 
 
 # measured on 2 CPU cores with the embedded model: one step (plan, thought, action) about 15 s with
-# Counselor's long prompts, plus about 20 s to start and load (run counselor, 3 steps: 73 s in all)
+# Counselor's long prompts, plus about 20 s to start and load (run counselor, 3 steps without the call
+# grammar: 73 s in all; under it the model usually ends with Finish at step 2: 36 s, README's question)
 EMBEDDED_STEP_S = 15
 EMBEDDED_START_S = 20
 
