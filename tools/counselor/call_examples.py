@@ -168,19 +168,26 @@ def syntax_help(store: GraphStore | None = None) -> str:
     )
 
 
-_VOCABULARY: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], str, str]] = WeakKeyDictionary()
+# per store: (nodes, edges) when read, feature names, edge types (both in first-seen order)
+_NAMES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], list[str], list[str]]] = WeakKeyDictionary()
 
 
-def vocabulary(store: GraphStore) -> tuple[str, str]:
-    """The graph's feature names and edge types as comma lists (cached per store)."""
-    cached = _VOCABULARY.get(store)
+def graph_names(store: GraphStore) -> tuple[list[str], list[str]]:
+    """The graph's feature names and edge types, read once per store (again when the graph grows)."""
+    cached = _NAMES.get(store)
     if cached is None or cached[0] != _size(store):
         keys: dict[str, None] = {}
         for node in store.nodes():
             keys.update(dict.fromkeys(store.features(node)))
-        cached = (_size(store), _listing(list(keys)), _listing(store.relations()))
-        _VOCABULARY[store] = cached
+        cached = (_size(store), list(keys), list(store.relations()))
+        _NAMES[store] = cached
     return cached[1], cached[2]
+
+
+def vocabulary(store: GraphStore) -> tuple[str, str]:
+    """The graph's feature names and edge types as comma lists."""
+    features, relations = graph_names(store)
+    return _listing(features), _listing(relations)
 
 
 def _listing(names: list[str], limit: int = 15) -> str:

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from weakref import WeakKeyDictionary
 
 from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, Entry, Registry
 from graphreason.tools.core.store import GraphStore
+from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 
@@ -54,13 +54,14 @@ _NUMBER_PREFIX = re.compile(r"-?(?:\d{1,12}(?:\.\d{0,6})?)?")
 _LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?")
 
 
-def _balanced(text: str) -> bool:
+def _open_brackets(text: str) -> int | None:
+    """How many ``[`` are left open at the end of ``text``; None if a ``]`` ever closes one that is not."""
     depth = 0
     for char in text:
         depth += {"[": 1, "]": -1}.get(char, 0)
         if depth < 0:
-            return False
-    return depth == 0
+            return None
+    return depth
 
 
 class _End(Exception):
@@ -90,8 +91,12 @@ class CounselorAction:
         self.sources = [text for text in (question, *self.observations) if text]
         self.compound = compound
         self.max_depth = min(max_depth or MAX_DEPTH, MAX_DEPTH, MAX_NESTING)
-        self.relations, self.features = _names(store)
+        features, relations = graph_names(store)
+        self.relations, self.features = sorted(set(relations)), sorted(features)
         self.ids = sorted(_ids_in(self.sources, store))
+        # the functions a call may name at each nesting depth, decided once (the reader asks at every call)
+        self.names_at_depth = {depth: {e.name for e in self.entries.values() if self.completable(e, depth)}
+                         for depth in range(1, self.max_depth + 1)}
 
     def completable(self, entry: Entry, depth: int) -> bool:
         """Whether a call of ``entry`` at nesting ``depth`` can be finished here (no dead-end prefixes).
@@ -137,23 +142,6 @@ class CounselorAction:
             return False
 
 
-# per store: (nodes, edges) when read, relation names, feature names (read once, not at every step)
-_NAMES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], list[str], list[str]]] = WeakKeyDictionary()
-
-
-def _names(store: GraphStore) -> tuple[list[str], list[str]]:
-    """The graph's relation names and feature names, sorted."""
-    size = (len(store), store.num_edges)
-    cached = _NAMES.get(store)
-    if cached is None or cached[0] != size:
-        keys: dict[str, None] = {}
-        for node in store.nodes():
-            keys.update(dict.fromkeys(store.features(node)))
-        cached = (size, sorted(set(store.relations())), sorted(keys))
-        _NAMES[store] = cached
-    return cached[1], cached[2]
-
-
 def _ids_in(sources: Iterable[str], store: GraphStore) -> set[str]:
     """The node ids of ``store`` written in ``sources`` (as whole tokens)."""
     found = set()
@@ -184,11 +172,16 @@ class _Reader:
             raise _End
         self.pos += len(literal)
 
-    def _choice(self, options: Sequence[str], stops: str) -> str:
-        """One of ``options``, read up to (not including) a character of ``stops``."""
+    def _scan(self, stops: str) -> int:
+        """Where the next character of ``stops`` is, from the current position (the text's end if none)."""
         end = self.pos
         while end < len(self.text) and self.text[end] not in stops:
             end += 1
+        return end
+
+    def _choice(self, options: Sequence[str], stops: str) -> str:
+        """One of ``options``, read up to (not including) a character of ``stops``."""
+        end = self._scan(stops)
         word = self.text[self.pos : end]
         if end == len(self.text):  # unfinished: a prefix of some option will do
             if any(option.startswith(word) for option in options):
@@ -201,9 +194,7 @@ class _Reader:
 
     def _copied(self, stops: str) -> str:
         """Non-empty text copied from a source, read up to a character of ``stops``."""
-        end = self.pos
-        while end < len(self.text) and self.text[end] not in stops:
-            end += 1
+        end = self._scan(stops)
         piece = self.text[self.pos : end]
         if len(piece) > MAX_TEXT_CHARS or "\n" in piece or not any(piece in source for source in self.lang.sources):
             raise _Dead
@@ -246,7 +237,7 @@ class _Reader:
         names = [
             name for name, entry in self.lang.entries.items()
             if (top or not entry.terminal) and (returns is None or entry.returns is returns)
-            and self.lang.completable(entry, depth)
+            and name in self.lang.names_at_depth[depth]
         ]
         name = self._choice(names, "[")
         entry = self.lang.entries[name]
@@ -296,15 +287,14 @@ class _Reader:
         rest = self.text[self.pos :]
         if "\n" in rest or len(rest) > MAX_ANSWER_CHARS + 1 or not self.lang.observations:
             raise _Dead
-        balance = 0
-        for index, char in enumerate(rest):
-            balance += {"[": 1, "]": -1}.get(char, 0)
-            if balance < 0 and index < len(rest) - 1:  # a ``]`` closed Finish and more text followed
-                raise _Dead
-        if rest.endswith("]") and balance == -1 and self._is_answer(rest[:-1]):
+        head = _open_brackets(rest[:-1])
+        if head is None:  # a ``]`` closed Finish and more text followed
+            raise _Dead
+        closes_finish = rest.endswith("]") and head == 0
+        if closes_finish and self._is_answer(rest[:-1]):  # an answer has balanced brackets
             self.pos = len(self.text) - 1
             return
-        if balance >= 0 and self._may_become_answer(rest):
+        if not closes_finish and self._may_become_answer(rest):
             raise _End
         raise _Dead
 
@@ -324,15 +314,13 @@ class _Reader:
 
     def _found(self, answer: str, whole: bool) -> bool:
         """``answer`` occurs in an observation where a value can start (and, if ``whole``, end)."""
-        if whole and (not answer.strip() or not _balanced(answer)):
+        if whole and (not answer.strip() or _open_brackets(answer) != 0):
             return False
         pattern = rf"(?<![A-Za-z0-9]){re.escape(answer)}" + (r"(?![A-Za-z0-9])" if whole else "")
         return any(re.search(pattern, observation) for observation in self.lang.observations)
 
     def _copied_free(self, stop: str) -> None:
-        end = self.pos
-        while end < len(self.text) and self.text[end] not in "[]\n" + stop:
-            end += 1
+        end = self._scan("[]\n" + stop)
         if end == len(self.text):
             raise _End
         if end == self.pos or self.text[end] == "\n" or self.text[end] == "[":
