@@ -61,6 +61,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo: GAR on two problems, Graph Counselor, Graph-ToolFormer, then GraphAgent."""
     clock = _Clock()
     context = counselor_context(args)
+    if context.seed is None:  # the same demo on every run: the models sample with seed 0 unless --seed says
+        context = replace(context, seed=0)
     embedded = context.embedded_reasoner
     print(
         f"GraphReason demo with model {context.reasoner_model!r}"

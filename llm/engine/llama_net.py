@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -267,10 +268,24 @@ class LlamaDecoder(nn.Module):
 # --------------------------------------------------------------------------- precision
 
 
+class _InputRecorder(nn.Module):
+    """Stands in for a Linear: hands its input to ``hook`` and returns it unchanged."""
+
+    def __init__(self, hook: Callable[..., None], module: nn.Module) -> None:
+        super().__init__()
+        self.hook, self.module = hook, [module]  # a list: not registered as a child
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.hook(self.module[0], (x,), x)
+        return x
+
+
 def activation_maxima(model: LlamaDecoder, token_lists: list[list[int]]) -> dict[str, torch.Tensor]:
     """Largest absolute input seen by each Linear, per input channel, over the given prompts.
 
-    Run on the fp32 model; the result drives :func:`smooth_for_int8`.
+    Run on the fp32 model; the result drives :func:`smooth_for_int8`. The output
+    head's input is recorded without computing the logits (a vocabulary-wide
+    product per position, a fifth of the work, that no maximum depends on).
     """
     maxima: dict[str, torch.Tensor] = {}
 
@@ -281,13 +296,18 @@ def activation_maxima(model: LlamaDecoder, token_lists: list[list[int]]) -> dict
 
         return hook
 
+    head = model.lm_head
     handles = [
-        m.register_forward_hook(recorder(n)) for n, m in model.named_modules() if isinstance(m, nn.Linear)
+        m.register_forward_hook(recorder(n))
+        for n, m in model.named_modules()
+        if isinstance(m, nn.Linear) and m is not head
     ]
+    model.lm_head = _InputRecorder(recorder("lm_head"), head)
     try:
         for ids in token_lists:
             model(torch.tensor(ids[: model.n_ctx]), 0, all_positions=True)
     finally:
+        model.lm_head = head
         for handle in handles:
             handle.remove()
     return maxima

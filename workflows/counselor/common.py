@@ -35,7 +35,7 @@ def llm(
         stop=stop,
         call_options={"grammar": grammar} if grammar is not None else None,
         temperature=context.temperature_of(role),
-        max_tokens=max_tokens or context.max_tokens,
+        max_tokens=max_tokens or context.line_tokens("action"),
     )
     return reply.text, reply.usage()
 

@@ -34,6 +34,10 @@ MODES: tuple[str, ...] = ("base", "graph_cot", "no_reflection", "counselor")
 # 3 steps, no reflection
 PAPER_BUDGET = (10, 2)
 EMBEDDED_BUDGET = (3, 0)
+# Token budget of one line, and of a Plan or Thought line of the embedded model when note_tokens is unset
+# (its long notes only repeat the question; its Actions keep the full budget)
+LINE_TOKENS = 128
+EMBEDDED_NOTE_TOKENS = 48
 
 
 # The largest budget a server client may ask for: five times the paper's T, more than twice its N.
@@ -73,7 +77,14 @@ class CounselorContext(RunContext):
         None, "Temperature of the judge; unset = the reasoning temperature.", low=0.0, high=2.0
     )
     max_tokens: int = setting(
-        128, "Token budget of one Plan/Thought/Action line.", server_max=MAX_CLIENT_TOKENS
+        LINE_TOKENS, "Token budget of one Plan/Thought/Action line.", server_max=MAX_CLIENT_TOKENS
+    )
+    note_tokens: int | None = setting(
+        None,
+        f"Token budget of one Plan or Thought line; unset = max_tokens, or {EMBEDDED_NOTE_TOKENS} with the "
+        "embedded model, whose long notes only repeat the question.",
+        low=1,
+        server_max=MAX_CLIENT_TOKENS,
     )
     reflection_max_tokens: int = setting(
         320, "Token budget of one reflection.", low=1, server_max=MAX_CLIENT_TOKENS
@@ -127,6 +138,14 @@ class CounselorContext(RunContext):
             self.max_steps = steps
         if self.max_reflections is None:
             self.max_reflections = reflections
+
+    def line_tokens(self, line: str) -> int:
+        """Token budget of one ``plan``, ``thought`` or ``action`` line (``note_tokens``, ``max_tokens``)."""
+        if line not in ("plan", "thought"):
+            return self.max_tokens
+        if self.note_tokens is not None:
+            return self.note_tokens
+        return min(self.max_tokens, EMBEDDED_NOTE_TOKENS) if self.embedded_reasoner else self.max_tokens
 
     @property
     def embedded_reasoner(self) -> bool:

@@ -105,7 +105,7 @@ def _act_native(state: CounselorState, ctx: CounselorContext, index: int, pendin
     )
     reply = ask_with_tools(
         ctx, ctx.model_of("reasoner"), prompt, [*graph_tools(functions), terminal_schema(finish)],
-        stop=ACTION_STOPS, temperature=ctx.temperature_of("reasoner"), max_tokens=ctx.max_tokens,
+        stop=ACTION_STOPS, temperature=ctx.temperature_of("reasoner"), max_tokens=ctx.line_tokens("action"),
     )
     text = reply.text
     if reply.tool_calls:

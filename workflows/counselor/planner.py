@@ -16,7 +16,7 @@ def plan(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     ctx = runtime.context
     index = next_index(state)
     prompt = step_prompt("plan", index, shared_prompt(state, ctx, graph_definition(ctx)))
-    text, usage = llm(ctx, "reasoner", prompt, stop=STEP_STOPS)
+    text, usage = llm(ctx, "reasoner", prompt, stop=STEP_STOPS, max_tokens=ctx.line_tokens("plan"))
     line = clean_line(text, "plan") or "(no plan given)"
     emit("plan", line, state, index)
     return {"pending": charge({"index": index, "plan": line}, usage), "usage": usage}

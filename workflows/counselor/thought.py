@@ -17,7 +17,7 @@ def think(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     index = next_index(state)
     pending = dict(state.get("pending") or {"index": index})
     prompt = step_prompt("thought", index, shared_prompt(state, ctx, graph_definition(ctx)))
-    text, usage = llm(ctx, "reasoner", prompt, stop=STEP_STOPS)
+    text, usage = llm(ctx, "reasoner", prompt, stop=STEP_STOPS, max_tokens=ctx.line_tokens("thought"))
     line = clean_line(text, "thought") or "(no thought given)"
     pending.update(index=index, thought=line)
     emit("thought", line, state, index)
