@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # `import torch, langgraph.graph, transformers` 8.4 s before, 4.5 s after).
 UV := $(BIN)/uv pip install --compile-bytecode --python $(BIN)/python
 
-.PHONY: .venv demo test bench lint clean distclean train-generator
+.PHONY: .venv demo test bench lint clean distclean train-generator train-agent
 
 .venv: $(STAMP)
 
@@ -53,6 +53,13 @@ train-generator: .venv
 		--mix gpr=900,graph_loading=250,twitter=200,foursquare=100,freebase=100,wordnet=50 --per-dataset 25 \
 		--lr 1e-4 --seed 1 --out runs/generator-stage2
 	$(BIN)/python -m graphreason.llm.finetune.export runs/generator-stage2 llm/adapters/toolformer-generator
+
+# The shipped GraphAgent agent adapter: one pass over a teacher's faithful-mode decisions on Cora's training
+# and validation nodes; see llm/adapters/graphagent-agent/card.json for the time it took.
+train-agent: .venv
+	$(BIN)/graphreason train agent --threads 2 --modes faithful --navigation-share 0.15 --lr 3e-4 \
+		--eval-every 30 --val-examples 32 --save-every 15 --out runs/agent
+	$(BIN)/python -m graphreason.llm.finetune.export runs/agent llm/adapters/graphagent-agent
 
 bench: .venv
 	@for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python "$$script" || exit 1; done

@@ -169,8 +169,9 @@ def test_the_wheel_installs_graphreason_only(children: Checks) -> None:
     for module, path in installed_modules().items():
         installed_path = f"{module.replace('.', '/')}{'/__init__' if path.name == '__init__.py' else ''}.py"
         assert installed_path in packed, f"{module} ({path}) is missing from the wheel"
-    # the shipped generator adapter travels with the package
-    assert any(name.startswith(f"{PACKAGE}/llm/adapters/toolformer-generator/") for name in names)
+    # the shipped adapters (Graph-ToolFormer's generator, GraphAgent's agent) travel with the package
+    for adapter in ("toolformer-generator", "graphagent-agent"):
+        assert f"{PACKAGE}/llm/adapters/{adapter}/adapter_model.safetensors" in packed, adapter
     (entry_points,) = [name for name in names if name.endswith(".dist-info/entry_points.txt")]
     with zipfile.ZipFile(wheels[0]) as wheel:
         assert "graphreason = graphreason.cli:main" in wheel.read(entry_points).decode()

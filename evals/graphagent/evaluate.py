@@ -322,7 +322,7 @@ def run_graphagent_eval(
         else:
             solvers[name] = _agent_solver(solve, contexts[name])
 
-    model = driver.model_name(context.agent_model)
+    model = driver.model_name(context.tuned_spec or context.agent_model)  # the tuned agent has its own folder
     out = Path(out_dir) if out_dir else driver.default_out_dir(
         "graphagent", data.name, context.split, part, model.replace(":", "-"))
     meta = {
@@ -340,7 +340,8 @@ def run_graphagent_eval(
         "references": {n: variant_base(n) for n in names},
         "settings": {
             key: getattr(context, key)
-            for key in ("max_steps", "temperature", "max_tokens", "summary_words", "long_term", "experience_path",
+            for key in ("max_steps", "tuned_agent", "grammar", "temperature", "max_tokens", "summary_words",
+                        "long_term", "experience_path",
                         "top_k", "alpha", "experience_bonus", "tool_guard", "override_risk", "embedding_model")
             if hasattr(context, key)
         },

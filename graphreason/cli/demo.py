@@ -77,8 +77,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     if embedded:
         print(
-            "Expect about a minute on 2 CPU cores (61 s measured with a warm cache); the first run "
-            "also converts the embedded model and merges an adapter once (98 s in all). "
+            "Expect about a minute on 2 CPU cores (58 s measured with a warm cache); the first run "
+            "also converts the embedded model and merges two adapters once (112 s in all). "
             "Other heavy jobs running beside it make it slower.",
             flush=True,
         )
@@ -172,15 +172,24 @@ def _graphagent_part(counselor: CounselorContext, clock: _Clock) -> None:
     output = stream_solve(node, scripted, on_event=printer)
     printer.flush()
     print(f"Answer: {output.get('answer')}   gold: {output.get('gold')}", flush=True)
-    print(f"The model's own attempt ({counselor.reasoner_model}, the paper's faithful agent, 3 steps; the embedded "
-          "model decodes under the reply format and must answer on its last step):", flush=True)
-    attempt = GraphAgentContext(**base, agent_model=counselor.reasoner_model, max_steps=3, max_bad_replies=1)
-    tried = stream_solve(node, attempt)
+    probe = GraphAgentContext(**base, agent_model=counselor.reasoner_model)
+    if probe.tuned_spec is not None:  # the tuned agent, prompted exactly as in its training (T_max 6)
+        print(f"The tuned agent's own attempt ({probe.tuned_spec}: SmolLM2-135M with GraphAgent's LoRA adapter, "
+              "trained on a teacher's decisions over Cora's training and validation nodes, never test nodes; "
+              "faithful mode, no graph model):", flush=True)
+        printer = EventPrinter(sys.stdout)
+        tried = stream_solve(node, probe, on_event=printer)
+        printer.flush()
+    else:
+        print(f"The model's own attempt ({counselor.reasoner_model}, the paper's faithful agent, 3 steps; the "
+              "embedded model decodes under the reply format and must answer on its last step):", flush=True)
+        attempt = GraphAgentContext(**base, agent_model=counselor.reasoner_model, max_steps=3, max_bad_replies=1)
+        tried = stream_solve(node, attempt)
     answer = tried.get("answer")
     verdict = "" if not answer else ("   (right)" if answer == tried.get("gold") else "   (wrong)")
     print(f"Answer: {answer or '(none)'}   ended by: {tried.get('ended_by')}   "
           f"gold: {tried.get('gold')}{verdict}", flush=True)
-    if tried.get("ended_by") == "errors":
+    if tried.get("ended_by") == "errors" and probe.tuned_spec is None:
         print(
             "The model wrote no command the loop could run: GraphAgent's JSON replies are beyond the embedded "
             "SmolLM2-135M. In tool mode (the default of `graphreason run graphagent`) the trained graph model "

@@ -44,7 +44,7 @@ from graphreason.settings import cache_dir
 
 ADAPTERS_DIR = Path(__file__).resolve().parents[1] / "adapters"
 # adapters shipped with the project: name -> folder under ADAPTERS_DIR
-SHIPPED = {"toolformer": "toolformer-generator"}
+SHIPPED = {"toolformer": "toolformer-generator", "graphagent": "graphagent-agent"}
 # the two files of a peft LoRA folder (training, export and merge all read these names)
 ADAPTER_CONFIG = "adapter_config.json"
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
@@ -77,6 +77,33 @@ CALL_DIALOGUES = [
         '#canine.n.02 is [GR(GL("wordnet"), "transe:relation", entity#dog.n.01, entity#canine.n.02)-->r].',
     ),
 ]
+
+
+# Calibration dialogues in the tuned GraphAgent's prompt form (workflows/graphagent/tuned.py), written for
+# this purpose only: a made-up node, not a node of any dataset.
+AGENT_DIALOGUES = [
+    (
+        "Classify node 4711 of demo, titled \"Learning to rank with boosted trees\".\n"
+        "Labels: Theory, Neural_Networks, Rule_Learning\nCommands: get_features, get_neighbors, answer\n"
+        "Found so far:\n(nothing yet)\nDecision 1 of 6. Reply with one JSON command.",
+        '{"thoughts": {"text": "Read the paper first.", "criticism": "", "speak": ""}, '
+        '"command": {"name": "get_features", "args": {"node_id": "4711"}}}',
+    ),
+    (
+        "Classify node 4711 of demo, titled \"Learning to rank with boosted trees\".\n"
+        "Labels: Theory, Neural_Networks, Rule_Learning\nCommands: get_features, get_neighbors, answer\n"
+        "Found so far:\n- step 1: get_features(4711) -> Node 4711. Title: Learning to rank with boosted "
+        "trees Content: We combine weak rules into a ranking function and bound its error.\n"
+        "- step 2: get_neighbors(4711) -> Node 4711 has 2 neighbours. Known labels of its neighbours "
+        "(training nodes): Theory x1. - 12: Boosting margins [label: Theory] - 13: Rank aggregation\n"
+        "Decision 3 of 6. Reply with one JSON command.",
+        '{"thoughts": {"text": "Known neighbour labels: Theory x1.", "criticism": "", "speak": ""}, '
+        '"command": {"name": "answer", "args": {"label": "Theory", "reason": "1 of 1 labelled neighbours is '
+        'Theory"}}}',
+    ),
+]
+# the task dialogues each shipped adapter's int8 scales are measured on, beside the everyday ones
+ADAPTER_DIALOGUES = {"toolformer": CALL_DIALOGUES, "graphagent": AGENT_DIALOGUES}
 
 
 def shipped_adapter(name: str) -> Path:
@@ -189,6 +216,7 @@ def _merge(base_folder: Path, adapter_folder: Path, folder: Path, name: str, dig
     config, base_weights = read_converted(base_folder)
     weights = merge_weights(base_weights, lora_deltas(adapter_folder))
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
-    maxima = calibration_maxima(config, weights, tokenizer, [*CALIBRATION_DIALOGUES, *CALL_DIALOGUES])
+    task = ADAPTER_DIALOGUES.get(name, CALL_DIALOGUES)
+    maxima = calibration_maxima(config, weights, tokenizer, [*CALIBRATION_DIALOGUES, *task])
     meta = {**base_meta, "adapter": name, "adapter_digest": digest, "adapter_source": str(adapter_folder)}
     write_converted(folder, config, weights, maxima, meta, tag)

@@ -369,7 +369,7 @@ def train_generator(
         np.random.seed(config.seed)
         torch.manual_seed(config.seed)
     started = time.perf_counter()
-    bar = tqdm(total=config.steps, initial=step, disable=not config.progress, desc="train generator", unit="step")
+    bar = tqdm(total=config.steps, initial=step, disable=not config.progress, desc="train", unit="step")
     while step < config.steps:
         chosen = [train[i] for i in batch_indices(step, len(train), config.batch_size, config.seed)]
         batch = {k: v.to(config.device) for k, v in collate(chosen, pad_id).items()}

@@ -304,8 +304,8 @@ def test_the_embedded_counselor_says_what_to_expect_and_how_long() -> None:
     note = embedded_note(CounselorContext())
     assert "not tuned for Graph Counselor" in note and "under the call grammar" in note
     assert "expect a wrong answer" in note and "--no-grammar" in note
-    assert "bounded to 3 step(s) and 0 reflection(s): at most about 65 s" in note and "--model openai:MODEL" in note
-    assert "at most about 170 s" in embedded_note(CounselorContext(max_steps=5, max_reflections=1))
+    assert "bounded to 3 step(s) and 0 reflection(s): at most about 50 s" in note and "--model openai:MODEL" in note
+    assert "at most about 120 s" in embedded_note(CounselorContext(max_steps=5, max_reflections=1))
     free = embedded_note(CounselorContext(grammar=False))
     assert "Without the call grammar" in free and "expect no answer" in free
     assert embedded_note(CounselorContext(reasoner_model="openai:gpt-4o-mini")) == ""

@@ -112,3 +112,26 @@ def test_resume_refuses_an_older_checkpoint_before_any_model_loads(tmp_path, cap
     err = capsys.readouterr().err
     assert "written by an older version of graphreason" in err and "retrain from the start, with another --out" in err
     assert not marker.exists()
+
+
+def test_agent_options_parse_with_the_shared_training_options() -> None:
+    args = build_parser().parse_args([
+        "train", "agent", "--modes", "faithful", "--navigation-share", "0.15", "--lr", "3e-4", "--steps", "4",
+        "--out", "y", "--threads", "2",
+    ])
+    assert args.target == "agent" and (args.modes, args.navigation_share, args.lr) == ("faithful", 0.15, 3e-4)
+    assert (args.steps, args.out, args.threads, args.dataset, args.max_length) == (4, "y", 2, "cora", 1024)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--dataset", "citeseer"], "citeseer is the unseen graph"),
+        (["--dataset", "CiteSeer"], "unseen graph"),
+        (["--modes", "faithful,guess"], "--modes takes faithful, tool"),
+        (["--navigation-share", "1.5"], "--navigation-share must be in [0, 1]"),
+    ],
+)
+def test_bad_agent_training_requests_are_one_line_before_any_data_loads(argv, message, tmp_path, capsys) -> None:
+    assert main(["train", "agent", "--out", str(tmp_path), *argv]) == 2
+    assert message in capsys.readouterr().err

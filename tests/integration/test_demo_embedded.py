@@ -32,6 +32,7 @@ def test_demo_with_the_embedded_model_is_right_where_it_can_be_and_honest_elsewh
     # GraphAgent: the reference policy runs the real loop to an answer; the model's attempt ends one way or another
     part = out[out.index("GraphAgent on Cora paper") :]
     assert "command: get_features" in part and "command: get_neighbors" in part
+    assert "The tuned agent's own attempt (local:smollm2-135m-graphagent" in part  # the shipped adapter
     answers = [line for line in part.splitlines() if line.startswith("Answer: ")]
     assert len(answers) == 2 and "gold: " in answers[0] and "ended by: " in answers[1]
     assert answers[0].split()[1] != "None"  # the policy always answers with a label

@@ -20,11 +20,14 @@ MAX_REPLY_KEPT = 2000  # characters of a raw reply kept in the output and shown 
 
 
 def ask(
-    context: GraphAgentContext, prompt: str, max_tokens: int, grammar: Any = None
+    context: GraphAgentContext, prompt: str, max_tokens: int, grammar: Any = None, model: Any = None
 ) -> tuple[str, Usage]:
-    """The agent model on ``prompt``: its text and the call's usage; ``grammar`` constrains the embedded model."""
+    """The agent model (or ``model``) on ``prompt``: its text and the call's usage.
+
+    ``grammar`` constrains the embedded model's decoding.
+    """
     reply = ask_role(
-        context, context.agent_model, prompt, temperature=context.temperature, max_tokens=max_tokens,
+        context, model or context.agent_model, prompt, temperature=context.temperature, max_tokens=max_tokens,
         call_options={"grammar": grammar} if grammar is not None else None,
     )
     return reply.text or "", reply.usage()

@@ -24,6 +24,10 @@ and explained here:
   ones the model gets right below it (the most an override could cost), and
   only with a label among the model's ``override_top`` most probable ones
   (see :mod:`graphreason.workflows.graphagent.guard`).
+* ``tuned_agent`` = on: with the embedded model, the decisions go to the
+  GraphAgent adapter with the short prompt it was trained on
+  (:mod:`graphreason.workflows.graphagent.tuned`); observations are then kept
+  as they are and no lessons are replayed, as in its training.
 * ``grammar`` = on: with the embedded model, each decision is decoded under
   the reply format (:class:`graphreason.tools.graphagent.constraint.AgentReply`),
   so SmolLM2-135M writes a command the run offers instead of prose; other
@@ -95,6 +99,13 @@ class GraphAgentContext(RunContext):
         "With the embedded model, constrain each decision's decoding to the JSON reply format: an offered "
         "command, a node id or a label of the label set, short one-line thoughts (off = free decoding).",
         negate="--no-grammar",
+    )
+    tuned_agent: bool = setting(
+        True,
+        "With the embedded model, decide with the agent fine-tuned for GraphAgent (LoRA on a teacher's "
+        "decisions over Cora's training and validation nodes) and its short prompt; off = the plain model "
+        "with the paper's prompts.",
+        negate="--no-tuned-agent",
     )
     review_actions: bool = setting(False, REVIEW_HELP)
     graph_tool: bool = setting(
@@ -170,6 +181,23 @@ class GraphAgentContext(RunContext):
     def embedded_agent(self) -> bool:
         """The agent runs on the embedded SmolLM2 (a ``local`` spec), whose decoding a grammar can steer."""
         return names_embedded_model(self.agent_model)
+
+    @property
+    def tuned_spec(self) -> str | None:
+        """The tuned agent's model spec when it decides this run (embedded model, ``tuned_agent`` on), else None."""
+        from graphreason.workflows.graphagent.tuned import tuned_spec
+
+        return tuned_spec(self.agent_model, self.tuned_agent)
+
+    @property
+    def llm_summaries(self) -> bool:
+        """Observations are summarised by the model (``summarise``), never for the tuned agent."""
+        return self.summarise and self.tuned_spec is None
+
+    @property
+    def replays_lessons(self) -> bool:
+        """Lessons of past episodes go into the prompt (``long_term``, ``top_k``), never for the tuned agent."""
+        return self.long_term and self.top_k > 0 and self.tuned_spec is None
 
     def commands(self) -> list[str]:
         """The commands this run offers, in the registry's order (the order the prompt lists them).

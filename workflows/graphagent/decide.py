@@ -30,6 +30,7 @@ from graphreason.workflows.graphagent.context import GraphAgentContext
 from graphreason.workflows.graphagent.parsing import Decision, read_call, read_reply
 from graphreason.workflows.graphagent.prompts import decision_prompt, main_prompt
 from graphreason.workflows.graphagent.state import GraphAgentState
+from graphreason.workflows.graphagent.tuned import tuned_grammar, tuned_prompt
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.kit.native import ask_with_tools, render_call, terminal_schema
 from graphreason.workflows.usage import Usage
@@ -42,6 +43,20 @@ def decide(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
     commands = context.commands()
     number = state.get("decisions", 0) + 1
     native = context.tool_calling == "native"
+    tuned = context.tuned_spec
+    if tuned is not None:  # the tuned agent: its own short prompt and reply form, as it was trained
+        text, usage = ask(
+            context,
+            tuned_prompt(
+                node=state["node"], title=state.get("title", ""), dataset=state["dataset"], labels=state["labels"],
+                commands=commands, memory=state.get("short_term") or [], step=number, max_steps=context.max_steps,
+            ),
+            context.max_tokens,
+            reply_grammar(context, commands, state["labels"], last=number >= context.max_steps),
+            model=tuned,
+        )
+        decision = read_reply(text, commands=commands, labels=state["labels"], target=state["node"])
+        return _decided(decision, number, text, usage)
     prompt = decision_prompt(
         main=main_prompt(commands, context.summary_words, state.get("reliability", "")),
         lessons=[item["lesson"] for item in state.get("lessons") or [] if item.get("lesson")],
@@ -62,6 +77,14 @@ def decide(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
         grammar = reply_grammar(context, commands, state["labels"], last=number >= context.max_steps)
         text, usage = ask(context, prompt, context.max_tokens, grammar)
         decision = read_reply(text, commands=commands, labels=state["labels"], target=state["node"])
+    return _decided(decision, number, text, usage, call, extra_calls)
+
+
+def _decided(
+    decision: Decision, number: int, text: str, usage: Usage, call: dict[str, Any] | None = None,
+    extra_calls: int = 0,
+) -> dict[str, Any]:
+    """The state update of one decision (and its event)."""
     pending = pending_of(decision, number, text)
     if call is not None:  # native: the id the tool's message answers, and calls beyond the first
         pending.update(call_id=call["id"], extra_calls=extra_calls)
@@ -88,6 +111,8 @@ def reply_grammar(
         return None
     if last:
         commands = [final_command(COMMANDS).name]
+    if context.tuned_spec is not None:
+        return tuned_grammar(commands, labels)
     return AgentReply(commands, labels, reasoning=context.reasoning_field, plan=context.plan_field)
 
 

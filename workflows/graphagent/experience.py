@@ -33,7 +33,7 @@ def experience_memory(context: GraphAgentContext, dataset: str, path: str | None
 
 def retrieve_experience(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[str, Any]:
     context = runtime.context
-    if not context.long_term or context.top_k == 0:
+    if not context.replays_lessons:
         return {"lessons": [], "trace": [{"step": "retrieve_experience", "skipped": True}]}
     memory = experience_memory(context, state["dataset"])
     query = state.get("title") or state["node"]

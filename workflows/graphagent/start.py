@@ -75,13 +75,18 @@ def start(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[s
         update["guard"] = {"calibration": calibration.as_dict() if calibration else None}
         update["reliability"] = calibration.describe() if calibration else ""
         if context.tool_first:  # the agent starts from the model's answer instead of from nothing
-            memory.append(f"step 0 (given): {PREDICT.name}({node}) -> {env.predict_label(node)}")
+            memory.append(given_line(node, env.predict_label(node)))
     return {
         **update,
         "short_term": {"reset": memory, "max_words": context.summary_words},
         "tool_seconds": tool_seconds,
         "trace": [{"step": "start", "node": node, "tool": update["tool_prediction"] is not None}],
     }
+
+
+def given_line(node: str, prediction: str) -> str:
+    """The short-term memory line of the graph model's prediction given before the first decision."""
+    return f"step 0 (given): {PREDICT.name}({node}) -> {prediction}"
 
 
 def _without_tool(update: dict[str, Any], memory: list[str], context: GraphAgentContext, exc: Exception) -> dict:

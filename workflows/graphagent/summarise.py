@@ -31,13 +31,13 @@ def summarise(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> di
     usage: Usage = {}
     steps = [*(state.get("steps") or []), _public(step)]
     stop = _stop(steps, state.get("decisions", 0), context)
-    if step.get("valid") and context.summarise and not stop:
+    if step.get("valid") and context.llm_summaries and not stop:
         command = f"{step['command']}({step['args'].get('node_id', '')})"
         text, usage = ask(context, summary_prompt(state["node"], state.get("title", ""), command, observation),
                           context.summary_tokens)
         step["summary"] = first_words(text, SUMMARY_WORDS) or first_words(observation, RAW_WORDS)
     elif step.get("valid"):
-        step["summary"] = first_words(observation, RAW_WORDS)
+        step["summary"] = kept_observation(observation)
     else:
         step["summary"] = None
     line = step_line(step)
@@ -50,6 +50,11 @@ def summarise(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> di
         "llm_usage": usage,
         "trace": [{"step": "summarise", "index": step.get("step"), "llm": bool(usage)}],
     }
+
+
+def kept_observation(observation: str) -> str:
+    """What the short-term memory keeps of an observation when no summary is written."""
+    return first_words(observation, RAW_WORDS)
 
 
 def after_summarise(state: GraphAgentState) -> str:

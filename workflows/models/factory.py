@@ -48,7 +48,11 @@ from graphreason.tools.core.policy import check_model_spec
 
 OWN_BACKENDS = ("local", "scripted")  # every other backend is a provider of init_chat_model
 # local model names -> the shipped LoRA adapter merged into the embedded weights (None: plain)
-LOCAL_MODELS: dict[str, str | None] = {"smollm2-135m": None, "smollm2-135m-toolformer": "toolformer"}
+LOCAL_MODELS: dict[str, str | None] = {
+    "smollm2-135m": None,
+    "smollm2-135m-toolformer": "toolformer",
+    "smollm2-135m-graphagent": "graphagent",
+}
 DEFAULT_TIMEOUT = 60.0  # seconds one request may take
 DEFAULT_MAX_RETRIES = 2  # retries after the first attempt
 _limits: dict[str, float | int] = {}  # set by set_request_limits (the CLI options)
@@ -103,6 +107,25 @@ class ModelSpec:
         base = cls(backend=backend, model=model or cls.model, **request_limits())
         fields = {k: v for k, v in overrides.items() if v is not None}
         return replace(base, **fields)
+
+
+def tuned_local_spec(model: Any, use_tuned: bool, adapter: str) -> str | None:
+    """``local:NAME`` of the local model tuned with ``adapter`` when it should run for ``model``, else None.
+
+    Naming the tuned model always selects it; the plain embedded model (a local
+    name with no adapter in :data:`LOCAL_MODELS`) is swapped for it unless
+    ``use_tuned`` is off. Endpoints and ready chat models are never swapped.
+    """
+    tuned = next(name for name, merged in LOCAL_MODELS.items() if merged == adapter)
+    if not isinstance(model, str):
+        return None
+    backend, _, name = model.strip().lower().partition(":")
+    if backend != "local":
+        return None
+    name = name.strip() or ModelSpec.model
+    if name == tuned or (use_tuned and name in LOCAL_MODELS and LOCAL_MODELS[name] is None):
+        return f"local:{tuned}"
+    return None
 
 
 def canonical_spec(spec: str) -> str:

@@ -22,7 +22,7 @@ from graphreason.tools.toolformer.calls.constraint import ToolformerCalls
 from graphreason.workflows.kit.chat import input_from_chat
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.kit.llm import ask_role
-from graphreason.workflows.models.factory import LOCAL_MODELS, ModelSpec
+from graphreason.workflows.models.factory import LOCAL_MODELS, tuned_local_spec
 from graphreason.workflows.toolformer.context import ToolformerContext
 from graphreason.workflows.toolformer.prompts import generation_prompt, tuned_prompt
 from graphreason.workflows.toolformer.state import ToolformerState, checked_text
@@ -44,21 +44,8 @@ TUNED_SPEC = f"local:{TUNED_MODEL}"
 
 
 def tuned_spec(model: Any, use_tuned: bool) -> str | None:
-    """The tuned generator's spec when it writes the calls for ``model``, else None.
-
-    Naming it always selects it; the plain embedded model (a local name with no
-    adapter in the factory's table) is swapped for it unless ``use_tuned`` is
-    off. Endpoints and ready chat models are never swapped.
-    """
-    if not isinstance(model, str):
-        return None
-    backend, _, name = model.strip().lower().partition(":")
-    if backend != "local":
-        return None
-    name = name.strip() or ModelSpec.model
-    if name == TUNED_MODEL or (use_tuned and name in LOCAL_MODELS and LOCAL_MODELS[name] is None):
-        return TUNED_SPEC
-    return None
+    """The tuned generator's spec when it writes the calls for ``model``, else None (see ``tuned_local_spec``)."""
+    return tuned_local_spec(model, use_tuned, "toolformer")
 
 
 def start(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dict[str, Any]:

@@ -116,10 +116,10 @@ def _lenient_graph(args: argparse.Namespace) -> None:
         os.environ[LENIENT_ENV] = "1"
 
 
-# measured on 2 CPU cores with the embedded model: one step (plan, thought, action) about 15 s with
-# Counselor's long prompts, plus about 20 s to start and load (run counselor, 3 steps without the call
-# grammar: 73 s in all; under it the model usually ends with Finish at step 2: 36 s, README's question)
-EMBEDDED_STEP_S = 15
+# measured on 2 CPU cores with the embedded model: one step (plan, thought, action) about 8.4 s with
+# Counselor's long prompts and 48-token notes, plus about 21 s to start and load (run counselor on
+# README's question: Finish at step 2, 38 s in all, 16.8 s of it in the model); 10 s leaves some room
+EMBEDDED_STEP_S = 10
 EMBEDDED_START_S = 20
 
 

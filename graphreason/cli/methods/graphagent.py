@@ -1,10 +1,11 @@
-"""``graphreason run graphagent``, ``eval graphagent`` and ``train graphagent``: GraphAgent's sub-commands.
+"""``graphreason run graphagent``, ``eval graphagent``, ``train graphagent`` and ``train agent``: GraphAgent's sub-commands.
 
     graphreason run graphagent --node 31336                     classify one Cora node, streaming the trace
     graphreason run graphagent --node 31336 --no-graph-tool     the paper's faithful agent (no graph model)
     graphreason eval graphagent --limit 50                      tool, faithful, graph model, title zero-shot
     graphreason eval graphagent --variants ablations --limit 50 the paper's Table 4-5 ablations
     graphreason train graphagent --limit 100                    collect experience on training nodes (SQLite)
+    graphreason train agent --threads 2                         LoRA fine-tuning of the embedded agent
 
 Every run setting (``--model``, ``--dataset``, ``--path``, ``--split``,
 ``--max-steps``, the ablation switches, ...) is generated from
@@ -85,6 +86,43 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
     train.add_argument("--limit", type=positive, default=None, help="at most the first N training nodes")
     train.add_argument("--json", action="store_true", help="print the statistics as JSON")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_agent_parser(models)
+
+
+def _add_agent_parser(models: argparse._SubParsersAction) -> None:
+    """``train agent``: LoRA fine-tuning of the embedded SmolLM2 as GraphAgent's agent."""
+    from graphreason.cli.finetune import add_training_target
+    from graphreason.workflows.graphagent.trajectories import MODES, VALIDATION_NODES
+
+    agent = add_training_target(
+        models,
+        "agent",
+        summary="fine-tune the embedded SmolLM2 (LoRA) as GraphAgent's agent, on a teacher's decisions",
+        description="LoRA fine-tuning of SmolLM2-135M-Instruct on the decisions of a teacher policy (read the "
+        "node, read its neighbours, answer) over the training and validation nodes of Cora's public split, "
+        f"prompted as the workflow prompts the tuned agent; {VALIDATION_NODES} validation nodes are held out "
+        "for the validation loss. Test nodes and CiteSeer (the unseen graph) are never used. Checkpoints go "
+        "to --out; --resume continues the newest one exactly.",
+        out="runs/agent", max_length=1024, lr=2e-4, eval_every=50,
+        max_length_help="longest example in tokens; longer ones are dropped, not cut (default 1024)",
+    )
+    agent.add_argument("--dataset", default="cora", help="node dataset to train on (default cora; never citeseer)")
+    agent.add_argument(
+        "--modes", default=",".join(MODES), help=f"comma-separated episode modes (default {','.join(MODES)})"
+    )
+    agent.add_argument(
+        "--navigation-share",
+        type=float,
+        default=0.34,
+        help="share of episodes whose two reading decisions are trained too; every answer is (default 0.34)",
+    )
+    agent.add_argument(
+        "--examples", type=positive, default=None, help="at most N training examples (default: all)"
+    )
+    agent.add_argument(
+        "--val-examples", type=positive, default=48, help="validation examples for the loss (default 48)"
+    )
+    agent.set_defaults(handler=cmd_train_agent)
 
 
 # ------------------------------------------------------------------ handlers
@@ -211,3 +249,37 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"Experience store: {path}")
     print(f"Replay it with: --experience-path {path}")
     return 0
+
+
+def cmd_train_agent(args: argparse.Namespace) -> int:
+    from graphreason.cli.finetune import run_training
+    from graphreason.llm.finetune.data import training_data
+    from graphreason.workflows.graphagent import resources
+    from graphreason.workflows.graphagent.context import GraphAgentContext
+    from graphreason.workflows.graphagent.trajectories import MODES, UNSEEN, build_records
+
+    if args.dataset.strip().lower() in UNSEEN:
+        raise ValueError(f"{args.dataset} is the unseen graph: the tuned agent is never trained on it")
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    unknown = sorted(set(modes) - set(MODES))
+    if unknown or not modes:
+        raise ValueError(f"--modes takes {', '.join(MODES)}; got {args.modes!r}")
+    if not 0.0 <= args.navigation_share <= 1.0:
+        raise ValueError(f"--navigation-share must be in [0, 1], got {args.navigation_share}")
+    context = GraphAgentContext(dataset=args.dataset, graph_tool="tool" in modes)
+    env = resources.environment(context, progress=not args.no_progress)
+    train, validation, info = build_records(env, modes=modes, seed=args.seed, navigation_share=args.navigation_share)
+
+    def build(tokenizer: Any) -> Any:
+        return training_data(
+            tokenizer, lambda prompt: prompt, {env.name: train}, {env.name: validation},
+            examples=args.examples, val_per_dataset=args.val_examples, max_length=args.max_length, seed=args.seed,
+        )
+
+    card = {
+        "data": {"source": f"teacher decisions on {env.name} ({context.split} split): training and validation "
+                 "nodes, never test nodes", **info},
+        "split": f"{len(info['held_out_nodes'])} validation nodes held out of training (seed {args.seed})",
+        "prompt": "graphreason.workflows.graphagent.tuned.tuned_prompt",
+    }
+    return run_training(args, "agent", build, card)

@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
-from pathlib import Path
 from typing import Any
 
 from graphreason.cli.context_options import add_method_parser
@@ -214,21 +212,20 @@ def cmd_train(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ train generator
 
 
-def _rate(text: str) -> float:
-    value = float(text)
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
-
-
 def _add_generator_parser(models: argparse._SubParsersAction) -> None:
     """The ``generator`` target under ``train`` (``models`` is train's sub-parsers, dest ``target``)."""
-    gen = models.add_parser(
+    from graphreason.cli.finetune import add_training_target
+
+    gen = add_training_target(
+        models,
         "generator",
-        help="fine-tune the embedded SmolLM2 (LoRA) to write Graph-ToolFormer's API calls",
+        summary="fine-tune the embedded SmolLM2 (LoRA) to write Graph-ToolFormer's API calls",
         description="LoRA fine-tuning of SmolLM2-135M-Instruct on Graph-ToolFormer's prompts_train "
         "(our training split; the validation loss uses the held-out 160-per-dataset slice). "
         "Checkpoints go to --out; --resume continues the newest one exactly.",
+        out="runs/generator", max_length=320, lr=2e-4, eval_every=100,
+        max_length_help="longest example in tokens; longer ones are dropped, not cut (default 320: above the p99 "
+        "of both forms)",
     )
     gen.add_argument(
         "--path", default=None, help="prompt folder (default: Graph_Toolformer/prompt in the data root)"
@@ -250,29 +247,8 @@ def _add_generator_parser(models: argparse._SubParsersAction) -> None:
         "--per-dataset (0 unless given)",
     )
     gen.add_argument(
-        "--init-adapter",
-        default=None,
-        help="start from this trained adapter folder (a second stage, e.g. runs/generator-short/adapter); "
-        "its card's time is added to the total",
-    )
-    gen.add_argument(
-        "--steps", type=positive, default=None, help="optimizer steps (default: one pass, examples/batch)"
-    )
-    gen.add_argument("--batch-size", type=positive, default=8, help="examples per step (default 8)")
-    gen.add_argument(
-        "--max-length",
-        type=positive,
-        default=320,
-        help="longest example in tokens; longer ones are dropped, not cut (default 320: above the p99 of both forms)",
-    )
-    gen.add_argument("--lr", type=_rate, default=2e-4, help="peak learning rate (default 2e-4)")
-    gen.add_argument(
-        "--eval-every", type=positive, default=100, help="validation loss every N steps (default 100)"
-    )
-    gen.add_argument(
         "--val-per-dataset", type=positive, default=4, help="validation records per dataset (default 4)"
     )
-    gen.add_argument("--save-every", type=positive, default=50, help="checkpoint every N steps (default 50)")
     gen.add_argument(
         "--prompt-form",
         choices=PROMPT_FORMS,
@@ -280,28 +256,7 @@ def _add_generator_parser(models: argparse._SubParsersAction) -> None:
         help="short: only 'Input: ...\\nOutput:', what the workflow sends to the tuned generator (default; half "
         "the tokens, twice the speed); workflow: the few-shot workflow's instruction with no examples",
     )
-    gen.add_argument("--seed", type=int, default=0, help="seed of data mix, LoRA init and batch order")
-    gen.add_argument("--out", default="runs/generator", help="output folder (default runs/generator)")
-    gen.add_argument("--resume", action="store_true", help="continue from the newest checkpoint in --out")
-    gen.add_argument("--threads", type=positive, default=None, help="torch threads (default: torch's choice)")
-    gen.add_argument(
-        "--device",
-        type=_device,
-        default="cpu",
-        help="torch device: cpu, cuda, cuda:N or mps, where this machine has it (default cpu)",
-    )
-    gen.add_argument("--no-progress", action="store_true", help="no progress bar")
     gen.set_defaults(handler=cmd_train_generator)
-
-
-def _device(text: str) -> str:
-    """argparse type: a torch device this machine has (torch is imported only for a GPU name)."""
-    from graphreason.llm.finetune.device import check_device
-
-    try:
-        return check_device(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def prompt_function(form: str) -> Any:
@@ -318,90 +273,29 @@ def prompt_function(form: str) -> Any:
 
 
 def cmd_train_generator(args: argparse.Namespace) -> int:
-    import importlib.util
-
-    if importlib.util.find_spec("peft") is None:
-        raise ValueError("training the generator needs peft: pip install -e '.[finetune]'")
-    from graphreason.llm.finetune.base_model import load_base
+    from graphreason.cli.finetune import run_training
     from graphreason.llm.finetune.data import parse_mix
-    from graphreason.llm.finetune.train import (
-        TrainConfig,
-        latest_checkpoint,
-        read_checkpoint_info,
-        train_generator,
-    )
     from graphreason.tools.toolformer.training_data import training_data
 
-    checkpoint = latest_checkpoint(args.out)
-    if args.resume and checkpoint is None:
-        raise ValueError(f"--resume: no checkpoint in {Path(args.out) / 'checkpoints'}")
-    if checkpoint is not None and not args.resume:
-        raise ValueError(f"{args.out} already holds checkpoints: pass --resume, or choose another --out")
-    if checkpoint is not None:  # read as JSON only: an older version's checkpoint is refused before any model loads
-        read_checkpoint_info(checkpoint)
-    if args.threads is not None:
-        import torch
-
-        torch.set_num_threads(args.threads)
     counts = parse_mix(args.mix) if args.mix else None
     examples = args.examples if args.examples is not None or counts else 4800
     per_dataset = args.per_dataset if args.per_dataset is not None or not counts else 0
-    model, tokenizer = load_base()
-    train, validation, info = training_data(
-        tokenizer,
-        prompt_function(args.prompt_form),
-        root=args.path,
-        examples=examples,
-        per_dataset=per_dataset,
-        val_per_dataset=args.val_per_dataset,
-        max_length=args.max_length,
-        seed=args.seed,
-        counts=counts,
-    )
-    print(
-        f"examples: {info['train_examples']} train, {info['validation_examples']} validation; "
-        f"dropped over {args.max_length} tokens: {info['dropped_over_max_length']}",
-        flush=True,
-    )
-    print(f"token lengths: {info['token_lengths']}", flush=True)
-    steps = args.steps or max(1, math.ceil(len(train) / args.batch_size))
-    config = TrainConfig(
-        out_dir=args.out,
-        steps=steps,
-        batch_size=args.batch_size,
-        lr=args.lr,
-        eval_every=args.eval_every,
-        save_every=args.save_every,
-        seed=args.seed,
-        threads=args.threads,
-        device=args.device,
-        resume=args.resume,
-        progress=not args.no_progress,
-        init_adapter=args.init_adapter,
-    )
-    card = {
-        "data": {
-            "source": "Graph_Toolformer/prompt/**/prompts_train",
-            "prompt_form": args.prompt_form,
-            **info,
-        },
-        "split": "graphreason.tools.toolformer.loaders.split: 160 validation records per dataset (seed 0), never trained on",
-        "command": "graphreason " + " ".join(sys.argv[1:]),
-    }
-    result = train_generator(model, tokenizer, train, validation, config, card=card)
-    print(
-        json.dumps(
-            {
-                k: result.card[k]
-                for k in (
-                    "trainable_parameters",
-                    "examples_seen",
-                    "training_seconds",
-                    "final_train_loss",
-                    "validation_loss",
-                )
-            }
+
+    def build(tokenizer: Any) -> Any:
+        return training_data(
+            tokenizer,
+            prompt_function(args.prompt_form),
+            root=args.path,
+            examples=examples,
+            per_dataset=per_dataset,
+            val_per_dataset=args.val_per_dataset,
+            max_length=args.max_length,
+            seed=args.seed,
+            counts=counts,
         )
-    )
-    print(f"adapter: {result.adapter_dir}\ncard   : {Path(args.out) / 'card.json'}")
-    return 0
+
+    card = {
+        "data": {"source": "Graph_Toolformer/prompt/**/prompts_train", "prompt_form": args.prompt_form},
+        "split": "graphreason.tools.toolformer.loaders.split: 160 validation records per dataset (seed 0), never trained on",
+    }
+    return run_training(args, "generator", build, card)

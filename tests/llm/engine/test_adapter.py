@@ -111,7 +111,7 @@ def test_digest_follows_the_bytes(tmp_path: Path) -> None:
 
 
 def test_unknown_shipped_adapter_names_the_known_ones() -> None:
-    with pytest.raises(LocalModelError, match="shipped adapters: toolformer"):
+    with pytest.raises(LocalModelError, match="shipped adapters: graphagent, toolformer"):
         shipped_adapter("nope")
 
 
@@ -148,3 +148,14 @@ def test_the_merged_entry_is_built_once_and_keyed_by_digest(tmp_path: Path, monk
     changed = write_adapter(tmp_path / "ad", dict(zip(keys, (a, b * 2), strict=True)))
     other, rebuilt = ensure_merged(base, "test", changed)
     assert rebuilt and other != folder
+
+
+@pytest.mark.parametrize("name", sorted(adapter_module.SHIPPED))
+def test_each_shipped_adapter_is_small_and_carries_its_card(name: str) -> None:
+    folder = shipped_adapter(name)
+    assert (folder / adapter_module.ADAPTER_WEIGHTS).stat().st_size <= 10_000_000  # at most 10 MB
+    card = json.loads((folder / "card.json").read_text())
+    assert card["hyper_parameters"]["device"] == "cpu" and card["machine"]["cpu_count"] == 2
+    # one training run per stage within two hours on 2 CPU cores (the card adds up the stages)
+    assert 0 < card["training_seconds"] <= 2 * 3600 * max(1, 1 + bool(card["hyper_parameters"].get("init_adapter")))
+    assert card["shipped"]["sha256"] and card["validation_loss"] < card["history"][0]["loss"]

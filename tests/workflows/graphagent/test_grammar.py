@@ -45,7 +45,7 @@ def test_the_embedded_agents_decision_call_carries_the_grammar(monkeypatch: pyte
     monkeypatch.setattr(decide_module, "ask", fake_ask)
     context = GraphAgentContext(
         agent_model="local", dataset="tiny", embedding_model="hash", long_term=False, summarise=False,
-        graph_tool=False,
+        graph_tool=False, tuned_agent=False,
     )  # fmt: skip
     out = solve("107", context)
     assert out["answer"] == "Neural Networks"
@@ -71,8 +71,14 @@ def test_a_scripted_model_gets_no_grammar(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_on_its_last_decision_the_embedded_agent_may_only_answer() -> None:
-    context = GraphAgentContext(agent_model="local", max_steps=3)
+    context = GraphAgentContext(agent_model="local", max_steps=3, tuned_agent=False)
     grammar = reply_grammar(context, ["get_features", "get_neighbors", "answer"], LABELS, last=True)
     assert grammar.commands == ["answer"]
     assert not grammar.viable(reply("get_features", {"node_id": 1})[:-15])
     assert grammar.complete(reply("answer", {"label": "Theory", "reason": "r"}))
+    # the tuned agent's replies have no reasoning or plan field; its last decision is an answer too
+    tuned = reply_grammar(GraphAgentContext(agent_model="local"), ["get_features", "answer"], LABELS, last=True)
+    assert tuned.commands == ["answer"] and not tuned.reasoning and not tuned.plan
+    assert not tuned.complete(reply("answer", {"label": "Theory", "reason": "r"}))
+    assert tuned.complete('{"thoughts": {"text": "t", "criticism": "", "speak": ""}, '
+                          '"command": {"name": "answer", "args": {"label": "Theory", "reason": "r"}}}')
