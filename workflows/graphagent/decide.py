@@ -43,21 +43,11 @@ def decide(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
     commands = context.commands()
     number = state.get("decisions", 0) + 1
     native = context.tool_calling == "native"
-    tuned = context.tuned_spec
-    if tuned is not None:  # the tuned agent: its own short prompt and reply form, as it was trained
-        text, usage = ask(
-            context,
-            tuned_prompt(
-                node=state["node"], title=state.get("title", ""), dataset=state["dataset"], labels=state["labels"],
-                commands=commands, memory=state.get("short_term") or [], step=number, max_steps=context.max_steps,
-            ),
-            context.max_tokens,
-            reply_grammar(context, commands, state["labels"], last=number >= context.max_steps),
-            model=tuned,
-        )
-        decision = read_reply(text, commands=commands, labels=state["labels"], target=state["node"])
-        return _decided(decision, number, text, usage)
-    prompt = decision_prompt(
+    tuned = context.tuned_spec  # the tuned agent gets its own short prompt, as in its training
+    prompt = tuned_prompt(
+        node=state["node"], title=state.get("title", ""), dataset=state["dataset"], labels=state["labels"],
+        commands=commands, memory=state.get("short_term") or [], step=number, max_steps=context.max_steps,
+    ) if tuned is not None else decision_prompt(
         main=main_prompt(commands, context.summary_words, state.get("reliability", "")),
         lessons=[item["lesson"] for item in state.get("lessons") or [] if item.get("lesson")],
         goal=state["goal"],
@@ -75,16 +65,8 @@ def decide(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[
         decision, text, usage, call, extra_calls = _native_decision(context, state, prompt, commands)
     else:
         grammar = reply_grammar(context, commands, state["labels"], last=number >= context.max_steps)
-        text, usage = ask(context, prompt, context.max_tokens, grammar)
+        text, usage = ask(context, prompt, context.max_tokens, grammar, model=tuned)
         decision = read_reply(text, commands=commands, labels=state["labels"], target=state["node"])
-    return _decided(decision, number, text, usage, call, extra_calls)
-
-
-def _decided(
-    decision: Decision, number: int, text: str, usage: Usage, call: dict[str, Any] | None = None,
-    extra_calls: int = 0,
-) -> dict[str, Any]:
-    """The state update of one decision (and its event)."""
     pending = pending_of(decision, number, text)
     if call is not None:  # native: the id the tool's message answers, and calls beyond the first
         pending.update(call_id=call["id"], extra_calls=extra_calls)

@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphreason.tools.graphagent.actions import NodeEnvironment
-from graphreason.tools.graphagent.registry import ANSWER, FEATURES, NEIGHBOURS, PREDICT
+from graphreason.tools.graphagent.registry import ANSWER, FEATURES, NEIGHBOURS
 from graphreason.workflows.graphagent.common import step_line
+from graphreason.workflows.graphagent.context import GraphAgentContext
 from graphreason.workflows.graphagent.start import given_line
 from graphreason.workflows.graphagent.summarise import kept_observation
 from graphreason.workflows.graphagent.tuned import tuned_grammar, tuned_prompt
@@ -117,7 +118,7 @@ def teacher_episode(env: NodeEnvironment, node: str, mode: str, max_steps: int =
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     labels = env.labels
     tool = mode == "tool"
-    commands = [FEATURES.name, NEIGHBOURS.name, *([PREDICT.name] if tool else []), ANSWER.name]
+    commands = GraphAgentContext(graph_tool=tool).commands()  # what a run of this mode offers
     memory: list[str] = []
     prediction: tuple[str, float] | None = None
     if tool:

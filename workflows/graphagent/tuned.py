@@ -22,14 +22,13 @@ from typing import Any
 
 from graphreason.tools.graphagent.actions import clip
 from graphreason.tools.graphagent.constraint import AgentReply
-from graphreason.workflows.models.factory import LOCAL_MODELS, tuned_local_spec
+from graphreason.workflows.models.factory import tuned_local_spec, tuned_model_spec
 
 ADAPTER = "graphagent"
 # words of each memory line the tuned prompt shows: the title and the abstract's opening, or the neighbours'
 # known label counts and the first few neighbours (a short prompt keeps CPU training and decisions fast)
 LINE_WORDS = 70
-TUNED_MODEL = next(name for name, adapter in LOCAL_MODELS.items() if adapter == ADAPTER)
-TUNED_SPEC = f"local:{TUNED_MODEL}"
+TUNED_SPEC = tuned_model_spec(ADAPTER)
 
 
 def tuned_spec(model: Any, use_tuned: bool) -> str | None:

@@ -109,6 +109,11 @@ class ModelSpec:
         return replace(base, **fields)
 
 
+def tuned_model_spec(adapter: str) -> str:
+    """``local:NAME`` of the local model that merges ``adapter`` (see :data:`LOCAL_MODELS`)."""
+    return "local:" + next(name for name, merged in LOCAL_MODELS.items() if merged == adapter)
+
+
 def tuned_local_spec(model: Any, use_tuned: bool, adapter: str) -> str | None:
     """``local:NAME`` of the local model tuned with ``adapter`` when it should run for ``model``, else None.
 
@@ -116,15 +121,15 @@ def tuned_local_spec(model: Any, use_tuned: bool, adapter: str) -> str | None:
     name with no adapter in :data:`LOCAL_MODELS`) is swapped for it unless
     ``use_tuned`` is off. Endpoints and ready chat models are never swapped.
     """
-    tuned = next(name for name, merged in LOCAL_MODELS.items() if merged == adapter)
     if not isinstance(model, str):
         return None
     backend, _, name = model.strip().lower().partition(":")
     if backend != "local":
         return None
     name = name.strip() or ModelSpec.model
-    if name == tuned or (use_tuned and name in LOCAL_MODELS and LOCAL_MODELS[name] is None):
-        return f"local:{tuned}"
+    tuned = tuned_model_spec(adapter)
+    if f"local:{name}" == tuned or (use_tuned and name in LOCAL_MODELS and LOCAL_MODELS[name] is None):
+        return tuned
     return None
 
 

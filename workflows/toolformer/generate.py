@@ -22,7 +22,7 @@ from graphreason.tools.toolformer.calls.constraint import ToolformerCalls
 from graphreason.workflows.kit.chat import input_from_chat
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.kit.llm import ask_role
-from graphreason.workflows.models.factory import LOCAL_MODELS, tuned_local_spec
+from graphreason.workflows.models.factory import tuned_local_spec, tuned_model_spec
 from graphreason.workflows.toolformer.context import ToolformerContext
 from graphreason.workflows.toolformer.prompts import generation_prompt, tuned_prompt
 from graphreason.workflows.toolformer.state import ToolformerState, checked_text
@@ -39,8 +39,7 @@ def clean_reply(reply: str) -> str:
     return ""
 
 
-TUNED_MODEL = next(name for name, adapter in LOCAL_MODELS.items() if adapter == "toolformer")
-TUNED_SPEC = f"local:{TUNED_MODEL}"
+TUNED_SPEC = tuned_model_spec("toolformer")
 
 
 def tuned_spec(model: Any, use_tuned: bool) -> str | None:

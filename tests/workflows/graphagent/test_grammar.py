@@ -36,7 +36,7 @@ def test_the_embedded_agents_decision_call_carries_the_grammar(monkeypatch: pyte
     install()
     seen: list[object] = []
 
-    def fake_ask(context, prompt, max_tokens, grammar=None):
+    def fake_ask(context, prompt, max_tokens, grammar=None, model=None):
         from graphreason.workflows.usage import Usage
 
         seen.append(grammar)
@@ -59,9 +59,9 @@ def test_a_scripted_model_gets_no_grammar(monkeypatch: pytest.MonkeyPatch) -> No
     seen: list[object] = []
     real_ask = decide_module.ask
 
-    def spy(context, prompt, max_tokens, grammar=None):
+    def spy(context, prompt, max_tokens, grammar=None, model=None):
         seen.append(grammar)
-        return real_ask(context, prompt, max_tokens, grammar)
+        return real_ask(context, prompt, max_tokens, grammar, model)
 
     monkeypatch.setattr(decide_module, "ask", spy)
     from tests.workflows.graphagent.fixtures import context as scripted_context
