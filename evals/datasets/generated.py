@@ -1,7 +1,8 @@
 """Question sets generated from templates over a real graph, GRBench style.
 
 GRBench wrote ~10 questions per hand-made template with gold answers computed
-by code. Here the templates live in :mod:`graphreason.evals.datasets.templates_cora` and
+by code. Here the templates live in :mod:`graphreason.evals.datasets.templates_cora`,
+:mod:`graphreason.evals.datasets.templates_citeseer` (the unseen graph, evaluation only) and
 :mod:`graphreason.evals.datasets.templates_movielens`; their golds come from the raw data
 files parsed into plain dicts, independent of the graph store and the graph
 functions the agent calls.
@@ -25,11 +26,16 @@ from typing import Any
 
 from graphreason.evals.datasets.items import QAItem
 from graphreason.evals.datasets.template_base import Template
+from graphreason.evals.datasets.templates_citeseer import CITESEER_TEMPLATES, read_raw_citeseer
 from graphreason.evals.datasets.templates_cora import CORA_TEMPLATES, read_raw_cora
 from graphreason.evals.datasets.templates_movielens import MOVIELENS_TEMPLATES, read_raw_movielens
 
-TEMPLATES: dict[str, tuple[Template, ...]] = {"cora": CORA_TEMPLATES, "movielens": MOVIELENS_TEMPLATES}
-_READERS = {"cora": read_raw_cora, "movielens": read_raw_movielens}
+TEMPLATES: dict[str, tuple[Template, ...]] = {
+    "cora": CORA_TEMPLATES,
+    "citeseer": CITESEER_TEMPLATES,  # the unseen graph: evaluation only, direction-free templates
+    "movielens": MOVIELENS_TEMPLATES,
+}
+_READERS = {"cora": read_raw_cora, "citeseer": read_raw_citeseer, "movielens": read_raw_movielens}
 
 
 def list_templates(graph: str = "cora") -> list[Template]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from graphreason.workflows.counselor.context import CounselorContext
-from graphreason.workflows.counselor.prompts import reasoning_prompt
-from graphreason.workflows.counselor.resources import graph_example
+from graphreason.workflows.counselor.prompts import reasoning_prompt, step_prompt
+from graphreason.workflows.counselor.resources import graph_definition, graph_example, graph_functions
 from graphreason.workflows.counselor.state import CounselorState, Step, Usage
+from graphreason.workflows.counselor.tuned import tuned_prompt
 from graphreason.workflows.kit.events import emit as kit_emit
 from graphreason.workflows.kit.llm import ask_role
 
@@ -70,11 +71,27 @@ def render_scratchpad(steps: list[Step], pending: Step | None = None, with_plan:
     return "\n".join(lines)
 
 
+def role_prompt(role: str, index: int, state: CounselorState, context: CounselorContext) -> str:
+    """The prompt of one reasoning line: the paper's prompt, or the tuned reasoner's short one (``tuned_reasoner``)."""
+    if context.tuned_reasoner:
+        pending = state.get("pending")
+        return tuned_prompt(
+            role, index, state["question"], graph_functions(context).store,
+            [*(state.get("steps") or []), *([pending] if pending else [])],
+            lessons=reflections_in_force(state, context), with_plan=context.planner_on,
+        )  # fmt: skip
+    return step_prompt(role, index, shared_prompt(state, context, graph_definition(context)))
+
+
+def reflections_in_force(state: CounselorState, context: CounselorContext) -> list[str]:
+    """Every reflection so far, or only the latest (``reflection_policy="replace"``)."""
+    reflections = list(state.get("reflections") or [])
+    return reflections[-1:] if context.reflection_policy == "replace" else reflections
+
+
 def shared_prompt(state: CounselorState, context: CounselorContext, graph_definition: str) -> str:
     """The reasoning prompt with the current scratchpad and the reflections in force."""
-    reflections = list(state.get("reflections") or [])
-    if context.reflection_policy == "replace":
-        reflections = reflections[-1:]
+    reflections = reflections_in_force(state, context)
     example, features, relations = graph_example(context)
     return reasoning_prompt(
         question=state["question"],

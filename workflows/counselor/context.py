@@ -52,7 +52,7 @@ class CounselorContext(RunContext):
 
     graph: GraphSpec = setting(
         "cora",
-        "Graph to reason over: a known name (cora, movielens, wikispeedia) or a path to a GRBench graph.json "
+        "Graph to reason over: a known name (cora, citeseer, movielens, wikispeedia) or a path to a GRBench graph.json "
         "(from a server client: a path relative to the server's data root).",
     )
     reasoner_model: ModelName = main_model("Model for the planner, thought and execution agents")
@@ -127,6 +127,12 @@ class CounselorContext(RunContext):
         negate="--no-grammar",
     )
     review_actions: bool = setting(False, REVIEW_HELP)
+    tuned_reasoner: bool = setting(
+        False,
+        "Send the planner, thought and execution agents the tuned reasoner's short prompt (the graph's names, "
+        "the question and this trial's lines; what `graphreason train reasoner` trains on) instead of the "
+        "paper's prompt. For a model trained on it.",
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -31,10 +31,10 @@ from graphreason.tools.core.registry.tools import tool_name
 from graphreason.tools.counselor.calls import is_placeholder_answer, parse_action, placeholder_message
 from graphreason.tools.counselor.constraint import CounselorAction
 from graphreason.tools.counselor.functions import GraphFunctions
-from graphreason.workflows.counselor.common import charge, emit, llm, next_index, shared_prompt
+from graphreason.workflows.counselor.common import charge, emit, llm, next_index, role_prompt, shared_prompt
 from graphreason.workflows.counselor.context import CounselorContext
 from graphreason.workflows.counselor.parsing import clean_line, regularize_answer
-from graphreason.workflows.counselor.prompts import native_action_prompt, step_prompt
+from graphreason.workflows.counselor.prompts import native_action_prompt
 from graphreason.workflows.counselor.resources import graph_definition, graph_functions
 from graphreason.workflows.counselor.state import CounselorState
 from graphreason.workflows.kit.native import ask_with_tools, run_tool_call, terminal_schema
@@ -48,7 +48,7 @@ def act(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     pending = dict(state.get("pending") or {"index": index})
     if ctx.tool_calling == "native":
         return _act_native(state, ctx, index, pending)
-    prompt = step_prompt("action", index, shared_prompt(state, ctx, graph_definition(ctx)))
+    prompt = role_prompt("action", index, state, ctx)
     # No blank-line stop here: a JSON-style call may span lines; the call parser
     # reads the raw reply and takes the first line that parses.
     text, usage = llm(ctx, "reasoner", prompt, stop=ACTION_STOPS, grammar=action_grammar(state, ctx))

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from graphreason.workflows.counselor.common import STEP_STOPS, charge, emit, llm, next_index, shared_prompt
+from graphreason.workflows.counselor.common import STEP_STOPS, charge, emit, llm, next_index, role_prompt
 from graphreason.workflows.counselor.context import CounselorContext
 from graphreason.workflows.counselor.parsing import clean_line
-from graphreason.workflows.counselor.prompts import step_prompt
-from graphreason.workflows.counselor.resources import graph_definition
 from graphreason.workflows.counselor.state import CounselorState
 
 
@@ -16,7 +14,7 @@ def think(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     ctx = runtime.context
     index = next_index(state)
     pending = dict(state.get("pending") or {"index": index})
-    prompt = step_prompt("thought", index, shared_prompt(state, ctx, graph_definition(ctx)))
+    prompt = role_prompt("thought", index, state, ctx)
     text, usage = llm(ctx, "reasoner", prompt, stop=STEP_STOPS, max_tokens=ctx.line_tokens("thought"))
     line = clean_line(text, "thought") or "(no thought given)"
     pending.update(index=index, thought=line)

@@ -2,6 +2,7 @@
 
 graphreason run counselor --graph cora --question "..."      stream a trace, print the answer
 graphreason eval counselor --dataset generated --limit 20     compare modes, write a report
+graphreason train reasoner --threads 2                        LoRA fine-tuning of the embedded reasoner
 """
 
 from __future__ import annotations
@@ -85,6 +86,80 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
 
 
 # ------------------------------------------------------------------ handlers
+
+
+def add_train_parser(models: argparse._SubParsersAction) -> None:
+    """``train reasoner``: LoRA fine-tuning of the embedded SmolLM2 as the Counselor's reasoning agents."""
+    from graphreason.cli.finetune import add_training_target
+    from graphreason.evals.counselor.trajectories import TRAIN_GRAPHS, VALIDATION_FRACTION
+
+    reasoner = add_training_target(
+        models,
+        "reasoner",
+        summary="fine-tune the embedded SmolLM2 (LoRA) as Graph Counselor's reasoner, on a teacher's trajectories",
+        description="LoRA fine-tuning of SmolLM2-135M-Instruct on every Plan, Thought and Action turn of a "
+        "teacher's trajectories through the real Counselor workflow (the tuned reasoner's short prompt, "
+        f"recorded as the workflow sends it), over generated questions on {', '.join(TRAIN_GRAPHS)}. "
+        f"{VALIDATION_FRACTION:.0%} of each template's questions are held out for the validation loss; CiteSeer "
+        "(the unseen graph) is never used. Checkpoints go to --out; --resume continues the newest one exactly.",
+        out="runs/reasoner", max_length=768, lr=2e-4, eval_every=50,
+        max_length_help="longest example in tokens; longer ones are dropped, not cut (default 768)",
+    )
+    reasoner.add_argument(
+        "--graphs", default=",".join(TRAIN_GRAPHS),
+        help=f"comma-separated training graphs with question templates (default {','.join(TRAIN_GRAPHS)})",
+    )  # fmt: skip
+    reasoner.add_argument(
+        "--n-per-template", type=positive, default=20, help="generated questions per template (default 20)"
+    )
+    reasoner.add_argument("--examples", type=positive, default=None, help="at most N training examples (default: all)")
+    reasoner.add_argument(
+        "--val-examples", type=positive, default=48, help="validation examples per graph for the loss (default 48)"
+    )
+    reasoner.set_defaults(handler=cmd_train_reasoner)
+
+
+def cmd_train_reasoner(args: argparse.Namespace) -> int:
+    from graphreason.cli.finetune import run_training
+    from graphreason.evals.counselor.trajectories import UNSEEN, build_records
+    from graphreason.evals.datasets.generated import TEMPLATES
+    from graphreason.llm.finetune.data import training_data
+
+    graphs = [g.strip().lower() for g in args.graphs.split(",") if g.strip()]
+    unseen = [g for g in graphs if g in UNSEEN]
+    if unseen:
+        raise ValueError(f"{unseen[0]} is the unseen graph: the tuned reasoner is never trained on it")
+    unknown = [g for g in graphs if g not in TEMPLATES]
+    if unknown or not graphs:
+        known = ", ".join(g for g in TEMPLATES if g not in UNSEEN)
+        raise ValueError(f"--graphs takes graphs with question templates ({known}); got {args.graphs!r}")
+    card: dict[str, Any] = {
+        "data": {"source": "teacher trajectories through the Counselor workflow over generated questions on "
+                 f"{', '.join(graphs)}; never CiteSeer"},
+        "prompt": "graphreason.workflows.counselor.tuned.tuned_prompt",
+    }  # fmt: skip
+
+    def by_graph(records: list[Any]) -> dict[str, list[Any]]:
+        grouped: dict[str, list[Any]] = {}
+        for record in records:
+            grouped.setdefault(record.graph, []).append(record)
+        return grouped
+
+    def build(tokenizer: Any) -> Any:  # after run_training has checked --out and --resume
+        train, validation, info = build_records(graphs, n_per_template=args.n_per_template, seed=args.seed)
+        card["data"].update(info)
+        card["split"] = (
+            f"{len(info['held_out_qids'])} of {info['questions']} questions held out of training (stratified by "
+            f"template, seed {args.seed})"
+        )
+        print(f"teacher trajectories: {info['questions']} questions, {len(train)} train and {len(validation)} "
+              "held-out turns", flush=True)  # fmt: skip
+        return training_data(
+            tokenizer, lambda prompt: prompt, by_graph(train), by_graph(validation),
+            examples=args.examples, val_per_dataset=args.val_examples, max_length=args.max_length, seed=args.seed,
+        )  # fmt: skip
+
+    return run_training(args, "reasoner", build, card)
 
 
 def counselor_context(args: argparse.Namespace, **overrides: Any) -> Any:

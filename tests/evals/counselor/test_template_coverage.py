@@ -24,7 +24,7 @@ from graphreason.workflows.counselor import CounselorContext, solve
 from graphreason.workflows.models.scripted import ScriptedChatModel
 from tests.conftest import require_data
 
-GRAPHS = {"cora": "cora-citeseer-text", "movielens": "movielens-100k"}
+GRAPHS = {"cora": "cora-citeseer-text", "citeseer": "cora-citeseer-text", "movielens": "movielens-100k"}
 
 
 @pytest.mark.data

@@ -11,14 +11,16 @@ import pytest
 from graphreason.evals.datasets.answer_rules import apply_answer_rule
 from graphreason.evals.datasets.generated import generate_questions, list_templates, make_splits, read_raw
 from graphreason.evals.datasets.items import QAItem
-from graphreason.tools.core.loaders import load_cora, load_movielens
+from graphreason.tools.core.loaders import load_citeseer, load_cora, load_movielens
 from graphreason.tools.core.store import GraphStore
 from tests.conftest import require_data
 from tests.evals.datasets.reference_eval import ReferenceEvaluator
 from tests.tools.core.loaders.tiny_cora import write_tiny_cora
 
 N = 10
-DATA = {"cora": "cora-citeseer-text", "movielens": "movielens-100k"}
+DATA = {"cora": "cora-citeseer-text", "citeseer": "cora-citeseer-text", "movielens": "movielens-100k"}
+LOADERS = {"cora": load_cora, "citeseer": load_citeseer, "movielens": load_movielens}
+RAW_FOLDER = {"cora": "cora", "citeseer": "citeseer", "movielens": ""}  # under the dataset folder
 
 
 def by_template(items: list[QAItem]) -> dict[str, QAItem]:
@@ -61,15 +63,15 @@ def test_tiny_cora_golds_match_the_loaded_graph(tmp_path: Path, tiny_items: list
 def real() -> dict[str, tuple[GraphStore, list[QAItem]]]:
     """Loaded graphs and N questions per template, built once for the module."""
     loaded = {}
-    for graph, loader in (("cora", load_cora), ("movielens", load_movielens)):
+    for graph, loader in LOADERS.items():
         root = require_data(DATA[graph])
-        raw = read_raw(graph, root / "cora" if graph == "cora" else root)
+        raw = read_raw(graph, root / RAW_FOLDER[graph])
         loaded[graph] = (loader(root), generate_questions(graph, n_per_template=N, seed=0, raw=raw))
     return loaded
 
 
 @pytest.mark.data
-@pytest.mark.parametrize("graph", ["cora", "movielens"])
+@pytest.mark.parametrize("graph", sorted(LOADERS))
 def test_every_template_at_its_level(real, graph: str) -> None:
     _, items = real[graph]
     counts = Counter((i.level, i.template) for i in items)
@@ -85,7 +87,7 @@ def test_every_template_at_its_level(real, graph: str) -> None:
 
 
 @pytest.mark.data
-@pytest.mark.parametrize("graph", ["cora", "movielens"])
+@pytest.mark.parametrize("graph", sorted(LOADERS))
 def test_golds_match_what_the_graph_store_gives(real, graph: str) -> None:
     store, items = real[graph]
     assert_golds_match(store, items)
@@ -102,7 +104,7 @@ def assert_golds_match(store: GraphStore, items: list[QAItem]) -> None:
 
 @pytest.mark.data
 def test_subject_titles_are_unique_and_quoted(real) -> None:
-    for graph in ("cora", "movielens"):
+    for graph in LOADERS:
         store, items = real[graph]
         texts = Counter(store.text(n).casefold() for n in store.nodes())
         for item in items:
@@ -111,6 +113,23 @@ def test_subject_titles_are_unique_and_quoted(real) -> None:
                 continue
             assert texts[subject.casefold()] == 1, subject
             assert f'"{subject}"' in item.question and f"Retrieve[{subject}]" in item.reference_action
+
+
+@pytest.mark.data
+def test_citeseer_questions_do_not_assume_a_citation_direction(real) -> None:
+    """CiteSeer's files do not say which paper cites which: its questions and actions use only ``linked``."""
+    store, items = real["citeseer"]
+    assert set(store.relations()) == {"linked"} and not store.directed
+    for item in items:
+        words = item.question.replace(str(item.meta["subject"]), "").lower()
+        assert " cite" not in words and "cited" not in words, item.question
+        assert "cites" not in item.reference_action and "cited_by" not in item.reference_action
+    two_hops = [i for i in items if i.template == "two_hop_count"]
+    for item in two_hops:  # the count includes the paper itself, as the question says
+        subject = item.meta["subject_id"]
+        around = set(store.neighbors(subject, "linked"))
+        second = {m for n in around for m in store.neighbors(n, "linked")}
+        assert subject in second and item.answer == str(len(second))
 
 
 @pytest.mark.data
@@ -142,7 +161,7 @@ def test_splits_are_disjoint_stratified_and_deterministic(real) -> None:
 
 def test_bad_arguments() -> None:
     with pytest.raises(
-        ValueError, match="no question templates for graph 'wikispeedia'; available: cora, movielens"
+        ValueError, match="no question templates for graph 'wikispeedia'; available: cora, citeseer, movielens"
     ):
         generate_questions("wikispeedia")
     with pytest.raises(ValueError, match="n_per_template must be at least 1"):

@@ -1,6 +1,6 @@
 """Graph loaders: the bundled real graphs by name, or any GRBench ``graph.json``.
 
-``load_graph("cora")`` / ``"movielens"`` / ``"wikispeedia"`` read the shared
+``load_graph("cora")`` / ``"citeseer"`` / ``"movielens"`` / ``"wikispeedia"`` read the shared
 data root (see :mod:`graphreason.settings`; a missing dataset raises
 :class:`~graphreason.settings.DataMissingError`); ``load_graph("path/graph.json")`` or a
 folder holding ``graph.json`` reads that file. In a server process a path must
@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from graphreason.tools.core.errors import GraphFileError
+from graphreason.tools.core.loaders.citeseer import load_citeseer
 from graphreason.tools.core.loaders.cora import load_cora
 from graphreason.tools.core.loaders.grbench import load_graph_json, save_graph_json
 from graphreason.tools.core.loaders.movielens import load_movielens
@@ -23,6 +24,7 @@ from graphreason.tools.core.store import GraphStore
 
 KNOWN_GRAPHS: dict[str, Callable[[], GraphStore]] = {
     "cora": load_cora,
+    "citeseer": load_citeseer,
     "movielens": load_movielens,
     "wikispeedia": load_wikispeedia,
 }
@@ -52,6 +54,7 @@ def load_graph(spec: str) -> GraphStore:
 
 __all__ = [
     "KNOWN_GRAPHS",
+    "load_citeseer",
     "load_cora",
     "load_graph",
     "load_graph_json",

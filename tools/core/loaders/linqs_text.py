@@ -29,7 +29,6 @@ becomes ``Neural Networks``; CiteSeer's are already short (``DB``, ``IR``, ...).
 
 from __future__ import annotations
 
-import csv
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -39,14 +38,12 @@ import numpy as np
 
 from graphreason.settings import dataset_dir
 from graphreason.tools.core.errors import GraphFileError
+from graphreason.tools.core.loaders.citeseer import citeseer_folder, read_citeseer
 from graphreason.tools.core.loaders.cora import (
     DATASET,
     content_lines,
     cora_folder,
-    normalise_text,
-    open_data_file,
     read_citations,
-    read_id_pairs,
     read_node_info,
     readable_label,
 )
@@ -154,26 +151,17 @@ def _read_cora_text(path: Path, position: dict[str, int]) -> tuple[list[str] | N
 
 
 def load_citeseer_arrays(root: str | Path | None = None) -> TextGraph:
-    """ReaGAN's CiteSeer (ids 0..3185) with bag-of-words features from its text."""
-    folder = text_folder("citeseer", root)
-    with open_data_file(folder / "data.csv") as fh:
-        rows = [(r["paper_id"].strip(), r["label"].strip()) for r in csv.DictReader(fh)]
-    ids = [pid for pid, _ in rows]
-    labels = [label for _, label in rows]
-    if any(not label for label in labels):
-        raise GraphFileError(f"{folder / 'data.csv'}: some papers have no label")
-    texts, titles = [""] * len(ids), [""] * len(ids)
-    position = {node: i for i, node in enumerate(ids)}
-    with open_data_file(folder / "node_info.csv") as fh:
-        for row in csv.DictReader(fh):
-            # node_info numbers papers from 1, data.csv and the edge files from 0
-            node = str(int(row["paper_id"]) - 1)
-            if node in position:
-                title = normalise_text(row.get("title"))
-                titles[position[node]] = title
-                texts[position[node]] = f"{title} {normalise_text(row.get('abs'))}".strip()
-    edges = _positions(read_id_pairs(folder / "citeseer.cites"), position, folder / "citeseer.cites")
-    return TextGraph("citeseer", ids, labels, bag_of_words(texts), edges, texts, titles)
+    """ReaGAN's CiteSeer (ids 0..3185) with bag-of-words features from its text.
+
+    The files are read by :func:`graphreason.tools.core.loaders.citeseer.read_citeseer`; the edges are
+    its pairs as written, in file order.
+    """
+    files = read_citeseer(citeseer_folder(text_folder("citeseer", root)))
+    texts = [f"{title} {abstract}".strip() for title, abstract in zip(files.titles, files.abstracts, strict=True)]
+    position = {node: i for i, node in enumerate(files.ids)}
+    edges = np.array([(position[a], position[b]) for a, b in files.pairs], dtype=np.int64).T.reshape(2, -1)
+    return TextGraph("citeseer", list(files.ids), list(files.labels), bag_of_words(texts), edges, texts,
+                     list(files.titles))
 
 
 def bag_of_words(

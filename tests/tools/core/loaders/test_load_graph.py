@@ -19,7 +19,7 @@ TINY = {
 
 
 def test_known_names() -> None:
-    assert set(KNOWN_GRAPHS) == {"cora", "movielens", "wikispeedia"}
+    assert set(KNOWN_GRAPHS) == {"cora", "citeseer", "movielens", "wikispeedia"}
 
 
 def test_path_to_file_and_to_folder(tmp_path: Path) -> None:
@@ -30,8 +30,8 @@ def test_path_to_file_and_to_folder(tmp_path: Path) -> None:
 
 
 def test_unknown_name_lists_the_valid_names(tmp_path: Path) -> None:
-    with pytest.raises(GraphFileError, match=r"unknown graph 'citeseer'.*cora, movielens, wikispeedia"):
-        load_graph("citeseer")
+    with pytest.raises(GraphFileError, match=r"unknown graph 'pubmed'.*cora, citeseer, movielens, wikispeedia"):
+        load_graph("pubmed")
     with pytest.raises(GraphFileError, match="no file or folder exists"):
         load_graph(str(tmp_path / "missing" / "graph.json"))
 

@@ -1,0 +1,264 @@
+"""Teacher trajectories for the tuned reasoner: every role turn of the real workflow, prompted as it prompts.
+
+For each generated question on a training graph (:data:`TRAIN_GRAPHS`; never
+CiteSeer, the unseen graph of :data:`UNSEEN`), a teacher drives the real
+Counselor workflow (``no_reflection`` mode, ``tuned_reasoner`` on, the real
+parser, graph functions, retriever and observations) with scripted replies:
+
+1. ``Plan 1`` says what the question needs from the graph, in one of a few
+   phrasings, naming the graph's relations and features as the reference
+   action uses them;
+2. ``Thought 1`` names the information needed now;
+3. ``Action 1`` is the question's reference action;
+4. ``Plan 2`` says how the answer follows from the observation (the answer rule);
+5. ``Thought 2`` works it out from the values the observation shows (the
+   count, the value counts of a vote, the largest degree, ...): only what the
+   observation says, read the way :mod:`graphreason.evals.counselor.reference_agent`
+   reads it;
+6. ``Action 2`` is ``Finish[answer]``, the answer derived by the question's
+   answer rule from those values (never copied from the gold; a record whose
+   derived answer misses the gold is refused).
+
+Each model call is one record: the prompt the workflow sent (its one message)
+and the reply. Questions are split by id before any record is written: a
+stratified share (:data:`VALIDATION_FRACTION`, seeded) is held out for the
+validation loss, and the held-out ids are listed in the run's info.
+
+Not here yet: renaming relations and features of a graph copy (so the model
+reads names from the prompt rather than remembering Cora's), and episodes that
+recover from an error observation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from graphreason.evals.counselor.reference_agent import observation_values
+from graphreason.evals.datasets.answer_rules import apply_answer_rule, flatten
+from graphreason.evals.datasets.generated import generate_questions, make_splits
+from graphreason.evals.datasets.items import QAItem
+from graphreason.evals.metrics import exact_match
+from graphreason.tools.counselor.calls import Call, parse_action
+from graphreason.workflows.counselor import CounselorContext, solve
+from graphreason.workflows.models.scripted import ScriptedChatModel
+
+UNSEEN = ("citeseer",)  # never trained on: the tuned reasoner is evaluated on it as an unseen graph
+TRAIN_GRAPHS = ("cora", "movielens")
+VALIDATION_FRACTION = 0.2
+MAX_STEPS = 3  # what the workflow gives the embedded reasoner (EMBEDDED_BUDGET)
+SHOWN_VALUES = 6  # values a worked thought lists before "..."
+
+PLAN_FORMS = (
+    "Get {needs} from the graph, then answer.",
+    "Look up {needs}; the answer follows from that.",
+    "The answer needs {needs}.",
+)
+THOUGHT_FORMS = ("I need {needs}.", "First I need {needs}.", "The graph must give {needs}.")
+RULE_PLANS = {
+    "value": "the observation holds the value asked for",
+    "list": "the items the observation lists are the answer",
+    "list_without_target": "the items the observation lists, without the node itself, are the answer",
+    "count": "count the distinct nodes in the observation",
+    "count_distinct": "count the distinct values in the observation",
+    "most_common": "take the most common value in the observation",
+    "mean": "average the numbers in the observation",
+    "weighted_mean": "average the ratings, weighted by their counts",
+    "argmax": "take the node with the largest count",
+    "count_differing": "count the values that differ from the node's own",
+}
+
+
+@dataclass(frozen=True)
+class ReasonerRecord:
+    """One reasoning turn: the prompt the workflow sent (``input``) and the teacher's reply (``output``)."""
+
+    graph: str
+    qid: str
+    template: str
+    role: str
+    step: int
+    input: str
+    output: str
+    index: int = 0  # position in its side of the split (set by build_records)
+
+    @property
+    def dataset(self) -> str:
+        """The graph, as the fine-tuning data names a record's source."""
+        return self.graph
+
+
+def _node_phrase(arg: Any) -> str:
+    if isinstance(arg, Call) and arg.name == "Neighbour":
+        return f"the {arg.args[1]} neighbours of {_node_phrase(arg.args[0])}"
+    if isinstance(arg, Call) and arg.name == "Retrieve":
+        return "the named node"
+    return f"node {arg}"
+
+
+def _need(call: Call) -> str:
+    if call.name == "Feature":
+        return f"the {call.args[1]} of {_node_phrase(call.args[0])}"
+    if call.name == "Degree":
+        return f"the number of {call.args[1]} links of {_node_phrase(call.args[0])}"
+    return _node_phrase(call)
+
+
+def needs(action: str) -> str:
+    """What a reference action reads, in words (``the title of the cites neighbours of the node the question names``)."""
+    return " and ".join(_need(call) for call in parse_action(action))
+
+
+def _shown(values: Sequence[Any]) -> str:
+    listed = [str(v) for v in values[:SHOWN_VALUES]]
+    return ", ".join(listed) + (", ..." if len(values) > SHOWN_VALUES else "")
+
+
+def worked_thought(rule: str, values: list[Any], answer: str) -> str:
+    """The second Thought: the answer worked out from the observation's values, saying only what they show."""
+    result = values[0] if len(values) == 1 else tuple(values)
+    if rule == "value":
+        return f"The observation gives {answer}."
+    if rule in ("list", "list_without_target"):
+        n = len(answer.split(", ")) if answer else 0
+        return f"The observation lists {n} item(s); they are the answer."
+    if rule == "count":
+        if isinstance(result, int):
+            return f"The observation gives the count, {answer}."
+        return f"The observation lists {answer} distinct node(s), so the answer is {answer}."
+    if rule == "count_distinct":
+        distinct = sorted({str(v) for v in flatten(result) if v not in (None, "")})
+        return f"The distinct values are {_shown(distinct)}: {answer} in all."
+    if rule == "most_common":
+        counts = Counter(str(v) for v in flatten(result) if v not in (None, ""))
+        listed = ", ".join(f"{k} x{n}" for k, n in counts.most_common(SHOWN_VALUES))
+        return f"Counts: {listed}. The most common is {answer}."
+    if rule == "argmax":
+        names, numbers = result
+        return f"The largest count is {max(numbers)}, for {answer}."
+    if rule == "count_differing":
+        own, others = result
+        total = len(flatten(others))
+        return f"Its own value is {own}; {answer} of the {total} values differ from it."
+    if rule in ("mean", "weighted_mean"):
+        return f"Working it out from the observation gives {answer}."
+    raise ValueError(f"no worked thought for answer rule {rule!r}")
+
+
+class _Teacher:
+    """The scripted replies of one question, recording each reply it gives (callables see the prompt)."""
+
+    def __init__(self, item: QAItem, rng: random.Random) -> None:
+        if not item.reference_action or not item.reference_answer_rule:
+            raise ValueError(f"item {item.qid} has no reference action or answer rule")
+        self.item = item
+        self.replies: list[str] = []
+        self.answer: str | None = None
+        what = needs(item.reference_action)
+        self._fixed = [
+            rng.choice(PLAN_FORMS).format(needs=what),
+            rng.choice(THOUGHT_FORMS).format(needs=what),
+            item.reference_action,
+            f"The observation is in; {RULE_PLANS[item.reference_answer_rule]}.",
+        ]
+
+    def script(self) -> list[Callable[[list[BaseMessage]], str]]:
+        def fixed(text: str) -> Callable[[list[BaseMessage]], str]:
+            return lambda messages: self._say(text)
+
+        return [*(fixed(text) for text in self._fixed), self._thought, self._finish]
+
+    def _say(self, text: str) -> str:
+        self.replies.append(text)
+        return text
+
+    def _values(self, messages: list[BaseMessage]) -> list[Any]:
+        prompt = str(messages[-1].content)
+        line = next(ln for ln in reversed(prompt.splitlines()) if ln.startswith("Observation 1: "))
+        return observation_values(line.removeprefix("Observation 1: "))
+
+    def _thought(self, messages: list[BaseMessage]) -> str:
+        values = self._values(messages)
+        rule = str(self.item.reference_answer_rule)
+        result = values[0] if len(values) == 1 else tuple(values)
+        self.answer, _ = apply_answer_rule(rule, result, self.item.meta.get("subject"))
+        return self._say(worked_thought(rule, values, self.answer))
+
+    def _finish(self, messages: list[BaseMessage]) -> str:
+        return self._say(f"Finish[{self.answer}]")
+
+
+ROLES = ("plan", "thought", "action") * 2
+
+
+def teacher_records(item: QAItem, *, seed: int = 0, embedding_model: str = "hash") -> list[ReasonerRecord]:
+    """The six records of one question's teacher trajectory, recorded from the real workflow."""
+    graph = str(item.graph or "")
+    if graph.strip().lower() in UNSEEN:
+        raise ValueError(f"{graph} is the unseen graph: the tuned reasoner is never trained on it")
+    teacher = _Teacher(item, random.Random(f"{seed}:{item.qid}"))
+    model = ScriptedChatModel(script=teacher.script())
+    context = CounselorContext(
+        graph=graph, embedding_model=embedding_model, reasoner_model=model, reflector_model=model,
+        judge_model=model, mode="no_reflection", tuned_reasoner=True, max_steps=MAX_STEPS,
+    )  # fmt: skip
+    out = solve(item.question, context)
+    if not exact_match(out["answer"], item.answers or item.answer):
+        raise AssertionError(f"{item.qid}: the teacher's answer {out['answer']!r} misses the gold {item.answer!r}")
+    prompts = [str(call[-1].content) for call in model.calls]
+    if len(prompts) != len(ROLES) or len(teacher.replies) != len(ROLES):
+        raise AssertionError(f"{item.qid}: expected {len(ROLES)} reasoning calls, the workflow made {len(prompts)}")
+    return [
+        ReasonerRecord(graph, item.qid, str(item.template), role, i // 3 + 1, prompt, reply)
+        for i, (role, prompt, reply) in enumerate(zip(ROLES, prompts, teacher.replies, strict=True))
+    ]
+
+
+def split_questions(items: Sequence[QAItem], seed: int = 0) -> tuple[list[QAItem], list[QAItem]]:
+    """``(train, held_out)``: a stratified, seeded share of each template's questions is held out."""
+    splits = make_splits(items, seed=seed, validation_fraction=VALIDATION_FRACTION)
+    return splits["dev"], splits["validation"]
+
+
+def build_records(
+    graphs: Iterable[str] = TRAIN_GRAPHS,
+    *,
+    n_per_template: int = 20,
+    seed: int = 0,
+    embedding_model: str = "hash",
+    root_of: dict[str, Any] | None = None,
+) -> tuple[list[ReasonerRecord], list[ReasonerRecord], dict[str, Any]]:
+    """``(train, validation, info)`` records of the teacher over generated questions on ``graphs``.
+
+    ``root_of`` may name a raw data folder per graph (the tests' small copies).
+    """
+    graphs = list(graphs)
+    unseen = [g for g in graphs if g.strip().lower() in UNSEEN]
+    if unseen:
+        raise ValueError(f"{unseen[0]} is the unseen graph: the tuned reasoner is never trained on it")
+    items: list[QAItem] = []
+    for graph in graphs:
+        root = (root_of or {}).get(graph)
+        items += generate_questions(graph, n_per_template=n_per_template, seed=seed, root=root)
+    train_items, held_out = split_questions(items, seed)
+
+    def records(side: list[QAItem]) -> list[ReasonerRecord]:
+        made = [r for item in side for r in teacher_records(item, seed=seed, embedding_model=embedding_model)]
+        return [replace(record, index=i) for i, record in enumerate(made)]
+
+    train, validation = records(train_items), records(held_out)
+    info = {
+        "graphs": graphs,
+        "n_per_template": n_per_template,
+        "seed": seed,
+        "questions": len(items),
+        "held_out_qids": [item.qid for item in held_out],
+        "validation_fraction": VALIDATION_FRACTION,
+        "prompt_form": "tuned",
+    }
+    return train, validation, info

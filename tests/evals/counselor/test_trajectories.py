@@ -1,0 +1,112 @@
+"""The tuned reasoner's teacher trajectories: recorded from the real workflow, true to the observations, never CiteSeer."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from graphreason.cli.main import build_parser, main
+from graphreason.evals.counselor.trajectories import (
+    ROLES,
+    build_records,
+    needs,
+    split_questions,
+    teacher_records,
+    worked_thought,
+)
+from graphreason.evals.datasets.generated import generate_questions
+from graphreason.evals.datasets.items import QAItem
+from graphreason.workflows.counselor import CounselorContext, solve
+from graphreason.workflows.models.scripted import ScriptedChatModel
+from tests.conftest import require_data
+
+
+def test_needs_says_what_the_action_reads() -> None:
+    assert needs("Feature[Neighbour[Retrieve[A b], cites], title]") == (
+        "the title of the cites neighbours of the named node"
+    )
+    assert needs("Degree[u12, rated_5], Feature[Retrieve[X y], label]") == (
+        "the number of rated_5 links of node u12 and the label of the named node"
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "values", "answer", "says"),
+    [
+        ("value", ["Theory"], "Theory", "The observation gives Theory."),
+        ("list", [["B", "A"]], "A, B", "lists 2 item(s)"),
+        ("count", [["1", "2", "2"]], "2", "lists 2 distinct node(s), so the answer is 2"),
+        ("count", [4], "4", "gives the count, 4"),
+        ("count_distinct", [["X", "Y", "X"]], "2", "The distinct values are X, Y: 2 in all."),
+        ("most_common", [["X", "Y", "X"]], "X", "Counts: X x2, Y x1. The most common is X."),
+        ("argmax", [["a", "b"], [3, 7]], "b", "The largest count is 7, for b."),
+        ("count_differing", ["X", ["X", "Y", "Z"]], "2", "Its own value is X; 2 of the 3 values differ from it."),
+    ],
+)
+def test_the_worked_thought_says_only_what_the_values_show(rule, values, answer, says) -> None:
+    assert says in worked_thought(rule, values, answer)
+
+
+@pytest.fixture(scope="module")
+def cora_items() -> list[QAItem]:
+    require_data("cora-citeseer-text")
+    return generate_questions("cora", n_per_template=2, seed=0)
+
+
+@pytest.mark.data
+def test_every_template_gives_six_turns_recorded_from_the_workflow(cora_items) -> None:
+    for item in cora_items[::2]:  # one question per template
+        records = teacher_records(item)
+        assert [(r.role, r.step) for r in records] == [(role, i // 3 + 1) for i, role in enumerate(ROLES)]
+        assert records[2].output == item.reference_action
+        assert records[-1].output.startswith("Finish[")  # the answer the teacher derived (checked against the gold)
+        labels = [f"{r.role.capitalize()} {r.step}:" for r in records]
+        assert [r.input.splitlines()[-1] for r in records] == labels
+        assert all(r.input.startswith("Graph: cora. Nodes: paper.") for r in records)
+        assert "Observation 1: " in records[3].input and "Observation 1: " not in records[2].input
+        # a replay of the recorded replies through the workflow sends exactly the recorded prompts
+        model = ScriptedChatModel(script=[r.output for r in records])
+        context = CounselorContext(
+            graph="cora", embedding_model="hash", reasoner_model=model, reflector_model=model, judge_model=model,
+            mode="no_reflection", tuned_reasoner=True, max_steps=3,
+        )  # fmt: skip
+        solve(item.question, context)
+        assert [str(call[-1].content) for call in model.calls] == [r.input for r in records]
+
+
+@pytest.mark.data
+def test_the_answer_is_derived_from_the_observation_never_copied_from_the_gold(cora_items) -> None:
+    item = next(i for i in cora_items if i.template == "citation_count")
+    assert teacher_records(item)[-1].output == f"Finish[{item.answer}]"
+    wrong = replace(item, answer=str(int(item.answer) + 1))
+    with pytest.raises(AssertionError, match="misses the gold"):
+        teacher_records(wrong)
+
+
+def test_the_unseen_graph_is_refused_before_any_question_is_read(capsys) -> None:
+    item = QAItem("q", "What is the research area of x?", "ML", graph="citeseer", reference_action="Feature[x, label]",
+                  meta={"reference_answer_rule": "value"})  # fmt: skip
+    with pytest.raises(ValueError, match="citeseer is the unseen graph"):
+        teacher_records(item)
+    with pytest.raises(ValueError, match="CiteSeer is the unseen graph"):
+        build_records(["cora", "CiteSeer"])
+    assert main(["train", "reasoner", "--graphs", "cora,citeseer"]) == 2
+    assert "citeseer is the unseen graph" in capsys.readouterr().err
+    assert main(["train", "reasoner", "--graphs", "wikispeedia"]) == 2
+    assert "--graphs takes graphs with question templates (cora, movielens)" in capsys.readouterr().err
+
+
+def test_resume_without_a_checkpoint_is_refused_before_any_data_is_built(tmp_path, capsys) -> None:
+    assert main(["train", "reasoner", "--out", str(tmp_path), "--resume"]) == 2
+    assert "no checkpoint" in capsys.readouterr().err
+    args = build_parser().parse_args(["train", "reasoner", "--n-per-template", "3", "--steps", "2"])
+    assert (args.target, args.graphs, args.n_per_template, args.max_length) == ("reasoner", "cora,movielens", 3, 768)
+
+
+@pytest.mark.data
+def test_held_out_questions_are_split_off_by_template_before_any_record(cora_items) -> None:
+    train, held_out = split_questions(cora_items, seed=0)
+    assert not {i.qid for i in train} & {i.qid for i in held_out}
+    assert Counter(i.template for i in held_out) == Counter(i.template for i in train)  # one each of two
