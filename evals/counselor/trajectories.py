@@ -24,32 +24,48 @@ and the reply. Questions are split by id before any record is written: a
 stratified share (:data:`VALIDATION_FRACTION`, seeded) is held out for the
 validation loss, and the held-out ids are listed in the run's info.
 
-Not here yet: renaming relations and features of a graph copy (so the model
-reads names from the prompt rather than remembering Cora's), and episodes that
-recover from an error observation.
+Besides Cora and MovieLens as they are, the teacher asks the direction-free
+question family (the templates CiteSeer is evaluated with,
+:func:`graphreason.evals.datasets.templates_citeseer.linked_templates`) on
+undirected copies of Cora whose one relation takes another name in each copy
+(:data:`LINK_NAMES`): ``cites`` and ``cited_by`` merged, golds computed from
+Cora's raw files. The model thus meets the same question under several
+relation names and must copy the name from the prompt's graph line; CiteSeer
+itself is never read.
+
+Not here yet: renamed feature keys, and episodes that recover from an error
+observation.
 """
 
 from __future__ import annotations
 
 import random
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import BaseMessage
 
 from graphreason.evals.counselor.reference_agent import observation_values
 from graphreason.evals.datasets.answer_rules import apply_answer_rule, flatten
-from graphreason.evals.datasets.generated import generate_questions, make_splits
+from graphreason.evals.datasets.generated import generate_questions, instantiate, make_splits
 from graphreason.evals.datasets.items import QAItem
+from graphreason.evals.datasets.templates_citeseer import RawCiteSeer, linked_templates
+from graphreason.evals.datasets.templates_cora import read_raw_cora
 from graphreason.evals.metrics import exact_match
+from graphreason.tools.core.loaders.cora import load_cora
+from graphreason.tools.core.loaders.grbench import save_graph_json
+from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.calls import Call, parse_action
 from graphreason.workflows.counselor import CounselorContext, solve
 from graphreason.workflows.models.scripted import ScriptedChatModel
 
 UNSEEN = ("citeseer",)  # never trained on: the tuned reasoner is evaluated on it as an unseen graph
 TRAIN_GRAPHS = ("cora", "movielens")
+LINK_NAMES = ("connected", "linked")  # the one relation of each undirected copy of Cora
 VALIDATION_FRACTION = 0.2
 MAX_STEPS = 3  # what the workflow gives the embedded reasoner (EMBEDDED_BUDGET)
 SHOWN_VALUES = 6  # values a worked thought lists before "..."
@@ -199,8 +215,9 @@ ROLES = ("plan", "thought", "action") * 2
 def teacher_records(item: QAItem, *, seed: int = 0, embedding_model: str = "hash") -> list[ReasonerRecord]:
     """The six records of one question's teacher trajectory, recorded from the real workflow."""
     graph = str(item.graph or "")
-    if graph.strip().lower() in UNSEEN:
-        raise ValueError(f"{graph} is the unseen graph: the tuned reasoner is never trained on it")
+    name = str(item.meta.get("graph_name") or graph)  # a copy written to a graph.json goes by its name
+    if graph.strip().lower() in UNSEEN or name.strip().lower() in UNSEEN:
+        raise ValueError(f"{name} is the unseen graph: the tuned reasoner is never trained on it")
     teacher = _Teacher(item, random.Random(f"{seed}:{item.qid}"))
     model = ScriptedChatModel(script=teacher.script())
     context = CounselorContext(
@@ -214,7 +231,7 @@ def teacher_records(item: QAItem, *, seed: int = 0, embedding_model: str = "hash
     if len(prompts) != len(ROLES) or len(teacher.replies) != len(ROLES):
         raise AssertionError(f"{item.qid}: expected {len(ROLES)} reasoning calls, the workflow made {len(prompts)}")
     return [
-        ReasonerRecord(graph, item.qid, str(item.template), role, i // 3 + 1, prompt, reply)
+        ReasonerRecord(name, item.qid, str(item.template), role, i // 3 + 1, prompt, reply)
         for i, (role, prompt, reply) in enumerate(zip(ROLES, prompts, teacher.replies, strict=True))
     ]
 
@@ -225,26 +242,64 @@ def split_questions(items: Sequence[QAItem], seed: int = 0) -> tuple[list[QAItem
     return splits["dev"], splits["validation"]
 
 
+def undirected_cora(link: str, folder: str | Path, root: str | Path | None = None) -> tuple[str, RawCiteSeer]:
+    """An undirected copy of Cora whose one relation is ``link`` (``cites`` and ``cited_by`` merged).
+
+    The copy is written to ``folder/cora-<link>/graph.json`` (the spec the workflow loads, returned
+    first) with Cora's nodes and features; the raw view beside it, for the golds, comes from Cora's
+    raw files (``root``: the ``cora`` folder, default the shared data).
+    """
+    raw = read_raw_cora(root)
+    linked = {pid: raw.cites[pid] | raw.cited_by[pid] for pid in raw.titles}
+    cora = load_cora(root)
+    copy = GraphStore(name=f"cora-{link}", directed=False, text_keys=dict(cora.text_keys))
+    for node in cora.nodes():
+        copy.add_node(node, cora.node_type(node), cora.features(node))
+    seen: set[frozenset[str]] = set()
+    for pid in sorted(linked):
+        for other in sorted(linked[pid]):
+            if frozenset((pid, other)) not in seen:
+                seen.add(frozenset((pid, other)))
+                copy.add_edge(pid, other, link)
+    path = save_graph_json(copy, Path(folder) / copy.name / "graph.json")
+    return str(path), RawCiteSeer(raw.titles, raw.labels, linked, link=link)
+
+
+def linked_questions(link: str, folder: str | Path, *, n_per_template: int, seed: int, root: Any = None) -> list[QAItem]:
+    """The direction-free questions on the undirected Cora copy named after ``link``."""
+    spec, raw = undirected_cora(link, folder, root)
+    name = f"cora-{link}"
+    items = [item for template in linked_templates(link) for item in instantiate(name, template, raw, n_per_template, seed)]
+    return [replace(item, graph=spec, meta={**item.meta, "graph_name": name}) for item in items]
+
+
 def build_records(
     graphs: Iterable[str] = TRAIN_GRAPHS,
     *,
+    links: Iterable[str] = LINK_NAMES,
     n_per_template: int = 20,
     seed: int = 0,
     embedding_model: str = "hash",
     root_of: dict[str, Any] | None = None,
+    work_dir: str | Path | None = None,
 ) -> tuple[list[ReasonerRecord], list[ReasonerRecord], dict[str, Any]]:
     """``(train, validation, info)`` records of the teacher over generated questions on ``graphs``.
 
-    ``root_of`` may name a raw data folder per graph (the tests' small copies).
+    ``links`` names the undirected Cora copies (one each, written under ``work_dir``, a fresh
+    temporary folder by default). ``root_of`` may name a raw data folder per graph (the tests'
+    small copies; ``cora`` also serves the copies).
     """
-    graphs = list(graphs)
+    graphs, links = list(graphs), list(links)
     unseen = [g for g in graphs if g.strip().lower() in UNSEEN]
     if unseen:
         raise ValueError(f"{unseen[0]} is the unseen graph: the tuned reasoner is never trained on it")
+    roots = root_of or {}
     items: list[QAItem] = []
     for graph in graphs:
-        root = (root_of or {}).get(graph)
-        items += generate_questions(graph, n_per_template=n_per_template, seed=seed, root=root)
+        items += generate_questions(graph, n_per_template=n_per_template, seed=seed, root=roots.get(graph))
+    folder = Path(work_dir) if work_dir is not None else Path(tempfile.mkdtemp(prefix="reasoner-graphs-"))
+    for link in links:
+        items += linked_questions(link, folder, n_per_template=n_per_template, seed=seed, root=roots.get("cora"))
     train_items, held_out = split_questions(items, seed)
 
     def records(side: list[QAItem]) -> list[ReasonerRecord]:
@@ -254,6 +309,7 @@ def build_records(
     train, validation = records(train_items), records(held_out)
     info = {
         "graphs": graphs,
+        "undirected_cora_relations": links,
         "n_per_template": n_per_template,
         "seed": seed,
         "questions": len(items),

@@ -77,11 +77,12 @@ def generate_questions(
     data = raw if raw is not None else read_raw(name, root)
     items: list[QAItem] = []
     for template in chosen:
-        items += _instantiate(name, template, data, n_per_template, seed)
+        items += instantiate(name, template, data, n_per_template, seed)
     return items
 
 
-def _instantiate(graph: str, template: Template, raw: Any, n: int, seed: int) -> list[QAItem]:
+def instantiate(graph: str, template: Template, raw: Any, n: int, seed: int) -> list[QAItem]:
+    """Up to ``n`` questions of one template over ``raw``, named ``graph`` (see :func:`generate_questions`)."""
     subjects = list(raw.subjects(template.subject_kind))
     random.Random(f"{graph}:{template.name}:{seed}").shuffle(subjects)
     items: list[QAItem] = []

@@ -30,11 +30,16 @@ LINK = "linked"
 
 @dataclass
 class RawCiteSeer:
-    """CiteSeer as plain dicts keyed by the ``data.csv`` id (strings); one hop ``linked``, features ``title``/``label``."""
+    """CiteSeer as plain dicts keyed by the ``data.csv`` id (strings); one hop ``linked``, features ``title``/``label``.
+
+    The same view serves any undirected paper graph whose one relation is named ``link``
+    (the tuned reasoner's teacher asks these questions on an undirected copy of Cora).
+    """
 
     titles: dict[str, str]
     labels: dict[str, str]
     linked: dict[str, set[str]]
+    link: str = LINK
 
     def subjects(self, kind: str) -> list[str]:
         return tpl.safe_names(self.titles, max_chars=MAX_TITLE)
@@ -43,8 +48,8 @@ class RawCiteSeer:
         return tpl.Subject.titled(self.titles[pid], pid)
 
     def neighbours(self, pid: str, hop: str) -> set[str]:
-        if hop != LINK:
-            raise KeyError(f"CiteSeer has one relation, {LINK!r}; got {hop!r}")
+        if hop != self.link:
+            raise KeyError(f"this graph has one relation, {self.link!r}; got {hop!r}")
         return self.linked[pid]
 
     def feature(self, pid: str, name: str) -> str:
@@ -76,6 +81,7 @@ def read_raw_citeseer(root: str | Path | None = None) -> RawCiteSeer:
 
 
 def two_hop_papers(raw: RawCiteSeer, pid: str) -> tpl.Draft | None:
+    link = raw.link
     around = raw.linked[pid]
     if not tpl.within(around, 1, tpl.MAX_OBSERVED):
         return None
@@ -85,7 +91,7 @@ def two_hop_papers(raw: RawCiteSeer, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "Which papers, other than {s} itself, are linked to the papers that are linked to {s}?",
         titles,
-        f"Feature[Neighbour[Neighbour[{{ref}}, {LINK}], {LINK}], title]",
+        f"Feature[Neighbour[Neighbour[{{ref}}, {link}], {link}], title]",
     )
 
 
@@ -96,7 +102,7 @@ def linked_area_count(raw: RawCiteSeer, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many distinct research areas do the papers linked to {s} cover?",
         str(len({raw.labels[n] for n in around})),
-        f"Feature[Neighbour[{{ref}}, {LINK}], label]",
+        f"Feature[Neighbour[{{ref}}, {raw.link}], label]",
     )
 
 
@@ -110,7 +116,7 @@ def two_hop_count(raw: RawCiteSeer, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many distinct papers are linked to at least one of the papers linked to {s}, counting that paper itself?",
         str(len(second)),
-        f"Neighbour[Neighbour[{{ref}}, {LINK}], {LINK}]",
+        f"Neighbour[Neighbour[{{ref}}, {raw.link}], {raw.link}]",
     )
 
 
@@ -125,36 +131,42 @@ def linked_other_area_count(raw: RawCiteSeer, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many of the papers linked to {s} are in a different research area from that paper?",
         str(differing),
-        f"Feature[{{ref}}, label], Feature[Neighbour[{{ref}}, {LINK}], label]",
+        f"Feature[{{ref}}, label], Feature[Neighbour[{{ref}}, {raw.link}], label]",
     )
 
 
 PAPER = tpl.Kinds("paper")
 
-CITESEER_TEMPLATES: tuple[tpl.Template, ...] = (
-    PAPER.lookup("paper_label", "What is the research area of the paper titled {s}?", "label"),
-    PAPER.neighbour_titles(
-        "linked_papers", "Which papers are linked to the paper titled {s} by a citation?", LINK
-    ),
-    PAPER.degree("link_count", "How many papers are linked to the paper titled {s} by a citation?", LINK),
-    PAPER.own("two_hop_papers", "medium", "list_without_target", two_hop_papers, "two hops"),
-    PAPER.own("linked_area_count", "medium", "count_distinct", linked_area_count, "hop + aggregate"),
-    PAPER.top_neighbour(
-        "most_linked_neighbour",
-        "Which of the papers linked to {s} has the most citation links itself?",
-        hop=LINK,
-        count_hop=LINK,
-    ),
-    PAPER.own("two_hop_count", "medium", "count", two_hop_count, "two hops + count"),
-    PAPER.neighbourhood_vote(
-        "linked_majority_area",
-        "Among the papers linked to {s}, which research area is the most common?",
-        LINK,
-        "label",
-        (3, tpl.MAX_OBSERVED),
-        counts_key="area_counts",
-    ),
-    PAPER.own(
-        "linked_other_area_count", "hard", "count_differing", linked_other_area_count, "compare to self"
-    ),
-)
+
+def linked_templates(link: str = LINK) -> tuple[tpl.Template, ...]:
+    """The direction-free templates over an undirected paper graph whose one relation is named ``link``."""
+    return (
+        PAPER.lookup("paper_label", "What is the research area of the paper titled {s}?", "label"),
+        PAPER.neighbour_titles(
+            "linked_papers", "Which papers are linked to the paper titled {s} by a citation?", link
+        ),
+        PAPER.degree("link_count", "How many papers are linked to the paper titled {s} by a citation?", link),
+        PAPER.own("two_hop_papers", "medium", "list_without_target", two_hop_papers, "two hops"),
+        PAPER.own("linked_area_count", "medium", "count_distinct", linked_area_count, "hop + aggregate"),
+        PAPER.top_neighbour(
+            "most_linked_neighbour",
+            "Which of the papers linked to {s} has the most citation links itself?",
+            hop=link,
+            count_hop=link,
+        ),
+        PAPER.own("two_hop_count", "medium", "count", two_hop_count, "two hops + count"),
+        PAPER.neighbourhood_vote(
+            "linked_majority_area",
+            "Among the papers linked to {s}, which research area is the most common?",
+            link,
+            "label",
+            (3, tpl.MAX_OBSERVED),
+            counts_key="area_counts",
+        ),
+        PAPER.own(
+            "linked_other_area_count", "hard", "count_differing", linked_other_area_count, "compare to self"
+        ),
+    )
+
+
+CITESEER_TEMPLATES: tuple[tpl.Template, ...] = linked_templates()

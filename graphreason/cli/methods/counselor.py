@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from graphreason.cli.context_options import add_method_parser, context_from_args
@@ -91,7 +93,7 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
 def add_train_parser(models: argparse._SubParsersAction) -> None:
     """``train reasoner``: LoRA fine-tuning of the embedded SmolLM2 as the Counselor's reasoning agents."""
     from graphreason.cli.finetune import add_training_target
-    from graphreason.evals.counselor.trajectories import TRAIN_GRAPHS, VALIDATION_FRACTION
+    from graphreason.evals.counselor.trajectories import LINK_NAMES, TRAIN_GRAPHS, VALIDATION_FRACTION
 
     reasoner = add_training_target(
         models,
@@ -99,7 +101,8 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
         summary="fine-tune the embedded SmolLM2 (LoRA) as Graph Counselor's reasoner, on a teacher's trajectories",
         description="LoRA fine-tuning of SmolLM2-135M-Instruct on every Plan, Thought and Action turn of a "
         "teacher's trajectories through the real Counselor workflow (the tuned reasoner's short prompt, "
-        f"recorded as the workflow sends it), over generated questions on {', '.join(TRAIN_GRAPHS)}. "
+        f"recorded as the workflow sends it), over generated questions on {', '.join(TRAIN_GRAPHS)} and the "
+        "direction-free questions on undirected copies of Cora (one relation, renamed per copy). "
         f"{VALIDATION_FRACTION:.0%} of each template's questions are held out for the validation loss; CiteSeer "
         "(the unseen graph) is never used. Checkpoints go to --out; --resume continues the newest one exactly.",
         out="runs/reasoner", max_length=768, lr=2e-4, eval_every=50,
@@ -108,6 +111,11 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
     reasoner.add_argument(
         "--graphs", default=",".join(TRAIN_GRAPHS),
         help=f"comma-separated training graphs with question templates (default {','.join(TRAIN_GRAPHS)})",
+    )  # fmt: skip
+    reasoner.add_argument(
+        "--links", default=",".join(LINK_NAMES),
+        help="comma-separated relation names, one undirected copy of Cora each (default "
+        f"{','.join(LINK_NAMES)}; empty: none)",
     )  # fmt: skip
     reasoner.add_argument(
         "--n-per-template", type=positive, default=20, help="generated questions per template (default 20)"
@@ -133,6 +141,10 @@ def cmd_train_reasoner(args: argparse.Namespace) -> int:
     if unknown or not graphs:
         known = ", ".join(g for g in TEMPLATES if g not in UNSEEN)
         raise ValueError(f"--graphs takes graphs with question templates ({known}); got {args.graphs!r}")
+    links = [name.strip() for name in args.links.split(",") if name.strip()]
+    bad = [name for name in links if not re.fullmatch(r"[a-z][a-z0-9_]{0,30}", name)]
+    if bad:
+        raise ValueError(f"--links takes relation names of lower-case letters, digits and _; got {bad[0]!r}")
     card: dict[str, Any] = {
         "data": {"source": "teacher trajectories through the Counselor workflow over generated questions on "
                  f"{', '.join(graphs)}; never CiteSeer"},
@@ -146,7 +158,10 @@ def cmd_train_reasoner(args: argparse.Namespace) -> int:
         return grouped
 
     def build(tokenizer: Any) -> Any:  # after run_training has checked --out and --resume
-        train, validation, info = build_records(graphs, n_per_template=args.n_per_template, seed=args.seed)
+        train, validation, info = build_records(
+            graphs, links=links, n_per_template=args.n_per_template, seed=args.seed,
+            work_dir=Path(args.out) / "graphs",
+        )  # fmt: skip
         card["data"].update(info)
         card["split"] = (
             f"{len(info['held_out_qids'])} of {info['questions']} questions held out of training (stratified by "

@@ -11,13 +11,16 @@ from graphreason.cli.main import build_parser, main
 from graphreason.evals.counselor.trajectories import (
     ROLES,
     build_records,
+    linked_questions,
     needs,
     split_questions,
     teacher_records,
+    undirected_cora,
     worked_thought,
 )
 from graphreason.evals.datasets.generated import generate_questions
 from graphreason.evals.datasets.items import QAItem
+from graphreason.evals.datasets.templates_citeseer import linked_templates
 from graphreason.workflows.counselor import CounselorContext, solve
 from graphreason.workflows.models.scripted import ScriptedChatModel
 from tests.conftest import require_data
@@ -110,3 +113,32 @@ def test_held_out_questions_are_split_off_by_template_before_any_record(cora_ite
     train, held_out = split_questions(cora_items, seed=0)
     assert not {i.qid for i in train} & {i.qid for i in held_out}
     assert Counter(i.template for i in held_out) == Counter(i.template for i in train)  # one each of two
+
+
+@pytest.mark.data
+def test_undirected_cora_copies_ask_the_direction_free_questions_under_their_own_relation(tmp_path) -> None:
+    from graphreason.tools.core.loaders import load_graph
+
+    require_data("cora-citeseer-text")
+    spec, raw = undirected_cora("connected", tmp_path)
+    copy = load_graph(spec)
+    # Cora's 5,429 citations less the 151 pairs that cite each other: 5,278 links, listed at both ends
+    assert copy.name == "cora-connected" and copy.relations() == ["connected"]
+    assert sum(copy.degree(n, "connected") for n in copy.nodes()) == 2 * 5278
+    assert all(set(copy.neighbors(n, "connected")) == raw.linked[n] for n in list(raw.linked)[:200])
+    items = linked_questions("connected", tmp_path, n_per_template=1, seed=0)
+    assert {i.template for i in items} == {t.name for t in linked_templates("connected")}
+    for item in items:
+        assert item.meta["graph_name"] == "cora-connected" and item.qid.startswith("cora-connected-")
+        assert ", cites]" not in item.reference_action and ", cited_by]" not in item.reference_action
+        assert item.template == "paper_label" or ", connected]" in item.reference_action
+        records = teacher_records(item)  # the teacher reaches every gold on the copy too
+        assert records[0].graph == "cora-connected"
+        assert records[0].input.startswith("Graph: cora-connected. Nodes: paper.") and "Relations: connected." in (
+            records[0].input
+        )
+
+
+def test_relation_names_of_the_copies_are_checked_before_any_data_is_built(tmp_path, capsys) -> None:
+    assert main(["train", "reasoner", "--out", str(tmp_path), "--links", "connected,Bad Name"]) == 2
+    assert "--links takes relation names of lower-case letters, digits and _; got 'Bad Name'" in capsys.readouterr().err
