@@ -19,6 +19,10 @@ parser, graph functions, retriever and observations) with scripted replies:
    answer rule from those values (never copied from the gold; a record whose
    derived answer misses the gold is refused).
 
+A question whose observation does not show all its values (a list the
+workflow cut short) cannot be answered from what the model sees: it is left
+out, and its id listed in the info (``skipped_qids``).
+
 Each model call is one record: the prompt the workflow sent (its one message)
 and the reply. Questions are split by id before any record is written: a
 stratified share (:data:`VALIDATION_FRACTION`, seeded) is held out for the
@@ -49,7 +53,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graphreason.evals.counselor.reference_agent import observation_values
+from graphreason.evals.counselor.reference_agent import ObservationParseError, observation_values
 from graphreason.evals.datasets.answer_rules import apply_answer_rule, flatten
 from graphreason.evals.datasets.generated import generate_questions, instantiate, make_splits
 from graphreason.evals.datasets.items import QAItem
@@ -302,8 +306,15 @@ def build_records(
         items += linked_questions(link, folder, n_per_template=n_per_template, seed=seed, root=roots.get("cora"))
     train_items, held_out = split_questions(items, seed)
 
+    skipped: list[str] = []
+
     def records(side: list[QAItem]) -> list[ReasonerRecord]:
-        made = [r for item in side for r in teacher_records(item, seed=seed, embedding_model=embedding_model)]
+        made = []
+        for item in side:
+            try:
+                made += teacher_records(item, seed=seed, embedding_model=embedding_model)
+            except ObservationParseError:  # the observation shows too few of the values (a truncated list)
+                skipped.append(item.qid)
         return [replace(record, index=i) for i, record in enumerate(made)]
 
     train, validation = records(train_items), records(held_out)
@@ -313,7 +324,8 @@ def build_records(
         "n_per_template": n_per_template,
         "seed": seed,
         "questions": len(items),
-        "held_out_qids": [item.qid for item in held_out],
+        "held_out_qids": [item.qid for item in held_out if item.qid not in skipped],
+        "skipped_qids": skipped,
         "validation_fraction": VALIDATION_FRACTION,
         "prompt_form": "tuned",
     }

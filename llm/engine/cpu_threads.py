@@ -89,11 +89,12 @@ def apply_thread_choice() -> ThreadChoice:
     global _applied
     with _lock:
         if _applied is None:
-            import torch
-
+            # chosen before torch is imported, so a bad setting stops the process at once
             choice = choose_threads(
                 usable_cpus(), current_load(), THREADS.raw(), os.environ.get("OMP_NUM_THREADS")
             )
+            import torch
+
             torch.set_num_threads(choice.threads)
             log.info("embedded model uses %d torch thread(s) (%s)", choice.threads, choice.reason)
             _applied = choice

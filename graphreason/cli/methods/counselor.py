@@ -168,7 +168,8 @@ def cmd_train_reasoner(args: argparse.Namespace) -> int:
             f"template, seed {args.seed})"
         )
         print(f"teacher trajectories: {info['questions']} questions, {len(train)} train and {len(validation)} "
-              "held-out turns", flush=True)  # fmt: skip
+              f"held-out turns; {len(info['skipped_qids'])} question(s) left out (observation cut short)",
+              flush=True)  # fmt: skip
         return training_data(
             tokenizer, lambda prompt: prompt, by_graph(train), by_graph(validation),
             examples=args.examples, val_per_dataset=args.val_examples, max_length=args.max_length, seed=args.seed,

@@ -142,3 +142,22 @@ def test_undirected_cora_copies_ask_the_direction_free_questions_under_their_own
 def test_relation_names_of_the_copies_are_checked_before_any_data_is_built(tmp_path, capsys) -> None:
     assert main(["train", "reasoner", "--out", str(tmp_path), "--links", "connected,Bad Name"]) == 2
     assert "--links takes relation names of lower-case letters, digits and _; got 'Bad Name'" in capsys.readouterr().err
+
+
+def test_a_question_whose_observation_is_cut_short_is_left_out_and_listed(monkeypatch) -> None:
+    from graphreason.evals.counselor import trajectories
+    from graphreason.evals.counselor.reference_agent import ObservationParseError
+
+    items = [QAItem(f"g-t-{i:03d}", "q?", "a", level="easy", template="t", graph="g") for i in range(5)]
+    monkeypatch.setattr(trajectories, "generate_questions", lambda graph, **kw: list(items))
+
+    def fake(item, **kw):
+        if item.qid == "g-t-001":
+            raise ObservationParseError("the observation list is truncated")
+        return [trajectories.ReasonerRecord("g", item.qid, "t", "plan", 1, "in", "out")]
+
+    monkeypatch.setattr(trajectories, "teacher_records", fake)
+    train, validation, info = trajectories.build_records(["g"], links=[])
+    assert info["skipped_qids"] == ["g-t-001"] and "g-t-001" not in info["held_out_qids"]
+    assert len(train) + len(validation) == 4 and [r.index for r in train] == list(range(len(train)))
+    assert {r.qid for r in validation} == set(info["held_out_qids"])

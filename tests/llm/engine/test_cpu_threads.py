@@ -66,7 +66,14 @@ ONCE_PER_PROCESS = (
     "again = apply_thread_choice()\n"
     "print(first.threads, again.threads, torch.get_num_threads())\n"
 )
-BAD_SETTING = "from graphreason.llm.engine.cpu_threads import apply_thread_choice\napply_thread_choice()\n"
+BAD_SETTING = (  # and it stops before torch is imported
+    "import sys\n"
+    "from graphreason.llm.engine.cpu_threads import apply_thread_choice\n"
+    "try:\n"
+    "    apply_thread_choice()\n"
+    "finally:\n"
+    "    print('torch' in sys.modules)\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +103,4 @@ def test_a_bad_setting_stops_the_process_with_the_reason(children) -> None:
     child = children["bad"].result()
     assert child.returncode != 0
     assert "GRAPHREASON_THREADS must be a positive integer, got 'lots'" in child.stderr
+    assert child.stdout.split() == ["False"]  # refused before torch was imported
