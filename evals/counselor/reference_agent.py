@@ -99,7 +99,8 @@ def answer_from_observation(item: QAItem, observation: str) -> str:
     return answer
 
 
-def _last_observation(messages: list[BaseMessage]) -> str:
+def last_observation(messages: list[BaseMessage]) -> str:
+    """The text of the last ``Observation N:`` line of the prompt (its last message)."""
     prompt = str(messages[-1].content)
     found = re.findall(r"^Observation \d+: (.*)$", prompt, flags=re.MULTILINE)
     if not found:
@@ -113,7 +114,7 @@ def reference_script(item: QAItem, with_plan: bool = True) -> list[Any]:
         raise ValueError(f"item {item.qid} has no reference action")
 
     def finish(messages: list[BaseMessage]) -> str:
-        return f"Action 2: Finish[{answer_from_observation(item, _last_observation(messages))}]"
+        return f"Action 2: Finish[{answer_from_observation(item, last_observation(messages))}]"
 
     plan = ["Plan 1: follow the reference path through the graph"] if with_plan else []
     plan2 = ["Plan 2: the observation holds the answer"] if with_plan else []

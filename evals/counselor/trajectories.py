@@ -53,13 +53,19 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graphreason.evals.counselor.reference_agent import ObservationParseError, observation_values
-from graphreason.evals.datasets.answer_rules import apply_answer_rule, flatten
+from graphreason.evals.counselor.reference_agent import (
+    ObservationParseError,
+    answer_from_observation,
+    last_observation,
+    observation_values,
+)
+from graphreason.evals.datasets.answer_rules import flatten
 from graphreason.evals.datasets.generated import generate_questions, instantiate, make_splits
 from graphreason.evals.datasets.items import QAItem
 from graphreason.evals.datasets.templates_citeseer import RawCiteSeer, linked_templates
 from graphreason.evals.datasets.templates_cora import read_raw_cora
 from graphreason.evals.metrics import exact_match
+from graphreason.tools.core.loaders.citeseer import distinct_links
 from graphreason.tools.core.loaders.cora import load_cora
 from graphreason.tools.core.loaders.grbench import save_graph_json
 from graphreason.tools.core.store import GraphStore
@@ -197,17 +203,11 @@ class _Teacher:
         self.replies.append(text)
         return text
 
-    def _values(self, messages: list[BaseMessage]) -> list[Any]:
-        prompt = str(messages[-1].content)
-        line = next(ln for ln in reversed(prompt.splitlines()) if ln.startswith("Observation 1: "))
-        return observation_values(line.removeprefix("Observation 1: "))
-
     def _thought(self, messages: list[BaseMessage]) -> str:
-        values = self._values(messages)
+        observation = last_observation(messages)
+        self.answer = answer_from_observation(self.item, observation)  # as the reference agent reads it
         rule = str(self.item.reference_answer_rule)
-        result = values[0] if len(values) == 1 else tuple(values)
-        self.answer, _ = apply_answer_rule(rule, result, self.item.meta.get("subject"))
-        return self._say(worked_thought(rule, values, self.answer))
+        return self._say(worked_thought(rule, observation_values(observation), self.answer))
 
     def _finish(self, messages: list[BaseMessage]) -> str:
         return self._say(f"Finish[{self.answer}]")
@@ -259,12 +259,9 @@ def undirected_cora(link: str, folder: str | Path, root: str | Path | None = Non
     copy = GraphStore(name=f"cora-{link}", directed=False, text_keys=dict(cora.text_keys))
     for node in cora.nodes():
         copy.add_node(node, cora.node_type(node), cora.features(node))
-    seen: set[frozenset[str]] = set()
-    for pid in sorted(linked):
-        for other in sorted(linked[pid]):
-            if frozenset((pid, other)) not in seen:
-                seen.add(frozenset((pid, other)))
-                copy.add_edge(pid, other, link)
+    pairs = [(pid, other) for pid in sorted(linked) for other in sorted(linked[pid])]
+    for a, b in distinct_links(pairs):
+        copy.add_edge(a, b, link)
     path = save_graph_json(copy, Path(folder) / copy.name / "graph.json")
     return str(path), RawCiteSeer(raw.titles, raw.labels, linked, link=link)
 
