@@ -141,8 +141,8 @@ def build_parser(*, with_methods: bool = True) -> argparse.ArgumentParser:
         description="Four parts: GraphAgent-Reasoner on two graph problems; Graph Counselor on a Cora "
         "question, by its reference plan and then by the model; Graph-ToolFormer writing and running one "
         "graph API call; GraphAgent classifying one Cora paper (reference policy, then the model). With the "
-        "embedded model this takes about a minute on 2 CPU cores (58 s measured on this project's "
-        "2-core machine with a warm cache; 112 s for a first run, which also converts the model "
+        "embedded model this takes about a minute on 2 CPU cores (65 s measured on this project's "
+        "2-core machine with a warm cache; 119 s for a first run, which also converts the model "
         "and merges two adapters, once; other heavy jobs beside it make it slower). "
         "The Counselor part's defaults differ from `run counselor` (see below): no encoder to load, "
         "3 steps, no reflection. Plug in a capable endpoint with --model openai:MODEL --base-url URL.",

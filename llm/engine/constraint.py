@@ -53,6 +53,19 @@ def as_constraint(grammar: object) -> TextConstraint | None:
     )
 
 
+@dataclass(frozen=True)
+class OneOf:
+    """The smallest grammar: the reply is exactly one of ``texts`` (a choice among a few names)."""
+
+    texts: tuple[str, ...]
+
+    def viable(self, text: str) -> bool:
+        return any(choice.startswith(text) for choice in self.texts)
+
+    def complete(self, text: str) -> bool:
+        return text in self.texts
+
+
 @dataclass
 class ConstrainedPicker:
     """Applies one constraint over one reply; counts the tokens it replaced.

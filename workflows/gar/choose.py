@@ -13,6 +13,14 @@ or just a candidate's name somewhere in the words). The reply is untrusted:
   run to the design step, where the master writes a new algorithm;
 * an unusable reply falls back to the top-1 entry, and ``fallback_used`` says so.
 
+With the embedded model (and ``grammar`` on) the reply is decoded as exactly one
+``{"algorithm": NAME}`` object over the retrieved candidates' names, so the small
+model's choice is always readable and costs a dozen tokens instead of a
+paragraph; its parameters then come from the question alone. ``design_new`` is
+not offered to it: a 135M model cannot write the six parts, and a wrong pick
+among library entries is still overridden by the question's wording (a task the
+library lacks still goes to design that way).
+
 Parameters: what the parser read from the question wins; the master's values
 fill parameters the parser did not find, and disagreements are recorded. The
 master's values are checked like everything else it says: one that is not a
@@ -23,6 +31,7 @@ question's own values can end a run with a parameter error.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import reprlib
@@ -30,6 +39,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from graphreason.llm.engine.constraint import OneOf
 from graphreason.tools.core.lenient_json import json_objects
 from graphreason.tools.gar.graph_text import GraphTextError, ParsedProblem
 from graphreason.tools.gar.vertex import VertexAlgorithm, VertexGraph, VertexProgramError, get_algorithm
@@ -41,6 +51,7 @@ from graphreason.workflows.gar.retrieve import question_focus
 from graphreason.workflows.gar.state import Candidate, GARState
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.kit.llm import ask_role
+from graphreason.workflows.run_context import names_embedded_model
 
 _NODE_PARAMS = ("source", "target", "node")
 _NAME_KEYS = ("algorithm", "name", "choice", "algorithm_name")
@@ -252,6 +263,13 @@ def decide(
     return top1, "fallback to the top-1 entry (master reply unusable)"
 
 
+def choice_grammar(ctx: GARContext, candidates: list[str]) -> OneOf | None:
+    """The master's decoding constraint: one choice object per candidate, for the embedded model with ``grammar`` on."""
+    if not (ctx.grammar and names_embedded_model(ctx.master_model)):
+        return None
+    return OneOf(tuple(json.dumps({"algorithm": name}) for name in candidates if name != DESIGN_NEW))
+
+
 def choose(state: GARState, runtime: Runtime[GARContext]) -> dict:
     ctx = runtime.context
     problem = problem_of(state)
@@ -260,7 +278,11 @@ def choose(state: GARState, runtime: Runtime[GARContext]) -> dict:
     prompt = master_prompt(
         question_focus(state["question"]), state["graph_summary"], state["params"], candidates
     )
-    reply = ask_role(ctx, ctx.master_model, prompt, temperature=ctx.temperature, max_tokens=ctx.max_tokens)
+    grammar = choice_grammar(ctx, names)
+    reply = ask_role(
+        ctx, ctx.master_model, prompt, temperature=ctx.temperature, max_tokens=ctx.max_tokens,
+        call_options={"grammar": grammar} if grammar is not None else None,
+    )
     usage = reply.usage()
     picked, proposed = parse_choice(reply.text, names)
     task = state.get("detected_task")

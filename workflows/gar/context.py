@@ -36,6 +36,12 @@ class GARContext(RunContext):
         0.0, "Sampling temperature of the master (paper: 0 for every call).", server_max=2.0
     )
     max_tokens: int = setting(200, "Token budget of the master's reply.", server_max=MAX_CLIENT_TOKENS)
+    grammar: bool = setting(
+        True,
+        "With the embedded model, decode the master's choice as one JSON object naming a candidate (or "
+        "design_new); its parameters then come from the question (off = free decoding).",
+        negate="--no-grammar",
+    )
     max_rounds: int | None = setting(
         None,
         "Round cap of the distributed execution (unset: the algorithm's own cap, about n).",
