@@ -15,7 +15,7 @@ or just a candidate's name somewhere in the words). The reply is untrusted:
 
 With the embedded model (and ``grammar`` on) the reply is decoded as exactly one
 ``{"algorithm": NAME}`` object over the retrieved candidates' names, so the small
-model's choice is always readable and costs a dozen tokens instead of a
+model's choice is always readable and costs about ten tokens instead of a
 paragraph; its parameters then come from the question alone. ``design_new`` is
 not offered to it: a 135M model cannot write the six parts, and a wrong pick
 among library entries is still overridden by the question's wording (a task the
