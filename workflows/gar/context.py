@@ -38,8 +38,9 @@ class GARContext(RunContext):
     max_tokens: int = setting(200, "Token budget of the master's reply.", server_max=MAX_CLIENT_TOKENS)
     grammar: bool = setting(
         True,
-        "With the embedded model, decode the master's choice as one JSON object naming a candidate (or "
-        "design_new); its parameters then come from the question (off = free decoding).",
+        "With the embedded model, decode the master's choice as one JSON object naming a retrieved "
+        "candidate (design_new is not offered to it); its parameters then come from the question "
+        "(off = free decoding).",
         negate="--no-grammar",
     )
     max_rounds: int | None = setting(
