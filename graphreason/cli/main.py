@@ -87,13 +87,16 @@ def add_method_commands(
     eval_methods.metavar = _metavar(eval_names)
 
 
-def build_parser(*, with_methods: bool = True) -> argparse.ArgumentParser:
+def build_parser(*, with_methods: bool = True, with_demo: bool = True) -> argparse.ArgumentParser:
     """The argparse tree of every sub-command.
 
     With ``with_methods=False`` the methods' parsers under ``run`` / ``eval`` /
     ``train`` are left out: :func:`main` does that when the command line names
     another sub-command (or none: ``--help``, ``--version``), which then never
-    imports the method registry.
+    imports the method registry. With ``with_demo=False`` the demo's settings
+    (Counselor's context fields, which import langgraph) are left out: :func:`main`
+    does that unless the command line names ``demo``, so ``--version`` and
+    ``--help`` answer at once.
     """
     parser = argparse.ArgumentParser(
         prog="graphreason", description="LLM-on-graph reasoning methods as LangGraph workflows."
@@ -133,8 +136,6 @@ def build_parser(*, with_methods: bool = True) -> argparse.ArgumentParser:
     serve.add_argument("--no-reload", action="store_true", help="do not restart on code changes")
     serve.set_defaults(handler=commands.cmd_serve)
 
-    from graphreason.workflows.counselor.context import CounselorContext
-
     demo = sub.add_parser(
         "demo",
         help="all four methods on small examples: GAR, Graph Counselor, Graph-ToolFormer, GraphAgent",
@@ -147,13 +148,16 @@ def build_parser(*, with_methods: bool = True) -> argparse.ArgumentParser:
         "The Counselor part's defaults differ from `run counselor` (see below): no encoder to load, "
         "3 steps, no reflection. Plug in a capable endpoint with --model openai:MODEL --base-url URL.",
     )
-    demo.add_argument(
-        "--n", type=_positive, default=1, help="Counselor questions for the model (default 1)"
-    )
-    # The embedded 135M model takes 1-4 s per call on 2 cores: a small budget keeps the demo short.
-    add_run_settings(demo, CounselorContext, skip=("mode",),
-                     defaults={"max_steps": 3, "max_reflections": 0, "embedding_model": "hash"})
     demo.set_defaults(handler=commands.cmd_demo)
+    if with_demo:
+        from graphreason.workflows.counselor.context import CounselorContext
+
+        demo.add_argument(
+            "--n", type=_positive, default=1, help="Counselor questions for the model (default 1)"
+        )
+        # The embedded 135M model takes 1-4 s per call on 2 cores: a small budget keeps the demo short.
+        add_run_settings(demo, CounselorContext, skip=("mode",),
+                         defaults={"max_steps": 3, "max_reflections": 0, "embedding_model": "hash"})
     return parser
 
 
@@ -210,7 +214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``graphreason`` command; returns the exit code."""
     load_dotenv_file()
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(with_methods=command_of(words) in METHOD_COMMANDS)
+    command = command_of(words)
+    parser = build_parser(with_methods=command in METHOD_COMMANDS, with_demo=command == "demo")
     try:
         args = parser.parse_args(words)
         _validate(parser, args)
