@@ -122,13 +122,17 @@ def make_splits(
 
     Within each group the items are shuffled with the seed and the last
     ``round(n * validation_fraction)`` go to validation; groups of two or more
-    items contribute to both splits. Input order is kept inside each split.
+    items contribute to both splits. Input order is kept inside each split. A
+    group is named by the graph's name (``meta["graph_name"]`` where an item's
+    ``graph`` is a file path, such as a copy written to a temporary folder), so the
+    split never depends on where a graph file was written.
     """
     if not 0.0 < validation_fraction < 1.0:
         raise ValueError(f"validation_fraction must be between 0 and 1, got {validation_fraction}")
     groups: dict[tuple[str, str], list[int]] = {}
     for index, item in enumerate(items):
-        groups.setdefault((item.graph or "", item.template or ""), []).append(index)
+        graph = (item.meta or {}).get("graph_name") or item.graph or ""
+        groups.setdefault((graph, item.template or ""), []).append(index)
     validation: set[int] = set()
     for key, members in sorted(groups.items()):
         order = list(members)

@@ -50,6 +50,11 @@ def add_training_target(
         "--steps", type=positive, default=None, help="optimizer steps (default: one pass, examples/batch)"
     )
     parser.add_argument("--batch-size", type=positive, default=8, help="examples per step (default 8)")
+    parser.add_argument(
+        "--micro-batch", type=positive, default=None,
+        help="examples per forward/backward pass, at most --batch-size; the step's gradient is still the "
+        "whole batch's (default: the whole batch in one pass; smaller needs less memory)",
+    )
     parser.add_argument("--max-length", type=positive, default=max_length, help=max_length_help)
     parser.add_argument("--lr", type=_rate, default=lr, help=f"peak learning rate (default {lr:g})")
     parser.add_argument(
@@ -90,6 +95,8 @@ def run_training(args: argparse.Namespace, target: str, build: Callable[[Any], D
         train_generator,
     )
 
+    if args.micro_batch is not None and args.micro_batch > args.batch_size:
+        raise ValueError(f"--micro-batch ({args.micro_batch}) must not exceed --batch-size ({args.batch_size})")
     checkpoint = latest_checkpoint(args.out)
     if args.resume and checkpoint is None:
         raise ValueError(f"--resume: no checkpoint in {Path(args.out) / 'checkpoints'}")
@@ -114,6 +121,7 @@ def run_training(args: argparse.Namespace, target: str, build: Callable[[Any], D
         out_dir=args.out,
         steps=steps,
         batch_size=args.batch_size,
+        micro_batch=args.micro_batch,
         lr=args.lr,
         eval_every=args.eval_every,
         save_every=args.save_every,

@@ -72,11 +72,16 @@ class TrainConfig:
     resume: bool = False
     progress: bool = True
     init_adapter: str | None = None  # a peft adapter folder to start from (a second training stage)
+    # examples per forward/backward pass; the step's gradient is still that of the whole batch
+    # (None: the whole batch at once). Smaller passes need less memory, not more time.
+    micro_batch: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("steps", "batch_size", "lora_r", "eval_every", "save_every", "keep_checkpoints"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.micro_batch is not None and not 1 <= self.micro_batch <= self.batch_size:
+            raise ValueError(f"micro_batch must be between 1 and batch_size ({self.batch_size}), got {self.micro_batch}")
         if self.threads is not None and self.threads < 1:
             raise ValueError(f"threads must be at least 1, got {self.threads}")
         try:
@@ -294,6 +299,58 @@ def load_checkpoint(
     return info["step"], info["history"], float(info["seconds"])
 
 
+def output_tokens(examples: list[FinetuneExample]) -> int:
+    """How many tokens of ``examples`` the loss is taken on (labels shifted by one, as the model predicts them)."""
+    return sum(sum(1 for label in e.labels[1:] if label != -100) for e in examples)
+
+
+def summed_output_loss(model: Any, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+    """Summed cross-entropy over the output tokens of ``batch``, with the output layer run on those positions only.
+
+    Equal to ``model(**batch).loss`` times the number of output tokens, but the
+    vocabulary-sized logits (49,152 per position) exist only where the loss is
+    taken, not at every prompt position: for the Counselor reasoner's long prompts
+    and short outputs that was most of a step's memory (measured: see the README).
+    ``model`` is a causal LM (a peft wrapper or not) whose base has ``.model`` and ``.lm_head``.
+    """
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    hidden = base.model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).last_hidden_state
+    targets = batch["labels"][:, 1:]
+    keep = targets != -100
+    logits = base.lm_head(hidden[:, :-1][keep]).float()
+    return torch.nn.functional.cross_entropy(logits, targets[keep], reduction="sum")
+
+
+def _micro_batches(examples: list[FinetuneExample], size: int | None) -> list[list[FinetuneExample]]:
+    size = size or len(examples)
+    return [examples[start : start + size] for start in range(0, len(examples), size)]
+
+
+def batch_loss(
+    model: Any, examples: list[FinetuneExample], pad_id: int, device: str, micro_batch: int | None = None,
+    *, backward: bool = True,
+) -> float:
+    """Mean loss per output token of ``examples``; with ``backward`` its gradient is accumulated into the model.
+
+    The examples go through in passes of ``micro_batch`` (each padded to its own
+    longest example); each pass's summed loss is divided by the whole batch's
+    number of output tokens before its backward pass, so the accumulated gradient
+    is that of the whole batch's mean, whatever the pass size.
+    """
+    total_tokens = output_tokens(examples)
+    if total_tokens == 0:
+        raise ValueError("no output tokens in the batch: every label is masked")
+    total = 0.0
+    for part in _micro_batches(examples, micro_batch):
+        batch = {k: v.to(device) for k, v in collate(part, pad_id).items()}
+        with torch.set_grad_enabled(backward):
+            loss = summed_output_loss(model, batch) / total_tokens
+        if backward:
+            loss.backward()
+        total += float(loss.detach())
+    return total
+
+
 @torch.no_grad()
 def validation_loss(model: Any, examples: list[FinetuneExample], pad_id: int, batch_size: int, device: str) -> float:
     """Mean loss per output token over ``examples`` (dropout off)."""
@@ -301,10 +358,11 @@ def validation_loss(model: Any, examples: list[FinetuneExample], pad_id: int, ba
     model.eval()
     total, tokens = 0.0, 0
     for start in range(0, len(examples), batch_size):
-        batch = {k: v.to(device) for k, v in collate(examples[start : start + batch_size], pad_id).items()}
-        n = int((batch["labels"][:, 1:] != -100).sum())  # the model shifts labels by one
-        total += float(model(**batch).loss) * n
-        tokens += n
+        part = examples[start : start + batch_size]
+        n = output_tokens(part)
+        if n:
+            total += batch_loss(model, part, pad_id, device, backward=False) * n
+            tokens += n
     model.train(was_training)
     return total / max(tokens, 1)
 
@@ -372,15 +430,13 @@ def train_generator(
     bar = tqdm(total=config.steps, initial=step, disable=not config.progress, desc="train", unit="step")
     while step < config.steps:
         chosen = [train[i] for i in batch_indices(step, len(train), config.batch_size, config.seed)]
-        batch = {k: v.to(config.device) for k, v in collate(chosen, pad_id).items()}
-        loss = model(**batch).loss
         optimizer.zero_grad(set_to_none=True)
-        loss.backward()
+        loss = batch_loss(model, chosen, pad_id, config.device, config.micro_batch)
         torch.nn.utils.clip_grad_norm_(params, config.grad_clip)
         optimizer.step()
         scheduler.step()
         step += 1
-        entry = {"step": step, "loss": loss.detach().item()}
+        entry = {"step": step, "loss": loss}
         if validation and (step % config.eval_every == 0 or step == config.steps):
             entry["val_loss"] = validation_loss(model, validation, pad_id, config.batch_size, config.device)
         history.append(entry)

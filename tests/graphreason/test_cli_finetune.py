@@ -135,3 +135,16 @@ def test_agent_options_parse_with_the_shared_training_options() -> None:
 def test_bad_agent_training_requests_are_one_line_before_any_data_loads(argv, message, tmp_path, capsys) -> None:
     assert main(["train", "agent", "--out", str(tmp_path), *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_micro_batch_above_the_batch_is_refused_before_any_model_loads(tmp_path, capsys, monkeypatch) -> None:
+    import graphreason.llm.finetune.base_model as base_model
+
+    def no_load(*args, **kwargs):
+        raise AssertionError("the model was loaded")
+
+    monkeypatch.setattr(base_model, "load_base", no_load)
+    argv = ["train", "generator", "--out", str(tmp_path / "out"), "--batch-size", "4", "--micro-batch", "5"]
+    assert main(argv) == 2
+    assert "--micro-batch (5) must not exceed --batch-size (4)" in capsys.readouterr().err
+    assert build_parser().parse_args([*argv[:-1], "2"]).micro_batch == 2

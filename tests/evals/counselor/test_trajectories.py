@@ -137,6 +137,12 @@ def test_undirected_cora_copies_ask_the_direction_free_questions_under_their_own
         assert records[0].input.startswith("Graph: cora-connected. Nodes: paper.") and "Relations: connected." in (
             records[0].input
         )
+    # the held-out split depends on the copy's name, not on the folder it was written to (a fresh temporary
+    # one per training run: a split by path made every run's data differ, and --resume refuse its checkpoints)
+    here, elsewhere = (linked_questions("connected", tmp_path / f, n_per_template=2, seed=0) for f in ("a", "b"))
+    assert [i.graph for i in elsewhere] != [i.graph for i in here]
+    splits = [[[i.qid for i in side] for side in split_questions(v, seed=0)] for v in (here, elsewhere)]
+    assert splits[0] == splits[1] and all(splits[0])
 
 
 def test_relation_names_of_the_copies_are_checked_before_any_data_is_built(tmp_path, capsys) -> None:

@@ -137,3 +137,49 @@ def test_a_second_stage_starts_from_the_first_adapter_and_adds_up_the_time(base,
     with pytest.raises(ValueError, match="r=16, alpha=32; this run uses r=8"):
         train_generator(copy.deepcopy(model), tokenizer, train, validation,
                         config(tmp_path / "three", lora_r=8, init_adapter=str(first.adapter_dir)))
+
+
+def _lora_gradients(model, tokenizer, examples, micro_batch):
+    """The LoRA gradients of one batch's mean output loss (dropout off), and that loss."""
+    from graphreason.llm.finetune.train import add_lora, batch_loss
+
+    lora = add_lora(copy.deepcopy(model), TrainConfig(out_dir="unused", lora_dropout=0.0))
+    for name, param in lora.named_parameters():  # B starts at zero; give it values so A's gradient is not zero
+        if "lora_B" in name:
+            torch.nn.init.normal_(param, std=0.02, generator=torch.Generator().manual_seed(len(name)))
+    lora.eval()
+    loss = batch_loss(lora, examples, tokenizer.pad_token_id, "cpu", micro_batch)
+    return {n: p.grad.clone() for n, p in lora.named_parameters() if p.requires_grad}, loss, lora
+
+
+def test_the_output_only_loss_and_its_micro_batches_equal_the_models_own_loss(base, tiny_batch) -> None:
+    """The head runs on output positions only, in passes of any size: loss and gradient stay those of the batch."""
+    from graphreason.llm.finetune.data import collate
+    from graphreason.llm.finetune.train import output_tokens
+
+    model, tokenizer = base
+    examples = [*tiny_batch[0], *tiny_batch[1]]  # three examples of different lengths
+    whole, loss, lora = _lora_gradients(model, tokenizer, examples, None)
+    with torch.no_grad():
+        reference = float(lora(**collate(examples, tokenizer.pad_token_id)).loss)  # transformers' own mean
+    assert loss == pytest.approx(reference, rel=1e-5)
+    for micro_batch in (1, 2):
+        parts, parts_loss, _ = _lora_gradients(model, tokenizer, examples, micro_batch)
+        assert parts_loss == pytest.approx(loss, rel=1e-5)
+        for name, grad in whole.items():
+            torch.testing.assert_close(parts[name], grad, rtol=1e-4, atol=1e-7, msg=name)
+    assert output_tokens(examples) == sum(int((torch.tensor(e.labels[1:]) != -100).sum()) for e in examples)
+
+
+def test_training_in_micro_batches_follows_the_same_losses(base, tiny_batch, tmp_path) -> None:
+    model, tokenizer = base
+    train, validation = tiny_batch
+    whole = train_generator(copy.deepcopy(model), tokenizer, train, [], config(tmp_path / "whole", steps=2))
+    parts = train_generator(
+        copy.deepcopy(model), tokenizer, train, [], config(tmp_path / "parts", steps=2, micro_batch=1)
+    )
+    for a, b in zip(whole.history, parts.history, strict=True):
+        assert b["loss"] == pytest.approx(a["loss"], rel=2e-3)  # dropout draws differ with the pass shapes
+    assert parts.card["hyper_parameters"]["micro_batch"] == 1
+    with pytest.raises(ValueError, match="micro_batch"):
+        config(tmp_path / "bad", micro_batch=3)
