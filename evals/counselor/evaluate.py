@@ -207,7 +207,7 @@ def _meta(
         "path": str(path) if path else None,
         "graph": graph,
         "models": {
-            "reasoner": driver.model_name(template.reasoner_model),
+            "reasoner": driver.model_name(template.model_of("reasoner")),  # the tuned reasoner where it runs
             "reflector": driver.model_name(template.model_of("reflector")),
             "judge": driver.model_name(template.model_of("judge")),
             "metric_judge": metric_judge_model,

@@ -2,7 +2,7 @@
 
 For each generated question on a training graph (:data:`TRAIN_GRAPHS`; never
 CiteSeer, the unseen graph of :data:`UNSEEN`), a teacher drives the real
-Counselor workflow (``no_reflection`` mode, ``tuned_reasoner`` on, the real
+Counselor workflow (``no_reflection`` mode, ``reasoner_prompt="tuned"``, the real
 parser, graph functions, retriever and observations) with scripted replies:
 
 1. ``Plan 1`` says what the question needs from the graph, in one of a few
@@ -61,7 +61,7 @@ from graphreason.evals.counselor.reference_agent import (
 )
 from graphreason.evals.datasets.answer_rules import flatten
 from graphreason.evals.datasets.generated import generate_questions, instantiate, make_splits
-from graphreason.evals.datasets.items import QAItem
+from graphreason.evals.datasets.items import QAItem, save_items
 from graphreason.evals.datasets.templates_citeseer import RawCiteSeer, linked_templates
 from graphreason.evals.datasets.templates_cora import read_raw_cora
 from graphreason.evals.metrics import exact_match
@@ -226,7 +226,7 @@ def teacher_records(item: QAItem, *, seed: int = 0, embedding_model: str = "hash
     model = ScriptedChatModel(script=teacher.script())
     context = CounselorContext(
         graph=graph, embedding_model=embedding_model, reasoner_model=model, reflector_model=model,
-        judge_model=model, mode="no_reflection", tuned_reasoner=True, max_steps=MAX_STEPS,
+        judge_model=model, mode="no_reflection", reasoner_prompt="tuned", max_steps=MAX_STEPS,
     )  # fmt: skip
     out = solve(item.question, context)
     if not exact_match(out["answer"], item.answers or item.answer):
@@ -283,12 +283,14 @@ def build_records(
     embedding_model: str = "hash",
     root_of: dict[str, Any] | None = None,
     work_dir: str | Path | None = None,
+    held_out_file: str | Path | None = None,
 ) -> tuple[list[ReasonerRecord], list[ReasonerRecord], dict[str, Any]]:
     """``(train, validation, info)`` records of the teacher over generated questions on ``graphs``.
 
     ``links`` names the undirected Cora copies (one each, written under ``work_dir``, a fresh
     temporary folder by default). ``root_of`` may name a raw data folder per graph (the tests'
-    small copies; ``cora`` also serves the copies).
+    small copies; ``cora`` also serves the copies). ``held_out_file``: where to write the held-out
+    questions (QAItem JSONL, the ones with records), so ``graphreason eval counselor --path`` scores them.
     """
     graphs, links = list(graphs), list(links)
     unseen = [g for g in graphs if g.strip().lower() in UNSEEN]
@@ -315,6 +317,8 @@ def build_records(
         return [replace(record, index=i) for i, record in enumerate(made)]
 
     train, validation = records(train_items), records(held_out)
+    if held_out_file is not None:
+        save_items([item for item in held_out if item.qid not in skipped], held_out_file)
     info = {
         "graphs": graphs,
         "undirected_cora_relations": links,

@@ -1,14 +1,15 @@
 """``graphreason demo``: what the workflows do, in a few minutes on a laptop CPU.
 
 The demo is honest about the embedded model. SmolLM2-135M picks GAR's algorithm
-well enough (the answer itself is computed exactly by the vertex engine), but it is
-far too small to plan multi-step graph lookups for Graph Counselor. So the
-Counselor part shows the graph tools answering a question exactly (the question's
-reference plan replayed through the real workflow, no LLM), then one short attempt
-by the chosen model, printed beside the gold answer, with the flag that plugs in a
-capable endpoint. Graph-ToolFormer's part runs the annotated call beside the model's;
-GraphAgent's runs a fixed reference policy through the real command loop, then one
-short attempt by the model (the embedded one cannot write the agent's JSON commands).
+under a grammar (the answer itself is computed exactly by the vertex engine). For
+Graph Counselor the Counselor part shows the graph tools answering a question
+exactly (the question's reference plan replayed through the real workflow, no
+LLM), then the model's own attempt, printed beside the gold answer: with the
+embedded model that is the tuned reasoner (the shipped LoRA adapter) on a CiteSeer
+question, a graph it never saw in training, with its measured exact-match rate and
+the flag that plugs in a capable endpoint. Graph-ToolFormer's part runs the annotated
+call beside the model's; GraphAgent's runs a fixed reference policy through the real
+command loop, then one attempt by the model (with the embedded model, the tuned agent).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import Any
 
 from graphreason.cli.methods.counselor import counselor_context
 from graphreason.cli.trace import EventPrinter, shorten
-from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.context import PAPER_TEMPERATURE, CounselorContext
+from graphreason.workflows.counselor.tuned import tuned_reasoner_scores
 from graphreason.workflows.run_context import shared_settings
 
 # two problems in GraphInstruct's phrasing, with their answers worked out by hand
@@ -44,6 +46,7 @@ DEMO_GAR = (
 # templates shown: a compound lookup replayed by its reference plan, and the easiest one for the model
 REFERENCE_TEMPLATE = "most_cited_reference"
 MODEL_TEMPLATE = "paper_label"
+UNSEEN_GRAPH = "citeseer"  # the tuned reasoner's questions come from the graph it was never trained on
 CAPABLE_FLAG = "--model openai:MODEL --base-url URL"
 
 
@@ -64,12 +67,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if context.seed is None:  # the same demo on every run: the models sample with seed 0 unless --seed says
         context = replace(context, seed=0)
     embedded = context.embedded_reasoner
+    unseen = f" on {UNSEEN_GRAPH} (a graph the tuned reasoner never saw in training)" if context.tuned_spec else ""
     print(
         f"GraphReason demo with model {context.reasoner_model!r}"
         + (" (SmolLM2-135M, embedded, CPU)" if embedded else "")
         + ".\nPart 1: GraphAgent-Reasoner on two graph problems (exact answers from the vertex engine).\n"
         f"Part 2: Graph Counselor on a {context.graph} question answered by its reference plan through the real graph "
-        f"tools, then {args.n} question(s) for the model, each beside its gold answer.\n"
+        f"tools, then {args.n} question(s) for the model{unseen}, each beside its gold answer.\n"
         "Part 3: Graph-ToolFormer: the model writes a graph API call into its answer; the call runs exactly.\n"
         "Part 4: GraphAgent classifies a Cora paper: a reference policy drives the real command loop, then one "
         "attempt by the model.",
@@ -82,10 +86,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
             "Other heavy jobs running beside it make it slower.",
             flush=True,
         )
+    # Counselor's unset temperature is greedy for its tuned reasoner; the other parts keep the usual default
+    others = PAPER_TEMPERATURE if args.temperature is None else args.temperature
     _gar_part(context, clock)
     code = _counselor_part(context, args.n, clock)
-    _toolformer_part(context, clock)
-    _graphagent_part(context, clock)
+    _toolformer_part(context, clock, others)
+    _graphagent_part(context, clock, others)
     return code
 
 
@@ -97,13 +103,14 @@ DEMO_TOOLFORMER = (
 )
 
 
-def _toolformer_part(counselor: CounselorContext, clock: _Clock) -> None:
+def _toolformer_part(counselor: CounselorContext, clock: _Clock, temperature: float) -> None:
     """The model writes the call for one question; the annotated call is run beside it."""
     from graphreason.workflows.toolformer import solve as solve_toolformer
     from graphreason.workflows.toolformer.context import ToolformerContext
 
     question, annotated, expected = DEMO_TOOLFORMER
-    context = ToolformerContext(**shared_settings(counselor), generator_model=counselor.reasoner_model)
+    shared = {**shared_settings(counselor), "temperature": temperature}
+    context = ToolformerContext(**shared, generator_model=counselor.reasoner_model)
     print(f"\n=== {clock} Graph-ToolFormer: the model writes the graph API call ===\n{question}", flush=True)
     output = solve_toolformer(question, context)
     tuned = any(step.get("generator") == "tuned" for step in output.get("trace", []))
@@ -156,7 +163,7 @@ def reference_replies(data: Any, node: str) -> tuple[list[str], str]:
     ], label
 
 
-def _graphagent_part(counselor: CounselorContext, clock: _Clock) -> None:
+def _graphagent_part(counselor: CounselorContext, clock: _Clock, temperature: float) -> None:
     """A reference policy through the real loop (no LLM), then one short attempt by the model."""
     from graphreason.workflows.graphagent import GraphAgentContext, resources, stream_solve
     from graphreason.workflows.models.scripted import ScriptedChatModel
@@ -166,7 +173,8 @@ def _graphagent_part(counselor: CounselorContext, clock: _Clock) -> None:
     print(f"\n=== {clock} GraphAgent on Cora paper {node}: {shorten(data.title(node), 90)} ===", flush=True)
     print("Reference policy (scripted replies, no LLM) through the real loop, commands and observations:")
     replies, _ = reference_replies(data, node)
-    base = dict(shared_settings(counselor), dataset="cora", graph_tool=False, long_term=False, summarise=False)
+    base = dict(shared_settings(counselor), temperature=temperature, dataset="cora", graph_tool=False,
+                long_term=False, summarise=False)
     scripted = GraphAgentContext(**base, agent_model=ScriptedChatModel(script=replies))
     printer = EventPrinter(sys.stdout)
     output = stream_solve(node, scripted, on_event=printer)
@@ -246,14 +254,20 @@ def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) 
     )
     _print_against_gold(str(output.get("answer") or ""), reference, gold_of, exact_match)
 
+    if context.tuned_spec is not None:  # the tuned reasoner is shown on the graph it never saw in training
+        context = replace(context, graph=UNSEEN_GRAPH)
+        print(f"\nLoading {UNSEEN_GRAPH} for the tuned reasoner (encoder {context.embedding_model!r})...", flush=True)
+        items = load_eval_items("generated", graph=UNSEEN_GRAPH, n_per_template=1, seed=context.seed or 0)
+        reference = None
     easy = [item for item in items if item.template == MODEL_TEMPLATE] + [
         item for item in items if item.template != MODEL_TEMPLATE and item is not reference
     ]
     rows = []
     chosen = easy[:n_questions]
+    model = context.model_of("reasoner")
     for number, item in enumerate(chosen, 1):
         print(
-            f"\n--- {clock} Model {context.reasoner_model!r}, question {number}/{len(chosen)} "
+            f"\n--- {clock} Model {model!r}, question {number}/{len(chosen)} on {context.graph!r} "
             f"[{item.level} / {item.template}] "
             f"(at most {context.max_steps} steps, {context.max_reflections} reflection(s)) ---"
         )
@@ -263,7 +277,15 @@ def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) 
         rows.append(_print_against_gold(str(output.get("answer") or ""), item, gold_of, exact_match))
     right = sum(rows)
     print(f"\n=== {clock} Done: the model answered {right}/{len(rows)} Counselor question(s) exactly ===")
-    if context.embedded_reasoner:
+    if context.tuned_spec is not None:
+        print(
+            f"The tuned reasoner ({context.tuned_spec}: SmolLM2-135M with Graph Counselor's LoRA adapter, trained on\n"
+            f"teacher trajectories over Cora, undirected copies of Cora and MovieLens, never {UNSEEN_GRAPH}) plans,\n"
+            f"acts and finishes in the paper's format; {tuned_reasoner_scores()},\n"
+            "so it is often wrong. The reference plan shows the tools reach the gold.\n"
+            f"Plug in a capable OpenAI-compatible endpoint with: graphreason demo {CAPABLE_FLAG}"
+        )
+    elif context.embedded_reasoner:
         print(
             "SmolLM2-135M is too small for multi-step graph reasoning: decoded under the call grammar, its\n"
             "Actions parse and run, but it rarely picks the calls or the answer a question needs, so wrong\n"

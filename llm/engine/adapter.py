@@ -44,7 +44,7 @@ from graphreason.settings import cache_dir
 
 ADAPTERS_DIR = Path(__file__).resolve().parents[1] / "adapters"
 # adapters shipped with the project: name -> folder under ADAPTERS_DIR
-SHIPPED = {"toolformer": "toolformer-generator", "graphagent": "graphagent-agent"}
+SHIPPED = {"toolformer": "toolformer-generator", "graphagent": "graphagent-agent", "counselor": "counselor-reasoner"}
 # the two files of a peft LoRA folder (training, export and merge all read these names)
 ADAPTER_CONFIG = "adapter_config.json"
 ADAPTER_WEIGHTS = "adapter_model.safetensors"

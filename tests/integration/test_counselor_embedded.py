@@ -1,6 +1,8 @@
 """Graph Counselor end to end with the embedded SmolLM2 model and the real minilm retriever.
 
-A 135M model rarely answers correctly, so this checks the run, not the answer:
+By default the reasoning agents run the tuned reasoner (the shipped LoRA adapter, merged
+once per cache) on its short prompt; the judge and reflector run the plain model.
+A 135M model often answers wrongly, so this checks the run, not the answer:
 every role is called, every step carries plan / thought / action / observation,
 every Action (decoded under the call grammar, on by default) parses,
 a rejected or unfinished trial leads to a reflection and a second trial, and the
@@ -26,6 +28,7 @@ def test_full_counselor_run_with_the_embedded_model(cache_sharing_the_model):
     ctx = CounselorContext(
         graph=str(FIXTURE), max_steps=1, max_reflections=1, max_tokens=48, reflection_max_tokens=48, seed=7
     )
+    assert ctx.tuned_spec == "local:smollm2-135m-counselor" and ctx.short_prompt
     out = solve("Who wrote the paper Sparse coding of natural images?", ctx)
     trials = out["trials"]
     assert 1 <= len(trials) <= 2

@@ -72,8 +72,8 @@ def render_scratchpad(steps: list[Step], pending: Step | None = None, with_plan:
 
 
 def role_prompt(role: str, index: int, state: CounselorState, context: CounselorContext) -> str:
-    """The prompt of one reasoning line: the paper's prompt, or the tuned reasoner's short one (``tuned_reasoner``)."""
-    if context.tuned_reasoner:
+    """The prompt of one reasoning line: the paper's prompt, or the tuned reasoner's short one (``short_prompt``)."""
+    if context.short_prompt:
         pending = state.get("pending")
         return tuned_prompt(
             role, index, state["question"], graph_functions(context).store,

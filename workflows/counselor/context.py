@@ -33,6 +33,8 @@ MODES: tuple[str, ...] = ("base", "graph_cot", "no_reflection", "counselor")
 # Graph Counselor (under the call grammar its Actions run, but it rarely picks the calls a question needs):
 # 3 steps, no reflection
 PAPER_BUDGET = (10, 2)
+PAPER_TEMPERATURE = 0.7
+TUNED_ADAPTER = "counselor"  # the shipped LoRA adapter of the tuned reasoner (llm/engine/adapter.py: SHIPPED)
 EMBEDDED_BUDGET = (3, 0)
 # Token budget of one line, and of a Plan or Thought line of the embedded model when note_tokens is unset
 # (its long notes only repeat the question; its Actions keep the full budget)
@@ -67,8 +69,12 @@ class CounselorContext(RunContext):
         "Model that judges a finished trial [yes]/[no] from its trajectory, never from a gold answer; "
         "empty = the reasoner's model.",
     )
-    temperature: float = setting(
-        0.7, "Sampling temperature of the reasoning agents (paper: 0.7).", server_max=2.0
+    temperature: float | None = setting(
+        None,
+        f"Sampling temperature of the reasoning agents; unset = {PAPER_TEMPERATURE} (paper), or 0 (greedy) for "
+        "the tuned reasoner, which answers best greedily.",
+        low=0.0,
+        high=2.0,
     )
     reflector_temperature: float | None = setting(
         None, "Temperature of the reflector; unset = the reasoning temperature.", low=0.0, high=2.0
@@ -128,13 +134,23 @@ class CounselorContext(RunContext):
     )
     review_actions: bool = setting(False, REVIEW_HELP)
     tuned_reasoner: bool = setting(
-        False,
-        "Send the planner, thought and execution agents the tuned reasoner's short prompt (the graph's names, "
-        "the question and this trial's lines; what `graphreason train reasoner` trains on) instead of the "
-        "paper's prompt. For a model trained on it.",
+        True,
+        "With the embedded model, the planner, thought and execution agents run the reasoner fine-tuned for "
+        "Graph Counselor (SmolLM2-135M with the shipped LoRA adapter of `graphreason train reasoner`) on the "
+        "short prompt it was trained on; off = the plain embedded model on the paper's prompt. Other models "
+        "are never swapped.",
+        negate="--no-tuned-reasoner",
+    )
+    reasoner_prompt: Literal["auto", "paper", "tuned"] = setting(
+        "auto",
+        "Prompt of the planner, thought and execution agents: auto = the tuned reasoner's short prompt when "
+        "the tuned reasoner runs, the paper's otherwise; tuned = the short prompt for any model (one serving "
+        "the adapter elsewhere, or the teacher that records the training data); paper = the paper's prompt.",
     )
 
     def __post_init__(self) -> None:
+        if self.temperature is None:  # resolved first: the shared checks read a number
+            self.temperature = 0.0 if self.tuned_spec is not None else PAPER_TEMPERATURE
         super().__post_init__()
         if self.tool_calling == "native" and self.mode != "base":  # the execution agent calls the tools
             check_native_model("reasoner_model", self.reasoner_model)
@@ -158,15 +174,37 @@ class CounselorContext(RunContext):
         """The reasoning agents run on the embedded SmolLM2 (a ``local`` spec)."""
         return names_embedded_model(self.reasoner_model)
 
+    @property
+    def tuned_spec(self) -> str | None:
+        """The tuned reasoner's model spec when it runs the reasoning agents (embedded model, ``tuned_reasoner``)."""
+        from graphreason.workflows.models.factory import tuned_local_spec
+
+        return tuned_local_spec(self.reasoner_model, self.tuned_reasoner, TUNED_ADAPTER)
+
+    @property
+    def short_prompt(self) -> bool:
+        """The reasoning agents get the tuned reasoner's short prompt (see ``reasoner_prompt``)."""
+        if self.reasoner_prompt == "auto":
+            return self.tuned_spec is not None
+        return self.reasoner_prompt == "tuned"
+
     def model_of(self, role: str) -> str:
-        """The model spec of one role: reasoner, reflector or judge (unset roles use the reasoner's)."""
+        """The model spec of one role: reasoner, reflector or judge (unset roles use the reasoner's).
+
+        The reasoning agents run the tuned reasoner where it applies (:attr:`tuned_spec`);
+        the reflector and judge, which it was not trained for, keep the plain model.
+        """
         own = {"reflector": self.reflector_model, "judge": self.judge_model}.get(role)
+        if role == "reasoner" and self.tuned_spec is not None:
+            return self.tuned_spec
         return own or self.reasoner_model
 
     def temperature_of(self, role: str) -> float:
         """Sampling temperature of one role: reasoner, reflector or judge."""
         own = {"reflector": self.reflector_temperature, "judge": self.judge_temperature}.get(role)
-        return self.temperature if own is None else own
+        if own is not None:
+            return own
+        return PAPER_TEMPERATURE if self.temperature is None else self.temperature
 
     @property
     def planner_on(self) -> bool:

@@ -75,3 +75,20 @@ def tuned_prompt(
     lines += trial_lines(steps, with_plan)
     lines.append(f"{LABELS[role]} {index}:")
     return "\n".join(lines)
+
+
+def tuned_reasoner_scores() -> str:
+    """What the shipped reasoner's card says it scored, in words (the eval its card records, if any)."""
+    import json
+
+    from graphreason.llm.engine.adapter import shipped_adapter
+    from graphreason.llm.engine.weights import LocalModelError
+
+    try:
+        card = json.loads((shipped_adapter("counselor") / "card.json").read_text())
+        scores = card["validation_scores"]
+        row, graph = scores["modes"]["counselor"], scores["graph"]
+        em, n = float(row["exact_match"]), int(row["n"])
+    except (OSError, LookupError, TypeError, ValueError, LocalModelError):
+        return "its measured exact-match rate is in the README"
+    return f"measured on {n} generated {graph} questions it answers {em:.1f}% exactly"

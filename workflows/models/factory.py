@@ -52,6 +52,7 @@ LOCAL_MODELS: dict[str, str | None] = {
     "smollm2-135m": None,
     "smollm2-135m-toolformer": "toolformer",
     "smollm2-135m-graphagent": "graphagent",
+    "smollm2-135m-counselor": "counselor",
 }
 DEFAULT_TIMEOUT = 60.0  # seconds one request may take
 DEFAULT_MAX_RETRIES = 2  # retries after the first attempt

@@ -127,6 +127,9 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
     reasoner.set_defaults(handler=cmd_train_reasoner)
 
 
+HELD_OUT_FILE = "held_out.jsonl"  # the held-out questions of a reasoner run, beside its card
+
+
 def cmd_train_reasoner(args: argparse.Namespace) -> int:
     from graphreason.cli.finetune import run_training
     from graphreason.evals.counselor.trajectories import UNSEEN, build_records
@@ -160,12 +163,13 @@ def cmd_train_reasoner(args: argparse.Namespace) -> int:
     def build(tokenizer: Any) -> Any:  # after run_training has checked --out and --resume
         train, validation, info = build_records(
             graphs, links=links, n_per_template=args.n_per_template, seed=args.seed,
-            work_dir=Path(args.out) / "graphs",
+            work_dir=Path(args.out) / "graphs", held_out_file=Path(args.out) / HELD_OUT_FILE,
         )  # fmt: skip
         card["data"].update(info)
         card["split"] = (
             f"{len(info['held_out_qids'])} of {info['questions']} questions held out of training (stratified by "
-            f"template, seed {args.seed})"
+            f"template, seed {args.seed}), written to {HELD_OUT_FILE} beside this card for "
+            f"`graphreason eval counselor --path`"
         )
         print(f"teacher trajectories: {info['questions']} questions, {len(train)} train and {len(validation)} "
               f"held-out turns; {len(info['skipped_qids'])} question(s) left out (observation cut short)",
@@ -212,6 +216,9 @@ def _lenient_graph(args: argparse.Namespace) -> None:
 # README's question: Finish at step 2, 38 s in all, 16.8 s of it in the model); 10 s leaves some room
 EMBEDDED_STEP_S = 10
 EMBEDDED_START_S = 20
+# the tuned reasoner's short prompts: 9.6 s in the model for 2 steps (6 calls, 1,169 tokens in), 16.4 s in all for
+# README's question with a warm cache; 5 s a step leaves some room
+TUNED_STEP_S = 5
 
 
 def embedded_note(context: Any) -> str:
@@ -219,7 +226,22 @@ def embedded_note(context: Any) -> str:
     if not context.embedded_reasoner:
         return ""
     trials = 1 + (context.max_reflections if context.mode == "counselor" else 0)
-    seconds = EMBEDDED_START_S + EMBEDDED_STEP_S * context.max_steps * trials
+    step_s = TUNED_STEP_S if context.tuned_spec is not None else EMBEDDED_STEP_S
+    seconds = EMBEDDED_START_S + step_s * context.max_steps * trials
+    budget = (
+        f"This run is bounded to {context.max_steps} step(s) and {context.max_reflections} reflection(s): at most "
+        f"about {seconds} s on 2 CPU cores. For answers, use a capable endpoint (--model openai:MODEL --base-url URL), "
+        "where the paper's T=10, N=2 apply."
+    )
+    if context.tuned_spec is not None:
+        from graphreason.workflows.counselor.tuned import tuned_reasoner_scores
+
+        return (
+            f"graphreason: the reasoning agents run Graph Counselor's tuned reasoner ({context.tuned_spec}, the "
+            "embedded SmolLM2-135M with the shipped LoRA adapter; --no-tuned-reasoner for the plain model), greedily "
+            f"unless --temperature is given. It is a 135M model: {tuned_reasoner_scores()}, so expect wrong "
+            f"answers too. {budget}"
+        )
     return (
         "graphreason: the embedded SmolLM2-135M is not tuned for Graph Counselor. "
         + (
@@ -228,10 +250,7 @@ def embedded_note(context: Any) -> str:
             if context.grammar
             else "Without the call grammar it rarely writes a usable graph call: expect no answer. "
         )
-        + "This run is bounded to "
-        f"{context.max_steps} step(s) and {context.max_reflections} reflection(s): at most about {seconds} s on 2 CPU "
-        "cores. For answers, use a capable endpoint (--model openai:MODEL --base-url URL), where the paper's "
-        "T=10, N=2 apply."
+        + budget
     )
 
 

@@ -73,7 +73,7 @@ def test_every_template_gives_six_turns_recorded_from_the_workflow(cora_items) -
         model = ScriptedChatModel(script=[r.output for r in records])
         context = CounselorContext(
             graph="cora", embedding_model="hash", reasoner_model=model, reflector_model=model, judge_model=model,
-            mode="no_reflection", tuned_reasoner=True, max_steps=3,
+            mode="no_reflection", reasoner_prompt="tuned", max_steps=3,
         )  # fmt: skip
         solve(item.question, context)
         assert [str(call[-1].content) for call in model.calls] == [r.input for r in records]
@@ -150,7 +150,7 @@ def test_relation_names_of_the_copies_are_checked_before_any_data_is_built(tmp_p
     assert "--links takes relation names of lower-case letters, digits and _; got 'Bad Name'" in capsys.readouterr().err
 
 
-def test_a_question_whose_observation_is_cut_short_is_left_out_and_listed(monkeypatch) -> None:
+def test_a_question_whose_observation_is_cut_short_is_left_out_and_listed(monkeypatch, tmp_path) -> None:
     from graphreason.evals.counselor import trajectories
     from graphreason.evals.counselor.reference_agent import ObservationParseError
 
@@ -163,7 +163,12 @@ def test_a_question_whose_observation_is_cut_short_is_left_out_and_listed(monkey
         return [trajectories.ReasonerRecord("g", item.qid, "t", "plan", 1, "in", "out")]
 
     monkeypatch.setattr(trajectories, "teacher_records", fake)
-    train, validation, info = trajectories.build_records(["g"], links=[])
+    held_out = tmp_path / "held_out.jsonl"
+    train, validation, info = trajectories.build_records(["g"], links=[], held_out_file=held_out)
     assert info["skipped_qids"] == ["g-t-001"] and "g-t-001" not in info["held_out_qids"]
     assert len(train) + len(validation) == 4 and [r.index for r in train] == list(range(len(train)))
     assert {r.qid for r in validation} == set(info["held_out_qids"])
+    # the held-out questions are written for `eval counselor --path`, exactly those with records
+    from graphreason.evals.datasets.items import load_items
+
+    assert [item.qid for item in load_items(held_out)] == info["held_out_qids"]

@@ -111,7 +111,7 @@ def test_digest_follows_the_bytes(tmp_path: Path) -> None:
 
 
 def test_unknown_shipped_adapter_names_the_known_ones() -> None:
-    with pytest.raises(LocalModelError, match="shipped adapters: graphagent, toolformer"):
+    with pytest.raises(LocalModelError, match="shipped adapters: counselor, graphagent, toolformer"):
         shipped_adapter("nope")
 
 

@@ -1,4 +1,4 @@
-"""The tuned reasoner's short prompt: what it holds, and that the workflow sends it only when asked."""
+"""The tuned reasoner: its default switch, its short prompt and what it holds, and when the workflow sends it."""
 
 from __future__ import annotations
 
@@ -20,13 +20,51 @@ SCRIPT = [
 ]  # fmt: skip
 
 
-def _run(tuned: bool) -> tuple[ScriptedChatModel, dict]:
+def _run(prompt: str) -> tuple[ScriptedChatModel, dict]:
     model = ScriptedChatModel(script=list(SCRIPT))
     context = CounselorContext(
         graph=str(FIXTURE), embedding_model="hash", reasoner_model=model, reflector_model=model, judge_model=model,
-        mode="no_reflection", max_steps=3, tuned_reasoner=tuned,
+        mode="no_reflection", max_steps=3, reasoner_prompt=prompt,
     )  # fmt: skip
     return model, solve(QUESTION, context)
+
+
+TUNED = "local:smollm2-135m-counselor"
+
+
+def test_the_embedded_model_reasons_with_the_tuned_reasoner_by_default() -> None:
+    tuned = CounselorContext()
+    assert tuned.tuned_spec == tuned.model_of("reasoner") == TUNED and tuned.short_prompt
+    assert tuned.temperature == 0.0  # greedy unless asked
+    assert tuned.model_of("judge") == tuned.model_of("reflector") == "local"  # not trained for those roles
+    assert CounselorContext(temperature=0.4).temperature == 0.4
+    plain = CounselorContext(tuned_reasoner=False)  # --no-tuned-reasoner
+    assert plain.tuned_spec is None and plain.model_of("reasoner") == "local" and not plain.short_prompt
+    assert plain.temperature == 0.7
+    named = CounselorContext(reasoner_model=TUNED, tuned_reasoner=False)  # naming it selects it
+    assert named.tuned_spec == TUNED and named.short_prompt
+    endpoint = CounselorContext(reasoner_model="openai:gpt-4o-mini")  # endpoints get the paper's prompt
+    assert endpoint.tuned_spec is None and not endpoint.short_prompt and endpoint.temperature == 0.7
+    assert CounselorContext(reasoner_model="openai:m", reasoner_prompt="tuned").short_prompt  # served elsewhere
+    assert not CounselorContext(reasoner_prompt="paper").short_prompt
+
+
+def test_a_default_run_sends_the_tuned_model_its_short_prompt_greedily(monkeypatch) -> None:
+    """The workflow's reasoning calls go to the tuned model spec at temperature 0 with the short prompt."""
+    from graphreason.workflows.kit import llm as kit_llm
+
+    model = ScriptedChatModel(script=list(SCRIPT))
+    asked: list[tuple[object, object]] = []
+
+    def scripted_role(context, spec, **params):
+        asked.append((spec, params.get("temperature")))
+        return model
+
+    monkeypatch.setattr(kit_llm, "role_model", scripted_role)
+    out = solve(QUESTION, CounselorContext(graph=str(FIXTURE), embedding_model="hash", mode="no_reflection"))
+    assert out["answer"] == "Olshausen"
+    assert asked and all(spec == TUNED and temperature == 0.0 for spec, temperature in asked)
+    assert all(str(call[-1].content).startswith("Graph: mini_academic.") for call in model.calls)
 
 
 def test_the_prompt_names_the_loaded_graph_and_ends_with_the_line_to_write() -> None:
@@ -47,14 +85,28 @@ def test_the_prompt_names_the_loaded_graph_and_ends_with_the_line_to_write() -> 
 
 
 def test_the_workflow_sends_the_short_prompt_only_when_asked() -> None:
-    tuned, out = _run(tuned=True)
+    tuned, out = _run("tuned")
     assert out["answer"] == "Olshausen"
     labels = ["Plan 1:", "Thought 1:", "Action 1:", "Plan 2:", "Thought 2:", "Action 2:", "Plan 3:", "Thought 3:"]
     prompts = [str(call[-1].content) for call in tuned.calls]
     assert [p.splitlines()[-1] for p in prompts[:8]] == labels
     assert all(p.startswith("Graph: mini_academic.") and len(p) < 1200 for p in prompts)
     assert "Observation 1: The ID of this retrieval target node is p2." in prompts[3]
-    paper, _ = _run(tuned=False)
-    assert all("Graph: mini_academic." not in str(call[-1].content) for call in paper.calls)
-    assert min(len(str(call[-1].content)) for call in paper.calls) > max(len(p) for p in prompts)
-    assert CounselorContext().tuned_reasoner is False  # the paper's prompt unless asked
+    for form in ("auto", "paper"):  # a scripted model is not the tuned reasoner: auto gives it the paper's
+        paper, _ = _run(form)
+        assert all("Graph: mini_academic." not in str(call[-1].content) for call in paper.calls)
+        assert min(len(str(call[-1].content)) for call in paper.calls) > max(len(p) for p in prompts)
+
+
+def test_the_measured_rate_comes_from_the_shipped_cards_scores(monkeypatch, tmp_path) -> None:
+    import json
+
+    from graphreason.llm.engine import adapter
+    from graphreason.workflows.counselor.tuned import tuned_reasoner_scores
+
+    monkeypatch.setattr(adapter, "shipped_adapter", lambda name: tmp_path)
+    (tmp_path / "card.json").write_text(json.dumps({"validation_scores": {
+        "graph": "citeseer", "modes": {"counselor": {"n": 45, "exact_match": 31.111}}}}))  # fmt: skip
+    assert tuned_reasoner_scores() == "measured on 45 generated citeseer questions it answers 31.1% exactly"
+    (tmp_path / "card.json").write_text(json.dumps({"history": []}))  # no scores recorded: no number is made up
+    assert tuned_reasoner_scores() == "its measured exact-match rate is in the README"
