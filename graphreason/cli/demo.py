@@ -81,8 +81,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     if embedded:
         print(
-            "Expect about a minute on 2 CPU cores (65 s measured with a warm cache); the first run "
-            "also converts the embedded model and merges two adapters once (119 s in all). "
+            "Expect about a minute on 2 CPU cores (56 s measured with a warm cache); the first run "
+            "also converts the embedded model and merges three adapters once (116 s in all). "
             "Other heavy jobs running beside it make it slower.",
             flush=True,
         )
