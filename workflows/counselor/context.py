@@ -202,9 +202,7 @@ class CounselorContext(RunContext):
     def temperature_of(self, role: str) -> float:
         """Sampling temperature of one role: reasoner, reflector or judge."""
         own = {"reflector": self.reflector_temperature, "judge": self.judge_temperature}.get(role)
-        if own is not None:
-            return own
-        return PAPER_TEMPERATURE if self.temperature is None else self.temperature
+        return self.temperature if own is None else own  # set by __post_init__ when it was left unset
 
     @property
     def planner_on(self) -> bool:
