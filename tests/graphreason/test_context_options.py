@@ -24,6 +24,8 @@ _STRINGS = {
     "graph": "movielens",
     "embedding_model": "hash",
     "base_url": "http://127.0.0.1:9/v1",
+    "spark_master": "local[2]",
+    "spark_conf": "spark.executor.memory=2g",
 }
 
 

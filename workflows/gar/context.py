@@ -13,6 +13,7 @@ from graphreason.workflows.run_context import (
     MAX_CLIENT_TOKENS,
     ModelName,
     OptionalModelName,
+    OwnerPath,
     RunContext,
     main_model,
     setting,
@@ -22,6 +23,11 @@ from graphreason.workflows.run_context import (
 # batched per round, fanned out with Send), checked against compiled mode.
 Mode = Literal["compiled", "agents"]
 MODES: tuple[str, ...] = get_args(Mode)
+
+# Where compiled mode's supersteps run: numpy arrays in this process, or Spark DataFrames (a cluster, or
+# local[*]); auto: Spark only for a graph that cannot be in this process's memory.
+Engine = Literal["auto", "compiled", "spark"]
+ENGINES: tuple[str, ...] = get_args(Engine)
 
 
 @dataclass(kw_only=True)
@@ -52,6 +58,24 @@ class GARContext(RunContext):
         "compiled",
         "compiled: the vertex-program engine runs the six parts over all nodes with arrays. "
         "agents: the paper's mode, node agents are LLM calls per round (batched), checked against compiled.",
+    )
+    engine: Engine = setting(
+        "auto",
+        "Executor of the library algorithms in compiled mode. compiled: numpy arrays in this process (fast "
+        "up to a few million edges). spark: Pregel supersteps on Spark DataFrames (graphs beyond one "
+        "machine's memory; about a second per round even on small graphs). auto: compiled for a graph "
+        "held in memory. Algorithms that are not vertex programs (max flow, triangles, Hamiltonian path, "
+        "substructure) and designed programs always run on one machine.",
+    )
+    spark_master: OwnerPath = setting(
+        None,
+        "Spark master URL for engine=spark: local[*], local[2], spark://host:7077, yarn, "
+        "k8s://https://host:443 (unset: local[*]). Only the server's owner may set it.",
+    )
+    spark_conf: OwnerPath = setting(
+        None,
+        "Extra Spark settings for engine=spark, comma-separated spark.key=value (e.g. "
+        "spark.executor.memory=8g,spark.ui.enabled=true). Only the server's owner may set it.",
     )
     agent_model: OptionalModelName = setting(
         None,

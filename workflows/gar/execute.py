@@ -46,20 +46,23 @@ def _details(output: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _progress(info: RoundInfo) -> None:
+    """One ``round`` event per superstep (both engines)."""
+    emit(
+        "round",
+        f"round {info.round}: {info.active} active, {info.messages} messages, {info.changed} changed "
+        f"({info.seconds:.2f} s)",
+        round=info.round,
+        active=info.active,
+        messages=info.messages,
+        changed=info.changed,
+        seconds=info.seconds,
+    )
+
+
 def _run_compiled(name: str, problem: ParsedProblem, params: dict[str, Any], ctx: GARContext) -> dict:
     graph = vertex_graph(problem, name)
-
-    def progress(info: RoundInfo) -> None:
-        emit(
-            "round",
-            f"round {info.round}: {info.active} active, {info.messages} messages, {info.changed} changed",
-            round=info.round,
-            active=info.active,
-            messages=info.messages,
-            changed=info.changed,
-        )
-
-    result = run(get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=progress)
+    result = run(get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress)
     details = _details(result.output)
     details.update(
         rounds=result.rounds,
@@ -71,6 +74,53 @@ def _run_compiled(name: str, problem: ParsedProblem, params: dict[str, Any], ctx
     if not result.complete:
         details["text"] += f" (stopped at the round cap of {result.rounds}; the answer may be incomplete)"
     return details
+
+
+def _spark_details(name: str, problem: ParsedProblem, params: dict[str, Any], ctx: GARContext) -> dict:
+    """The chosen library algorithm on the Spark engine (the graph is the parsed one, sent to Spark)."""
+    from graphreason.tools.gar.spark.pregel import run_spark
+    from graphreason.tools.gar.spark.session import get_session, ui_url
+    from graphreason.tools.gar.spark.vertex_graphs import from_vertex_graph
+
+    spark = get_session(spark_settings(ctx))
+    url = ui_url()
+    if url:
+        emit("spark", f"Spark UI: {url}", url=url)
+    graph = from_vertex_graph(spark, vertex_graph(problem, name))
+    try:
+        result = run_spark(get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress)
+    finally:
+        graph.release()
+    details = _details(result.output)
+    details.update(
+        rounds=result.rounds,
+        stop_reason=result.stop_reason,
+        complete=result.complete,
+        seconds=result.seconds,
+        engine="spark",
+    )
+    if not result.complete:
+        details["text"] += f" (stopped at the round cap of {result.rounds}; the answer may be incomplete)"
+    return details
+
+
+def spark_settings(ctx: GARContext) -> Any:
+    """The Spark session settings a context names (unset master: local[*])."""
+    from graphreason.tools.gar.spark.session import SparkSettings, parse_conf
+
+    return SparkSettings(master=ctx.spark_master or "local[*]", conf=parse_conf(ctx.spark_conf))
+
+
+def engine_for(name: str, ctx: GARContext) -> tuple[str, str]:
+    """(engine, note): where library algorithm ``name`` runs; the note says why when it is not the asked one."""
+    if ctx.engine != "spark":
+        return "compiled", ""
+    from graphreason.tools.gar.spark.pregel import spark_support
+
+    reason = spark_support(get_algorithm(name))
+    if reason is None:
+        return "spark", ""
+    return "compiled", f"{name} runs on one machine only (not a vertex program for Spark); ran the compiled engine"
 
 
 def _run_search(name: str, problem: ParsedProblem, ctx: GARContext) -> dict:
@@ -169,10 +219,21 @@ def execute(state: GARState, runtime: Runtime[GARContext]) -> dict:
     params = dict(state.get("chosen_params") or {})
     notes = []
     if CATALOGUE[name].engine == "search":
+        if ctx.engine == "spark":
+            why = f"{name} is an exact search, not a vertex program: it runs on one machine only"
+            emit("engine", why)
+            notes.append({"step": "execute", "text": why})
         result = _run_search(name, problem, ctx)
     else:
         if ctx.mode == "agents":
             notes.append({"step": "execute", "text": f"agent mode does not cover {name}; ran compiled mode"})
-        result = _run_compiled(name, problem, params, ctx)
+        engine, why = engine_for(name, ctx)
+        if why:
+            emit("engine", why)
+            notes.append({"step": "execute", "text": why})
+        if engine == "spark":
+            result = _spark_details(name, problem, params, ctx)
+        else:
+            result = _run_compiled(name, problem, params, ctx)
     notes.append({"step": "execute", "text": result["text"], "engine": result["engine"], "rounds": result["rounds"]})
     return {"result": result, "rounds": result["rounds"], "trace": notes}

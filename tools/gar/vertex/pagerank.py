@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from graphreason.tools.gar.vertex.engine import Inbox, Messages, State, VertexAlgorithm
+from graphreason.tools.gar.vertex.engine import State
 from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
+from graphreason.tools.gar.vertex.kernel import KernelAlgorithm
 
 
-class PageRank(VertexAlgorithm):
+class PageRank(KernelAlgorithm):
     name = "pagerank"
     description = (
         "PageRank: how important each node (web page) is from the link structure, with damping 0.85 and "
@@ -35,9 +36,12 @@ class PageRank(VertexAlgorithm):
         "Termination": "Stop when the total change of a round is below n * tol (or at the round cap); rank "
         "the nodes by final score, highest first.",
     }
-    combine = "sum"
+    fields = {"rank": "float", "delta": "float"}
+    mail = {"share": "sum"}
     answer_kind = "ranking"
     stop_on_no_change = False
+    update_all = True  # a node without in-links still takes the teleport and dangling share
+    all_active = True
 
     def prepare(self, graph: VertexGraph, params: dict[str, Any]) -> dict[str, Any]:
         params = super().prepare(graph, params)
@@ -55,41 +59,31 @@ class PageRank(VertexAlgorithm):
             raise VertexProgramError("weighted PageRank needs non-negative edge weights")
         return {"damping": damping, "tol": tol, "top_k": top_k, "weighted": weighted}
 
-    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
-        n = graph.num_nodes
-        w = graph.out.weights if params["weighted"] else np.ones(graph.num_arcs)
-        out_weight = np.bincount(graph.out.src, weights=w, minlength=n)
-        share = np.divide(
-            w, out_weight[graph.out.src], out=np.zeros_like(w), where=out_weight[graph.out.src] > 0
-        )
-        return {
-            "rank": np.full(n, 1.0 / n),
-            "arc_share": share,  # fraction of the sender's rank each arc carries
-            "dangling": out_weight == 0,
-            "damping": params["damping"],
-            "tol": params["tol"],
-            "change": np.inf,
-        }
+    def initial(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> dict[str, Any]:
+        return {"rank": x.lit(1.0 / glob["num_nodes"]), "delta": x.inf}
 
-    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
-        arcs = graph.out.edges_of(active)
-        return Messages(arcs.dst, state["rank"][arcs.src] * state["arc_share"][arcs.arc])
+    def _out(self, node: Any, params: dict[str, Any]) -> Any:
+        return node["weight_out"] if params["weighted"] else node["arcs_out"]
 
-    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
-        n, d, rank = graph.num_nodes, state["damping"], state["rank"]
-        received = np.zeros(n)
-        received[inbox.nodes] = inbox.values
-        dangling = rank[state["dangling"]].sum()  # a global aggregator, as in Pregel
-        new = (1.0 - d) / n + d * (received + dangling / n)
-        state["change"] = float(np.abs(new - rank).sum())
-        state["rank"] = new
-        return state, np.flatnonzero(new != rank)
+    def messages(self, x: Any, src: Any, weight: Any, params: dict[str, Any]) -> dict[str, Any]:
+        out = self._out(src, params)
+        carried = src["rank"] * weight if params["weighted"] else src["rank"]
+        return {"share": x.where(out > 0, carried / out, 0.0)}
 
-    def next_active(self, graph: VertexGraph, state: State, changed: np.ndarray) -> np.ndarray:
-        return np.arange(graph.num_nodes, dtype=np.int64)
+    def before_round(self, x: Any, node: Any, params: dict[str, Any]) -> dict[str, tuple[Any, str]]:
+        # a global aggregator, as in Pregel: the rank of pages without out-links, spread evenly
+        return {"dangling": (x.where(self._out(node, params) > 0, 0.0, node["rank"]), "sum")}
 
-    def terminated(self, round: int, state: State, changed: np.ndarray) -> bool:
-        return state["change"] < state["rank"].size * state["tol"]
+    def kernel_update(self, x: Any, me: Any, mail: Any, params: dict[str, Any], glob: Any) -> tuple[dict, Any]:
+        n, d = glob["num_nodes"], params["damping"]
+        rank = (1.0 - d) / n + d * (mail["share"] + (glob["dangling"] or 0.0) / n)
+        return {"rank": rank, "delta": x.abs(rank - me["rank"])}, rank != me["rank"]
+
+    def aggregates(self, x: Any, me: Any, changed: Any, params: dict[str, Any]) -> dict[str, tuple[Any, str]]:
+        return {"change": (me["delta"], "sum")}
+
+    def halt(self, round: int, totals: Any, params: dict[str, Any], glob: Any) -> bool:
+        return totals["change"] < glob["num_nodes"] * params["tol"]
 
     def max_rounds(self, graph: VertexGraph, params: dict[str, Any]) -> int:
         return 1000
@@ -104,7 +98,7 @@ class PageRank(VertexAlgorithm):
             "labels": names,
             "scores": rank,
             "top_scores": rank[top].tolist(),  # small enough to keep when the full vector is dropped
-            "converged": bool(state["change"] < rank.size * state["tol"]),
+            "converged": bool(state["_totals"]["change"] < rank.size * params["tol"]),
             "text": f"The {len(top)} most important nodes by PageRank (damping {params['damping']}), "
             f"most important first: {', '.join(str(n) for n in names)}.",
         }

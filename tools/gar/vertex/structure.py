@@ -7,48 +7,46 @@ from typing import Any
 
 import numpy as np
 
-from graphreason.tools.gar.vertex.engine import Combiner, Inbox, Messages, State, VertexAlgorithm
+from graphreason.tools.gar.vertex.engine import Inbox, Messages, State, VertexAlgorithm
 from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
+from graphreason.tools.gar.vertex.kernel import KernelAlgorithm
 from graphreason.tools.gar.vertex.traversal import as_number
 
 
 # --------------------------------------------------------------------------- peeling
-class _Peeling(VertexAlgorithm):
+class _Peeling(KernelAlgorithm):
     """Remove nodes round by round; what is never removed holds a cycle.
 
     Directed graphs peel nodes with no remaining in-arcs (Kahn); undirected ones
     peel nodes with at most one remaining edge (leaves).
     """
 
-    combine = "count"
+    fields = {"remaining": "int", "removed": "bool", "level": "int"}
+    mail = {"signal": "count"}
 
-    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
-        if graph.directed:
-            remaining = graph.inn.degree().copy()  # a self-loop counts: such a node never peels
+    def initial(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> dict[str, Any]:
+        if glob["directed"]:
+            remaining = node["arcs_in"]  # a self-loop counts: such a node never peels
             peelable = remaining == 0
         else:
-            remaining = graph.out.degree() + graph.self_loops  # a self-loop is worth two edge ends
+            remaining = node["arcs_out"] + x.where(node["self_loop"], 1, 0)  # a self-loop is worth two ends
             peelable = remaining <= 1
-        level = np.where(peelable, 0, -1).astype(np.int64)
-        return {"remaining": remaining, "removed": peelable.copy(), "level": level, "round": 0}
+        return {"remaining": remaining, "removed": peelable, "level": x.where(peelable, 0, -1)}
 
-    def initial_active(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> np.ndarray:
-        return np.flatnonzero(state["removed"])
+    def first_active(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> Any:
+        return self.initial(x, node, params, glob)["removed"]
 
-    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
-        arcs = graph.out.edges_of(active)
-        alive = ~state["removed"][arcs.dst]  # removed neighbours need no news
-        return Messages(arcs.dst[alive])
+    def messages(self, x: Any, src: Any, weight: Any, params: dict[str, Any]) -> dict[str, Any]:
+        return {"signal": x.lit(1)}
 
-    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
-        state["round"] += 1
-        remaining = state["remaining"]
-        remaining[inbox.nodes] -= inbox.values
-        limit = 0 if graph.directed else 1
-        peel = inbox.nodes[(remaining[inbox.nodes] <= limit) & ~state["removed"][inbox.nodes]]
-        state["removed"][peel] = True
-        state["level"][peel] = state["round"]
-        return state, peel
+    def send_if(self, x: Any, src: Any, dst: Any, mail: Any, params: dict[str, Any]) -> Any:
+        return ~dst["removed"]  # removed neighbours need no news
+
+    def kernel_update(self, x: Any, me: Any, mail: Any, params: dict[str, Any], glob: Any) -> tuple[dict, Any]:
+        remaining = me["remaining"] - mail["signal"]
+        peel = (remaining <= (0 if glob["directed"] else 1)) & ~me["removed"]
+        level = x.where(peel, glob["round"], me["level"])
+        return {"remaining": remaining, "removed": me["removed"] | peel, "level": level}, peel
 
 
 class CycleDetection(_Peeling):
@@ -125,27 +123,7 @@ class TopologicalSort(_Peeling):
 
 
 # --------------------------------------------------------------------------- bipartite
-def _combine_colour_claims(messages: Messages, n: int) -> Inbox:
-    """Per target: the smallest claimed root label and whether claims for it disagree on the colour.
-
-    A claim is ``key = 2 * root_label + colour``; values of the inbox are the
-    smallest key, ``senders`` is reused as a flag (1 = conflicting colours).
-    """
-    combiner = Combiner(n, "min")
-    low = combiner(Messages(messages.targets, messages.values))
-    if not len(low):
-        return Inbox(low.nodes, low.values, low.nodes.copy())
-    best_root = np.full(n, -1, dtype=np.int64)
-    best_root[low.nodes] = low.values // 2
-    same_root = messages.values // 2 == best_root[messages.targets]
-    high = Combiner(n, "max")(Messages(messages.targets[same_root], messages.values[same_root]))
-    highest = np.zeros(n, dtype=np.int64)
-    highest[high.nodes] = high.values
-    conflict = (highest[low.nodes] != low.values).astype(np.int64)
-    return Inbox(low.nodes, low.values, conflict)
-
-
-class Bipartiteness(VertexAlgorithm):
+class Bipartiteness(KernelAlgorithm):
     name = "bipartiteness"
     description = (
         "Bipartite check by two-colouring: can the nodes be split into two groups so that every edge joins "
@@ -165,43 +143,46 @@ class Bipartiteness(VertexAlgorithm):
         "Termination": "Stop at the first conflict (not bipartite) or when nothing changed (bipartite; the "
         "colours split the nodes).",
     }
-    combine = staticmethod(_combine_colour_claims)
+    fields = {"root": "int", "colour": "int", "conflict": "bool"}
+    # A claim is (root, colour): claim = 2 * root + colour the receiver should take, flip = the same root
+    # with the other colour. Among the claims with the smallest root, the smallest claim and the smallest
+    # flip are equal exactly when both colours are demanded.
+    mail = {"root": "min", "claim": "min", "flip": "min"}
     answer_kind = "yes/no"
 
-    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
-        n = graph.num_nodes
+    def direction(self, params: dict[str, Any]) -> str:
+        return "any"
+
+    def initial(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> dict[str, Any]:
+        return {"root": node["id"], "colour": x.lit(0), "conflict": x.lit(False)}
+
+    def messages(self, x: Any, src: Any, weight: Any, params: dict[str, Any]) -> dict[str, Any]:
+        double = src["root"] * 2
+        return {"root": src["root"], "claim": double + (1 - src["colour"]), "flip": double + src["colour"]}
+
+    def send_if(self, x: Any, src: Any, dst: Any, mail: Any, params: dict[str, Any]) -> Any:
+        return src["root"] <= dst["root"]
+
+    def kernel_update(self, x: Any, me: Any, mail: Any, params: dict[str, Any], glob: Any) -> tuple[dict, Any]:
+        claim_root = mail["root"]
+        claim_colour = mail["claim"] - claim_root * 2
+        disagree = (mail["claim"] == mail["flip"]) & (claim_root <= me["root"])
+        clash = (claim_root == me["root"]) & (claim_colour != me["colour"])
+        adopt = claim_root < me["root"]
         return {
-            "root": np.arange(n, dtype=np.int64),
-            "colour": np.zeros(n, dtype=np.int64),
-            "conflict": False,
-        }
+            "root": x.where(adopt, claim_root, me["root"]),
+            "colour": x.where(adopt, claim_colour, me["colour"]),
+            "conflict": me["conflict"] | disagree | clash,
+        }, adopt
 
-    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
-        arcs = graph.both.edges_of(active)
-        root, colour = state["root"], state["colour"]
-        keep = root[arcs.src] <= root[arcs.dst]
-        src = arcs.src[keep]
-        return Messages(arcs.dst[keep], 2 * root[src] + (1 - colour[src]))
+    def aggregates(self, x: Any, me: Any, changed: Any, params: dict[str, Any]) -> dict[str, tuple[Any, str]]:
+        return {"conflict": (x.where(me["conflict"], 1, 0), "max")}
 
-    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
-        root, colour = state["root"], state["colour"]
-        nodes = inbox.nodes
-        claim_root, claim_colour = inbox.values // 2, inbox.values % 2
-        disagree = (inbox.senders == 1) & (claim_root <= root[nodes])
-        clash = (claim_root == root[nodes]) & (claim_colour != colour[nodes])
-        if np.any(disagree) or np.any(clash):
-            state["conflict"] = True
-        adopt = claim_root < root[nodes]
-        changed = nodes[adopt]
-        root[changed] = claim_root[adopt]
-        colour[changed] = claim_colour[adopt]
-        return state, changed
-
-    def terminated(self, round: int, state: State, changed: np.ndarray) -> bool:
-        return bool(state["conflict"])
+    def halt(self, round: int, totals: Any, params: dict[str, Any], glob: Any) -> bool:
+        return bool(totals.get("conflict"))
 
     def result(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> dict[str, Any]:
-        if state["conflict"]:
+        if np.any(state["conflict"]):
             return {
                 "answer": False,
                 "colouring": None,

@@ -3,6 +3,8 @@ connected components and weighted single-source shortest paths.
 
 Every one of them sends only from the frontier (nodes whose state just
 changed), so a round costs time proportional to the arcs of that frontier.
+Each is a :class:`KernelAlgorithm`: Send and Update are column expressions that
+the compiled engine and the Spark executor both run.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from graphreason.tools.gar.vertex.engine import Inbox, Messages, State, VertexAlgorithm
+from graphreason.tools.gar.vertex.engine import State, VertexAlgorithm
 from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
+from graphreason.tools.gar.vertex.kernel import NO_NODE, KernelAlgorithm
 
 
 class NegativeWeightError(VertexProgramError):
@@ -68,7 +71,7 @@ def check_direction(params: dict[str, Any], default: str) -> str:
 
 
 # --------------------------------------------------------------------------- BFS
-class BFSLevels(VertexAlgorithm):
+class BFSLevels(KernelAlgorithm):
     name = "bfs_levels"
     description = (
         "Breadth-first search from a source node: the number of hops (unweighted distance) from the "
@@ -92,7 +95,9 @@ class BFSLevels(VertexAlgorithm):
         "as its level and that message's sender as parent. Step 2: an already reached node ignores messages.",
         "Termination": "Stop when no level changed, when the target is reached, or after max_hops rounds.",
     }
-    combine = "min"
+    fields = {"level": "int", "parent": "int"}
+    mail = {"level": "min"}
+    with_sender = True
     answer_kind = "mapping"
     default_direction = "out"
 
@@ -109,39 +114,35 @@ class BFSLevels(VertexAlgorithm):
         params["max_hops"] = hops
         return params
 
-    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
-        level = np.full(graph.num_nodes, -1, dtype=np.int64)
-        level[params["source"]] = 0
-        return {
-            "level": level,
-            "parent": np.full(graph.num_nodes, -1, dtype=np.int64),
-            "adjacency": graph.view(params["direction"]),
-            "target": params["target"],
-            "max_hops": params["max_hops"],
-            "round": 0,
-        }
+    def direction(self, params: dict[str, Any]) -> str:
+        return params["direction"]
 
-    def initial_active(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> np.ndarray:
-        return np.array([params["source"]], dtype=np.int64)
+    def initial(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> dict[str, Any]:
+        return {"level": x.where(node["id"] == params["source"], 0, -1), "parent": x.lit(NO_NODE)}
 
-    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
-        arcs = state["adjacency"].edges_of(active)
-        level = state["level"]
-        fresh = level[arcs.dst] < 0  # triplet read: skip neighbours that already have a level
-        return Messages(arcs.dst[fresh], level[arcs.src[fresh]] + 1, arcs.src[fresh])
+    def first_active(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> Any:
+        return node["id"] == params["source"]
 
-    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
-        state["round"] += 1
-        level = state["level"]
-        fresh = level[inbox.nodes] < 0
-        nodes = inbox.nodes[fresh]
-        level[nodes] = inbox.values[fresh]
-        state["parent"][nodes] = inbox.senders[fresh]
-        return state, nodes
+    def messages(self, x: Any, src: Any, weight: Any, params: dict[str, Any]) -> dict[str, Any]:
+        return {"level": src["level"] + 1}
 
-    def terminated(self, round: int, state: State, changed: np.ndarray) -> bool:
-        target, hops = state["target"], state["max_hops"]
-        return (target is not None and state["level"][target] >= 0) or (hops is not None and round >= hops)
+    def send_if(self, x: Any, src: Any, dst: Any, mail: Any, params: dict[str, Any]) -> Any:
+        return dst["level"] < 0  # triplet read: skip neighbours that already have a level
+
+    def kernel_update(self, x: Any, me: Any, mail: Any, params: dict[str, Any], glob: Any) -> tuple[dict, Any]:
+        fresh = me["level"] < 0
+        level = x.where(fresh, mail["level"], me["level"])
+        return {"level": level, "parent": x.where(fresh, mail["sender"], me["parent"])}, fresh
+
+    def aggregates(self, x: Any, me: Any, changed: Any, params: dict[str, Any]) -> dict[str, tuple[Any, str]]:
+        target = params["target"]
+        if target is None:
+            return {}
+        return {"target_reached": (x.where((me["id"] == target) & (me["level"] >= 0), 1, 0), "max")}
+
+    def halt(self, round: int, totals: Any, params: dict[str, Any], glob: Any) -> bool:
+        hops = params["max_hops"]
+        return bool(totals.get("target_reached")) or (hops is not None and round >= hops)
 
     def max_rounds(self, graph: VertexGraph, params: dict[str, Any]) -> int:
         return graph.num_nodes + 1 if params["max_hops"] is None else params["max_hops"]
@@ -274,7 +275,7 @@ def _by_hop(level: np.ndarray, within: np.ndarray, hops: int) -> dict[int, list[
 
 
 # --------------------------------------------------------------------------- degree
-class _AsksAboutOneNode(VertexAlgorithm):
+class _AsksAboutOneNode(KernelAlgorithm):
     """An algorithm over every node whose answer may be narrowed to one ``node`` (checked here)."""
 
     def prepare(self, graph: VertexGraph, params: dict[str, Any]) -> dict[str, Any]:
@@ -299,20 +300,20 @@ class Degree(_AsksAboutOneNode):
         "undirected graph, as usual).",
         "Termination": "After one round.",
     }
-    combine = "count"
+    fields = {"out_degree": "int", "in_degree": "int"}
+    mail = {"signal": "count"}
     answer_kind = "number"
 
-    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
-        return {"out_degree": graph.out.degree(), "in_degree": np.zeros(graph.num_nodes, dtype=np.int64)}
+    def initial(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> dict[str, Any]:
+        return {"out_degree": node["arcs_out"], "in_degree": x.lit(0)}
 
-    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
-        return Messages(graph.out.edges_of(active).dst)
+    def messages(self, x: Any, src: Any, weight: Any, params: dict[str, Any]) -> dict[str, Any]:
+        return {"signal": x.lit(1)}
 
-    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
-        state["in_degree"][inbox.nodes] = inbox.values
-        return state, inbox.nodes
+    def kernel_update(self, x: Any, me: Any, mail: Any, params: dict[str, Any], glob: Any) -> tuple[dict, Any]:
+        return {"in_degree": mail["signal"]}, x.lit(True)
 
-    def terminated(self, round: int, state: State, changed: np.ndarray) -> bool:
+    def halt(self, round: int, totals: Any, params: dict[str, Any], glob: Any) -> bool:
         return True
 
     def result(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> dict[str, Any]:
@@ -360,24 +361,25 @@ class ConnectedComponents(_AsksAboutOneNode):
         "Update": "A node takes the smallest label among the received ones if it is smaller than its own.",
         "Termination": "Stop when no label changed; nodes with equal labels form one component.",
     }
-    combine = "min"
+    fields = {"label": "int"}
+    mail = {"label": "min"}
     answer_kind = "number"
 
-    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
-        return {"label": np.arange(graph.num_nodes, dtype=np.int64)}
+    def direction(self, params: dict[str, Any]) -> str:
+        return "any"
 
-    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
-        arcs = graph.both.edges_of(active)
-        label = state["label"]
-        smaller = label[arcs.src] < label[arcs.dst]
-        return Messages(arcs.dst[smaller], label[arcs.src[smaller]])
+    def initial(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> dict[str, Any]:
+        return {"label": node["id"]}
 
-    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
-        label = state["label"]
-        better = inbox.values < label[inbox.nodes]
-        nodes = inbox.nodes[better]
-        label[nodes] = inbox.values[better]
-        return state, nodes
+    def messages(self, x: Any, src: Any, weight: Any, params: dict[str, Any]) -> dict[str, Any]:
+        return {"label": src["label"]}
+
+    def send_if(self, x: Any, src: Any, dst: Any, mail: Any, params: dict[str, Any]) -> Any:
+        return src["label"] < dst["label"]
+
+    def kernel_update(self, x: Any, me: Any, mail: Any, params: dict[str, Any], glob: Any) -> tuple[dict, Any]:
+        better = mail["label"] < me["label"]
+        return {"label": x.where(better, mail["label"], me["label"])}, better
 
     def result(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> dict[str, Any]:
         label = state["label"]
@@ -405,7 +407,7 @@ class ConnectedComponents(_AsksAboutOneNode):
 
 
 # --------------------------------------------------------------------------- shortest path
-class ShortestPath(VertexAlgorithm):
+class ShortestPath(KernelAlgorithm):
     name = "shortest_path"
     description = (
         "Single-source shortest path with non-negative edge weights (Bellman-Ford style min-plus "
@@ -429,7 +431,9 @@ class ShortestPath(VertexAlgorithm):
         "distance, set distance to it and parent to its sender; otherwise keep the state.",
         "Termination": "Stop when no distance changed in a round (at most n - 1 rounds).",
     }
-    combine = "min"
+    fields = {"distance": "float", "parent": "int"}
+    mail = {"distance": "min"}
+    with_sender = True
     answer_kind = "number"
 
     def prepare(self, graph: VertexGraph, params: dict[str, Any]) -> dict[str, Any]:
@@ -447,32 +451,23 @@ class ShortestPath(VertexAlgorithm):
             )
         return params
 
-    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
-        dist = np.full(graph.num_nodes, np.inf)
-        dist[params["source"]] = 0.0
-        return {"distance": dist, "parent": np.full(graph.num_nodes, -1, dtype=np.int64)}
+    def initial(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> dict[str, Any]:
+        return {"distance": x.where(node["id"] == params["source"], 0.0, x.inf), "parent": x.lit(NO_NODE)}
 
-    def initial_active(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> np.ndarray:
-        return np.array([params["source"]], dtype=np.int64)
+    def first_active(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> Any:
+        return node["id"] == params["source"]
 
-    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
-        arcs = graph.out.edges_of(active)
-        dist = state["distance"]
-        offer = arcs.at_source(dist) + arcs.weight
+    def messages(self, x: Any, src: Any, weight: Any, params: dict[str, Any]) -> dict[str, Any]:
+        return {"distance": src["distance"] + weight}
+
+    def send_if(self, x: Any, src: Any, dst: Any, mail: Any, params: dict[str, Any]) -> Any:
         # triplet read: drop offers that cannot help the receiver (most of them, late in a run)
-        useful = (offer < dist[arcs.dst]).nonzero()[0]
-        return Messages(arcs.dst[useful], offer[useful], arcs.src[useful])
+        return mail["distance"] < dst["distance"]
 
-    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
-        dist = state["distance"]
-        nodes, values, senders = inbox.nodes, inbox.values, inbox.senders
-        better = values < dist[nodes]
-        if not better.all():  # Send already dropped useless offers, so this is the rare case
-            keep = better.nonzero()[0]
-            nodes, values, senders = nodes[keep], values[keep], senders[keep]
-        dist[nodes] = values
-        state["parent"][nodes] = senders
-        return state, nodes
+    def kernel_update(self, x: Any, me: Any, mail: Any, params: dict[str, Any], glob: Any) -> tuple[dict, Any]:
+        better = mail["distance"] < me["distance"]
+        distance = x.where(better, mail["distance"], me["distance"])
+        return {"distance": distance, "parent": x.where(better, mail["sender"], me["parent"])}, better
 
     def result(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> dict[str, Any]:
         dist, source, target = state["distance"], params["source"], params["target"]

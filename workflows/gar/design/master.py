@@ -138,6 +138,9 @@ def test_design(state: GARState, runtime: Runtime[GARContext]) -> dict:
     checked = {"oracle": "checked against brute force", "brute_force": "checked against its own brute force",
                "smoke": "not checkable against a reference: only ran cleanly"}[check.judge]  # fmt: skip
     text = f"Designed algorithm ({checked} on {check.graphs_checked} small graphs) answered: {run.answer!r}"
+    if ctx.engine == "spark":
+        # the sandbox's limits (CPU seconds, memory, no imports) hold for one child process, not on a cluster
+        text += " (designed programs run only in the sandbox on this machine, never on Spark)"
     if not complete:
         text += f" (stopped at the round cap of {run.rounds}; the answer may be incomplete)"
     note["text"] = text
