@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any
 
@@ -38,14 +37,13 @@ def add_vertex_parser(subparsers: argparse._SubParsersAction) -> None:
     vertex.add_argument("--directed", action="store_true", help="read src -> dst as arcs (default: undirected)")
     vertex.add_argument("--format", choices=("parquet", "csv"), default=None, help="default: from the path")
     vertex.add_argument(
-        "--engine", choices=ENGINES, default=os.environ.get("GRAPHREASON_ENGINE", "auto"),
+        "--engine", choices=ENGINES, default="auto",
         help="compiled: numpy in this process; spark: Pregel on Spark DataFrames; auto (default): Spark for a "
-        "remote or Parquet dataset or a CSV over 1 GiB (env GRAPHREASON_ENGINE)",
+        "remote or Parquet dataset or a CSV over 1 GiB",
     )  # fmt: skip
     vertex.add_argument(
-        "--spark-master", default=os.environ.get("GRAPHREASON_SPARK_MASTER", "local[*]"),
-        help="Spark master URL: local[*] (default), spark://host:7077, yarn, k8s://https://host:443 "
-        "(env GRAPHREASON_SPARK_MASTER)",
+        "--spark-master", default="local[*]",
+        help="Spark master URL: local[*] (default), spark://host:7077, yarn, k8s://https://host:443",
     )  # fmt: skip
     vertex.add_argument(
         "--spark-conf", action="append", default=[], metavar="KEY=VALUE",
