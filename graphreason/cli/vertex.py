@@ -90,6 +90,12 @@ def cmd_vertex(args: argparse.Namespace) -> int:
         print(f"    engine: {engine} ({why})", file=out)
     if engine == "compiled":
         graph = read_edge_csv(args.edges, directed=args.directed, parallel="sum" if algorithm.name == "max_flow" else "min")
+        index = {label: i for i, label in enumerate(graph.labels)}
+        for key in ("source", "target", "node"):  # node parameters name dataset ids, as on Spark
+            if params.get(key) is not None:
+                if params[key] not in index:
+                    raise ValueError(f"the {key} {params[key]!r} is not a node of {args.edges}")
+                params[key] = index[params[key]]
         result = run(algorithm, graph, params, max_rounds=args.max_rounds, on_round=progress)
         output = result.output if identity_labels(graph.labels) else relabel(algorithm.name, result.output, graph.labels)
     else:

@@ -78,3 +78,17 @@ def test_relabel_renames_every_node_valued_part_of_an_answer() -> None:
     hops = relabel("neighbourhood", {"answer": [1, 2], "by_hop": {1: [1], 2: [2]}}, labels)
     assert hops["answer"] == ["b", "c"] and hops["by_hop"] == {1: ["b"], 2: ["c"]}
     assert relabel("bfs_levels", {"answer": {0: 0, 2: 1}}, labels)["answer"] == {"a": 0, "c": 1}
+
+
+def test_graphreason_vertex_reads_node_parameters_as_dataset_ids(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    import json
+
+    from graphreason.cli.main import main
+
+    path = write(tmp_path / "e.csv", "src,dst,weight\n10,20,1\n20,30,1\n10,30,5\n")
+    assert main(["vertex", "--edges", path, "--algorithm", "shortest_path", "--param", "source=10",
+                 "--param", "target=30", "--json"]) == 0  # fmt: skip
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["engine"] == "compiled" and out["answer"] == 2 and "[10, 20, 30]" in out["text"]
+    assert main(["vertex", "--edges", path, "--algorithm", "bfs_levels", "--param", "source=99"]) != 0
+    assert "error: the source 99 is not a node of" in capsys.readouterr().err
