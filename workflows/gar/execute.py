@@ -16,7 +16,7 @@ from langgraph.runtime import Runtime
 
 from graphreason.tools.core.jsonable import jsonable
 from graphreason.tools.gar.graph_text import ParsedProblem
-from graphreason.tools.gar.vertex import RoundInfo, VertexProgramError, get_algorithm, run
+from graphreason.tools.gar.vertex import RoundInfo, RunResult, VertexProgramError, get_algorithm, run
 from graphreason.tools.gar.vertex.search import hamiltonian_path, subgraph_match
 from graphreason.workflows.gar.agents.forms import AGENT_ALGORITHMS
 from graphreason.workflows.gar.agents.graph import agent_graph, recursion_limit
@@ -60,20 +60,25 @@ def _progress(info: RoundInfo) -> None:
     )
 
 
-def _run_compiled(name: str, problem: ParsedProblem, params: dict[str, Any], ctx: GARContext) -> dict:
-    graph = vertex_graph(problem, name)
-    result = run(get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress)
+def _run_details(result: RunResult, engine: str) -> dict:
+    """The JSON-ready result of an engine run (compiled or Spark), with its rounds and how it stopped."""
     details = _details(result.output)
     details.update(
         rounds=result.rounds,
         stop_reason=result.stop_reason,
         complete=result.complete,
         seconds=result.seconds,
-        engine="compiled",
+        engine=engine,
     )
     if not result.complete:
         details["text"] += f" (stopped at the round cap of {result.rounds}; the answer may be incomplete)"
     return details
+
+
+def _run_compiled(name: str, problem: ParsedProblem, params: dict[str, Any], ctx: GARContext) -> dict:
+    graph = vertex_graph(problem, name)
+    result = run(get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress)
+    return _run_details(result, "compiled")
 
 
 def _spark_details(name: str, problem: ParsedProblem, params: dict[str, Any], ctx: GARContext) -> dict:
@@ -91,17 +96,7 @@ def _spark_details(name: str, problem: ParsedProblem, params: dict[str, Any], ct
         result = run_spark(get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress)
     finally:
         graph.release()
-    details = _details(result.output)
-    details.update(
-        rounds=result.rounds,
-        stop_reason=result.stop_reason,
-        complete=result.complete,
-        seconds=result.seconds,
-        engine="spark",
-    )
-    if not result.complete:
-        details["text"] += f" (stopped at the round cap of {result.rounds}; the answer may be incomplete)"
-    return details
+    return _run_details(result, "spark")
 
 
 def spark_settings(ctx: GARContext) -> Any:

@@ -35,8 +35,7 @@ from graphreason.llm.cancel import check_cancelled
 from graphreason.tools.gar.datasets import relabel
 from graphreason.tools.gar.spark.edges import SparkEdgeGraph, rows_of
 from graphreason.tools.gar.spark.session import SparkUnavailableError
-from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, VertexAlgorithm
-from graphreason.tools.gar.vertex.graph import VertexProgramError
+from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, VertexAlgorithm, round_cap
 from graphreason.tools.gar.vertex.kernel import FACTS, KernelAlgorithm, Ops, fold_totals
 from graphreason.tools.gar.vertex.traversal import NegativeWeightError, as_number
 
@@ -153,9 +152,7 @@ def run_spark(
         raise NegativeWeightError(
             f"{algorithm.name} needs non-negative edge weights; edge ({u}, {v}) has weight {as_number(w)}"
         ) from None
-    cap = algorithm.max_rounds(facts_graph, params) if max_rounds is None else int(max_rounds)  # type: ignore[arg-type]
-    if cap < 0:
-        raise VertexProgramError(f"max_rounds must be >= 0, got {cap}")
+    cap = round_cap(algorithm, facts_graph, params, max_rounds)
     x = SparkOps()
     n = graph.num_nodes
     fields = list(algorithm.fields)

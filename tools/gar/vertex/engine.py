@@ -313,6 +313,14 @@ def _as_ids(changed: Any, n: int) -> np.ndarray:
     return arr.astype(np.int64, copy=False).ravel()
 
 
+def round_cap(algorithm: VertexAlgorithm, graph: Any, params: dict[str, Any], max_rounds: int | None) -> int:
+    """The round cap of a run: the caller's, else the algorithm's own (both executors use it)."""
+    cap = algorithm.max_rounds(graph, params) if max_rounds is None else int(max_rounds)
+    if cap < 0:
+        raise VertexProgramError(f"max_rounds must be >= 0, got {cap}")
+    return cap
+
+
 def run(
     algorithm: VertexAlgorithm,
     graph: VertexGraph,
@@ -330,9 +338,7 @@ def run(
     """
     start = time.perf_counter()
     params = algorithm.prepare(graph, dict(params or {}))
-    cap = algorithm.max_rounds(graph, params) if max_rounds is None else int(max_rounds)
-    if cap < 0:
-        raise VertexProgramError(f"max_rounds must be >= 0, got {cap}")
+    cap = round_cap(algorithm, graph, params, max_rounds)
     n = graph.num_nodes
     state = algorithm.init_state(graph, params)
     active = _as_ids(algorithm.initial_active(graph, state, params), n)
