@@ -15,9 +15,11 @@ an ``_active`` flag); the arcs are another, partitioned by source. One superstep
    kernel's aggregates (and the next round's ``before_round`` ones, over the same
    new state); Termination reads them on the driver.
 
-The new state is cut from its lineage with a local checkpoint every round, so
-the query plan stays one round deep however long the run. The expressions are the very functions the compiled
-engine evaluates on numpy arrays (:mod:`graphreason.tools.gar.vertex.kernel`).
+The new state is cut from its lineage every round (rebuilt from its rows and
+checkpointed locally, see :func:`_cut`), so the query plan and the planner's
+size estimates stay one round deep however long the run. The expressions are
+the very functions the compiled engine evaluates on numpy arrays
+(:mod:`graphreason.tools.gar.vertex.kernel`).
 
 After the last round the kernel's fields are collected to the driver (n values
 each; the arcs never are) and the algorithm's own Result part words the answer.
@@ -258,13 +260,7 @@ def run_spark(
         nxt = joined.select(
             *FACTS, *out_fields, changed_col.alias("_changed"), ran.alias("_ran"), F.coalesce("_sent", F.lit(0)).alias("_sent")
         )
-        # Cut the plan every round: a round reads the state three times (senders, receivers, update), so
-        # an uncut plan grows as 3^rounds, and a persisted table keeps its plan (measured: a 13-round BFS on
-        # 13 nodes took 66 s with a cut only every 4th round). A local checkpoint stores the rows on the
-        # executors; blocks of earlier rounds are freed by Spark's cleaner once nothing refers to them.
-        # Lazy: the aggregation job below computes the rows and stores them in the same pass (measured,
-        # a 13-round BFS on 13 nodes, local[1]: 9.5-10.0 s lazy against 10.5-12.9 s eager).
-        nxt = nxt.localCheckpoint(eager=False)
+        nxt = _cut(nxt)
         after = {name: F.col(name) for name in columns}
         seen = algorithm.aggregates(x, after, F.col("_changed"), params)
         hows = {k: how for k, (_, how) in seen.items()}
@@ -305,6 +301,30 @@ def run_spark(
     if not graph.identity_labels:
         output = relabel(algorithm.name, output, graph.labels)
     return RunResult(algorithm.name, output, rnd, stop, trace, final, params, time.perf_counter() - start)
+
+
+def _cut(frame: Any) -> Any:
+    """``frame`` as a table with no history: no query plan and no size estimate carried from earlier rounds.
+
+    A round reads the state three times (senders, receivers, update), so an uncut plan grows as
+    3^rounds, and a persisted table keeps its plan (measured: a 13-round BFS on 13 nodes took 66 s
+    with a cut only every 4th round). A local checkpoint cuts the plan, but Spark's checkpoint keeps
+    the size estimate of the plan it cut, and the estimate of a join is the product of its sides':
+    the number of digits doubled every round (16, 35, 74 ... 2,498 after 8 rounds of shortest path)
+    and the planner's arithmetic on it came to dominate (measured, 10^5 edges, local[2]: rounds
+    taking 2, 4, 10, 24, 64 s while the frontier shrank to nothing). Rebuilding the table from its
+    rows, which carries no estimate, before the checkpoint keeps every round's planning the same.
+
+    The checkpoint is lazy: the round's aggregation job computes the rows and stores them on the
+    executors in the same pass (measured, a 13-round BFS on 13 nodes, local[1]: 9.5-10.0 s lazy
+    against 10.5-12.9 s eager). Blocks of earlier rounds are freed by Spark's cleaner once nothing
+    refers to them.
+    """
+    from pyspark.sql import DataFrame
+
+    session = frame.sparkSession
+    fresh = session._jsparkSession.createDataFrame(frame._jdf.javaRDD(), frame._jdf.schema())
+    return DataFrame(fresh, session).localCheckpoint(eager=False)
 
 
 def _as(x: SparkOps, value: Any) -> Any:
