@@ -205,6 +205,9 @@ def run_pagerank_case_study(
     damping: float = DAMPING,
     max_tokens: int | None = None,
     on_event: EventHandler | None = None,
+    engine: str = "auto",
+    spark_master: str | None = None,
+    spark_conf: str | None = None,
 ) -> dict[str, Any]:
     """Ask GAR for the most important pages and check its answer against ``networkx.pagerank``.
 
@@ -214,6 +217,8 @@ def run_pagerank_case_study(
     ``scripted:FILE.json``) or a chat model object. ``graph`` replaces
     Wikispeedia with another :func:`web_graph`-style graph (``root``: the
     Wikispeedia folder). ``on_event`` receives the workflow's stream events.
+    ``engine="spark"`` runs the PageRank supersteps on Spark (``spark_master``,
+    default ``local[*]``; ``spark_conf``: extra ``spark.key=value`` settings).
 
     Returns ``question``, ``top_k`` / ``top_k_source``, ``graph`` (size),
     ``output`` (the workflow's answer, structured answer, trace, usage and the
@@ -234,7 +239,10 @@ def run_pagerank_case_study(
         params["top_k"] = k
     with_params = {**base, "params": {**base.get("params", {}), **params}}
     extra = {} if max_tokens is None else {"max_tokens": max_tokens}
-    context = GARContext(master_model=model, embedding_model=embedding, base_url=base_url, **extra)
+    context = GARContext(
+        master_model=model, embedding_model=embedding, base_url=base_url, engine=engine,  # type: ignore[arg-type]
+        spark_master=spark_master, spark_conf=spark_conf, **extra,
+    )  # fmt: skip
     clock = time.perf_counter()
     output = _stream(question, with_params, context, on_event)
     workflow_seconds = time.perf_counter() - clock
@@ -260,6 +268,7 @@ def run_pagerank_case_study(
         "damping": damping,
         "graph": {"nodes": len(titles), "links": len(base["edges"])},
         "output": output,
+        "engine": _engine_used(output),
         "pages": _pages(found, titles, workflow_scores, reference, order),
         "reference": {
             "method": "networkx.pagerank",
@@ -276,6 +285,14 @@ def run_pagerank_case_study(
             "total_seconds": time.perf_counter() - started,
         },
     }
+
+
+def _engine_used(output: dict[str, Any]) -> str | None:
+    """Which executor ran the chosen algorithm (the execute step's trace note), None when nothing ran."""
+    for note in output.get("trace") or []:
+        if isinstance(note, dict) and note.get("step") == "execute" and note.get("engine"):
+            return str(note["engine"])
+    return None
 
 
 def _pages(
@@ -363,7 +380,7 @@ def case_study_markdown(result: dict[str, Any]) -> str:
         f"- Graph: {result['graph']['nodes']:,} pages, {result['graph']['links']:,} links",
         f"- Algorithm: {output.get('algorithm')} (parameters {output.get('chosen_params')}; "
         f"top_k from the {result['top_k_source']}; master fallback "
-        f"{'used' if output.get('fallback_used') else 'not used'})",
+        f"{'used' if output.get('fallback_used') else 'not used'}; engine {result.get('engine') or '-'})",
         "",
         "## Answer",
         "",

@@ -188,6 +188,9 @@ def _score(item: dict[str, Any], output: dict[str, Any]) -> dict[str, float]:
     scores = structural_scores(item["task_item"], structured)
     scores["algorithm_right"] = float(structured.get("task") == normalize_task(item["task_item"].task))
     scores["fallback"] = float(bool(output.get("fallback_used")))
+    if item.get("eval_engine") == "spark" and item.get("eval_mode") == "compiled":
+        # the library's vertex programs run on Spark; the others fall back to one machine, with a trace note
+        scores["spark_engine"] = float(_execute_note(output).get("engine") == "spark")
     if item.get("eval_mode") == "agents":
         note = _execute_note(output)
         scores["agent_engine"] = float(note.get("engine") == "agents")
@@ -245,11 +248,12 @@ def _slug(spec: Any) -> str:
 
 
 def default_out_dir(
-    dataset: str, path: str | Path | None, mode: str = "compiled", agent_model: Any = None
+    dataset: str, path: str | Path | None, mode: str = "compiled", agent_model: Any = None, engine: str = "auto"
 ) -> Path:
-    """A stable run folder named by dataset, file, mode (and agent model), so a rerun resumes it."""
+    """A stable run folder named by dataset, file, mode (and agent model, or the Spark engine), so a rerun resumes it."""
     agents = _slug(agent_model) if mode == "agents" and agent_model is not None else None
-    return driver.default_out_dir("gar", dataset, Path(path).stem if path else None, mode, agents)
+    spark = "spark" if mode == "compiled" and engine == "spark" else None
+    return driver.default_out_dir("gar", dataset, Path(path).stem if path else None, mode, agents, spark)
 
 
 def _meta(
@@ -266,6 +270,10 @@ def _meta(
         "embedding_model": context.embedding_model,
         "max_tokens": context.max_tokens,
     }
+    if mode == "compiled":
+        meta["engine"] = context.engine
+        if context.engine == "spark":
+            meta["spark_master"] = context.spark_master or "local[*]"  # the default the engine uses
     if mode == "agents":
         agents = agent_model or context.agent_model or master_model or context.master_model
         meta.update(
@@ -316,7 +324,7 @@ def run_gar_eval(
     items = keep_small(load_gar_items(dataset, path, tasks, split, seed, sizes), max_nodes)
     items = take_per_task(items, limit, seed)
     agents_name = driver.model_name(agent_model) if agent_model is not None else context.agent_model
-    out = Path(out_dir) if out_dir else default_out_dir(dataset, path, mode, agents_name)
+    out = Path(out_dir) if out_dir else default_out_dir(dataset, path, mode, agents_name, context.engine)
 
     if solve is None:
         from graphreason.workflows.gar import solve as gar_solve
@@ -341,7 +349,7 @@ def run_gar_eval(
         }
         return output
 
-    rows = [{**_as_record_item(item), "eval_mode": mode} for item in items]
+    rows = [{**_as_record_item(item), "eval_mode": mode, "eval_engine": context.engine} for item in items]
     meta = _meta(
         context,
         master_model,

@@ -82,6 +82,8 @@ def _row(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "mean_edges": mean([s["n_edges"] for s in scores if "n_edges" in s]),
         # agents mode: how many questions the node agents ran, and how well they matched compiled mode
         "agent_share": mean([s["agent_engine"] for s in scores if "agent_engine" in s]),
+        # engine=spark: how many questions Spark ran (the rest are not vertex programs and ran on one machine)
+        "spark_share": mean([s["spark_engine"] for s in scores if "spark_engine" in s]),
         "agents_answered": mean([s["agents_answered"] for s in scores if "agents_answered" in s]),
         "agreement": mean([s["agree"] for s in scores if "agree" in s]),
         "agent_complete": mean([s["agent_complete"] for s in scores if "agent_complete" in s]),
@@ -151,8 +153,11 @@ _AGENTS = (
 
 
 def gar_table(summary: dict[str, Any]) -> str:
-    """Markdown table: one row per task plus the overall row (agent columns in agents mode)."""
+    """Markdown table: one row per task plus the overall row (agent columns in agents mode, a Spark column
+    when the run asked for the Spark engine)."""
     columns = _AGENTS if summary.get("mode") == "agents" else _COMMON
+    if summary.get("engine") == "spark" and summary.get("mode") != "agents":
+        columns = (*columns[:-1], ("spark_share", "run on Spark"), columns[-1])
     return markdown_table({**summary["tasks"], "**all**": summary["overall"]}, "task", columns)
 
 
@@ -160,6 +165,7 @@ _MODES_COLUMNS = (
     ("n", "n"),
     ("accuracy", "accuracy"),
     ("agreement", "agrees with compiled"),
+    ("same_as_first", "same answer as first run"),
     ("llm_calls_per_q", "LLM calls/q"),
     ("tokens_per_q", "tokens/q"),
     ("seconds_per_q", "s/q"),
@@ -295,6 +301,11 @@ def _facts(summary: dict[str, Any]) -> list[str]:
             f"node-agent model: {summary.get('agent_model')}; {summary.get('agent_batch_size')} node "
             f"agents per call; at most {summary.get('max_agent_calls')} agent calls per question"
         )
+    if summary.get("engine") == "spark" and summary.get("mode") != "agents":
+        facts.append(
+            f"engine: spark (master {summary.get('spark_master')}); run on Spark: the share of questions whose "
+            "algorithm ran there (the ones that are not vertex programs run on one machine)"
+        )
     if summary.get("max_nodes"):
         facts.append(f"graphs of at most {summary['max_nodes']} nodes")
     facts.append(
@@ -371,6 +382,9 @@ def compare_gar_runs(runs: Mapping[str, str | Path], out_dir: str | Path) -> tup
         # the rows are recomputed from the records, so older summaries get the current columns
         meta = {k: v for k, v in saved.items() if k not in _SUMMARY_PARTS}
         summaries[label] = summarize_gar(records[label], meta)
+    first = next(iter(records))
+    for label in list(records)[1:]:
+        add_same_answer(summaries[label], records[first], records[label])
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     fig, (acc, sec, calls) = plt.subplots(1, 3, figsize=(14, 4))
@@ -400,10 +414,68 @@ def compare_gar_runs(runs: Mapping[str, str | Path], out_dir: str | Path) -> tup
         model = summary.get("master_model")
         if summary.get("mode") == "agents":
             model = f"{model}; node agents: {summary.get('agent_model')}"
-        facts.append(f"**{label}**: {summary.get('mode', 'compiled')} mode, model {model}, {runs[label]}")
+        engine = ""
+        if summary.get("engine") == "spark":
+            engine = f", Spark engine on {summary.get('spark_master')}"
+        facts.append(f"**{label}**: {summary.get('mode', 'compiled')} mode{engine}, model {model}, {runs[label]}")
+    if len(records) > 1:
+        facts.append(
+            f"*same answer as first run*: of the questions both this run and **{first}** answered, the share "
+            "whose structured answers agree: numbers within a relative 1e-9, and a path or an order, where "
+            "ties allow several, the same or both scored correct"
+        )
     table_path = out / "modes.md"
     page = markdown_page(
         "GAR runs side by side", facts, modes_table(summaries), image(_PLOT_ALT, plot_path.name)
     )
     table_path.write_text(page, encoding="utf-8")
     return table_path, plot_path
+
+
+def _close(a: Any, b: Any) -> bool:
+    """Equal, numbers within a relative 1e-9 (two engines sum in different orders)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b or abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-300)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    return a == b
+
+
+def same_answer(first: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether two records of one question give the same structured answer.
+
+    Numbers agree within a relative 1e-9. A path or an order (shortest path, topological order), where
+    ties allow several right answers, agrees when both are the same or both are scored correct (with the
+    same weight); the path shown beside a number is left out for the same reason.
+    """
+    a = dict((first.get("details") or {}).get("structured") or {})
+    b = dict((other.get("details") or {}).get("structured") or {})
+    for part in (a, b):
+        part.pop("labels", None)
+        if part.get("kind") not in ("path", "order"):
+            part.pop("path", None)
+    if a.get("kind") in ("path", "order") and a.get("kind") == b.get("kind") and a.get("value") != b.get("value"):
+        both_right = (first.get("scores") or {}).get("correct") == 1.0 == (other.get("scores") or {}).get("correct")
+        a.pop("value"), b.pop("value"), a.pop("path", None), b.pop("path", None)
+        return both_right and _close(a, b)
+    return _close(a, b)
+
+
+def add_same_answer(
+    summary: dict[str, Any], first: Sequence[dict[str, Any]], other: Sequence[dict[str, Any]]
+) -> None:
+    """Set ``same_as_first`` on ``summary``'s rows: the share of questions answered in both runs whose
+    structured answers agree (:func:`same_answer`), per task and overall; None where no question is shared."""
+    theirs = {str(r["qid"]): r for r in first if r.get("status") == "ok"}
+    by_task: dict[str, list[float]] = defaultdict(list)
+    for record in other:
+        qid = str(record["qid"])
+        if record.get("status") == "ok" and qid in theirs:
+            by_task[str(record.get("template"))].append(float(same_answer(theirs[qid], record)))
+    for task, row in summary["tasks"].items():
+        row["same_as_first"] = mean(by_task.get(task, []))
+    summary["overall"]["same_as_first"] = mean([v for values in by_task.values() for v in values])

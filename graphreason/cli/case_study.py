@@ -40,6 +40,13 @@ def add_case_study_parser(subparsers: argparse._SubParsersAction) -> None:
         help="how many pages (default: the number in the question, else 10)",
     )
     add_gar_master_options(pagerank)
+    spark = pagerank.add_argument_group("engine")
+    spark.add_argument(
+        "--engine", choices=("auto", "compiled", "spark"), default="auto",
+        help="where PageRank's supersteps run: compiled (numpy, this process) or spark (default: auto = compiled)",
+    )  # fmt: skip
+    spark.add_argument("--spark-master", default=None, help="Spark master URL for --engine spark (default: local[*])")
+    spark.add_argument("--spark-conf", default=None, help="extra Spark settings, comma-separated spark.key=value")
     pagerank.add_argument("--json", action="store_true", help="print the whole result as JSON instead")
     pagerank.add_argument(
         "--out", default=None, help="folder to write case_study.md and case_study.json into"
@@ -55,7 +62,10 @@ def print_case_study(result: dict[str, Any], out: Any = None) -> None:
     """The answer in words, the ranking table, the agreement and the times (to ``out``, default stdout)."""
     out = out or sys.stdout
     output, agree, times = result["output"], result["agreement"], result["timings"]
-    print(f"\nAlgorithm: {output.get('algorithm')}  parameters: {output.get('chosen_params')}", file=out)
+    print(
+        f"\nAlgorithm: {output.get('algorithm')}  parameters: {output.get('chosen_params')}  "
+        f"engine: {result.get('engine') or '-'}", file=out,
+    )  # fmt: skip
     print(f"Answer: {output.get('answer') or '(no answer)'}\n", file=out)
     print(f"{'rank':>4}  {'title':<{_TITLE_WIDTH}} {'score':>9} {'reference':>10} {'ref. rank':>9}", file=out)
     for page in result["pages"]:
@@ -94,7 +104,10 @@ def cmd_case_study_pagerank(args: argparse.Namespace) -> int:
     from graphreason.evals.gar.case_study import run_pagerank_case_study, settle_question, write_case_study
 
     question, top_k, _ = settle_question(args.question, args.top_k)  # bad input fails before any work
-    options = dict(top_k=top_k, model=args.model, embedding=args.embedding, base_url=args.base_url)
+    options = dict(
+        top_k=top_k, model=args.model, embedding=args.embedding, base_url=args.base_url,
+        engine=args.engine, spark_master=args.spark_master, spark_conf=args.spark_conf,
+    )  # fmt: skip
     if args.json:
         result = run_pagerank_case_study(question, **options)
         print(json.dumps(result, indent=2, ensure_ascii=False, default=str))

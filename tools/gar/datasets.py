@@ -1,10 +1,12 @@
 """Edge-list datasets for GAR's library algorithms: which engine runs them, and the compiled engine's reader.
 
 ``engine="auto"`` sends a dataset to Spark when it is not a local CSV file or
-when the file is larger than :data:`AUTO_SPARK_BYTES` (a CSV edge takes about
-20 bytes on disk and, merged and mirrored, about 100 bytes in the compiled
-engine's arrays); otherwise the compiled engine reads it into memory. The
-compiled reader takes CSV only (Parquet needs the Spark engine here).
+when reading it would need more memory than this process may still take
+(:func:`memory_available`: the machine's available memory, the process's
+address-space limit and its cgroup's limit, whichever is least); otherwise the
+compiled engine reads it into memory. The compiled reader takes CSV only
+(Parquet needs the Spark engine here) and refuses, before reading, a file it
+would run out of memory on, with a message that names ``--engine spark``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ import numpy as np
 
 from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
 
-AUTO_SPARK_BYTES = 1 << 30  # 1 GiB of CSV: some 5*10^7 edges, several GB of arrays in the compiled engine
+# Peak memory of the compiled engine per byte of CSV it reads, with the run (measured by
+# benchmarks/bench_gar_spark.py, shortest path, about 5 arcs per node: 10^7 edges, 178 MB of CSV,
+# peak RSS 3,787 MB, 21x; 10^6 edges, 15.8 MB, 431 MB, 27x with the interpreter's own 60-odd MB).
+COMPILED_BYTES_PER_CSV_BYTE = 22
 ENGINES = ("auto", "compiled", "spark")
 
 
@@ -41,14 +46,108 @@ def choose_engine(path: str, engine: str = "auto", fmt: str | None = None) -> tu
     if kind != "csv":
         return "spark", "the compiled reader takes CSV only"
     local = path[len("file://"):] if path.startswith("file://") else path
-    size = os.path.getsize(local) if os.path.isfile(local) else _folder_size(local)
-    if size > AUTO_SPARK_BYTES:
-        return "spark", f"the dataset ({size / 2**30:.1f} GiB) is larger than {AUTO_SPARK_BYTES / 2**30:.0f} GiB"
-    return "compiled", f"a local CSV of {size / 2**20:.1f} MiB fits in memory"
+    size = _text_bytes(local) if os.path.isfile(local) else _folder_size(local)
+    need = compiled_memory_needed(size)
+    have, limit = memory_available()
+    if have is not None and need > have:
+        return "spark", (
+            f"reading the {_size(size)} CSV would need about {_size(need)} of memory; {_size(have)} is available ({limit})"
+        )
+    room = f" of the {_size(have)} available" if have is not None else ""
+    return "compiled", f"a local CSV of {_size(size)} needs about {_size(need)}{room}"
 
 
 def _folder_size(folder: str) -> int:
     return sum(os.path.getsize(os.path.join(root, f)) for root, _, files in os.walk(folder) for f in files)
+
+
+def _text_bytes(local: str) -> int:
+    """The bytes of CSV text in a local file; a gzip file's come from its trailer, which holds them mod 4 GiB.
+
+    Past 4 GiB of text the trailer's count is taken up to the least value with that remainder that is not
+    below the compressed size (a floor: CSV compresses, so its text is larger than its gzip file).
+    """
+    size = os.path.getsize(local)
+    if local.endswith(".gz") and size >= 4:
+        with open(local, "rb") as handle:
+            handle.seek(-4, os.SEEK_END)
+            text = int.from_bytes(handle.read(4), "little")
+        while size >= 1 << 20 and text < size:  # a small file may be shorter as text than compressed
+            text += 1 << 32
+        return text
+    return size
+
+
+def _size(n: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TiB"  # pragma: no cover
+
+
+def compiled_memory_needed(csv_bytes: int) -> int:
+    """About how many bytes the compiled engine takes to read and run a CSV edge list of ``csv_bytes``."""
+    return COMPILED_BYTES_PER_CSV_BYTE * csv_bytes
+
+
+def memory_available() -> tuple[int | None, str]:
+    """(bytes this process may still allocate, what sets that), or (None, why unknown).
+
+    The least of: the machine's ``MemAvailable``; the room left under the
+    process's address-space limit (``ulimit -v``); the room left under its
+    cgroup's ``memory.max`` (a container's limit).
+    """
+    found: list[tuple[int, str]] = []
+    meminfo = _read_numbers("/proc/meminfo", "MemAvailable:")
+    if meminfo is not None:
+        found.append((meminfo * 1024, "the machine's available memory"))
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            used = (_read_numbers("/proc/self/status", "VmSize:") or 0) * 1024
+            found.append((max(0, soft - used), f"the process's address-space limit of {_size(soft)}"))
+    except (ImportError, OSError, ValueError):
+        pass
+    cap = _read_text("/sys/fs/cgroup/memory.max")
+    if cap is not None and cap.isdigit():
+        current = _read_text("/sys/fs/cgroup/memory.current")
+        used = int(current) if current is not None and current.isdigit() else 0
+        found.append((max(0, int(cap) - used), f"the container's memory limit of {_size(int(cap))}"))
+    if not found:
+        return None, "unknown on this system"
+    return min(found)
+
+
+def _read_text(path: str) -> str | None:
+    try:
+        with open(path, encoding="ascii") as handle:
+            return handle.read().strip()
+    except OSError:
+        return None
+
+
+def _read_numbers(path: str, key: str) -> int | None:
+    """The first number on the line of ``path`` that starts with ``key`` (``/proc`` files, in KiB)."""
+    text = _read_text(path)
+    for line in (text or "").splitlines():
+        if line.startswith(key):
+            parts = line.split()
+            return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+    return None
+
+
+def check_compiled_fits(path: str, size: int) -> None:
+    """Refuse, before reading, a CSV the compiled engine would run out of memory on (names ``--engine spark``)."""
+    need = compiled_memory_needed(size)
+    have, limit = memory_available()
+    if have is not None and need > have:
+        raise DatasetMemoryError(
+            f"the compiled engine would need about {_size(need)} of memory for {path!r} ({_size(size)} of CSV), "
+            f"but only {_size(have)} is available ({limit}); run it with --engine spark"
+        )
 
 
 def read_edge_csv(path: str, *, directed: bool = False, parallel: str = "min") -> VertexGraph:
@@ -63,6 +162,8 @@ def read_edge_csv(path: str, *, directed: bool = False, parallel: str = "min") -
     if os.path.isdir(local):
         raise EdgeDatasetError(f"{path!r} is a folder; the compiled engine reads one CSV file (use --engine spark)")
     opener: Any = gzip.open if local.endswith(".gz") else open
+    if os.path.isfile(local):
+        check_compiled_fits(path, _text_bytes(local))
     try:
         with opener(local, "rt", encoding="utf-8", newline="") as handle:
             reader = csv.reader(handle, delimiter="\t" if local.endswith((".tsv", ".tsv.gz")) else ",")

@@ -194,6 +194,7 @@ def test_report_files(tmp_path):
     text = markdown.read_text(encoding="utf-8")
     assert text == case_study_markdown(result)
     assert "| 1 | Paris |" in text and "same_order: True" in text
+    assert result["engine"] == "compiled" and "; engine compiled)" in text
     saved = json.loads(data.read_text(encoding="utf-8"))
     assert saved["reference"]["titles"] == result["reference"]["titles"]
     assert "graph" not in saved["output"]  # the input graph is not copied into the result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -154,3 +155,49 @@ def test_default_run_folders_name_the_mode_and_the_agent_model():
     assert default_out_dir("generated", None, "agents", "rules").name == "gar-generated-agents-rules"
     scripted = default_out_dir("graphinstruct", "/x/cycle_dev.jsonl", "agents", "scripted:/tmp/a b.json")
     assert scripted.name == "gar-graphinstruct-cycle_dev-agents-scripted-a-b"
+
+
+def test_a_spark_engine_run_names_its_engine_and_counts_what_spark_ran(tmp_path):
+    from graphreason.workflows.gar import solve as real_solve
+
+    def on_spark(question, context):
+        # the real workflow on one machine, reported as Spark for the vertex programs: the eval's own bookkeeping
+        output = dict(real_solve(question, replace(context, engine="compiled")))
+        vertex = (output.get("structured") or {}).get("task") != "cycle_detection"
+        output["trace"] = [
+            {**n, "engine": "spark" if vertex else "compiled"} if n.get("step") == "execute" else n
+            for n in output.get("trace") or []
+        ]
+        return output
+
+    run = run_gar_eval(
+        "generated", tasks=["cycle", "shortest"], engine="spark", solve=on_spark, **options(tmp_path, "s", sizes=(5,))
+    )
+    assert run.summary["engine"] == "spark" and run.summary["spark_master"] == "local[*]"
+    assert run.summary["tasks"]["shortest"]["spark_share"] == 1.0
+    report = run.report_path.read_text()
+    assert "run on Spark" in report and "engine: spark (master local[*])" in report
+    assert default_out_dir("generated", None, "compiled", None, "spark").name == "gar-generated-compiled-spark"
+    assert default_out_dir("generated", None, "agents", "rules", "spark").name == "gar-generated-agents-rules"
+
+
+def record(qid, kind, value, correct=1.0, **extra):
+    structured = {"task": "t", "kind": kind, "value": value, **extra}
+    return {"qid": qid, "template": "t", "status": "ok", "details": {"structured": structured},
+            "scores": {"correct": correct}}  # fmt: skip
+
+
+def test_same_answer_allows_float_noise_and_other_right_paths_only():
+    from graphreason.evals.gar.report import add_same_answer, same_answer
+
+    assert same_answer(record(1, "number", 0.3), record(1, "number", 0.1 + 0.2))
+    assert not same_answer(record(1, "number", 3), record(1, "number", 4))
+    assert same_answer(record(1, "number", 3, path=[0, 1]), record(1, "number", 3, path=[0, 2]))
+    assert same_answer(record(1, "path", [0, 1, 3], weight=2), record(1, "path", [0, 2, 3], weight=2))
+    assert not same_answer(record(1, "path", [0, 1, 3], weight=2), record(1, "path", [0, 3], 0.0, weight=2))
+    assert not same_answer(record(1, "order", [0, 1], weight=2), record(1, "order", [1, 0], weight=3))
+    assert same_answer(record(1, "ranking", [2, 0], scores=[0.25, 0.5]), record(1, "ranking", [2, 0], scores=[0.25, 0.5]))
+    summary = {"tasks": {"t": {}}, "overall": {}}
+    add_same_answer(summary, [record(1, "number", 1), record(2, "number", 2)],
+                    [record(1, "number", 1), record(2, "number", 5), record(3, "number", 0)])  # fmt: skip
+    assert summary["overall"]["same_as_first"] == 0.5 == summary["tasks"]["t"]["same_as_first"]

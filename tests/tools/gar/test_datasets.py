@@ -26,9 +26,12 @@ def test_auto_sends_only_what_cannot_be_read_here_to_spark(tmp_path: Path, monke
     parquet.mkdir()
     assert choose_engine(str(parquet)) == ("spark", "the compiled reader takes CSV only")
     assert choose_engine("s3a://lake/edges") == ("spark", "the dataset is on a remote filesystem")
-    monkeypatch.setattr(datasets, "AUTO_SPARK_BYTES", 4)
-    engine, why = choose_engine(small)
-    assert engine == "spark" and "larger than" in why
+    monkeypatch.setattr(datasets, "memory_available", lambda: (100, "the container's memory limit of 100 bytes"))
+    engine, why = choose_engine(small)  # 12 bytes of CSV need about 22 x 12 bytes
+    assert engine == "spark" and why == (
+        "reading the 12 bytes CSV would need about 264 bytes of memory; 100 bytes is available "
+        "(the container's memory limit of 100 bytes)"
+    )
     with pytest.raises(EdgeDatasetError, match="no edge dataset at"):
         choose_engine(str(tmp_path / "missing.csv"))
     with pytest.raises(VertexProgramError, match="unknown engine 'gpu'"):
@@ -92,3 +95,23 @@ def test_graphreason_vertex_reads_node_parameters_as_dataset_ids(tmp_path: Path,
     assert out["engine"] == "compiled" and out["answer"] == 2 and "[10, 20, 30]" in out["text"]
     assert main(["vertex", "--edges", path, "--algorithm", "bfs_levels", "--param", "source=99"]) != 0
     assert "error: the source 99 is not a node of" in capsys.readouterr().err
+
+
+def test_the_compiled_reader_refuses_a_file_it_would_run_out_of_memory_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path / "e.csv", "src,dst\n1,2\n2,3\n")
+    monkeypatch.setattr(datasets, "memory_available", lambda: (50, "the process's address-space limit of 2.0 GiB"))
+    with pytest.raises(datasets.DatasetMemoryError, match=r"would need about 352 bytes .* only 50 bytes is available "
+                       r"\(the process's address-space limit of 2.0 GiB\); run it with --engine spark"):
+        read_edge_csv(path)
+    gz = tmp_path / "e.csv.gz"
+    gz.write_bytes(gzip.compress(b"src,dst\n" + b"1,2\n" * 500))
+    assert datasets._text_bytes(str(gz)) == 2008  # from the gzip trailer, not the compressed size
+    monkeypatch.setattr(datasets, "memory_available", lambda: (10**9, "the machine's available memory"))
+    assert read_edge_csv(path).num_nodes == 3
+
+
+def test_memory_available_reads_this_machine() -> None:
+    have, limit = datasets.memory_available()
+    assert have is None or (have > 0 and limit)

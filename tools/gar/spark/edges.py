@@ -76,6 +76,7 @@ class SparkEdgeGraph:
     identity_labels: bool  # labels are exactly 0 .. n-1 (answers need no renaming)
     path: str = ""
     names: list[Any] | None = None  # display names of a graph given in memory with labels
+    has_node_weights: bool = False  # ``nodes`` has a ``weight`` column (a graph given in memory with node weights)
     _views: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def view(self, direction: str) -> Any:
@@ -95,7 +96,8 @@ class SparkEdgeGraph:
         return self._views[direction]
 
     def facts(self) -> Any:
-        """Per node: ``id``, ``arcs_out``, ``arcs_in``, ``weight_out``, ``self_loop`` (as the compiled engine has them).
+        """Per node: ``id``, ``arcs_out``, ``arcs_in``, ``weight_out``, ``self_loop``, ``node_weight`` (NaN when the
+        graph has none), as the compiled engine has them.
 
         Computed once per graph and kept (every run of every algorithm starts from it).
         """
@@ -112,7 +114,8 @@ class SparkEdgeGraph:
             F.max((F.col("src") == F.col("dst")).cast("int")).alias("loops"),
         )
         inn = self.arcs.groupBy(F.col("dst").alias("id")).agg(F.count(F.lit(1)).alias("arcs_in"))
-        joined = self.nodes.select("id").join(out, "id", "left").join(inn, "id", "left")
+        weight = F.col("weight").cast("double") if self.has_node_weights else F.lit(float("nan"))
+        joined = self.nodes.select("id", weight.alias("node_weight")).join(out, "id", "left").join(inn, "id", "left")
         arcs_out = F.coalesce(F.col("arcs_out"), F.lit(0)).cast("long")
         return joined.select(
             "id",
@@ -120,6 +123,7 @@ class SparkEdgeGraph:
             (F.coalesce(F.col("arcs_in"), F.lit(0)).cast("long") if self.directed else arcs_out).alias("arcs_in"),
             F.coalesce(F.col("weight_out"), F.lit(0.0)).cast("double").alias("weight_out"),
             (F.coalesce(F.col("loops"), F.lit(0)) > 0).alias("self_loop"),
+            "node_weight",
         )
 
     def index_of(self, node: Any, role: str = "node") -> int:
@@ -250,8 +254,7 @@ def load_edges(
         raise EdgeDatasetError(f"{check['not_finite']} edge weight(s) of {path!r} are not finite numbers")
 
     ids = edges.select(F.col("s").alias("label")).union(edges.select(F.col("d").alias("label"))).distinct()
-    numbered = ids.rdd.map(lambda row: row[0]).sortBy(lambda x: x).zipWithIndex()
-    nodes = spark.createDataFrame(numbered, schema=f"label {id_type}, id long").persist()
+    nodes = _numbered(ids)
     stats = nodes.agg(F.count(F.lit(1)).alias("n"), F.min("label").alias("lo"), F.max("label").alias("hi")).collect()[0]
     n = int(stats["n"])
     identity = id_type == "long" and stats["lo"] == 0 and stats["hi"] == n - 1
@@ -284,6 +287,35 @@ def load_edges(
         identity_labels=bool(identity),
         path=path,
     )
+
+
+def _numbered(ids: Any) -> Any:
+    """``ids`` (one ``label`` column, distinct) with ``id`` = the label's rank in sorted order, 0..n-1 (persisted).
+
+    All in the JVM, in two passes: a global sort by label, where each row's
+    ``monotonically_increasing_id`` is its partition number in the upper bits
+    and its position inside the partition in the lower 33; then one count per
+    partition (a few rows to the driver) gives each partition's first rank.
+    """
+    from pyspark.sql import functions as F
+
+    low = (1 << 33) - 1
+    ranked = ids.orderBy("label").select(
+        "label",
+        F.shiftright(F.monotonically_increasing_id(), 33).alias("_part"),
+        F.monotonically_increasing_id().bitwiseAND(F.lit(low)).alias("_pos"),
+    ).persist()  # the ids must not be drawn twice
+    counts = sorted((r[0], r[1]) for r in ranked.groupBy("_part").count().collect())
+    starts, total = [], 0
+    for part, count in counts:
+        starts.append((part, total))
+        total += count
+    first = ranked.sparkSession.createDataFrame(starts, schema="_part long, _start long")
+    nodes = ranked.join(F.broadcast(first), "_part").select("label", (F.col("_start") + F.col("_pos")).alias("id"))
+    nodes = nodes.persist()
+    nodes.count()
+    ranked.unpersist()
+    return nodes
 
 
 def _id_type(raw: Any, src: str, dst: str, types: dict[str, str]) -> str:

@@ -112,12 +112,32 @@ class _Facts:
         self.out = type("Arcs", (), {"weights": weights, "src": zero, "indices": zero})()
         self.num_arcs = graph.num_arcs
         self._loops: np.ndarray | None = None
+        self._node_weights: np.ndarray | None = None
 
     def check_node(self, node: Any, role: str = "node") -> int:
         return self.graph.index_of(node, role)
 
     def label(self, node: int) -> Any:
         return self.graph.label(node)
+
+    @property
+    def node_weights(self) -> np.ndarray | None:
+        """Every node's weight (n values collected to the driver when a Result part asks), None when the graph has none."""
+        if not self.graph.has_node_weights:
+            return None
+        if self._node_weights is None:
+            weights = np.empty(self.num_nodes)
+            for row in rows_of(self.graph.facts().select("id", "node_weight"), self.num_nodes):
+                weights[row[0]] = row[1]
+            self._node_weights = weights
+        return self._node_weights
+
+    def common_neighbours(self, u: int, v: int) -> np.ndarray:
+        """The nodes joined to both ``u`` and ``v`` (edge direction ignored), ascending (one small job)."""
+        from pyspark.sql import functions as F
+
+        near = self.graph.view("any").filter(F.col("src").isin(u, v)).groupBy("dst").agg(F.countDistinct("src").alias("k"))
+        return np.array(sorted(int(r[0]) for r in near.filter(F.col("k") == 2).select("dst").collect()), dtype=np.int64)
 
     @property
     def self_loops(self) -> np.ndarray:
@@ -183,7 +203,7 @@ def run_spark(
     totals = fold_totals({}, {k: counts[k] for k in seen}, hows)
     start_of_round = {k: counts["_before_" + k] for k in before}
     active = int(counts["_n"] or 0)
-    arcs = graph.view(algorithm.direction(params))
+    arcs = _closed_wedges(graph) if algorithm.wedges else graph.view(algorithm.direction(params))
 
     trace: list[RoundInfo] = []
     stop, rnd = "max_rounds", 0
@@ -198,22 +218,12 @@ def run_spark(
         glob = {"round": rnd, "num_nodes": n, "directed": graph.directed}
         glob.update(start_of_round)
 
-        # Send: active rows joined to their arcs, message values, the triplet test
-        src = _Prefixed("s_", columns)
-        sent = algorithm.messages(x, src, F.col("weight"), params)
-        mail_cols = {k: F.col("m_" + k) for k in algorithm.mail}
-        dst = _Prefixed("d_", columns)
-        keep = algorithm.send_if(x, src, dst, mail_cols, params)
+        # Send: active rows joined to their arcs (or closed wedges), message values, the triplet test
         senders = state if algorithm.all_active else state.filter("_active")
-        senders = senders.select(F.col("id").alias("src"), *[F.col(c).alias("s_" + c) for c in sorted(src.read)])
-        messages = arcs.join(senders, "src").select(
-            "src", "dst", *["s_" + c for c in sorted(src.read)], *[_as(x, sent[k]).alias("m_" + k) for k in algorithm.mail]
-        )
-        if dst.read:
-            receivers = state.select(F.col("id").alias("dst"), *[F.col(c).alias("d_" + c) for c in sorted(dst.read)])
-            messages = messages.join(receivers, "dst")
-        if keep is not None:
-            messages = messages.filter(_as(x, keep))
+        if algorithm.wedges:
+            messages = _send_wedges(x, algorithm, arcs, senders, state, columns, params)
+        else:
+            messages = _send_arcs(x, algorithm, arcs, senders, state, columns, params)
 
         # Combine per receiver
         names = list(algorithm.mail)
@@ -298,9 +308,80 @@ def run_spark(
     final["_totals"] = totals
     output = algorithm.result(facts_graph, final, params)  # type: ignore[arg-type]
     old.unpersist()
+    if algorithm.wedges:
+        arcs.unpersist()
     if not graph.identity_labels:
         output = relabel(algorithm.name, output, graph.labels)
     return RunResult(algorithm.name, output, rnd, stop, trace, final, params, time.perf_counter() - start)
+
+
+def _send_arcs(
+    x: SparkOps, algorithm: KernelAlgorithm, arcs: Any, senders: Any, state: Any, columns: list[str],
+    params: dict[str, Any],
+) -> Any:
+    """Messages (src, dst, m_<name>...) along the senders' arcs, after the triplet test."""
+    from pyspark.sql import functions as F
+
+    src = _Prefixed("s_", columns)
+    sent = algorithm.messages(x, src, F.col("weight"), params)
+    mail_cols = {k: F.col("m_" + k) for k in algorithm.mail}
+    dst = _Prefixed("d_", columns)
+    keep = algorithm.send_if(x, src, dst, mail_cols, params)
+    senders = senders.select(F.col("id").alias("src"), *[F.col(c).alias("s_" + c) for c in sorted(src.read)])
+    messages = arcs.join(senders, "src").select(
+        "src", "dst", *["s_" + c for c in sorted(src.read)], *[_as(x, sent[k]).alias("m_" + k) for k in algorithm.mail]
+    )
+    if dst.read:
+        receivers = state.select(F.col("id").alias("dst"), *[F.col(c).alias("d_" + c) for c in sorted(dst.read)])
+        messages = messages.join(receivers, "dst")
+    if keep is not None:
+        messages = messages.filter(_as(x, keep))
+    return messages
+
+
+def _closed_wedges(graph: SparkEdgeGraph) -> Any:
+    """(u, v, w) for every triangle, once: v and w are neighbours of u ranked above it by (degree, id),
+    rank(v) < rank(w), and v-w is an edge (direction ignored, self-loops dropped). Persisted."""
+    from pyspark.sql import functions as F
+
+    edges = graph.view("any").filter(F.col("src") != F.col("dst")).select("src", "dst")
+    degree = edges.groupBy("src").agg(F.count(F.lit(1)).alias("deg"))
+
+    def above(a_deg: Any, a: Any, b_deg: Any, b: Any) -> Any:
+        return (a_deg < b_deg) | ((a_deg == b_deg) & (a < b))
+
+    forward = (
+        edges.join(degree.select(F.col("src"), F.col("deg").alias("du")), "src")
+        .join(degree.select(F.col("src").alias("dst"), F.col("deg").alias("dv")), "dst")
+        .filter(above(F.col("du"), F.col("src"), F.col("dv"), F.col("dst")))
+        .select(F.col("src").alias("u"), F.col("dst").alias("v"), F.col("dv"))
+    )
+    pairs = forward.join(forward.select("u", F.col("v").alias("w"), F.col("dv").alias("dw")), "u").filter(
+        above(F.col("dv"), F.col("v"), F.col("dw"), F.col("w"))
+    )
+    closing = edges.select(F.col("src").alias("v"), F.col("dst").alias("w"))
+    return pairs.join(closing, ["v", "w"], "left_semi").select("u", "v", "w").persist()
+
+
+def _send_wedges(
+    x: SparkOps, algorithm: KernelAlgorithm, wedges: Any, senders: Any, state: Any, columns: list[str],
+    params: dict[str, Any],
+) -> Any:
+    """Messages (src = u, dst = v, m_<name>...) of the senders' closed wedges."""
+    from pyspark.sql import functions as F
+
+    u, v, w = _Prefixed("u_", columns), _Prefixed("v_", columns), _Prefixed("w_", columns)
+    sent = algorithm.wedge_messages(x, u, v, w, params)
+    messages = wedges.join(
+        senders.select(F.col("id").alias("u"), *[F.col(c).alias("u_" + c) for c in sorted(u.read)]), "u"
+    )
+    for name, side in (("v", v), ("w", w)):
+        if side.read:
+            cols = [F.col(c).alias(f"{name}_{c}") for c in sorted(side.read)]
+            messages = messages.join(state.select(F.col("id").alias(name), *cols), name)
+    return messages.select(
+        F.col("u").alias("src"), F.col("v").alias("dst"), *[_as(x, sent[k]).alias("m_" + k) for k in algorithm.mail]
+    )
 
 
 def _cut(frame: Any) -> Any:

@@ -16,7 +16,12 @@ def from_vertex_graph(spark: Any, graph: VertexGraph) -> SparkEdgeGraph:
     arcs = arcs.repartition("src").persist()
     from pyspark.sql import functions as F
 
-    nodes = spark.range(graph.num_nodes).select("id", F.col("id").alias("label")).persist()
+    nodes = spark.range(graph.num_nodes).select("id", F.col("id").alias("label"))
+    if graph.node_weights is not None:
+        rows = list(enumerate(graph.node_weights.astype(float).tolist()))
+        weights = spark.createDataFrame(rows, schema="id long, weight double")
+        nodes = nodes.join(weights, "id", "left")
+    nodes = nodes.persist()
     weights = out.weights
     return SparkEdgeGraph(
         spark=spark,
@@ -30,4 +35,5 @@ def from_vertex_graph(spark: Any, graph: VertexGraph) -> SparkEdgeGraph:
         label_type="long",
         identity_labels=True,
         names=graph.labels,
+        has_node_weights=graph.node_weights is not None,
     )

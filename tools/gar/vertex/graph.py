@@ -313,6 +313,11 @@ class VertexGraph:
         mask[self.out.src[self.out.src == self.out.indices]] = True
         return mask
 
+    def common_neighbours(self, u: int, v: int) -> np.ndarray:
+        """The nodes joined to both ``u`` and ``v`` (edge direction ignored), ascending."""
+        both = self.both
+        return np.intersect1d(both.neighbours(u), both.neighbours(v))
+
     def check_node(self, node: Any, role: str = "node") -> int:
         """Validate a node given as a parameter; returns its index.
 

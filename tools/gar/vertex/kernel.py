@@ -23,6 +23,14 @@ The declarative pieces of a kernel:
 * ``aggregates`` - global values (Pregel's aggregators) read by ``halt``, Termination's rule;
   ``before_round`` aggregates are computed over all nodes before Send and may be read by Update.
 
+A kernel with ``wedges = True`` sends along *wedges* instead of arcs (the
+triangle-closing pattern): edge direction ignored and self-loops dropped, nodes
+ranked by (degree, id), each active node ``u`` sends, for every two neighbours
+``v``, ``w`` ranked above it with ``rank(v) < rank(w)`` and an edge ``v``-``w``,
+one message to ``v`` whose values ``wedge_messages`` computes from the three
+nodes' states (``u`` is the sender). Each triangle is seen exactly once, and the
+degree order keeps the wedges to O(m^1.5).
+
 Mail reductions that report a sender (``with_sender``) keep the sender of the
 extreme value; on ties the executors may keep different senders (both are valid
 parents), so answers that contain a path are checked, not compared, across executors.
@@ -41,7 +49,7 @@ from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
 KINDS = ("int", "float", "bool")
 MAIL_REDUCTIONS = ("min", "max", "sum", "count")
 AGGREGATIONS = ("sum", "max", "min")
-FACTS = ("id", "arcs_out", "arcs_in", "weight_out", "self_loop")
+FACTS = ("id", "arcs_out", "arcs_in", "weight_out", "self_loop", "node_weight")  # node_weight: NaN when none
 NO_NODE = -1  # the "none" value of node-valued fields (parent pointers)
 
 Expr = Any  # a numpy array / scalar or a Spark Column
@@ -103,6 +111,7 @@ class KernelAlgorithm(VertexAlgorithm):
     with_sender: ClassVar[bool] = False  # Update may read ``sender``: who sent the extreme (min/max) value
     update_all: ClassVar[bool] = False  # Update runs on every node each round, with or without mail
     all_active: ClassVar[bool] = False  # every node sends every round (else: the nodes that changed)
+    wedges: ClassVar[bool] = False  # Send follows wedges u -> (v, w) closed by an edge v-w (see the module doc)
     spark: ClassVar[bool] = True  # runs on the Spark executor too
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -133,6 +142,12 @@ class KernelAlgorithm(VertexAlgorithm):
 
     def messages(self, x: Ops, src: Mapping[str, Expr], weight: Expr, params: dict[str, Any]) -> dict[str, Expr]:
         """Message: the values named in ``mail`` that a sender puts on an arc of this weight."""
+        raise NotImplementedError
+
+    def wedge_messages(
+        self, x: Ops, u: Mapping[str, Expr], v: Mapping[str, Expr], w: Mapping[str, Expr], params: dict[str, Any]
+    ) -> dict[str, Expr]:
+        """Message of a wedge kernel: the values named in ``mail`` that ``u`` sends to ``v`` about the triangle u, v, w."""
         raise NotImplementedError
 
     def send_if(
@@ -179,7 +194,7 @@ class KernelAlgorithm(VertexAlgorithm):
         values = self.initial(NUMPY_OPS, node, params, glob)
         state: State = {name: _column(values[name], kind, n) for name, kind in self.fields.items()}
         state["_facts"] = facts
-        state["_adjacency"] = graph.view(self.direction(params))
+        state["_adjacency"] = wedge_lists(graph) if self.wedges else graph.view(self.direction(params))
         state["_params"] = params
         state["_round"] = 0
         state["_totals"] = {}
@@ -201,6 +216,8 @@ class KernelAlgorithm(VertexAlgorithm):
         params = state["_params"]
         pre = self.before_round(NUMPY_OPS, Columns(self._sources(state), slice(None)), params)
         state["_before"] = {k: _reduce(v, how, graph.num_nodes) for k, (v, how) in pre.items()}
+        if self.wedges:
+            return self._send_wedges(state, active, params)
         arcs = state["_adjacency"].edges_of(active)
         sources = self._sources(state)
         src = Columns(sources, arcs.src)
@@ -216,6 +233,15 @@ class KernelAlgorithm(VertexAlgorithm):
             senders = senders[keep] if senders is not None else None
         first, *rest = mail
         return Messages(targets, mail[first], senders, {k: mail[k] for k in rest})
+
+    def _send_wedges(self, state: State, active: np.ndarray, params: dict[str, Any]) -> Messages:
+        u, v, w = state["_adjacency"].closed(active)
+        sources = self._sources(state)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sent = self.wedge_messages(NUMPY_OPS, Columns(sources, u), Columns(sources, v), Columns(sources, w), params)
+        mail = {k: np.broadcast_to(sent[k], v.shape) for k in self.mail}
+        first, *rest = mail
+        return Messages(v, mail[first], u if self.with_sender else None, {k: mail[k] for k in rest})
 
     @property
     def combine(self) -> Callable[[Messages, int], Inbox]:  # type: ignore[override]
@@ -308,13 +334,56 @@ def graph_facts(graph: VertexGraph) -> dict[str, Any]:
     """The FACTS columns of every node (computed once, from the CSR arrays)."""
     n = graph.num_nodes
     out = graph.out
+    weights = graph.node_weights
     return {
         "id": _Ids(n),
         "arcs_out": out.degree(),
         "arcs_in": graph.inn.degree() if graph.directed else out.degree(),
         "weight_out": np.bincount(out.src, weights=out.weights, minlength=n),
         "self_loop": graph.self_loops,
+        "node_weight": np.full(n, np.nan) if weights is None else np.asarray(weights, dtype=np.float64),
     }
+
+
+class WedgeLists:
+    """Forward lists of a graph (direction ignored, no self-loops): each node's neighbours ranked above it by
+    (degree, id), in rank order, and the edge set, for wedge kernels on the numpy executor."""
+
+    def __init__(self, graph: VertexGraph) -> None:
+        adj = graph.both
+        simple = adj.src != adj.indices
+        src, dst = adj.src[simple], adj.indices[simple]
+        n = graph.num_nodes
+        degree = np.bincount(src, minlength=n)
+        rank = np.empty(n, dtype=np.int64)
+        rank[np.lexsort((np.arange(n), degree))] = np.arange(n)
+        forward = rank[src] < rank[dst]
+        fsrc, fdst = src[forward], dst[forward]
+        order = np.lexsort((rank[fdst], fsrc))
+        self.src, self.dst = fsrc[order], fdst[order]
+        self.ptr = np.searchsorted(self.src, np.arange(n + 1))
+        self.n = n
+        self.edge_keys = np.unique(np.minimum(src, dst) * n + np.maximum(src, dst))
+
+    def closed(self, active: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(u, v, w) of every closed wedge of the active nodes ``u``: rank(u) < rank(v) < rank(w), edge v-w."""
+        sends = np.zeros(self.n, dtype=bool)
+        sends[active] = True
+        slots = np.flatnonzero(sends[self.src])
+        later = self.ptr[self.src[slots] + 1] - slots - 1  # the slots after each one in its list
+        first = np.repeat(slots, later)
+        offsets = np.cumsum(later) - later
+        second = first + 1 + (np.arange(first.size) - np.repeat(offsets, later))
+        u, v, w = self.src[first], self.dst[first], self.dst[second]
+        keys = np.minimum(v, w) * self.n + np.maximum(v, w)
+        pos = np.searchsorted(self.edge_keys, keys)
+        hit = pos < self.edge_keys.size
+        hit[hit] = self.edge_keys[pos[hit]] == keys[hit]
+        return u[hit], v[hit], w[hit]
+
+
+def wedge_lists(graph: VertexGraph) -> WedgeLists:
+    return WedgeLists(graph)
 
 
 def _column(value: Expr, kind: str, n: int) -> np.ndarray:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from graphreason.tools.gar.vertex.engine import Inbox, Messages, State, VertexAlgorithm
+from graphreason.tools.gar.vertex.engine import State
 from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
 from graphreason.tools.gar.vertex.kernel import KernelAlgorithm
 from graphreason.tools.gar.vertex.traversal import as_number
@@ -199,7 +199,7 @@ class Bipartiteness(KernelAlgorithm):
 
 
 # --------------------------------------------------------------------------- triangles
-class MaxTriangleSum(VertexAlgorithm):
+class MaxTriangleSum(KernelAlgorithm):
     name = "max_triangle_sum"
     description = (
         "Maximum triangle weight sum: among all triples of mutually connected nodes (triangles), the largest "
@@ -216,67 +216,30 @@ class MaxTriangleSum(VertexAlgorithm):
         "u, v, w form a triangle; its sum is weight(u) + weight(v) + weight(w). Step 3: best = the largest sum.",
         "Termination": "After one round. The answer is the largest best over all nodes (none: no triangle).",
     }
-    combine = "none"
     answer_kind = "number"
+    # one wedge round: u sends each closed wedge (v, w) of its forward list to v, with the triangle's sum
+    wedges = True
+    fields = {"best": "float", "best_from": "int"}
+    mail = {"total": "max"}
+    with_sender = True
 
-    def init_state(self, graph: VertexGraph, params: dict[str, Any]) -> State:
+    def prepare(self, graph: VertexGraph, params: dict[str, Any]) -> dict[str, Any]:
         if graph.node_weights is None:
-            raise VertexProgramError(
-                "max_triangle_sum needs node weights; build the graph with node_weights=[...]"
-            )
-        adj = graph.both
-        simple = adj.src != adj.indices  # self-loops cannot be triangle edges
-        src, dst = adj.src[simple], adj.indices[simple]
-        degree = np.bincount(src, minlength=graph.num_nodes)
-        rank = np.empty(graph.num_nodes, dtype=np.int64)
-        rank[np.lexsort((np.arange(graph.num_nodes), degree))] = np.arange(graph.num_nodes)
-        # forward lists sorted by the neighbour's rank; the degree order keeps them short (O(m^1.5) pairs)
-        fwd = rank[src] < rank[dst]
-        fsrc, fdst = src[fwd], dst[fwd]
-        order = np.lexsort((rank[fdst], fsrc))
-        fsrc, fdst = fsrc[order], fdst[order]
-        n = graph.num_nodes
-        lo, hi = np.minimum(src, dst), np.maximum(src, dst)
-        return {
-            "forward_src": fsrc,
-            "forward_dst": fdst,
-            "forward_ptr": np.searchsorted(fsrc, np.arange(n + 1)),
-            "edge_keys": np.unique(lo * n + hi),
-            "best": np.full(n, -np.inf),
-            "best_triangle": np.full((n, 3), -1, dtype=np.int64),
-        }
+            raise VertexProgramError("max_triangle_sum needs node weights; build the graph with node_weights=[...]")
+        return super().prepare(graph, params)
 
-    def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
-        ptr, dst = state["forward_ptr"], state["forward_dst"]
-        # for forward-list slot i of node u, pair it with every later slot of the same list
-        later = ptr[state["forward_src"] + 1] - np.arange(dst.size) - 1
-        first = np.repeat(np.arange(dst.size), later)
-        offsets = np.cumsum(later) - later
-        second = first + 1 + (np.arange(first.size) - np.repeat(offsets, later))
-        return Messages(dst[first], dst[second], state["forward_src"][first])
+    def initial(self, x: Any, node: Any, params: dict[str, Any], glob: Any) -> dict[str, Any]:
+        return {"best": -x.inf, "best_from": x.no_node}
 
-    def update(self, graph: VertexGraph, state: State, inbox: Inbox) -> tuple[State, np.ndarray]:
-        msgs = inbox.raw
-        n = graph.num_nodes
-        v, w, u = msgs.targets, msgs.values, msgs.senders
-        keys = np.minimum(v, w) * n + np.maximum(v, w)
-        pos = np.searchsorted(state["edge_keys"], keys)
-        hit = pos < state["edge_keys"].size
-        hit[hit] = state["edge_keys"][pos[hit]] == keys[hit]
-        v, w, u = v[hit], w[hit], u[hit]
-        if v.size == 0:
-            return state, v
-        nw = graph.node_weights
-        total = nw[u] + nw[v] + nw[w]
-        order = np.lexsort((-total, v))  # per receiver, heaviest triangle first
-        first = np.r_[True, v[order][1:] != v[order][:-1]]
-        pick = order[first]
-        state["best"][v[pick]] = total[pick]
-        state["best_triangle"][v[pick]] = np.sort(np.column_stack([u[pick], v[pick], w[pick]]), axis=1)
-        return state, v[pick]
+    def wedge_messages(self, x: Any, u: Any, v: Any, w: Any, params: dict[str, Any]) -> dict[str, Any]:
+        return {"total": u["node_weight"] + v["node_weight"] + w["node_weight"]}
 
-    def terminated(self, round: int, state: State, changed: np.ndarray) -> bool:
-        return True
+    def kernel_update(self, x: Any, me: Any, mail: Any, params: dict[str, Any], glob: Any) -> tuple[dict, Any]:
+        # Update: the heaviest triangle this node closes (and the node that found it)
+        return {"best": mail["total"], "best_from": mail["sender"]}, x.lit(True)
+
+    def halt(self, round: int, totals: Any, params: dict[str, Any], glob: Any) -> bool:
+        return True  # Termination: after one round
 
     def max_rounds(self, graph: VertexGraph, params: dict[str, Any]) -> int:
         return 1
@@ -289,11 +252,15 @@ class MaxTriangleSum(VertexAlgorithm):
                 "triangle": None,
                 "text": "The graph has no triangle (no three mutually connected nodes).",
             }
-        node = int(np.argmax(best))
-        tri = state["best_triangle"][node].tolist()
-        total = as_number(best[node])
+        v = int(np.argmax(best))
+        u, total = int(state["best_from"][v]), best[v]
+        weights = graph.node_weights
+        # the third node: a common neighbour that gives the same sum, summed in the same order as Send did
+        w = next(int(c) for c in graph.common_neighbours(u, v) if weights[u] + weights[v] + weights[c] == total)
+        tri = sorted([u, v, w])
+        value = as_number(total)
         return {
-            "answer": total,
+            "answer": value,
             "triangle": tri,
-            "text": f"The heaviest triangle is {tri} with total node weight {total}.",
+            "text": f"The heaviest triangle is {tri} with total node weight {value}.",
         }

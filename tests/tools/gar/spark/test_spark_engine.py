@@ -72,7 +72,7 @@ ON_UNDIRECTED = ("shortest_path", "connected_components", "bipartiteness", "neig
 
 def test_the_split_covers_every_kernel_algorithm() -> None:
     kernels = {n for n, a in ALGORITHMS.items() if isinstance(a, KernelAlgorithm)}
-    assert set(ON_DIRECTED) | set(ON_UNDIRECTED) == kernels
+    assert set(ON_DIRECTED) | set(ON_UNDIRECTED) | {"max_triangle_sum"} == kernels  # triangles: a test of their own
 
 
 def kernel_algorithms(directed: bool) -> tuple[str, ...]:
@@ -145,6 +145,15 @@ def test_string_ids_from_parquet_and_rounds_as_events(spark, tmp_path: Path) -> 
         run_spark(get_algorithm("bfs_levels"), graph, {"source": "zed"})
 
 
+def test_nodes_are_numbered_by_sorted_id_across_partitions(spark) -> None:
+    from graphreason.tools.gar.spark.edges import _numbered
+
+    labels = [f"n{i:03d}" for i in range(0, 300, 3)]
+    ids = spark.createDataFrame([(x,) for x in reversed(labels)], schema="label string").repartition(7)
+    nodes = _numbered(ids)
+    assert sorted((r["id"], r["label"]) for r in nodes.collect()) == list(enumerate(labels))
+
+
 def test_a_round_cut_carries_no_size_estimate_forward(spark) -> None:
     """Spark's checkpoint keeps the size estimate of the plan it cut, and a join's estimate is the product
     of its sides': without the rebuild in ``_cut`` its digits doubled every superstep and late rounds of
@@ -187,11 +196,34 @@ def test_bad_datasets_get_one_clear_error(spark, tmp_path: Path) -> None:
         run_spark(get_algorithm("shortest_path"), graph, {"source": 1})
 
 
+def test_the_heaviest_triangle_is_found_on_both_engines(spark) -> None:
+    """The wedge kernel: node weights with ties, a directed graph (direction ignored), self-loops, no triangle."""
+    from graphreason.tools.gar.spark.vertex_graphs import from_vertex_graph
+    from graphreason.tools.gar.vertex import VertexGraph
+
+    rng = np.random.default_rng(5)
+    n = 16
+    edges = np.array([(rng.integers(0, n), rng.integers(0, n), 1.0) for _ in range(40)] + [(3, 3, 1.0)])
+    weights = rng.integers(1, 6, n).astype(float)  # few values: many triangles tie
+    for directed in (True, False):
+        graph = VertexGraph.from_edges(n, edges, directed=directed, node_weights=weights)
+        compiled = run(get_algorithm("max_triangle_sum"), graph)
+        on_spark = run_spark(get_algorithm("max_triangle_sum"), from_vertex_graph(spark, graph))
+        assert on_spark.answer == compiled.answer is not None and on_spark.rounds == compiled.rounds == 1
+        u, v, w = on_spark.output["triangle"]
+        near = {(a, b) for a, b, _ in graph.edge_list()} | {(b, a) for a, b, _ in graph.edge_list()}
+        assert {(u, v), (v, w), (u, w)} <= near and len({u, v, w}) == 3
+        assert weights[u] + weights[v] + weights[w] == on_spark.answer
+    path = VertexGraph.from_edges(3, np.array([(0, 1, 1.0), (1, 2, 1.0)]), node_weights=[1, 2, 3])
+    assert run_spark(get_algorithm("max_triangle_sum"), from_vertex_graph(spark, path)).answer is None
+
+
 def test_algorithms_that_are_not_vertex_programs_are_refused(spark, tmp_path: Path) -> None:
     graph = load_edges(spark, write_csv(tmp_path / "d.csv", [(0, 1, 1.0), (1, 2, 1.0)]), directed=True)
-    for name in ("max_flow", "max_triangle_sum"):
-        with pytest.raises(SparkUnavailableError, match="one machine only: use --engine compiled"):
-            run_spark(get_algorithm(name), graph, {})
+    with pytest.raises(SparkUnavailableError, match="one machine only: use --engine compiled"):
+        run_spark(get_algorithm("max_flow"), graph, {"source": 0, "target": 2})
+    with pytest.raises(Exception, match="max_triangle_sum needs node weights"):
+        run_spark(get_algorithm("max_triangle_sum"), graph, {})
     with pytest.raises(SparkUnavailableError, match="already runs a Spark session"):
         get_session(SparkSettings(master="local[2]"))
 

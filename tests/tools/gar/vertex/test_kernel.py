@@ -22,7 +22,7 @@ def test_a_kernel_must_declare_valid_fields_and_mail() -> None:
 
 def test_the_library_algorithms_that_are_vertex_programs_are_kernels() -> None:
     kernels = {name for name, a in ALGORITHMS.items() if isinstance(a, KernelAlgorithm)}
-    assert kernels == set(ALGORITHMS) - {"max_flow", "max_triangle_sum"}
+    assert kernels == set(ALGORITHMS) - {"max_flow"}  # its per-arc residual state is not a node field
 
 
 def test_max_aggregates_stay_up_and_others_are_per_round() -> None:
