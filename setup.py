@@ -21,5 +21,6 @@ setup(
     packages=sorted(set(packages)),
     package_dir=package_dir,
     # the shipped generator adapter (fp16 LoRA weights, config, card) travels with the package
-    package_data={"graphreason.llm": ["adapters/*/*"]},
+    # and the Spark engine's logging profile
+    package_data={"graphreason.llm": ["adapters/*/*"], "graphreason.tools": ["gar/spark/log4j2.properties"]},
 )

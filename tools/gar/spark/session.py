@@ -121,7 +121,9 @@ def get_session(settings: SparkSettings | None = None) -> Any:
 
         builder = SparkSession.builder.master(settings.master).appName(settings.app_name)
         local = _local_partitions(settings.master)
+        logging = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
         defaults = {
+            "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{logging}",  # errors only
             "spark.ui.enabled": "true" if settings.ui else "false",
             "spark.ui.showConsoleProgress": "false",
             # a run is hundreds of small jobs: keep the status store of finished ones small

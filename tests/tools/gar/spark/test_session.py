@@ -1,0 +1,35 @@
+"""Spark session settings without starting Spark: parsing, validation, local defaults, the logging profile."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from graphreason.tools.gar.spark import session
+from graphreason.tools.gar.spark.session import SparkSettings, SparkUnavailableError, parse_conf
+
+
+def test_settings_are_parsed_and_checked() -> None:
+    assert parse_conf("spark.a=1, spark.b=x=y") == {"spark.a": "1", "spark.b": "x=y"}
+    assert parse_conf(["spark.executor.memory=8g"]) == {"spark.executor.memory": "8g"}
+    assert parse_conf(None) == {}
+    with pytest.raises(SparkUnavailableError, match="key=value"):
+        parse_conf("spark.a")
+    with pytest.raises(SparkUnavailableError, match="spark.\\* keys; got executor.memory"):
+        SparkSettings(conf={"executor.memory": "2g"})
+    with pytest.raises(SparkUnavailableError, match="master URL is empty"):
+        SparkSettings(master=" ")
+
+
+def test_local_masters_get_two_partitions_per_core_and_clusters_their_own() -> None:
+    assert session._local_partitions("local[3]") == 6
+    assert session._local_partitions("local") == 2
+    assert session._local_partitions("local[*]") == 2 * (os.cpu_count() or 2)
+    assert session._local_partitions("spark://head:7077") is None
+
+
+def test_the_logging_profile_ships_beside_the_session_module() -> None:
+    profile = os.path.join(os.path.dirname(session.__file__), "log4j2.properties")
+    text = open(profile, encoding="utf-8").read()
+    assert "rootLogger.level = error" in text and "SYSTEM_ERR" in text
