@@ -26,6 +26,7 @@ _STRINGS = {
     "base_url": "http://127.0.0.1:9/v1",
     "spark_master": "local[2]",
     "spark_conf": "spark.executor.memory=2g",
+    "edge_dataset": "/data/web/edges.parquet",
 }
 
 

@@ -291,6 +291,11 @@ def choose(state: GARState, runtime: Runtime[GARContext]) -> dict:
     fallback = picked is None
     if name != picked:
         proposed = {}
+    if name == DESIGN_NEW and not isinstance(problem, ParsedProblem):
+        raise VertexProgramError(
+            "no library algorithm answers this question, and designed programs run only on a graph in this "
+            "process (sandboxed); this run's graph is an edge dataset on Spark"
+        )
     if name == DESIGN_NEW:  # the design step reads the question's own parameters
         params, notes = dict(state["params"]), []
     else:

@@ -97,6 +97,11 @@ def problem_of(state: GARState) -> ParsedProblem:
     key = state.get("graph_key", "")
     with _lock:
         problem = _problems.get(key)
+    if problem is None and state.get("dataset"):
+        raise GraphTextError(
+            f"this run's edge dataset ({state['dataset']}) is no longer loaded in this process (a resumed run): "
+            "ask the question again"
+        )
     if problem is None:
         problem = build_problem(state["question"], state.get("graph"))
         with _lock:
@@ -128,6 +133,16 @@ def constructed(problem: ParsedProblem, question: str, how: str = "") -> dict[st
 
 def construct(state: GARState, runtime: Runtime[GARContext]) -> dict:
     graph = state.get("graph")
+    ctx = runtime.context
+    if ctx.edge_dataset:  # the owner's edge dataset on Spark is the graph of every question
+        from graphreason.workflows.gar.datasets import dataset_question
+
+        if graph is not None:
+            raise GraphTextError("this server answers questions about its edge dataset: send the question alone")
+        problem = dataset_question(ctx, state["question"])
+        update = constructed(problem, state["question"], how="the edge dataset on Spark")
+        update["dataset"] = problem.name
+        return update
     try:
         problem = build_problem(state["question"], graph)
     except GraphTextUnreadable as exc:

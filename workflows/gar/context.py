@@ -64,8 +64,8 @@ class GARContext(RunContext):
         "Executor of the library algorithms in compiled mode. compiled: numpy arrays in this process (fast "
         "up to a few million edges). spark: Pregel supersteps on Spark DataFrames (graphs beyond one "
         "machine's memory; about a second per round even on small graphs). auto: compiled for a graph "
-        "held in memory. Algorithms that are not vertex programs (max flow, triangles, Hamiltonian path, "
-        "substructure) and designed programs always run on one machine.",
+        "held in memory, spark for a dataset. Algorithms that are not vertex programs (max flow, Hamiltonian "
+        "path, substructure) and designed programs always run on one machine.",
     )
     spark_master: OwnerPath = setting(
         None,
@@ -77,6 +77,14 @@ class GARContext(RunContext):
         "Extra Spark settings for engine=spark, comma-separated spark.key=value (e.g. "
         "spark.executor.memory=8g,spark.ui.enabled=true). Only the server's owner may set it.",
     )
+    edge_dataset: OwnerPath = setting(
+        None,
+        "An edge dataset every question is about, instead of a graph in the question: Parquet or CSV with "
+        "src, dst and an optional weight, ids integers or strings, at a local path or any URI Spark reads "
+        "(hdfs://, s3a://, ...). It is loaded once on Spark (engine auto or spark) and the library's vertex "
+        "programs run there; node ids in questions are the dataset's. Only the server's owner may set it.",
+    )
+    edge_dataset_directed: bool = setting(False, "Whether the edge dataset's edges are directed (src -> dst).")
     agent_model: OptionalModelName = setting(
         None,
         "Model of the node agents in agents mode: a model spec, or rules (a rule-following stand-in "

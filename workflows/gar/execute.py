@@ -24,6 +24,7 @@ from graphreason.workflows.gar.agents.state import AgentContext
 from graphreason.workflows.gar.catalogue import CATALOGUE
 from graphreason.workflows.gar.construct import problem_of
 from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.gar.datasets import spark_settings
 from graphreason.workflows.gar.run_graphs import vertex_graph
 from graphreason.workflows.gar.state import GARState
 from graphreason.workflows.kit.events import emit
@@ -99,16 +100,24 @@ def _spark_details(name: str, problem: ParsedProblem, params: dict[str, Any], ct
     return _run_details(result, "spark")
 
 
-def spark_settings(ctx: GARContext) -> Any:
-    """The Spark session settings a context names (unset master: local[*])."""
-    from graphreason.tools.gar.spark.session import SparkSettings, parse_conf
+def _dataset_details(name: str, problem: Any, params: dict[str, Any], ctx: GARContext) -> dict:
+    """The chosen library algorithm on the context's edge dataset (already on Spark; node parameters as dataset ids)."""
+    from graphreason.tools.gar.spark.pregel import run_spark
+    from graphreason.tools.gar.spark.session import ui_url
 
-    return SparkSettings(master=ctx.spark_master or "local[*]", conf=parse_conf(ctx.spark_conf))
+    url = ui_url()
+    if url:
+        emit("spark", f"Spark UI: {url}", url=url)
+    result = run_spark(
+        get_algorithm(name), problem.graph, problem.dataset_params(params), max_rounds=ctx.max_rounds,
+        on_round=_progress,
+    )  # fmt: skip
+    return _run_details(result, "spark")
 
 
 def engine_for(name: str, ctx: GARContext) -> tuple[str, str]:
     """(engine, note): where library algorithm ``name`` runs; the note says why when it is not the asked one."""
-    if ctx.engine != "spark":
+    if ctx.engine != "spark" and not ctx.edge_dataset:
         return "compiled", ""
     from graphreason.tools.gar.spark.pregel import spark_support
 
@@ -223,10 +232,17 @@ def execute(state: GARState, runtime: Runtime[GARContext]) -> dict:
         if ctx.mode == "agents":
             notes.append({"step": "execute", "text": f"agent mode does not cover {name}; ran compiled mode"})
         engine, why = engine_for(name, ctx)
+        if ctx.edge_dataset and engine != "spark":
+            raise VertexProgramError(
+                f"{name} runs on one machine only, and this run's graph is an edge dataset on Spark: "
+                "give the graph as a graph file (--graph-file) for it"
+            )
         if why:
             emit("engine", why)
             notes.append({"step": "execute", "text": why})
-        if engine == "spark":
+        if ctx.edge_dataset:
+            result = _dataset_details(name, problem, params, ctx)
+        elif engine == "spark":
             result = _spark_details(name, problem, params, ctx)
         else:
             result = _run_compiled(name, problem, params, ctx)

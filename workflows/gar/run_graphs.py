@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from graphreason.tools.gar.graph_text import ParsedProblem
-from graphreason.tools.gar.vertex import VertexGraph
+from graphreason.tools.gar.vertex import VertexGraph, VertexProgramError
 from graphreason.workflows.gar.construct import problem_of
 
 _CACHE_SIZE = 8
@@ -27,6 +27,11 @@ _engine_graphs: OrderedDict[tuple[str, str], VertexGraph] = OrderedDict()
 
 def vertex_graph(problem: ParsedProblem, algorithm: str) -> VertexGraph:
     """The engine's CSR graph of a parsed problem (capacities of parallel arcs add up for max flow)."""
+    if not isinstance(problem, ParsedProblem):  # an edge dataset on Spark: its arcs never come to this process
+        raise VertexProgramError(
+            f"{algorithm} needs the graph in one process, and this run's graph is an edge dataset on Spark: "
+            "give the graph as a graph file (--graph-file) for it"
+        )
     src, dst, weight = problem.edge_arrays()
     columns = [src, dst] if weight is None else [src, dst, weight]
     edges = np.column_stack(columns) if src.size else np.empty((0, len(columns)))

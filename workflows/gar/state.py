@@ -70,6 +70,7 @@ class GARState(GAROutput, total=False):
     graph: Annotated[dict[str, Any] | None, Field(description="The structured graph given with the input, if any.")]
     started: Annotated[float, Field(description="perf_counter() when the run started (for its seconds).")]
     graph_key: Annotated[str, Field(description="Lookup key of the parsed problem (see construct.problem_of).")]
+    dataset: Annotated[str, Field(description="The edge dataset's name when the graph is the context's dataset.")]
     graph_summary: Annotated[str, Field(description="One line on the parsed graph: kind, nodes, edges, parameters.")]
     detected_task: Annotated[str | None, Field(description="The task the question's wording names, if any.")]
     params: Annotated[dict[str, Any], Field(description="Parameters the parser found, by name (internal node ids).")]

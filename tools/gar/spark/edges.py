@@ -16,6 +16,7 @@ given in the original ids.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -159,6 +160,36 @@ class SparkEdgeGraph:
             out[row[0]] = row[1]
         return out
 
+    def label_of(self, node: int) -> Any:
+        """The dataset id of dense id ``node`` (one small job; no table of every label on the driver)."""
+        from pyspark.sql import functions as F
+
+        if self.names is not None:
+            return self.names[node]
+        if self.identity_labels:
+            return int(node)
+        if "labels" in self.__dict__:  # already collected
+            return self.labels[node]
+        rows = self.nodes.filter(F.col("id") == F.lit(int(node))).select("label").limit(1).collect()
+        if not rows:
+            raise VertexProgramError(f"no node {node} in this graph ({self.num_nodes} nodes)")
+        return rows[0][0]
+
+    def labels_among(self, words: list[str]) -> list[Any]:
+        """Which of ``words`` are node ids of this graph (one small job), sorted."""
+        from pyspark.sql import functions as F
+
+        if not words:
+            return []
+        if self.label_type == "long":
+            values: list[Any] = sorted({int(w) for w in words if re.fullmatch(r"-?[0-9]{1,18}", w)})
+        else:
+            values = sorted(set(words))
+        if not values:
+            return []
+        found = self.nodes.filter(F.col("label").isin(values)).select("label").collect()
+        return sorted(r[0] for r in found)
+
     def label(self, node: int) -> Any:
         if self.names is not None:
             return self.names[node]
@@ -254,10 +285,8 @@ def load_edges(
         raise EdgeDatasetError(f"{check['not_finite']} edge weight(s) of {path!r} are not finite numbers")
 
     ids = edges.select(F.col("s").alias("label")).union(edges.select(F.col("d").alias("label"))).distinct()
-    nodes = _numbered(ids)
-    stats = nodes.agg(F.count(F.lit(1)).alias("n"), F.min("label").alias("lo"), F.max("label").alias("hi")).collect()[0]
-    n = int(stats["n"])
-    identity = id_type == "long" and stats["lo"] == 0 and stats["hi"] == n - 1
+    nodes, n, lo, hi = _numbered(ids)
+    identity = id_type == "long" and lo == 0 and hi == n - 1
 
     by_label_s = nodes.select(F.col("label").alias("s"), F.col("id").alias("src"))
     by_label_d = nodes.select(F.col("label").alias("d"), F.col("id").alias("dst"))
@@ -289,8 +318,9 @@ def load_edges(
     )
 
 
-def _numbered(ids: Any) -> Any:
-    """``ids`` (one ``label`` column, distinct) with ``id`` = the label's rank in sorted order, 0..n-1 (persisted).
+def _numbered(ids: Any) -> tuple[Any, int, Any, Any]:
+    """``ids`` (one ``label`` column, distinct) with ``id`` = the label's rank in sorted order, 0..n-1 (persisted),
+    and the node count, the smallest and the largest label.
 
     All in the JVM, in two passes: a global sort by label, where each row's
     ``monotonically_increasing_id`` is its partition number in the upper bits
@@ -305,17 +335,20 @@ def _numbered(ids: Any) -> Any:
         F.shiftright(F.monotonically_increasing_id(), 33).alias("_part"),
         F.monotonically_increasing_id().bitwiseAND(F.lit(low)).alias("_pos"),
     ).persist()  # the ids must not be drawn twice
-    counts = sorted((r[0], r[1]) for r in ranked.groupBy("_part").count().collect())
+    parts = ranked.groupBy("_part").agg(F.count(F.lit(1)), F.min("label"), F.max("label")).collect()
+    counts = sorted((r[0], r[1]) for r in parts)
     starts, total = [], 0
     for part, count in counts:
         starts.append((part, total))
         total += count
+    lo = min((r[2] for r in parts), default=None)
+    hi = max((r[3] for r in parts), default=None)
     first = ranked.sparkSession.createDataFrame(starts, schema="_part long, _start long")
     nodes = ranked.join(F.broadcast(first), "_part").select("label", (F.col("_start") + F.col("_pos")).alias("id"))
     nodes = nodes.persist()
     nodes.count()
     ranked.unpersist()
-    return nodes
+    return nodes, total, lo, hi
 
 
 def _id_type(raw: Any, src: str, dst: str, types: dict[str, str]) -> str:
