@@ -189,7 +189,7 @@ def run_spark(
         *[_as(x, init[f]).cast(SPARK_TYPES[k]).alias(f) for f, k in algorithm.fields.items()],
         _as(x, first).cast("boolean").alias("_active"),
     )
-    state = state.persist()
+    state = state.repartition("id").persist()
     me = {name: F.col(name) for name in columns}
     seen = algorithm.aggregates(x, me, F.lit(True), params)
     hows = {k: how for k, (_, how) in seen.items()}
@@ -396,6 +396,11 @@ def _cut(frame: Any) -> Any:
     taking 2, 4, 10, 24, 64 s while the frontier shrank to nothing). Rebuilding the table from its
     rows, which carries no estimate, before the checkpoint keeps every round's planning the same.
 
+    The rows are hash-partitioned by ``id`` as the arcs are by ``src`` (the same number of partitions),
+    and the checkpoint keeps that partitioning: the next round's joins with the arcs and with the
+    combined mail then shuffle only the messages (checked in the physical plan: one exchange per
+    round, where the unpartitioned state needed two more).
+
     The checkpoint is lazy: the round's aggregation job computes the rows and stores them on the
     executors in the same pass (measured, a 13-round BFS on 13 nodes, local[1]: 9.5-10.0 s lazy
     against 10.5-12.9 s eager). Blocks of earlier rounds are freed by Spark's cleaner once nothing
@@ -405,7 +410,7 @@ def _cut(frame: Any) -> Any:
 
     session = frame.sparkSession
     fresh = session._jsparkSession.createDataFrame(frame._jdf.javaRDD(), frame._jdf.schema())
-    return DataFrame(fresh, session).localCheckpoint(eager=False)
+    return DataFrame(fresh, session).repartition("id").localCheckpoint(eager=False)
 
 
 def _as(x: SparkOps, value: Any) -> Any:
