@@ -223,6 +223,8 @@ def _stand_in(problem: ParsedProblem) -> VertexGraph:
     A ``prepare`` reads only these (node ids, directed or not, negative weights), so the edges
     themselves are not built twice: one self-loop carries the smallest weight.
     """
+    if not isinstance(problem, ParsedProblem):  # an edge dataset on Spark: its own light stand-in
+        return problem.stand_in()
     _, _, weight = problem.edge_arrays()
     edges = [(0, 0, float(weight.min()))] if weight is not None and weight.size else []
     return VertexGraph.from_edges(max(problem.n_nodes, 1), edges, directed=problem.directed)

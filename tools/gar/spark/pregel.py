@@ -38,6 +38,7 @@ from graphreason.tools.gar.datasets import relabel
 from graphreason.tools.gar.spark.edges import SparkEdgeGraph, rows_of
 from graphreason.tools.gar.spark.session import SparkUnavailableError
 from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, VertexAlgorithm, round_cap
+from graphreason.tools.gar.vertex.graph import VertexProgramError
 from graphreason.tools.gar.vertex.kernel import FACTS, KernelAlgorithm, Ops, fold_totals
 from graphreason.tools.gar.vertex.traversal import NegativeWeightError, as_number
 
@@ -100,9 +101,14 @@ def spark_support(algorithm: VertexAlgorithm) -> str | None:
 
 
 class _Facts:
-    """What an algorithm's ``prepare`` reads from a graph, answered by the Spark graph."""
+    """What an algorithm's ``prepare`` reads from a graph, answered by the Spark graph.
 
-    def __init__(self, graph: SparkEdgeGraph) -> None:
+    Node parameters are the dataset's ids (looked up), or with ``dense`` the graph's
+    own ids 0..n-1 (a range check, as :meth:`VertexGraph.check_node` does).
+    """
+
+    def __init__(self, graph: SparkEdgeGraph, dense: bool = False) -> None:
+        self.dense = dense
         self.num_nodes = graph.num_nodes
         self.directed = graph.directed
         self.weighted = graph.weighted
@@ -115,7 +121,13 @@ class _Facts:
         self._node_weights: np.ndarray | None = None
 
     def check_node(self, node: Any, role: str = "node") -> int:
-        return self.graph.index_of(node, role)
+        if not self.dense:
+            return self.graph.index_of(node, role)
+        if isinstance(node, bool) or not isinstance(node, int | np.integer):
+            raise VertexProgramError(f"the {role} must be a node id (an integer), got {node!r}")
+        if not 0 <= int(node) < self.num_nodes:
+            raise VertexProgramError(f"the {role} {node} is not a node of this graph (nodes are 0..{self.num_nodes - 1})")
+        return int(node)
 
     def label(self, node: int) -> Any:
         return self.graph.label(node)
@@ -148,6 +160,11 @@ class _Facts:
                 loops[row[0]] = True
             self._loops = loops
         return self._loops
+
+
+def stand_in(graph: SparkEdgeGraph) -> Any:
+    """What ``prepare`` reads of ``graph``, for checking parameters given as dense ids (no arcs, no n-sized arrays)."""
+    return _Facts(graph, dense=True)
 
 
 def run_spark(

@@ -19,8 +19,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from graphreason.tools.gar.graph_text import GraphTextError
 from graphreason.tools.gar.graph_text.nodes import NodeSpace
 from graphreason.tools.gar.graph_text.params import extract_params
@@ -79,11 +77,11 @@ class DatasetProblem:
             )
         return text
 
-    def edge_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """A stand-in for parameter checks: no arcs (they stay on Spark), and the smallest weight only."""
-        none = np.zeros(0, dtype=np.int64)
-        weight = None if self.graph.min_weight is None else np.array([self.graph.min_weight])
-        return none, none, weight
+    def stand_in(self) -> Any:
+        """What an algorithm's ``prepare`` reads, for checking the chosen parameters (dense ids) without the arcs."""
+        from graphreason.tools.gar.spark.pregel import stand_in
+
+        return stand_in(self.graph)
 
     def to_networkx(self) -> Any:
         raise VertexProgramError(

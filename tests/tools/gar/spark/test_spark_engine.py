@@ -270,6 +270,12 @@ def test_questions_about_an_edge_dataset_run_on_spark(spark, tmp_path: Path) -> 
     note = next(n for n in out["trace"] if n.get("step") == "execute" and "engine" in n)
     assert note["engine"] == "spark" and "people.csv" in out["trace"][0]["text"]
     assert str(tmp_path) not in out["trace"][0]["text"]  # the owner's folders stay on the server
+    # the master's source is a dataset id (looked up); its target is none (dropped, with a note): all distances
+    out = ask("What are the shortest path distances to all nodes?",
+              '{"algorithm": "shortest_path", "params": {"source": "ann", "target": "zed"}}')  # fmt: skip
+    choose = next(n for n in out["trace"] if n.get("step") == "choose")
+    assert "zed" in str(choose.get("notes")) and "not a node of this graph" in str(choose.get("notes"))
+    assert out["structured"]["value"] == {"ann": 0, "bo": 2, "cy": 3, "di": 4}
     with pytest.raises(Exception, match="max_flow runs on one machine only.*edge dataset on Spark"):
         ask("What is the maximum flow from ann to di?", '{"algorithm": "max_flow"}')
     with pytest.raises(GraphTextError, match="a dataset is read and run on Spark: use engine auto or spark"):
