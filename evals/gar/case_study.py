@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from graphreason.evals.gar.report import execute_note
+
 DATASET = "wikispeedia-web-graph"
 QUESTION_TEMPLATE = "Which are the {k} most important pages of this web graph?"
 DEFAULT_TOP_K = 10
@@ -268,7 +270,7 @@ def run_pagerank_case_study(
         "damping": damping,
         "graph": {"nodes": len(titles), "links": len(base["edges"])},
         "output": output,
-        "engine": _engine_used(output),
+        "engine": execute_note(output).get("engine"),  # the executor that ran it; None when nothing ran
         "pages": _pages(found, titles, workflow_scores, reference, order),
         "reference": {
             "method": "networkx.pagerank",
@@ -285,14 +287,6 @@ def run_pagerank_case_study(
             "total_seconds": time.perf_counter() - started,
         },
     }
-
-
-def _engine_used(output: dict[str, Any]) -> str | None:
-    """Which executor ran the chosen algorithm (the execute step's trace note), None when nothing ran."""
-    for note in output.get("trace") or []:
-        if isinstance(note, dict) and note.get("step") == "execute" and note.get("engine"):
-            return str(note["engine"])
-    return None
 
 
 def _pages(

@@ -33,6 +33,7 @@ from graphreason.evals.gar.report import (
     GAR_REPORT,
     RECORD_KEY,
     compare_gar_runs,
+    execute_note,
     gar_table,
     modes_table,
     record_mode,
@@ -172,14 +173,6 @@ def structural_scores(item: GraphTask, structured: dict[str, Any]) -> dict[str, 
     return scores
 
 
-def _execute_note(output: dict[str, Any]) -> dict[str, Any]:
-    """The execute step's trace note (engine, rounds and, in agents mode, the comparison)."""
-    for note in output.get("trace") or []:
-        if note.get("step") == "execute" and "engine" in note:
-            return note
-    return {}
-
-
 def _score(item: dict[str, Any], output: dict[str, Any]) -> dict[str, float]:
     """Structural scores, the right-algorithm and fallback flags, and agent mode's agreement."""
     from graphreason.tools.gar.vertex.reference import normalize_task
@@ -190,9 +183,9 @@ def _score(item: dict[str, Any], output: dict[str, Any]) -> dict[str, float]:
     scores["fallback"] = float(bool(output.get("fallback_used")))
     if item.get("eval_engine") == "spark" and item.get("eval_mode") == "compiled":
         # the library's vertex programs run on Spark; the others fall back to one machine, with a trace note
-        scores["spark_engine"] = float(_execute_note(output).get("engine") == "spark")
+        scores["spark_engine"] = float(execute_note(output).get("engine") == "spark")
     if item.get("eval_mode") == "agents":
-        note = _execute_note(output)
+        note = execute_note(output)
         scores["agent_engine"] = float(note.get("engine") == "agents")
         comparison = note.get("comparison")
         if isinstance(comparison, dict):
@@ -340,7 +333,7 @@ def run_gar_eval(
             models["agent_model"] = agent_model()
         # the workflow's usage already tells the master's calls from the node agents'
         output = dict(solve(item["question"], replace(context, **models)))
-        executed = _execute_note(output)
+        executed = execute_note(output)
         output["details"] = {
             "algorithm": output.get("algorithm"),
             "structured": output.get("structured"),

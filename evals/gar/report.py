@@ -39,6 +39,14 @@ FIRST_BIN = 5  # size bins start at 5 nodes and double: 5-9, 10-19, 20-39, ...
 RECORD_KEY = "gar"  # the runner's record key of compiled mode; other modes append "-<mode>"
 
 
+def execute_note(output: dict[str, Any]) -> dict[str, Any]:
+    """A GAR run's execute-step trace note (engine, rounds and, in agents mode, the comparison); {} when none."""
+    for note in output.get("trace") or []:
+        if isinstance(note, dict) and note.get("step") == "execute" and "engine" in note:
+            return note
+    return {}
+
+
 def record_mode(mode: str) -> str:
     """The runner's record key of a GAR eval mode (so one records file never mixes modes)."""
     return RECORD_KEY if mode == "compiled" else f"{RECORD_KEY}-{mode}"

@@ -47,9 +47,8 @@ def choose_engine(path: str, engine: str = "auto", fmt: str | None = None) -> tu
         return "spark", "the compiled reader takes CSV only"
     local = path[len("file://"):] if path.startswith("file://") else path
     size = _text_bytes(local) if os.path.isfile(local) else _folder_size(local)
-    need = compiled_memory_needed(size)
-    have, limit = memory_available()
-    if have is not None and need > have:
+    fits, need, have, limit = compiled_fit(size)
+    if not fits:
         return "spark", (
             f"reading the {_size(size)} CSV would need about {_size(need)} of memory; {_size(have)} is available ({limit})"
         )
@@ -139,11 +138,18 @@ def _read_numbers(path: str, key: str) -> int | None:
     return None
 
 
+def compiled_fit(csv_bytes: int) -> tuple[bool, int, int | None, str]:
+    """(fits, bytes needed, bytes available or None when unknown, what limits them) for the compiled engine
+    reading ``csv_bytes`` of CSV: the one rule behind ``auto`` and the reader's refusal."""
+    need = compiled_memory_needed(csv_bytes)
+    have, limit = memory_available()
+    return have is None or need <= have, need, have, limit
+
+
 def check_compiled_fits(path: str, size: int) -> None:
     """Refuse, before reading, a CSV the compiled engine would run out of memory on (names ``--engine spark``)."""
-    need = compiled_memory_needed(size)
-    have, limit = memory_available()
-    if have is not None and need > have:
+    fits, need, have, limit = compiled_fit(size)
+    if not fits:
         raise DatasetMemoryError(
             f"the compiled engine would need about {_size(need)} of memory for {path!r} ({_size(size)} of CSV), "
             f"but only {_size(have)} is available ({limit}); run it with --engine spark"

@@ -182,7 +182,7 @@ class SparkEdgeGraph:
         if not words:
             return []
         if self.label_type == "long":
-            values: list[Any] = sorted({int(w) for w in words if re.fullmatch(r"-?[0-9]{1,18}", w)})
+            values: list[Any] = sorted({int(w) for w in words if re.fullmatch(INTEGER_ID, w)})
         else:
             values = sorted(set(words))
         if not values:
@@ -214,6 +214,7 @@ class SparkEdgeGraph:
             df.unpersist()
 
 
+INTEGER_ID = r"-?[0-9]{1,18}"  # an id column's text that reads as a long
 COLLECT_AT_ONCE = 200_000  # rows; larger tables stream to the driver a partition at a time
 
 
@@ -359,7 +360,7 @@ def _id_type(raw: Any, src: str, dst: str, types: dict[str, str]) -> str:
     if kinds <= {"int", "bigint", "smallint", "tinyint"}:
         return "long"
     if kinds <= {"string"}:
-        digits = r"^-?[0-9]{1,18}$"
+        digits = f"^{INTEGER_ID}$"
         row = raw.agg(
             F.sum((~F.col(src).rlike(digits) | ~F.col(dst).rlike(digits)).cast("int")).alias("text")
         ).collect()[0]

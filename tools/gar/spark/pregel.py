@@ -38,7 +38,7 @@ from graphreason.tools.gar.datasets import relabel
 from graphreason.tools.gar.spark.edges import SparkEdgeGraph, rows_of
 from graphreason.tools.gar.spark.session import SparkUnavailableError
 from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, VertexAlgorithm, round_cap
-from graphreason.tools.gar.vertex.graph import VertexProgramError
+from graphreason.tools.gar.vertex.graph import VertexProgramError, node_in_range
 from graphreason.tools.gar.vertex.kernel import FACTS, KernelAlgorithm, Ops, fold_totals
 from graphreason.tools.gar.vertex.traversal import NegativeWeightError, as_number
 
@@ -125,9 +125,7 @@ class _Facts:
             return self.graph.index_of(node, role)
         if isinstance(node, bool) or not isinstance(node, int | np.integer):
             raise VertexProgramError(f"the {role} must be a node id (an integer), got {node!r}")
-        if not 0 <= int(node) < self.num_nodes:
-            raise VertexProgramError(f"the {role} {node} is not a node of this graph (nodes are 0..{self.num_nodes - 1})")
-        return int(node)
+        return node_in_range(int(node), self.num_nodes, role)
 
     def label(self, node: int) -> Any:
         return self.graph.label(node)

@@ -163,6 +163,13 @@ def _build_csr(n: int, src: np.ndarray, dst: np.ndarray, w: np.ndarray, rule: Pa
     return Adjacency(indptr, dst, w)
 
 
+def node_in_range(node: int, num_nodes: int, role: str = "node") -> int:
+    """``node`` when it is one of the ids 0..num_nodes-1, else a clear error naming ``role``."""
+    if not 0 <= node < num_nodes:
+        raise VertexProgramError(f"the {role} {node} is not a node of this graph (nodes are 0..{num_nodes - 1})")
+    return node
+
+
 class VertexGraph:
     """A simple graph on nodes ``0..n-1`` in CSR form, directed or undirected.
 
@@ -332,11 +339,7 @@ class VertexGraph:
             else:
                 known = " or one of the node labels" if self.labels is not None else ""
                 raise VertexProgramError(f"the {role} must be a node id (an integer){known}, got {node!r}")
-        if not 0 <= int(node) < self.num_nodes:
-            raise VertexProgramError(
-                f"the {role} {node} is not a node of this graph (nodes are 0..{self.num_nodes - 1})"
-            )
-        return int(node)
+        return node_in_range(int(node), self.num_nodes, role)
 
     @cached_property
     def _label_index(self) -> dict[Any, int] | None:
