@@ -2,7 +2,7 @@
 
     python benchmarks/bench_gar_spark.py [--edges 10000 100000 1000000]  (default: 10^4 and 10^5) [--algorithm shortest_path]
         [--master local[2]] [--engines compiled spark]
-    python benchmarks/bench_gar_spark.py --equality [--seeds 5]     # answers on random graphs, every kernel
+    python benchmarks/bench_gar_spark.py --equality [--seeds 5]     # answers on random graphs, every algorithm Spark runs
     python benchmarks/bench_gar_spark.py --edges 10000000 --memory-limit 2048   # each engine under a memory cap
 
 Each (engine, size) runs in its own process under ``/usr/bin/time``; the peak
@@ -134,6 +134,9 @@ def answers_agree(name: str, a: Any, b: Any, labels: list) -> bool:
     if name == "pagerank":
         return bool(np.allclose(a.output["scores"], b.output["scores"], atol=1e-12))
     want = a.answer
+    if name == "max_flow":  # the value and the flow on every edge
+        flows = [(labels[u], labels[v], f) for u, v, f in a.output["edge_flows"]]
+        return want == b.answer and flows == b.output["edge_flows"]
     if isinstance(want, dict):
         want = {labels[k]: v for k, v in want.items()}
     elif isinstance(want, list) and name in ("neighbourhood", "topological_sort"):
@@ -144,14 +147,13 @@ def answers_agree(name: str, a: Any, b: Any, labels: list) -> bool:
 
 
 def equality(seeds: int, master: str) -> int:
-    """Every kernel algorithm on random directed and undirected graphs: Spark answer == compiled answer."""
+    """Every library algorithm Spark runs, on random directed and undirected graphs: Spark answer == compiled answer."""
     from graphreason.tools.gar.datasets import read_edge_csv
     from graphreason.tools.gar.spark.edges import load_edges
-    from graphreason.tools.gar.spark.pregel import run_spark
+    from graphreason.tools.gar.spark.pregel import run_spark, spark_support
     from graphreason.tools.gar.spark.session import SparkSettings, get_session
     from graphreason.tools.gar.spark.vertex_graphs import from_vertex_graph
     from graphreason.tools.gar.vertex import ALGORITHMS, VertexGraph, get_algorithm, run
-    from graphreason.tools.gar.vertex.kernel import KernelAlgorithm
 
     spark = get_session(SparkSettings(master=master))
     agree = total = 0
@@ -166,13 +168,15 @@ def equality(seeds: int, master: str) -> int:
             path = folder / f"g{seed}{directed}.csv"
             path.write_text("src,dst,weight\n" + "".join(f"{u},{v},{w}\n" for u, v, w in rows))
             cg, sg = read_edge_csv(str(path), directed=directed), load_edges(spark, str(path), directed=directed)
+            summed = read_edge_csv(str(path), directed=directed, parallel="sum")  # max flow's capacities
             labels = list(cg.labels)
             for name, algorithm in ALGORITHMS.items():
-                if not isinstance(algorithm, KernelAlgorithm) or (name == "topological_sort" and not directed):
+                if spark_support(algorithm) is not None or (name == "topological_sort" and not directed):
                     continue
                 p = {"bfs_levels": {"source": labels[0]}, "connectivity": {"source": labels[0], "target": labels[-1]},
                      "neighbourhood": {"node": labels[0], "hops": 2}, "shortest_path": {"source": labels[0]},
-                     "pagerank": {"tol": 1e-8}}.get(name, {})  # fmt: skip
+                     "pagerank": {"tol": 1e-8}, "max_flow": {"source": labels[0], "target": labels[-1]},
+                     }.get(name, {})  # fmt: skip
                 pc = {k: labels.index(v) if k in ("source", "target", "node") else v for k, v in p.items()}
                 if name == "max_triangle_sum":  # needs node weights: the same graph in memory, with a few tying values
                     weighted = VertexGraph.from_edges(cg.num_nodes, np.array(cg.edge_list(), dtype=float),
@@ -185,7 +189,8 @@ def equality(seeds: int, master: str) -> int:
                                                ((tri[0], tri[1]), (tri[1], tri[2]), (tri[0], tri[2])))  # fmt: skip
                     same = a.answer == b.answer and valid
                 else:
-                    a, b = run(get_algorithm(name), cg, pc), run_spark(get_algorithm(name), sg, p)
+                    a = run(get_algorithm(name), summed if name == "max_flow" else cg, pc)
+                    b = run_spark(get_algorithm(name), sg, p)
                     same = answers_agree(name, a, b, labels)
                 total += 1
                 agree += same

@@ -258,6 +258,8 @@ def relabel(name: str, output: dict[str, Any], labels: Any) -> dict[str, Any]:
             out[key] = ids(out[key])
     if isinstance(out.get("components"), list):
         out["components"] = [ids(c) for c in out["components"]]
+    if isinstance(out.get("edge_flows"), list):
+        out["edge_flows"] = [(_plain(labels[int(u)]), _plain(labels[int(v)]), f) for u, v, f in out["edge_flows"]]
     if isinstance(out.get("by_hop"), dict):
         out["by_hop"] = {h: ids(v) for h, v in out["by_hop"].items()}
     if isinstance(out.get("labels"), list):

@@ -64,8 +64,8 @@ class GARContext(RunContext):
         "Executor of the library algorithms in compiled mode. compiled: numpy arrays in this process (fast "
         "up to a few million edges). spark: Pregel supersteps on Spark DataFrames (graphs beyond one "
         "machine's memory; about a second per round even on small graphs). auto: compiled for a graph "
-        "held in memory, spark for a dataset. Algorithms that are not vertex programs (max flow, Hamiltonian "
-        "path, substructure) and designed programs always run on one machine.",
+        "held in memory, spark for a dataset. The exact searches (Hamiltonian path, substructure) and designed "
+        "programs always run on one machine.",
     )
     spark_master: OwnerPath = setting(
         None,

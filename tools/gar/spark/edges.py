@@ -7,7 +7,8 @@ each get one clear :class:`EdgeDatasetError`.
 
 The graph it describes is the same *simple* graph
 :meth:`graphreason.tools.gar.vertex.graph.VertexGraph.from_edges` builds: parallel
-edges merged to the lightest, an undirected edge stored as two arcs, self-loops
+edges merged to the lightest (for max flow, whose weights are capacities, added up:
+:meth:`SparkEdgeGraph.capacities`), an undirected edge stored as two arcs, self-loops
 kept once. Nodes are the ids that occur in the edges, numbered ``0 .. n-1`` in
 sorted id order (so integer ids ``0 .. n-1`` keep their numbers); answers are
 given in the original ids.
@@ -78,6 +79,7 @@ class SparkEdgeGraph:
     path: str = ""
     names: list[Any] | None = None  # display names of a graph given in memory with labels
     has_node_weights: bool = False  # ``nodes`` has a ``weight`` column (a graph given in memory with node weights)
+    edges: Any = None  # the dataset's edges (src, dst, w) over dense ids before merging; None: ``arcs`` are final
     _views: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def view(self, direction: str) -> Any:
@@ -95,6 +97,18 @@ class SparkEdgeGraph:
             )
             self._views[direction] = view.persist()
         return self._views[direction]
+
+    def capacities(self) -> Any:
+        """The arcs with the weights of parallel edges *added* (max flow's capacities) instead of the lightest kept.
+
+        A dataset's merge is redone once, from its edges, and kept; a graph given in memory was
+        merged the way its algorithm asked when it was read, so its arcs are returned as they are.
+        """
+        if self.edges is None:
+            return self.arcs
+        if "_summed" not in self._views:
+            self._views["_summed"] = merged_arcs(self.edges, self.directed, "sum").repartition("src").persist()
+        return self._views["_summed"]
 
     def facts(self) -> Any:
         """Per node: ``id``, ``arcs_out``, ``arcs_in``, ``weight_out``, ``self_loop``, ``node_weight`` (NaN when the
@@ -292,17 +306,7 @@ def load_edges(
     by_label_s = nodes.select(F.col("label").alias("s"), F.col("id").alias("src"))
     by_label_d = nodes.select(F.col("label").alias("d"), F.col("id").alias("dst"))
     dense = edges.join(by_label_s, "s").join(by_label_d, "d").select("src", "dst", "w")
-    if directed:
-        arcs = dense.groupBy("src", "dst").agg(F.min("w").alias("weight"))
-    else:
-        lo, hi = F.least("src", "dst"), F.greatest("src", "dst")
-        merged = dense.groupBy(lo.alias("a"), hi.alias("b")).agg(F.min("w").alias("weight"))
-        arcs = merged.select(F.col("a").alias("src"), F.col("b").alias("dst"), "weight").unionByName(
-            merged.filter(F.col("a") != F.col("b")).select(
-                F.col("b").alias("src"), F.col("a").alias("dst"), "weight"
-            )
-        )
-    arcs = arcs.repartition("src").persist()
+    arcs = merged_arcs(dense, directed, "min").repartition("src").persist()
     facts = arcs.agg(F.count(F.lit(1)).alias("m"), F.min("weight").alias("w")).collect()[0]
     return SparkEdgeGraph(
         spark=spark,
@@ -316,6 +320,22 @@ def load_edges(
         label_type=id_type,
         identity_labels=bool(identity),
         path=path,
+        edges=dense,
+    )
+
+
+def merged_arcs(dense: Any, directed: bool, how: str) -> Any:
+    """Arcs (src, dst, weight) of edges (src, dst, w) with parallel edges merged by ``how`` (min or sum);
+    undirected: ``(u, v)`` and ``(v, u)`` are one edge, stored as two arcs (a self-loop once)."""
+    from pyspark.sql import functions as F
+
+    merge = {"min": F.min, "sum": F.sum}[how]
+    if directed:
+        return dense.groupBy("src", "dst").agg(merge("w").alias("weight"))
+    lo, hi = F.least("src", "dst"), F.greatest("src", "dst")
+    merged = dense.groupBy(lo.alias("a"), hi.alias("b")).agg(merge("w").alias("weight"))
+    return merged.select(F.col("a").alias("src"), F.col("b").alias("dst"), "weight").unionByName(
+        merged.filter(F.col("a") != F.col("b")).select(F.col("b").alias("src"), F.col("a").alias("dst"), "weight")
     )
 
 

@@ -38,6 +38,7 @@ from graphreason.tools.gar.datasets import relabel
 from graphreason.tools.gar.spark.edges import SparkEdgeGraph, rows_of
 from graphreason.tools.gar.spark.session import SparkUnavailableError
 from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, VertexAlgorithm, round_cap
+from graphreason.tools.gar.vertex.flow import MaxFlow
 from graphreason.tools.gar.vertex.graph import VertexProgramError, node_in_range
 from graphreason.tools.gar.vertex.kernel import FACTS, KernelAlgorithm, Ops, fold_totals
 from graphreason.tools.gar.vertex.traversal import NegativeWeightError, as_number
@@ -92,8 +93,8 @@ class _Prefixed(Mapping[str, Any]):
 
 def spark_support(algorithm: VertexAlgorithm) -> str | None:
     """None when ``algorithm`` runs on Spark, else the reason it does not (said to the user)."""
-    if isinstance(algorithm, KernelAlgorithm) and algorithm.spark:
-        return None
+    if (isinstance(algorithm, KernelAlgorithm) and algorithm.spark) or isinstance(algorithm, MaxFlow):
+        return None  # max flow: its own superstep (tools/gar/spark/flow.py) over the same rules
     return (
         f"{algorithm.name} is not a kernel algorithm (its Send and Update are written for numpy arrays only), "
         "so it runs on one machine only: use --engine compiled"
@@ -179,6 +180,10 @@ def run_spark(
     reason = spark_support(algorithm)
     if reason is not None:
         raise SparkUnavailableError(reason)
+    if isinstance(algorithm, MaxFlow):  # per-arc state: its own data movement, the same rules
+        from graphreason.tools.gar.spark.flow import run_max_flow
+
+        return run_max_flow(algorithm, graph, params, max_rounds=max_rounds, on_round=on_round)
     assert isinstance(algorithm, KernelAlgorithm)
     start = time.perf_counter()
     facts_graph = _Facts(graph)
@@ -399,7 +404,7 @@ def _send_wedges(
     )
 
 
-def _cut(frame: Any) -> Any:
+def _cut(frame: Any, key: str = "id", eager: bool = False) -> Any:
     """``frame`` as a table with no history: no query plan and no size estimate carried from earlier rounds.
 
     A round reads the state three times (senders, receivers, update), so an uncut plan grows as
@@ -411,7 +416,8 @@ def _cut(frame: Any) -> Any:
     taking 2, 4, 10, 24, 64 s while the frontier shrank to nothing). Rebuilding the table from its
     rows, which carries no estimate, before the checkpoint keeps every round's planning the same.
 
-    The rows are hash-partitioned by ``id`` as the arcs are by ``src`` (the same number of partitions),
+    The rows are hash-partitioned by ``key`` (``id`` for node tables, as the arcs are by ``src``, with the
+    same number of partitions),
     and the checkpoint keeps that partitioning: the next round's joins with the arcs and with the
     combined mail then shuffle only the messages (checked in the physical plan: one exchange per
     round, where the unpartitioned state needed two more).
@@ -425,7 +431,7 @@ def _cut(frame: Any) -> Any:
 
     session = frame.sparkSession
     fresh = session._jsparkSession.createDataFrame(frame._jdf.javaRDD(), frame._jdf.schema())
-    return DataFrame(fresh, session).repartition("id").localCheckpoint(eager=False)
+    return DataFrame(fresh, session).repartition(key).localCheckpoint(eager=eager)
 
 
 def _as(x: SparkOps, value: Any) -> Any:

@@ -23,7 +23,57 @@ import numpy as np
 
 from graphreason.tools.gar.vertex.engine import Combiner, Inbox, Messages, State, VertexAlgorithm
 from graphreason.tools.gar.vertex.graph import Adjacency, VertexGraph, VertexProgramError
+from graphreason.tools.gar.vertex.kernel import NUMPY_OPS, Ops
 from graphreason.tools.gar.vertex.traversal import NegativeWeightError, as_number, required_node
+
+# ---------------------------------------------------------------- the rules, written once
+# Both executors (numpy arrays here, Spark columns in tools/gar/spark/flow.py) evaluate these
+# with their own Ops namespace (see tools/gar/vertex/kernel.py); what differs is only where
+# the per-arc residuals live and how a sender's arcs are ordered and summed.
+
+
+def capacity_kind(all_whole: bool, largest: float) -> tuple[bool, float]:
+    """(exact, eps): whole capacities below 2^52 are kept as int64 (eps 0); others as float64, where residues
+    smaller than ``eps`` (1e-12 of the largest capacity) count as zero."""
+    exact = bool(all_whole) and largest < 2**52
+    return exact, (0 if exact else 1e-12 * max(float(largest), 1.0))
+
+
+def holding(x: Ops, excess: Any, node: Any, eps: float, source: int, target: int) -> Any:
+    """Whether a node holds excess it must pass on (the source and sink never do): the active set."""
+    return (excess > eps) & (node != source) & (node != target)
+
+
+def admissible(x: Ops, room: Any, eps: float, height_from: Any, height_to: Any) -> Any:
+    """Send's test of an arc in a push round: spare capacity, towards a neighbour exactly one level lower."""
+    return (room > eps) & (height_from == height_to + 1)
+
+
+def push_amount(x: Ops, excess: Any, before: Any, room: Any) -> Any:
+    """What a sender pushes over one admissible arc: its excess minus what its earlier arcs took, at most the arc's room."""
+    left = excess - before
+    return x.where(left <= 0, x.lit(0), x.where(left < room, left, room))
+
+
+def lifted(x: Ops, height: Any, lowest: Any) -> tuple[Any, Any]:
+    """Update in a relabel round: (new height, whether it moved). A node with no arc to a lower neighbour
+    (lowest reported height >= its own) goes one above its lowest residual neighbour."""
+    stuck = lowest >= height
+    return x.where(stuck, lowest + 1, height), stuck
+
+
+def snapped(x: Ops, value: Any, eps: float) -> Any:
+    """A float residue below ``eps`` as zero (integer capacities have eps 0: nothing changes)."""
+    return x.where(x.abs(value) < eps, x.lit(0), value) if eps else value
+
+
+def flow_answer(value: Any, edges: list[tuple[Any, Any, Any]], source: Any, target: Any) -> dict[str, Any]:
+    """Result: the flow value, the flow on every edge that carries some, and the sentence."""
+    return {
+        "answer": value,
+        "edge_flows": edges,
+        "text": f"The maximum flow from node {source} to node {target} is {value}.",
+    }
 
 
 def _residual_network(graph: VertexGraph) -> tuple[Adjacency, np.ndarray, np.ndarray, np.ndarray]:
@@ -37,7 +87,7 @@ def _residual_network(graph: VertexGraph) -> tuple[Adjacency, np.ndarray, np.nda
     if c.size and c.min() < 0:
         i = int(np.argmin(c))
         raise NegativeWeightError(f"max_flow needs non-negative capacities; edge ({u[i]}, {v[i]}) has {c[i]}")
-    exact = bool(np.all(c == np.floor(c))) and (c.size == 0 or c.max() < 2**52)
+    exact, _ = capacity_kind(bool(np.all(c == np.floor(c))), float(c.max()) if c.size else 0.0)
     c = c.astype(np.int64) if exact else c.astype(np.float64)
     m = u.size
     src = np.concatenate([u, v])
@@ -100,7 +150,8 @@ class MaxFlow(VertexAlgorithm):
         np.add.at(excess, arcs.dst, amount)
         residual[rev[arcs.arc]] += amount
         residual[arcs.arc] = 0
-        scale = float(cap.max()) if cap.size else 1.0
+        whole = cap.dtype.kind == "i"
+        _, eps = capacity_kind(whole, float(cap.max()) if cap.size else 0.0)
         state = {
             "adjacency": adjacency,
             "capacity": cap,
@@ -112,7 +163,7 @@ class MaxFlow(VertexAlgorithm):
             "phase": "push",
             "source": s,
             "target": params["target"],
-            "eps": 0 if cap.dtype.kind == "i" else 1e-12 * max(scale, 1.0),
+            "eps": eps,
             "min": Combiner(n, "min"),
         }
         state["active"] = self._holding(state)
@@ -120,9 +171,9 @@ class MaxFlow(VertexAlgorithm):
 
     @staticmethod
     def _holding(state: State) -> np.ndarray:
-        has = state["excess"] > state["eps"]
-        has[[state["source"], state["target"]]] = False
-        return np.flatnonzero(has)
+        excess = state["excess"]
+        node = np.arange(excess.size)
+        return np.flatnonzero(holding(NUMPY_OPS, excess, node, state["eps"], state["source"], state["target"]))
 
     def initial_active(self, graph: VertexGraph, state: State, params: dict[str, Any]) -> np.ndarray:
         return state["active"]
@@ -133,8 +184,8 @@ class MaxFlow(VertexAlgorithm):
         open_ = residual[arcs.arc] > state["eps"]
         if state["phase"] == "relabel":
             return Messages(arcs.src[open_], height[arcs.dst[open_]])
-        admissible = open_ & (height[arcs.src] == height[arcs.dst] + 1)
-        src, dst, arc = arcs.src[admissible], arcs.dst[admissible], arcs.arc[admissible]
+        ok = admissible(NUMPY_OPS, residual[arcs.arc], state["eps"], height[arcs.src], height[arcs.dst])
+        src, dst, arc = arcs.src[ok], arcs.dst[ok], arcs.arc[ok]
         if arc.size == 0:
             return Messages(arc, residual[:0].copy(), arc, extra={"reverse_arc": arc})
         room = residual[arc]
@@ -143,7 +194,7 @@ class MaxFlow(VertexAlgorithm):
         starts = np.flatnonzero(np.r_[True, src[1:] != src[:-1]])
         base = np.repeat((running - room)[starts], np.diff(np.r_[starts, src.size]))
         before = running - room - base
-        amount = np.clip(state["excess"][src] - before, 0, room)
+        amount = push_amount(NUMPY_OPS, state["excess"][src], before, room)
         moving = amount > 0
         src, dst, arc, amount = src[moving], dst[moving], arc[moving], amount[moving]
         # the sender's own bookkeeping: it knows what it sent
@@ -156,18 +207,14 @@ class MaxFlow(VertexAlgorithm):
         if state["phase"] == "relabel":
             lowest = state["min"](Messages(msgs.targets, msgs.values))
             height = state["height"]
-            stuck = lowest.values >= height[lowest.nodes]  # no admissible arc left
-            lifted = lowest.nodes[stuck]
-            height[lifted] = lowest.values[stuck] + 1
-            changed = lifted
+            height[lowest.nodes], moved = lifted(NUMPY_OPS, height[lowest.nodes], lowest.values)
+            changed = lowest.nodes[moved]
             state["phase"] = "push"
         else:
             np.add.at(state["excess"], msgs.targets, msgs.values)
             state["residual"][msgs.extra["reverse_arc"]] += msgs.values
-            if state["eps"]:
-                for key in ("excess", "residual"):
-                    arr = state[key]
-                    arr[np.abs(arr) < state["eps"]] = 0
+            for key in ("excess", "residual"):
+                state[key] = snapped(NUMPY_OPS, state[key], state["eps"])
             changed = np.union1d(msgs.targets, msgs.senders) if len(msgs) else msgs.targets
             state["phase"] = "relabel"
         state["active"] = self._holding(state)
@@ -191,9 +238,4 @@ class MaxFlow(VertexAlgorithm):
         flow[used] = state["capacity"][original[used]] - state["residual"][original[used]]
         carried = np.flatnonzero(flow > 0)
         edges = [(int(o.src[i]), int(o.indices[i]), as_number(flow[i])) for i in carried]
-        s, t = params["source"], params["target"]
-        return {
-            "answer": value,
-            "edge_flows": edges,
-            "text": f"The maximum flow from node {s} to node {t} is {value}.",
-        }
+        return flow_answer(value, edges, params["source"], params["target"])

@@ -24,7 +24,7 @@ def test_settings_are_parsed_and_checked() -> None:
 
 def test_local_masters_get_two_partitions_per_core_and_clusters_their_own() -> None:
     assert session._local_partitions("local[3]") == 6
-    assert session._local_partitions("local") == 2
+    assert session._local_partitions("local") == session._local_partitions("local[1]") == 1
     assert session._local_partitions("local[*]") == 2 * (os.cpu_count() or 2)
     assert session._local_partitions("spark://head:7077") is None
 

@@ -2,10 +2,11 @@
 
 One Spark session serves the file (about 10 s to start). Two seeded random graphs, one
 directed and one undirected, each with self-loops, parallel edges, several components
-and weights, are written as CSV and read by both engines; every library kernel
-algorithm runs on both and must give the same structured answer (paths, where ties
-allow several, are checked for validity instead). Then the dataset checks (clear
-errors before any superstep) and the refusal of algorithms that are not vertex programs.
+and weights, are written as CSV and read by both engines; every library algorithm
+runs on both and must give the same structured answer (paths, where ties allow
+several, are checked for validity instead; max flow also the same flow on every edge).
+Then the dataset checks (clear errors before any superstep), max flow's edge cases and
+the refusal of programs that are not kernels.
 """
 
 from __future__ import annotations
@@ -67,12 +68,14 @@ def write_csv(path: Path, edges: list[tuple[object, object, float]]) -> str:
 # the Spark set of `make test` must stay within about a minute. benchmarks/bench_gar_spark.py --equality
 # runs every algorithm on both kinds over more seeds.
 ON_DIRECTED = ("bfs_levels", "connectivity", "degree", "pagerank", "cycle_detection", "topological_sort")
-ON_UNDIRECTED = ("shortest_path", "connected_components", "bipartiteness", "neighbourhood", "cycle_detection")
+ON_UNDIRECTED = (
+    "shortest_path", "connected_components", "bipartiteness", "neighbourhood", "cycle_detection", "max_flow",
+)  # fmt: skip
 
 
-def test_the_split_covers_every_kernel_algorithm() -> None:
+def test_the_split_covers_every_library_algorithm() -> None:
     kernels = {n for n, a in ALGORITHMS.items() if isinstance(a, KernelAlgorithm)}
-    assert set(ON_DIRECTED) | set(ON_UNDIRECTED) | {"max_triangle_sum"} == kernels  # triangles: a test of their own
+    assert set(ON_DIRECTED) | set(ON_UNDIRECTED) | {"max_triangle_sum"} == kernels | {"max_flow"} == set(ALGORITHMS)
 
 
 def kernel_algorithms(directed: bool) -> tuple[str, ...]:
@@ -89,6 +92,7 @@ def params_for(name: str, labels: list[int]) -> dict[str, object]:
         "degree": {"node": last},
         "connected_components": {"node": last},
         "pagerank": {"tol": 1e-2, "top_k": 5},  # a few rounds: both executors run the same ones
+        "max_flow": {"source": last, "target": labels[7]},  # 3 rounds (others take up to 91 on this graph)
     }.get(name, {})
 
 
@@ -97,7 +101,7 @@ def valid_path(path: list[int], edges: set[tuple[int, int]], directed: bool) -> 
 
 
 @pytest.mark.parametrize("directed", [True, False], ids=["directed", "undirected"])
-def test_every_kernel_algorithm_gives_the_compiled_answer(spark, tmp_path: Path, directed: bool) -> None:
+def test_every_library_algorithm_gives_the_compiled_answer(spark, tmp_path: Path, directed: bool) -> None:
     edges = random_edges(seed=7 if directed else 11, n=14, m=22)
     path = write_csv(tmp_path / "edges.csv", edges)
     compiled_graph = read_edge_csv(path, directed=directed)
@@ -108,9 +112,11 @@ def test_every_kernel_algorithm_gives_the_compiled_answer(spark, tmp_path: Path,
     assert list(spark_graph.labels) == labels  # both number the ids in sorted order
     arcs = {(u, v) for u, v, _ in edges}
     index = {label: i for i, label in enumerate(labels)}
+    summed = read_edge_csv(path, directed=directed, parallel="sum")  # max flow adds parallel capacities up
     for name in kernel_algorithms(directed):
         params = params_for(name, labels)
-        compiled = run(get_algorithm(name), compiled_graph, {k: index.get(v, v) if k in ("source", "target", "node") else v for k, v in params.items()})  # noqa: E501
+        graph = summed if name == "max_flow" else compiled_graph
+        compiled = run(get_algorithm(name), graph, {k: index.get(v, v) if k in ("source", "target", "node") else v for k, v in params.items()})  # noqa: E501
         rounds: list[RoundInfo] = []
         spark_run = run_spark(get_algorithm(name), spark_graph, params, on_round=rounds.append)
         assert [r.round for r in rounds] == list(range(1, spark_run.rounds + 1)), name
@@ -127,6 +133,13 @@ def test_every_kernel_algorithm_gives_the_compiled_answer(spark, tmp_path: Path,
         elif name == "degree" and isinstance(expected, list):
             expected = dict(zip(labels, expected, strict=True))
         assert got == expected, name
+        if name == "max_flow":  # the same flow on every edge, in dataset ids, and the same rounds
+            assert got > 0
+            flows = [(labels[u], labels[v], f) for u, v, f in compiled.output["edge_flows"]]
+            assert spark_run.output["edge_flows"] == flows
+            assert [(r.active, r.messages, r.changed) for r in rounds] == [
+                (r.active, r.messages, r.changed) for r in compiled.trace
+            ]
         if spark_run.output.get("path"):
             assert valid_path(spark_run.output["path"], arcs, directed), name
 
@@ -195,6 +208,8 @@ def test_bad_datasets_get_one_clear_error(spark, tmp_path: Path) -> None:
     graph = load_edges(spark, negative, directed=True)
     with pytest.raises(Exception, match=r"non-negative edge weights; edge \(2, 5\) has weight -4"):
         run_spark(get_algorithm("shortest_path"), graph, {"source": 1})
+    with pytest.raises(Exception, match=r"max_flow needs non-negative capacities; edge \(2, 5\) has -4"):
+        run_spark(get_algorithm("max_flow"), graph, {"source": 1, "target": 5})
 
 
 def test_the_heaviest_triangle_is_found_on_both_engines(spark) -> None:
@@ -219,13 +234,56 @@ def test_the_heaviest_triangle_is_found_on_both_engines(spark) -> None:
     assert run_spark(get_algorithm("max_triangle_sum"), from_vertex_graph(spark, path)).answer is None
 
 
-def test_algorithms_that_are_not_vertex_programs_are_refused(spark) -> None:
+def test_max_flow_sends_flow_back_and_stops_with_nothing_to_send(spark) -> None:
+    """Max flow on Spark past the equality test's dataset case: float capacities, a push over a reverse
+    arc, a source with no arc (a negative capacity: with the bad datasets)."""
     from graphreason.tools.gar.spark.vertex_graphs import from_vertex_graph
     from graphreason.tools.gar.vertex import VertexGraph
 
+    # directed, fractional capacities, node 1 gets more than it can pass on and sends 0.3 back over the
+    # reverse arc; then node 4, which has no arc, as the source: nothing to send
+    rows = np.array([(0, 1, 0.5), (1, 3, 0.2), (0, 2, 0.2), (2, 3, 0.3)])
+    graph = VertexGraph.from_edges(5, rows, directed=True)
+    on_spark_graph = from_vertex_graph(spark, graph)
+    compiled = run(get_algorithm("max_flow"), graph, {"source": 0, "target": 3})
+    on_spark = run_spark(get_algorithm("max_flow"), on_spark_graph, {"source": 0, "target": 3})
+    assert on_spark.answer == pytest.approx(compiled.answer, rel=1e-12) == pytest.approx(0.4)
+    assert on_spark.rounds == compiled.rounds == 5
+    flows = on_spark.output["edge_flows"]
+    assert [e[:2] for e in flows] == [e[:2] for e in compiled.output["edge_flows"]] == [(0, 1), (0, 2), (1, 3), (2, 3)]
+    assert [e[2] for e in flows] == pytest.approx([e[2] for e in compiled.output["edge_flows"]], rel=1e-12)
+    assert flows[0][2] == pytest.approx(0.2)  # 0.5 in, 0.3 of it back
+    empty = run_spark(get_algorithm("max_flow"), on_spark_graph, {"source": 4, "target": 3})
+    assert (empty.answer, empty.output["edge_flows"], empty.rounds, empty.stop_reason) == (0, [], 1, "rule")
+
+
+def test_programs_that_are_not_kernels_are_refused(spark) -> None:
+    from graphreason.tools.gar.spark.pregel import spark_support
+    from graphreason.tools.gar.spark.vertex_graphs import from_vertex_graph
+    from graphreason.tools.gar.vertex import VertexAlgorithm, VertexGraph
+
+    class NumpyOnly(VertexAlgorithm):  # written for numpy arrays only, as a designed program is
+        name = "numpy_only"
+        description = "a program whose Send and Update are numpy code"
+        six_parts = dict.fromkeys(("State", "Message", "Initialization", "Send", "Update", "Termination"), "numpy")
+        combine = "min"
+
+        def init_state(self, graph, params):
+            return {}
+
+        def send(self, graph, state, active):
+            raise AssertionError("never sent on Spark")
+
+        def update(self, graph, state, inbox):
+            raise AssertionError("never updated on Spark")
+
+        def result(self, graph, state, params):
+            return {}
+
+    assert all(spark_support(algorithm) is None for algorithm in ALGORITHMS.values())  # every library algorithm
     graph = from_vertex_graph(spark, VertexGraph.from_edges(3, np.array([(0, 1, 1.0), (1, 2, 1.0)]), directed=True))
     with pytest.raises(SparkUnavailableError, match="one machine only: use --engine compiled"):
-        run_spark(get_algorithm("max_flow"), graph, {"source": 0, "target": 2})
+        run_spark(NumpyOnly(), graph, {})
     with pytest.raises(Exception, match="max_triangle_sum needs node weights"):
         run_spark(get_algorithm("max_triangle_sum"), graph, {})
     with pytest.raises(SparkUnavailableError, match="already runs a Spark session"):
@@ -276,7 +334,5 @@ def test_questions_about_an_edge_dataset_run_on_spark(spark, tmp_path: Path) -> 
     choose = next(n for n in out["trace"] if n.get("step") == "choose")
     assert "zed" in str(choose.get("notes")) and "not a node of this graph" in str(choose.get("notes"))
     assert out["structured"]["value"] == {"ann": 0, "bo": 2, "cy": 3, "di": 4}
-    with pytest.raises(Exception, match="max_flow runs on one machine only.*edge dataset on Spark"):
-        ask("What is the maximum flow from ann to di?", '{"algorithm": "max_flow"}')
     with pytest.raises(GraphTextError, match="a dataset is read and run on Spark: use engine auto or spark"):
         ask("What is the shortest path from ann to di?", "{}", engine="compiled")

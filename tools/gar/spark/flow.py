@@ -1,0 +1,240 @@
+"""Maximum flow on Spark: the push-relabel program of :mod:`graphreason.tools.gar.vertex.flow` in DataFrame supersteps.
+
+Max flow keeps state per *arc* (the residual capacity), which the kernel
+executor (:mod:`graphreason.tools.gar.spark.pregel`) does not hold, so its data
+movement is written here; its rules are not: the active set, the admissible-arc
+test, the amount pushed, the relabel and the snapping of float residues are the
+functions of the vertex program that the compiled engine evaluates on numpy
+arrays, evaluated here on Spark columns.
+
+Two tables, each rebuilt and cut from its lineage every round (as the kernel
+executor does):
+
+* ``nodes`` (id, excess, height, _active, _changed, _sent), partitioned by id;
+* ``arcs``, the residual network (src, dst, kind, cap, res), partitioned by src:
+  every arc u->v of the graph, self-loops dropped, is a ``kind`` 0 row with its
+  capacity, and its reverse v->u a ``kind`` 1 row with capacity 0; the reverse
+  of (u, v, k) is (v, u, 1 - k).
+
+A push round joins the active nodes to their open arcs and the receivers'
+heights, orders each sender's admissible arcs as the compiled engine does
+(its out-arcs by target, then its reverse arcs by target) and takes the running
+total of their room with a window, so each arc gets ``push_amount`` of the excess.
+The pushes change the residual of the arc and of its reverse, and the excess of
+both ends. A relabel round takes, per active node, the lowest height across its
+open arcs and lifts the node by ``lifted``. The rounds, their order and the
+Termination rule are the compiled engine's, so the two give the same flow.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from graphreason.llm.cancel import check_cancelled
+from graphreason.tools.gar.datasets import relabel
+from graphreason.tools.gar.spark.edges import SparkEdgeGraph, rows_of
+from graphreason.tools.gar.spark.pregel import SparkOps, _cut, _Facts
+from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, round_cap
+from graphreason.tools.gar.vertex.flow import (
+    MaxFlow,
+    admissible,
+    capacity_kind,
+    flow_answer,
+    holding,
+    lifted,
+    push_amount,
+    snapped,
+)
+from graphreason.tools.gar.vertex.traversal import NegativeWeightError, as_number
+
+
+def run_max_flow(
+    algorithm: MaxFlow,
+    graph: SparkEdgeGraph,
+    params: dict[str, Any] | None = None,
+    *,
+    max_rounds: int | None = None,
+    on_round: Callable[[RoundInfo], None] | None = None,
+) -> RunResult:
+    """Maximum flow from ``params['source']`` to ``params['target']`` on ``graph``, in Spark supersteps."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    start = time.perf_counter()
+    facts = _Facts(graph)
+    params = algorithm.prepare(facts, dict(params or {}))  # type: ignore[arg-type]
+    cap_rounds = round_cap(algorithm, facts, params, max_rounds)
+    s, t, n = params["source"], params["target"], graph.num_nodes
+    x = SparkOps()
+
+    simple = graph.capacities().filter(F.col("src") != F.col("dst"))
+    fills = (F.col("src") == s) & (F.col("dst") != t) & (F.col("weight") > 0)  # Initialization's step 2
+    check = simple.agg(
+        F.min("weight").alias("lo"),
+        F.max("weight").alias("hi"),
+        F.sum((F.col("weight") != F.floor("weight")).cast("long")).alias("fractions"),
+        F.sum(fills.cast("long")).alias("filled"),
+        F.min(F.when(fills, F.col("weight"))).alias("least_fill"),
+    ).collect()[0]
+    if check["lo"] is not None and check["lo"] < 0:
+        row = simple.orderBy("weight", "src", "dst").limit(1).collect()[0]
+        raise NegativeWeightError(
+            f"max_flow needs non-negative capacities; edge ({graph.label(row['src'])}, {graph.label(row['dst'])}) "
+            f"has {as_number(row['weight'])}"
+        )
+    exact, eps = capacity_kind(not check["fractions"], float(check["hi"] or 0.0))
+    kind = "long" if exact else "double"
+
+    # Initialization: the residual network, with the source's out-arcs already filled to capacity
+    cap = F.col("weight").cast(kind)
+    zero = F.lit(0).cast(kind)
+    both = simple.select("src", "dst", F.lit(0).alias("kind"), cap.alias("cap"), zero.alias("partner")).unionByName(
+        simple.select(
+            F.col("dst").alias("src"), F.col("src").alias("dst"), F.lit(1).alias("kind"), zero.alias("cap"),
+            cap.alias("partner"),
+        )
+    )  # fmt: skip
+    res = F.when(F.col("src") == s, zero).otherwise(
+        F.col("cap") + F.when(F.col("dst") == s, F.col("partner")).otherwise(zero)
+    )
+    arcs = _cut(both.select("src", "dst", "kind", "cap", res.cast(kind).alias("res")), "src")
+    filled = (
+        simple.filter(F.col("src") == s).groupBy(F.col("dst").alias("id")).agg(F.sum(cap).alias("filled"))
+    )
+    excess = F.coalesce(F.col("filled"), zero).cast(kind)
+    height = F.when(F.col("id") == s, F.lit(n)).otherwise(F.lit(0)).cast("long")
+    nodes = graph.nodes.select("id").join(filled, "id", "left").select(
+        "id", excess.alias("excess"), height.alias("height")
+    )
+    nodes = _with_flags(x, nodes, F.lit(False), F.lit(0), eps, s, t)
+    if not check["filled"] or check["least_fill"] > eps:  # each filled neighbour holds its arc's capacity
+        active = int(check["filled"] or 0)
+    else:  # a capacity within float noise of zero: count the way Send will
+        active = int(nodes.agg(F.sum(F.col("_active").cast("long"))).collect()[0][0] or 0)
+
+    order = Window.partitionBy("src").orderBy("kind", "dst").rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    trace: list[RoundInfo] = []
+    stop, rnd, phase = "max_rounds", 0, "push"
+    while rnd < cap_rounds:
+        check_cancelled()
+        rnd += 1
+        t0 = time.perf_counter()
+        senders = nodes.filter("_active").select(
+            F.col("id").alias("src"), F.col("excess").alias("s_excess"), F.col("height").alias("s_height")
+        )
+        heights = nodes.select(F.col("id").alias("dst"), F.col("height").alias("d_height"))
+        open_ = arcs.join(senders, "src").filter(F.col("res") > eps).join(heights, "dst")
+        if phase == "relabel":
+            lowest = open_.groupBy(F.col("src").alias("id")).agg(
+                F.min("d_height").alias("lowest"), F.count(F.lit(1)).alias("_got")
+            )
+            joined = nodes.drop("_active", "_changed", "_sent").join(lowest, "id", "left")
+            new_height, moved = lifted(x, F.col("height"), F.col("lowest"))
+            got = F.col("lowest").isNotNull()
+            nxt = joined.select(
+                "id", "excess", F.when(got, new_height).otherwise(F.col("height")).alias("height"),
+                (got & moved).alias("_moved"), F.coalesce("_got", F.lit(0)).alias("_got"),
+            )  # fmt: skip
+            old_nodes = nodes
+            nodes = _cut(_with_flags(x, nxt, F.col("_moved"), F.col("_got"), eps, s, t), "id")
+            stats = _stats(nodes)
+            old_nodes.unpersist()
+            phase = "push"
+        else:
+            ok = admissible(x, F.col("res"), eps, F.col("s_height"), F.col("d_height"))
+            room = open_.filter(ok)
+            before = F.sum("res").over(order) - F.col("res")
+            amount = push_amount(x, F.col("s_excess"), before, F.col("res"))
+            pushes = room.select("src", "dst", "kind", amount.alias("amount")).filter(F.col("amount") > 0).persist()
+            delta = pushes.select("src", "dst", "kind", (-F.col("amount")).alias("d")).unionByName(
+                pushes.select(
+                    F.col("dst").alias("src"), F.col("src").alias("dst"), (1 - F.col("kind")).alias("kind"),
+                    F.col("amount").alias("d"),
+                )
+            ).groupBy("src", "dst", "kind").agg(F.sum("d").alias("d"))  # fmt: skip
+            new_res = snapped(x, F.col("res") + F.coalesce(F.col("d"), zero), eps)
+            arcs_next = arcs.join(delta, ["src", "dst", "kind"], "left").select(
+                "src", "dst", "kind", "cap", new_res.cast(kind).alias("res")
+            )
+            moved = pushes.select(F.col("src").alias("id"), (-F.col("amount")).alias("d"), F.lit(0).alias("g")).unionByName(
+                pushes.select(F.col("dst").alias("id"), F.col("amount").alias("d"), F.lit(1).alias("g"))
+            ).groupBy("id").agg(F.sum("d").alias("d"), F.sum("g").alias("_got"))  # fmt: skip
+            joined = nodes.drop("_active", "_changed", "_sent").join(moved, "id", "left")
+            touched = F.col("d").isNotNull()
+            nxt = joined.select(
+                "id", snapped(x, F.col("excess") + F.coalesce(F.col("d"), zero), eps).cast(kind).alias("excess"),
+                "height", touched.alias("_touched"), F.coalesce("_got", F.lit(0)).alias("_got"),
+            )  # fmt: skip
+            old_arcs, old_nodes = arcs, nodes
+            arcs = _cut(arcs_next, "src")
+            nodes = _cut(_with_flags(x, nxt, F.col("_touched"), F.col("_got"), eps, s, t), "id")
+            stats = _stats(nodes, arcs)  # one job computes both tables, while the pushes are still held
+            pushes.unpersist()
+            old_arcs.unpersist()
+            old_nodes.unpersist()
+            phase = "relabel"
+        info = RoundInfo(rnd, active, int(stats["sent"] or 0), int(stats["changed"] or 0), time.perf_counter() - t0)
+        trace.append(info)
+        if on_round is not None:
+            on_round(info)
+        active = int(stats["active"] or 0)
+        if active == 0:  # Termination: nobody but the source and the sink holds excess
+            stop = "rule"
+            break
+    else:
+        if active == 0:
+            stop = "rule"
+
+    # Result: every node's excess and height, and the flow on each arc that carries some (one job)
+    final = {"excess": np.zeros(n, dtype=np.int64 if exact else np.float64), "height": np.zeros(n, dtype=np.int64)}
+    carried = arcs.filter((F.col("kind") == 0) & (F.col("cap") - F.col("res") > 0)).select(
+        F.lit(1).alias("tag"), "src", "dst", (F.col("cap") - F.col("res")).alias("value")
+    )
+    rows = nodes.select(F.lit(0).alias("tag"), "id", "height", "excess").unionByName(
+        carried.select("tag", F.col("src").alias("id"), F.col("dst").alias("height"), F.col("value").alias("excess"))
+    )
+    edges = []
+    for tag, a, b, value in rows_of(rows, n + graph.num_arcs):
+        if tag:
+            edges.append((int(a), int(b), as_number(value)))
+        else:
+            final["excess"][a], final["height"][a] = value, b
+    edges.sort()
+    value = as_number(final["excess"][t])
+    output = flow_answer(value, edges, s, t)
+    nodes.unpersist()
+    arcs.unpersist()
+    if not graph.identity_labels:
+        output = relabel(algorithm.name, output, graph.labels)
+    return RunResult(algorithm.name, output, rnd, stop, trace, final, params, time.perf_counter() - start)
+
+
+def _with_flags(x: SparkOps, nodes: Any, changed: Any, sent: Any, eps: float, s: int, t: int) -> Any:
+    """``nodes`` (id, excess, height) with the next round's active flag, this round's changed flag and mail count."""
+    from pyspark.sql import functions as F
+
+    return nodes.select(
+        "id", "excess", "height",
+        holding(x, F.col("excess"), F.col("id"), eps, s, t).alias("_active"),
+        F.coalesce(changed, F.lit(False)).alias("_changed"),
+        sent.cast("long").alias("_sent"),
+    )  # fmt: skip
+
+
+def _stats(nodes: Any, arcs: Any = None) -> Any:
+    """One job: how many nodes are active next, changed this round, and the messages they received; with
+    ``arcs``, the same job also computes (and so stores) the new arcs."""
+    from pyspark.sql import functions as F
+
+    totals = nodes.agg(
+        F.sum(F.col("_active").cast("long")).alias("active"),
+        F.sum(F.col("_changed").cast("long")).alias("changed"),
+        F.sum("_sent").alias("sent"),
+    )
+    if arcs is not None:
+        totals = totals.crossJoin(arcs.agg(F.count(F.lit(1)).alias("arcs")))
+    return totals.collect()[0]
