@@ -81,6 +81,7 @@ class SparkEdgeGraph:
     has_node_weights: bool = False  # ``nodes`` has a ``weight`` column (a graph given in memory with node weights)
     edges: Any = None  # the dataset's edges (src, dst, w) over dense ids before merging; None: ``arcs`` are final
     _views: dict[str, Any] = field(default_factory=dict, repr=False)
+    _index: dict[Any, int] | None = field(default=None, repr=False)  # label -> id, once the labels are collected
 
     def view(self, direction: str) -> Any:
         """Arcs to follow: ``out`` as stored, ``in`` reversed, ``any`` both ways (lightest kept)."""
@@ -159,6 +160,13 @@ class SparkEdgeGraph:
                 return value
         else:
             value = str(node)
+        if "labels" in self.__dict__:  # every label is on the driver already: no lookup job
+            if self._index is None:
+                self._index = {label: i for i, label in enumerate(self.labels.tolist())}
+            found = self._index.get(value)
+            if found is None:
+                raise VertexProgramError(f"the {role} {node!r} is not a node of this graph ({self.num_nodes} nodes)")
+            return int(found)
         rows = self.nodes.filter(F.col("label") == F.lit(value)).select("id").limit(1).collect()
         if not rows:
             raise VertexProgramError(f"the {role} {node!r} is not a node of this graph ({self.num_nodes} nodes)")
