@@ -26,3 +26,12 @@ def test_spark_settings_come_from_the_context() -> None:
         spark_settings(GARContext(spark_conf="executor.memory=2g"))
     with pytest.raises(ValueError, match="key=value"):
         spark_settings(GARContext(spark_conf="spark.executor.memory"))
+
+
+def test_an_algorithm_spark_cannot_run_falls_back_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every library algorithm runs on Spark today; one that did not would run compiled, and the trace says why."""
+    import graphreason.tools.gar.spark.pregel as pregel
+
+    monkeypatch.setattr(pregel, "spark_support", lambda algorithm: f"{algorithm.name} is numpy-only")
+    engine, why = engine_for("degree", GARContext(engine="spark"))
+    assert engine == "compiled" and why.startswith("degree runs on one machine only")
