@@ -302,8 +302,9 @@ def choose(state: GARState, runtime: Runtime[GARContext]) -> dict:
         params, notes = dict(state["params"]), []
     else:
         params, notes = merge_params(name, state["params"], proposed, problem)
-    text = f"{name} chosen by {how}; parameters: {params or 'none'}"
-    emit("choice", text, algorithm=name, fallback_used=fallback, params=params)
+    shown = params if isinstance(problem, ParsedProblem) else problem.dataset_params(params)  # the dataset's own ids
+    text = f"{name} chosen by {how}; parameters: {shown or 'none'}"
+    emit("choice", text, algorithm=name, fallback_used=fallback, params=shown)
     note = {"step": "choose", "text": text, "reply": reply.text, "fallback_used": fallback, "picked": picked}
     if notes:
         note["notes"] = notes

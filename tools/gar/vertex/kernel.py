@@ -341,8 +341,19 @@ def graph_facts(graph: VertexGraph) -> dict[str, Any]:
         "arcs_in": graph.inn.degree() if graph.directed else out.degree(),
         "weight_out": np.bincount(out.src, weights=out.weights, minlength=n),
         "self_loop": graph.self_loops,
-        "node_weight": np.full(n, np.nan) if weights is None else np.asarray(weights, dtype=np.float64),
+        "node_weight": _Filled(n, np.nan) if weights is None else np.asarray(weights, dtype=np.float64),
     }
+
+
+class _Filled:
+    """A column with the same value on every node, made only for the rows that are read (no length-n array per run)."""
+
+    def __init__(self, n: int, value: float) -> None:
+        self.n, self.value = n, value
+
+    def __call__(self, rows: np.ndarray | slice) -> np.ndarray:
+        count = len(range(self.n)[rows]) if isinstance(rows, slice) else len(rows)
+        return np.full(count, self.value)
 
 
 class WedgeLists:

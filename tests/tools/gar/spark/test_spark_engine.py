@@ -320,6 +320,8 @@ def test_questions_about_an_edge_dataset_run_on_spark(spark, tmp_path: Path) -> 
     note = next(n for n in out["trace"] if n.get("step") == "execute" and "engine" in n)
     assert note["engine"] == "spark" and "people.csv" in out["trace"][0]["text"]
     assert str(tmp_path) not in out["trace"][0]["text"]  # the owner's folders stay on the server
+    choose = next(n for n in out["trace"] if n.get("step") == "choose")
+    assert "'source': 'ann', 'target': 'di'" in choose["text"]  # in the dataset's ids, not the engine's
     # the master's source is a dataset id (looked up); its target is none (dropped, with a note): all distances
     out = ask("What are the shortest path distances to all nodes?",
               '{"algorithm": "shortest_path", "params": {"source": "ann", "target": "zed"}}')  # fmt: skip
