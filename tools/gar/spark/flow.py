@@ -118,7 +118,7 @@ def run_max_flow(
 
     order = Window.partitionBy("src").orderBy("kind", "dst").rowsBetween(Window.unboundedPreceding, Window.currentRow)
     trace: list[RoundInfo] = []
-    stop, rnd, phase = "max_rounds", 0, "push"
+    stop, rnd, phase, since_global = "max_rounds", 0, "push", 0
     while rnd < cap_rounds:
         check_cancelled()
         rnd += 1
@@ -128,7 +128,25 @@ def run_max_flow(
         )
         heights = nodes.select(F.col("id").alias("dst"), F.col("height").alias("d_height"))
         open_ = arcs.join(senders, "src").filter(F.col("res") > eps).join(heights, "dst")
-        if phase == "relabel":
+        if phase == "global":
+            distances = _exact_heights(graph.spark, arcs.filter(F.col("res") > eps).select("src", "dst"), n, s, t)
+            joined = nodes.drop("_active", "_changed", "_sent").join(distances, "id", "left")
+            new_height = (
+                F.when(F.col("id") == s, F.lit(n)).when(F.col("id") == t, F.lit(0))
+                .otherwise(F.coalesce(F.col("h"), F.lit(2 * n))).cast("long")
+            )  # fmt: skip
+            reached = F.col("h").isNotNull() & (F.col("id") != s) & (F.col("id") != t)
+            nxt = joined.select(
+                "id", "excess", new_height.alias("height"), (new_height != F.col("height")).alias("_moved"),
+                reached.cast("long").alias("_got"),
+            )  # fmt: skip
+            old_nodes = nodes
+            nodes = _cut(_with_flags(x, nxt, F.col("_moved"), F.col("_got"), eps, s, t), "id")
+            stats = _stats(nodes)
+            old_nodes.unpersist()
+            distances.unpersist()
+            phase, since_global = "push", 0
+        elif phase == "relabel":
             lowest = open_.groupBy(F.col("src").alias("id")).agg(
                 F.min("d_height").alias("lowest"), F.count(F.lit(1)).alias("_got")
             )
@@ -143,7 +161,8 @@ def run_max_flow(
             nodes = _cut(_with_flags(x, nxt, F.col("_moved"), F.col("_got"), eps, s, t), "id")
             stats = _stats(nodes)
             old_nodes.unpersist()
-            phase = "push"
+            since_global += 1
+            phase = "global" if since_global >= algorithm.global_every else "push"
         else:
             ok = admissible(x, F.col("res"), eps, F.col("s_height"), F.col("d_height"))
             room = open_.filter(ok)
@@ -211,6 +230,28 @@ def run_max_flow(
     if not graph.identity_labels:
         output = relabel(algorithm.name, output, graph.labels)
     return RunResult(algorithm.name, output, rnd, stop, trace, final, params, time.perf_counter() - start)
+
+
+def _exact_heights(spark: Any, open_arcs: Any, n: int, s: int, t: int) -> Any:
+    """Global relabel (see :func:`graphreason.tools.gar.vertex.flow.exact_heights`): (id, h) for every node the
+    backward searches reach over the open arcs, the sink's at distance d, then the source's at n + d; one job a level."""
+    from pyspark.sql import functions as F
+
+    labels = spark.createDataFrame([(t, 0), (s, n)], schema="id long, h long")
+    labelled = 2
+    for root, level in ((t, 0), (s, n)):
+        frontier = labels.filter(F.col("id") == root)
+        while labelled < n:  # (every node labelled: nothing left to search for)
+            level += 1
+            found = open_arcs.join(frontier.select(F.col("id").alias("dst")), "dst").select(F.col("src").alias("id"))
+            new = _cut(found.distinct().join(labels, "id", "left_anti").select("id", F.lit(level).alias("h")), "id")
+            count = new.count()
+            if count == 0:
+                break
+            labelled += count
+            labels = _cut(labels.unionByName(new), "id")
+            frontier = new
+    return labels.filter((F.col("id") != s) & (F.col("id") != t)).persist()
 
 
 def _with_flags(x: SparkOps, nodes: Any, changed: Any, sent: Any, eps: float, s: int, t: int) -> Any:

@@ -8,11 +8,19 @@ Rounds alternate between a *push* round and a *relabel* round:
 * relabel: a node still holding excess, with no admissible arc left, lifts its
   height to one more than its lowest residual neighbour.
 
+* global relabel, after every ``global_every`` relabel rounds: every height becomes
+  the node's distance to the sink over residual arcs (a backward search), or, for
+  a node that cannot reach the sink, n + its distance to the source (2n for one
+  that reaches neither). Without it, excess that cannot reach the sink climbs one
+  level per relabel until it passes n and flows back: 81,915 rounds on a random
+  graph of 2,000 nodes where 92 do with it.
+
 Heights do not move during a push round and a relabel only reads the heights of
 the round before, so the height labels stay valid (``h(u) <= h(v) + 1`` for
-every residual arc) exactly as in the sequential algorithm; that is what makes
-the final preflow a maximum flow. Integer capacities are handled in int64
-(exact); others in float64 with tiny residues snapped to zero.
+every residual arc) exactly as in the sequential algorithm; exact distances are
+valid labels too. That is what makes the final preflow a maximum flow. Integer
+capacities are handled in int64 (exact); others in float64 with tiny residues
+snapped to zero.
 """
 
 from __future__ import annotations
@@ -65,6 +73,30 @@ def lifted(x: Ops, height: Any, lowest: Any) -> tuple[Any, Any]:
 def snapped(x: Ops, value: Any, eps: float) -> Any:
     """A float residue below ``eps`` as zero (integer capacities have eps 0: nothing changes)."""
     return x.where(x.abs(value) < eps, x.lit(0), value) if eps else value
+
+
+def exact_heights(src: np.ndarray, dst: np.ndarray, n: int, source: int, target: int) -> tuple[np.ndarray, int]:
+    """Global relabel over the open residual arcs ``src -> dst``: each node's height becomes its distance to the
+    sink; a node that cannot reach the sink gets n + its distance to the source, one that reaches neither 2n.
+    Returns (heights, how many nodes either search reached besides the sink and the source)."""
+    height = np.full(n, 2 * n, dtype=np.int64)
+    height[target], height[source] = 0, n
+    reached = np.zeros(n, dtype=bool)
+    reached[[source, target]] = True
+    count = 0
+    for root, level in ((target, 0), (source, n)):
+        frontier = np.zeros(n, dtype=bool)
+        frontier[root] = True
+        while True:
+            level += 1
+            new = np.unique(src[frontier[dst] & ~reached[src]])
+            if new.size == 0:
+                break
+            reached[new], height[new] = True, level
+            count += int(new.size)
+            frontier = np.zeros(n, dtype=bool)
+            frontier[new] = True
+    return height, count
 
 
 def flow_answer(value: Any, edges: list[tuple[Any, Any, Any]], source: Any, target: Any) -> dict[str, Any]:
@@ -122,13 +154,18 @@ class MaxFlow(VertexAlgorithm):
         "residual > 0 to a neighbour exactly one lower, one arc after the other, as much as the arc takes, "
         "until its excess is gone. Relabel round: each residual neighbour reports its height to a node with excess.",
         "Update": "Push round: add received flow to excess and to the residual of the reverse arc. Relabel "
-        "round: a node with excess and no arc to a lower neighbour sets height = 1 + lowest reported height.",
+        "round: a node with excess and no arc to a lower neighbour sets height = 1 + lowest reported height. "
+        "Every 8th relabel is followed by a global relabel: each node's height becomes its residual distance to "
+        "the sink (or n + its distance to the source when the sink is out of reach).",
         "Termination": "Stop when no node except source and sink holds excess; the sink's excess is the "
         "maximum flow.",
     }
     combine = "none"
     answer_kind = "number"
     stop_on_no_change = False  # a push round can move nothing while relabels are still due
+    # relabel rounds between two global relabels (measured on the benchmark's random graph of 2,000 nodes and
+    # 10^4 edges, node 0 to node 1: 81,915 rounds with none, 92 with one every 8, 66 with one every 2)
+    global_every: int = 8
 
     def prepare(self, graph: VertexGraph, params: dict[str, Any]) -> dict[str, Any]:
         params = super().prepare(graph, params)
@@ -161,6 +198,7 @@ class MaxFlow(VertexAlgorithm):
             "excess": excess,
             "height": height,
             "phase": "push",
+            "since_global": 0,
             "source": s,
             "target": params["target"],
             "eps": eps,
@@ -182,6 +220,15 @@ class MaxFlow(VertexAlgorithm):
         arcs = state["adjacency"].edges_of(active)
         residual, height = state["residual"], state["height"]
         open_ = residual[arcs.arc] > state["eps"]
+        if state["phase"] == "global":  # every node learns its exact distance: one message per node reached
+            adjacency = state["adjacency"]
+            live = residual > state["eps"]
+            height, _ = exact_heights(adjacency.src[live], adjacency.indices[live], graph.num_nodes,
+                                      state["source"], state["target"])  # fmt: skip
+            reached = np.flatnonzero(height != 2 * graph.num_nodes)
+            reached = reached[(reached != state["source"]) & (reached != state["target"])]
+            state["_exact"] = height
+            return Messages(reached, height[reached])
         if state["phase"] == "relabel":
             return Messages(arcs.src[open_], height[arcs.dst[open_]])
         ok = admissible(NUMPY_OPS, residual[arcs.arc], state["eps"], height[arcs.src], height[arcs.dst])
@@ -209,6 +256,13 @@ class MaxFlow(VertexAlgorithm):
             height = state["height"]
             height[lowest.nodes], moved = lifted(NUMPY_OPS, height[lowest.nodes], lowest.values)
             changed = lowest.nodes[moved]
+            state["since_global"] += 1
+            state["phase"] = "global" if state["since_global"] >= self.global_every else "push"
+        elif state["phase"] == "global":
+            exact = state.pop("_exact")
+            changed = np.flatnonzero(exact != state["height"])
+            state["height"] = exact
+            state["since_global"] = 0
             state["phase"] = "push"
         else:
             np.add.at(state["excess"], msgs.targets, msgs.values)

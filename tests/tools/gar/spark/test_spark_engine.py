@@ -215,6 +215,7 @@ def test_a_parquet_dataset_with_string_ids_and_max_flow_on_it(spark, tmp_path: P
     value, flow on every edge and rounds as compiled, with a parallel edge (capacities add up), a self-loop, a zero
     capacity and fractions; b gets more than it can pass on and sends the rest back over a reverse arc."""
     from graphreason.tools.gar.vertex import VertexGraph
+    from graphreason.tools.gar.vertex.flow import MaxFlow
 
     rows = [("a", "b", 0.5), ("b", "d", 0.2), ("a", "c", 0.2), ("c", "d", 0.3), ("a", "b", 0.25), ("c", "c", 1.0),
             ("d", "a", 0.0)]  # fmt: skip
@@ -233,9 +234,12 @@ def test_a_parquet_dataset_with_string_ids_and_max_flow_on_it(spark, tmp_path: P
     compiled_graph = VertexGraph.from_edges(
         4, [(index[u], index[v], w) for u, v, w in rows], directed=True, parallel="sum", labels=labels
     )
-    compiled = run(get_algorithm("max_flow"), compiled_graph, {"source": 0, "target": 3})
+    flow = MaxFlow()
+    flow.global_every = 2  # a global relabel (backward searches) after the second relabel round: 6 rounds, not 5
+    compiled = run(flow, compiled_graph, {"source": 0, "target": 3})
     rounds: list[RoundInfo] = []
-    on_spark = run_spark(get_algorithm("max_flow"), graph, {"source": "a", "target": "d"}, on_round=rounds.append)
+    on_spark = run_spark(flow, graph, {"source": "a", "target": "d"}, on_round=rounds.append)
+    assert len(rounds) == compiled.rounds == 6 and compiled.trace[4].messages == 2  # the global round reached b, c
     assert on_spark.answer == pytest.approx(compiled.answer, rel=1e-12) == pytest.approx(0.4)
     assert [(r.round, r.active, r.messages, r.changed) for r in rounds] == [
         (r.round, r.active, r.messages, r.changed) for r in compiled.trace

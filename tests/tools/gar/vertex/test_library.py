@@ -221,6 +221,25 @@ def test_max_flow_matches_networkx() -> None:
         assert balance[t] == result.answer
 
 
+def test_global_relabels_bring_back_excess_from_a_dead_end_in_few_rounds() -> None:
+    """Flow pushed down a 30-node dead end has to come back to the source: one level per relabel without global
+    relabels, in one step with them (the sink's side is then out of reach, so the dead end's heights become
+    n + their distance to the source)."""
+    from graphreason.tools.gar.vertex.flow import MaxFlow
+
+    edges = [(0, 1, 10)] + [(i, i + 1, 10) for i in range(1, 30)] + [(0, 31, 1), (31, 32, 1)]
+    graph = VertexGraph.from_edges(33, edges, directed=True)
+    rounds = {}
+    for every in (10**9, 8, 1):
+        algorithm = MaxFlow()
+        algorithm.global_every = every
+        result = run(algorithm, graph, {"source": 0, "target": 32})
+        assert result.answer == 1 and result.complete
+        assert result.output["edge_flows"] == [(0, 31, 1), (31, 32, 1)]  # all of the dead end's flow went back
+        rounds[every] = result.rounds
+    assert rounds[1] < rounds[8] < 40 < 1000 < rounds[10**9]
+
+
 def test_max_flow_with_fractional_capacities() -> None:
     rng = random.Random(10)
     for _ in range(30):
