@@ -22,8 +22,11 @@ heights, orders each sender's admissible arcs as the compiled engine does
 total of their room with a window, so each arc gets ``push_amount`` of the excess.
 The pushes change the residual of the arc and of its reverse, and the excess of
 both ends. A relabel round takes, per active node, the lowest height across its
-open arcs and lifts the node by ``lifted``. The rounds, their order and the
-Termination rule are the compiled engine's, so the two give the same flow.
+open arcs and lifts the node by ``lifted``. A global relabel round (after every
+``global_every`` relabel rounds) runs the two backward searches of ``exact_heights``
+over the open arcs, one job per level, and sets every height from them. The rounds,
+their order and the Termination rule are the compiled engine's, so the two give the
+same flow.
 """
 
 from __future__ import annotations
