@@ -22,7 +22,7 @@ def test_settings_are_parsed_and_checked() -> None:
         SparkSettings(master=" ")
 
 
-def test_local_masters_get_two_partitions_per_core_and_clusters_their_own() -> None:
+def test_local_masters_get_two_partitions_per_core_one_on_one_core_and_clusters_their_own() -> None:
     assert session._local_partitions("local[3]") == 6
     assert session._local_partitions("local") == session._local_partitions("local[1]") == 1
     assert session._local_partitions("local[*]") == 2 * (os.cpu_count() or 2)
@@ -33,3 +33,6 @@ def test_the_logging_profile_ships_beside_the_session_module() -> None:
     profile = os.path.join(os.path.dirname(session.__file__), "log4j2.properties")
     text = open(profile, encoding="utf-8").read()
     assert "rootLogger.level = error" in text and "SYSTEM_ERR" in text
+    # PySpark's gateway at the root's level: Spark then skips its "Setting default log level" lines
+    assert "logger.pyshell.name = org.apache.spark.api.python.PythonGatewayServer" in text
+    assert "logger.pyshell.level = error" in text
