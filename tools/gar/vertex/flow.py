@@ -75,15 +75,13 @@ def snapped(x: Ops, value: Any, eps: float) -> Any:
     return x.where(x.abs(value) < eps, x.lit(0), value) if eps else value
 
 
-def exact_heights(src: np.ndarray, dst: np.ndarray, n: int, source: int, target: int) -> tuple[np.ndarray, int]:
+def exact_heights(src: np.ndarray, dst: np.ndarray, n: int, source: int, target: int) -> np.ndarray:
     """Global relabel over the open residual arcs ``src -> dst``: each node's height becomes its distance to the
-    sink; a node that cannot reach the sink gets n + its distance to the source, one that reaches neither 2n.
-    Returns (heights, how many nodes either search reached besides the sink and the source)."""
+    sink; a node that cannot reach the sink gets n + its distance to the source, one that reaches neither 2n."""
     height = np.full(n, 2 * n, dtype=np.int64)
     height[target], height[source] = 0, n
     reached = np.zeros(n, dtype=bool)
     reached[[source, target]] = True
-    count = 0
     for root, level in ((target, 0), (source, n)):
         frontier = np.zeros(n, dtype=bool)
         frontier[root] = True
@@ -93,10 +91,9 @@ def exact_heights(src: np.ndarray, dst: np.ndarray, n: int, source: int, target:
             if new.size == 0:
                 break
             reached[new], height[new] = True, level
-            count += int(new.size)
             frontier = np.zeros(n, dtype=bool)
             frontier[new] = True
-    return height, count
+    return height
 
 
 def flow_answer(value: Any, edges: list[tuple[Any, Any, Any]], source: Any, target: Any) -> dict[str, Any]:
@@ -217,18 +214,19 @@ class MaxFlow(VertexAlgorithm):
         return state["active"]
 
     def send(self, graph: VertexGraph, state: State, active: np.ndarray) -> Messages:
-        arcs = state["adjacency"].edges_of(active)
-        residual, height = state["residual"], state["height"]
-        open_ = residual[arcs.arc] > state["eps"]
+        residual = state["residual"]
         if state["phase"] == "global":  # every node learns its exact distance: one message per node reached
             adjacency = state["adjacency"]
             live = residual > state["eps"]
-            height, _ = exact_heights(adjacency.src[live], adjacency.indices[live], graph.num_nodes,
-                                      state["source"], state["target"])  # fmt: skip
-            reached = np.flatnonzero(height != 2 * graph.num_nodes)
+            exact = exact_heights(adjacency.src[live], adjacency.indices[live], graph.num_nodes,
+                                  state["source"], state["target"])  # fmt: skip
+            reached = np.flatnonzero(exact != 2 * graph.num_nodes)
             reached = reached[(reached != state["source"]) & (reached != state["target"])]
-            state["_exact"] = height
-            return Messages(reached, height[reached])
+            state["_exact"] = exact
+            return Messages(reached, exact[reached])
+        arcs = state["adjacency"].edges_of(active)
+        height = state["height"]
+        open_ = residual[arcs.arc] > state["eps"]
         if state["phase"] == "relabel":
             return Messages(arcs.src[open_], height[arcs.dst[open_]])
         ok = admissible(NUMPY_OPS, residual[arcs.arc], state["eps"], height[arcs.src], height[arcs.dst])
