@@ -111,9 +111,9 @@ def run_max_flow(
     excess = F.coalesce(F.col("filled"), zero).cast(kind)
     height = F.when(F.col("id") == s, F.lit(n)).otherwise(F.lit(0)).cast("long")
     nodes = graph.nodes.select("id").join(filled, "id", "left").select(
-        "id", excess.alias("excess"), height.alias("height")
+        "id", excess.alias("excess"), height.alias("height"), F.lit(False).alias("_moved"), F.lit(0).alias("_got")
     )
-    nodes = _with_flags(x, nodes, F.lit(False), F.lit(0), eps, s, t)
+    nodes = _with_flags(x, nodes, eps, s, t)
     if not check["filled"] or check["least_fill"] > eps:  # each filled neighbour holds its arc's capacity
         active = int(check["filled"] or 0)
     else:  # a capacity within float noise of zero: count the way Send will
@@ -126,79 +126,78 @@ def run_max_flow(
         check_cancelled()
         rnd += 1
         t0 = time.perf_counter()
-        senders = nodes.filter("_active").select(
-            F.col("id").alias("src"), F.col("excess").alias("s_excess"), F.col("height").alias("s_height")
-        )
-        heights = nodes.select(F.col("id").alias("dst"), F.col("height").alias("d_height"))
-        open_ = arcs.join(senders, "src").filter(F.col("res") > eps).join(heights, "dst")
+        # each phase gives the nodes' new (id, excess, height, _moved, _got) and, after a push, the new arcs
+        state = nodes.select("id", "excess", "height")
+        new_arcs, spent = None, []  # spent: tables to free once the new ones are computed
         if phase == "global":
             distances = _exact_heights(graph.spark, arcs.filter(F.col("res") > eps).select("src", "dst"), n, s, t)
-            joined = nodes.drop("_active", "_changed", "_sent").join(distances, "id", "left")
             new_height = (
                 F.when(F.col("id") == s, F.lit(n)).when(F.col("id") == t, F.lit(0))
                 .otherwise(F.coalesce(F.col("h"), F.lit(2 * n))).cast("long")
             )  # fmt: skip
             reached = F.col("h").isNotNull() & (F.col("id") != s) & (F.col("id") != t)
-            nxt = joined.select(
+            nxt = state.join(distances, "id", "left").select(
                 "id", "excess", new_height.alias("height"), (new_height != F.col("height")).alias("_moved"),
                 reached.cast("long").alias("_got"),
             )  # fmt: skip
-            old_nodes = nodes
-            nodes = _cut(_with_flags(x, nxt, F.col("_moved"), F.col("_got"), eps, s, t), "id")
-            stats = _stats(nodes)
-            old_nodes.unpersist()
-            distances.unpersist()
-            phase, since_global = "push", 0
-        elif phase == "relabel":
-            lowest = open_.groupBy(F.col("src").alias("id")).agg(
-                F.min("d_height").alias("lowest"), F.count(F.lit(1)).alias("_got")
+            spent = [distances]
+        else:
+            senders = nodes.filter("_active").select(
+                F.col("id").alias("src"), F.col("excess").alias("s_excess"), F.col("height").alias("s_height")
             )
-            joined = nodes.drop("_active", "_changed", "_sent").join(lowest, "id", "left")
-            new_height, moved = lifted(x, F.col("height"), F.col("lowest"))
-            got = F.col("lowest").isNotNull()
-            nxt = joined.select(
-                "id", "excess", F.when(got, new_height).otherwise(F.col("height")).alias("height"),
-                (got & moved).alias("_moved"), F.coalesce("_got", F.lit(0)).alias("_got"),
-            )  # fmt: skip
-            old_nodes = nodes
-            nodes = _cut(_with_flags(x, nxt, F.col("_moved"), F.col("_got"), eps, s, t), "id")
-            stats = _stats(nodes)
-            old_nodes.unpersist()
+            heights = nodes.select(F.col("id").alias("dst"), F.col("height").alias("d_height"))
+            open_ = arcs.join(senders, "src").filter(F.col("res") > eps).join(heights, "dst")
+            if phase == "relabel":
+                lowest = open_.groupBy(F.col("src").alias("id")).agg(
+                    F.min("d_height").alias("lowest"), F.count(F.lit(1)).alias("_got")
+                )
+                new_height, moved = lifted(x, F.col("height"), F.col("lowest"))
+                got = F.col("lowest").isNotNull()
+                nxt = state.join(lowest, "id", "left").select(
+                    "id", "excess", F.when(got, new_height).otherwise(F.col("height")).alias("height"),
+                    (got & moved).alias("_moved"), "_got",
+                )  # fmt: skip
+            else:
+                ok = admissible(x, F.col("res"), eps, F.col("s_height"), F.col("d_height"))
+                before = F.sum("res").over(order) - F.col("res")
+                amount = push_amount(x, F.col("s_excess"), before, F.col("res"))
+                pushes = open_.filter(ok).select("src", "dst", "kind", amount.alias("amount"))
+                pushes = pushes.filter(F.col("amount") > 0).persist()
+                delta = pushes.select("src", "dst", "kind", (-F.col("amount")).alias("d")).unionByName(
+                    pushes.select(
+                        F.col("dst").alias("src"), F.col("src").alias("dst"), (1 - F.col("kind")).alias("kind"),
+                        F.col("amount").alias("d"),
+                    )
+                ).groupBy("src", "dst", "kind").agg(F.sum("d").alias("d"))  # fmt: skip
+                new_res = snapped(x, F.col("res") + F.coalesce(F.col("d"), zero), eps)
+                new_arcs = _cut(
+                    arcs.join(delta, ["src", "dst", "kind"], "left").select(
+                        "src", "dst", "kind", "cap", new_res.cast(kind).alias("res")
+                    ),
+                    "src",
+                )
+                moved = pushes.select(
+                    F.col("src").alias("id"), (-F.col("amount")).alias("d"), F.lit(0).alias("g")
+                ).unionByName(
+                    pushes.select(F.col("dst").alias("id"), F.col("amount").alias("d"), F.lit(1).alias("g"))
+                ).groupBy("id").agg(F.sum("d").alias("d"), F.sum("g").alias("_got"))  # fmt: skip
+                nxt = state.join(moved, "id", "left").select(
+                    "id", snapped(x, F.col("excess") + F.coalesce(F.col("d"), zero), eps).cast(kind).alias("excess"),
+                    "height", F.col("d").isNotNull().alias("_moved"), "_got",
+                )  # fmt: skip
+                spent = [pushes, arcs]
+        new_nodes = _cut(_with_flags(x, nxt, eps, s, t), "id")
+        stats = _stats(new_nodes, new_arcs)  # one job computes the new tables, while the spent ones are held
+        for frame in (nodes, *spent):
+            frame.unpersist()
+        nodes, arcs = new_nodes, arcs if new_arcs is None else new_arcs
+        if phase == "push":
+            phase = "relabel"
+        elif phase == "relabel":
             since_global += 1
             phase = "global" if since_global >= algorithm.global_every else "push"
         else:
-            ok = admissible(x, F.col("res"), eps, F.col("s_height"), F.col("d_height"))
-            room = open_.filter(ok)
-            before = F.sum("res").over(order) - F.col("res")
-            amount = push_amount(x, F.col("s_excess"), before, F.col("res"))
-            pushes = room.select("src", "dst", "kind", amount.alias("amount")).filter(F.col("amount") > 0).persist()
-            delta = pushes.select("src", "dst", "kind", (-F.col("amount")).alias("d")).unionByName(
-                pushes.select(
-                    F.col("dst").alias("src"), F.col("src").alias("dst"), (1 - F.col("kind")).alias("kind"),
-                    F.col("amount").alias("d"),
-                )
-            ).groupBy("src", "dst", "kind").agg(F.sum("d").alias("d"))  # fmt: skip
-            new_res = snapped(x, F.col("res") + F.coalesce(F.col("d"), zero), eps)
-            arcs_next = arcs.join(delta, ["src", "dst", "kind"], "left").select(
-                "src", "dst", "kind", "cap", new_res.cast(kind).alias("res")
-            )
-            moved = pushes.select(F.col("src").alias("id"), (-F.col("amount")).alias("d"), F.lit(0).alias("g")).unionByName(
-                pushes.select(F.col("dst").alias("id"), F.col("amount").alias("d"), F.lit(1).alias("g"))
-            ).groupBy("id").agg(F.sum("d").alias("d"), F.sum("g").alias("_got"))  # fmt: skip
-            joined = nodes.drop("_active", "_changed", "_sent").join(moved, "id", "left")
-            touched = F.col("d").isNotNull()
-            nxt = joined.select(
-                "id", snapped(x, F.col("excess") + F.coalesce(F.col("d"), zero), eps).cast(kind).alias("excess"),
-                "height", touched.alias("_touched"), F.coalesce("_got", F.lit(0)).alias("_got"),
-            )  # fmt: skip
-            old_arcs, old_nodes = arcs, nodes
-            arcs = _cut(arcs_next, "src")
-            nodes = _cut(_with_flags(x, nxt, F.col("_touched"), F.col("_got"), eps, s, t), "id")
-            stats = _stats(nodes, arcs)  # one job computes both tables, while the pushes are still held
-            pushes.unpersist()
-            old_arcs.unpersist()
-            old_nodes.unpersist()
-            phase = "relabel"
+            phase, since_global = "push", 0
         info = RoundInfo(rnd, active, int(stats["sent"] or 0), int(stats["changed"] or 0), time.perf_counter() - t0)
         trace.append(info)
         if on_round is not None:
@@ -257,21 +256,22 @@ def _exact_heights(spark: Any, open_arcs: Any, n: int, s: int, t: int) -> Any:
     return labels.filter((F.col("id") != s) & (F.col("id") != t)).persist()
 
 
-def _with_flags(x: SparkOps, nodes: Any, changed: Any, sent: Any, eps: float, s: int, t: int) -> Any:
-    """``nodes`` (id, excess, height) with the next round's active flag, this round's changed flag and mail count."""
+def _with_flags(x: SparkOps, nodes: Any, eps: float, s: int, t: int) -> Any:
+    """``nodes`` (id, excess, height, _moved, _got) as the node table: the next round's active flag, this round's
+    changed flag and the messages each node received."""
     from pyspark.sql import functions as F
 
     return nodes.select(
         "id", "excess", "height",
         holding(x, F.col("excess"), F.col("id"), eps, s, t).alias("_active"),
-        F.coalesce(changed, F.lit(False)).alias("_changed"),
-        sent.cast("long").alias("_sent"),
+        F.coalesce(F.col("_moved"), F.lit(False)).alias("_changed"),
+        F.coalesce(F.col("_got"), F.lit(0)).cast("long").alias("_sent"),
     )  # fmt: skip
 
 
 def _stats(nodes: Any, arcs: Any = None) -> Any:
     """One job: how many nodes are active next, changed this round, and the messages they received; with
-    ``arcs``, the same job also computes (and so stores) the new arcs."""
+    ``arcs`` (after a push round), the same job also computes (and so stores) the new arcs."""
     from pyspark.sql import functions as F
 
     totals = nodes.agg(
