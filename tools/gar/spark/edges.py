@@ -82,6 +82,7 @@ class SparkEdgeGraph:
     edges: Any = None  # the dataset's edges (src, dst, w) over dense ids before merging; None: ``arcs`` are final
     _views: dict[str, Any] = field(default_factory=dict, repr=False)
     _index: dict[Any, int] | None = field(default=None, repr=False)  # label -> id, once the labels are collected
+    _looked_up: dict[int, Any] = field(default_factory=dict, repr=False)  # id -> label of each node looked up so far
 
     def view(self, direction: str) -> Any:
         """Arcs to follow: ``out`` as stored, ``in`` reversed, ``any`` both ways (lightest kept)."""
@@ -170,6 +171,7 @@ class SparkEdgeGraph:
         rows = self.nodes.filter(F.col("label") == F.lit(value)).select("id").limit(1).collect()
         if not rows:
             raise VertexProgramError(f"the {role} {node!r} is not a node of this graph ({self.num_nodes} nodes)")
+        self._looked_up[int(rows[0]["id"])] = value
         return int(rows[0]["id"])
 
     @cached_property
@@ -183,7 +185,7 @@ class SparkEdgeGraph:
         return out
 
     def label_of(self, node: int) -> Any:
-        """The dataset id of dense id ``node`` (one small job; no table of every label on the driver)."""
+        """The dataset id of dense id ``node`` (one small job the first time; no table of every label on the driver)."""
         from pyspark.sql import functions as F
 
         if self.names is not None:
@@ -192,10 +194,12 @@ class SparkEdgeGraph:
             return int(node)
         if "labels" in self.__dict__:  # already collected
             return self.labels[node]
-        rows = self.nodes.filter(F.col("id") == F.lit(int(node))).select("label").limit(1).collect()
-        if not rows:
-            raise VertexProgramError(f"no node {node} in this graph ({self.num_nodes} nodes)")
-        return rows[0][0]
+        if int(node) not in self._looked_up:  # a question's node is named again by each step that shows it
+            rows = self.nodes.filter(F.col("id") == F.lit(int(node))).select("label").limit(1).collect()
+            if not rows:
+                raise VertexProgramError(f"no node {node} in this graph ({self.num_nodes} nodes)")
+            self._looked_up[int(node)] = rows[0][0]
+        return self._looked_up[int(node)]
 
     def labels_among(self, words: list[str]) -> list[Any]:
         """Which of ``words`` are node ids of this graph (one small job), sorted."""
