@@ -60,6 +60,11 @@ def add_training_target(
     parser.add_argument(
         "--eval-every", type=positive, default=eval_every, help=f"validation loss every N steps (default {eval_every})"
     )
+    parser.add_argument(
+        "--lora-layers", type=positive, default=None,
+        help="LoRA on the top N decoder layers only; no gradient flows below them, so steps are faster "
+        "(default: every layer)",
+    )
     parser.add_argument("--save-every", type=positive, default=50, help="checkpoint every N steps (default 50)")
     parser.add_argument(
         "--init-adapter",
@@ -131,6 +136,7 @@ def run_training(args: argparse.Namespace, target: str, build: Callable[[Any], D
         resume=args.resume,
         progress=not args.no_progress,
         init_adapter=args.init_adapter,
+        lora_layers=args.lora_layers,
     )
     card = {**card_data, "data": {**card_data.get("data", {}), **info}, "command": "graphreason " + " ".join(sys.argv[1:])}
     result = train_generator(model, tokenizer, train, validation, config, card=card)

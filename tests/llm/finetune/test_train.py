@@ -139,6 +139,43 @@ def test_a_second_stage_starts_from_the_first_adapter_and_adds_up_the_time(base,
                         config(tmp_path / "three", lora_r=8, init_adapter=str(first.adapter_dir)))
 
 
+def test_lora_on_the_top_layers_only_trains_and_ships_those_layers(base, tiny_batch, tmp_path) -> None:
+    """--lora-layers 1 of the tiny model's 2: the lower layer has no adapter and gets no gradient."""
+    from graphreason.llm.engine.adapter import lora_deltas
+    from graphreason.llm.finetune.train import add_lora, batch_loss
+
+    model, tokenizer = base
+    train, validation = tiny_batch
+    wrapped = add_lora(copy.deepcopy(model), config(tmp_path / "probe", lora_layers=1))
+    trainable = [name for name, p in wrapped.named_parameters() if p.requires_grad]
+    assert trainable and all(".layers.1." in name for name in trainable)
+    assert sum(p.numel() for p in wrapped.parameters() if p.requires_grad) == LORA_PARAMETERS_PER_LAYER
+    tracked = {}  # does autograd record the layers' outputs? (the lower layer's would mean a backward pass there)
+    hooks = [
+        layer.register_forward_hook(lambda _m, _i, out, i=i: tracked.__setitem__(i, out[0].requires_grad))
+        for i, layer in enumerate(wrapped.get_base_model().model.layers)
+    ]
+    batch_loss(wrapped, train, tokenizer.eos_token_id, "cpu")
+    for hook in hooks:
+        hook.remove()
+    assert tracked == {0: False, 1: True}
+    grads = {name: p.grad for name, p in wrapped.named_parameters() if p.requires_grad}
+    assert all(g is not None for g in grads.values())
+    assert all(g.abs().sum() > 0 for name, g in grads.items() if "lora_B" in name)  # B starts at 0, so A's is 0
+
+    top = train_generator(copy.deepcopy(model), tokenizer, train, validation, config(tmp_path / "top", steps=3, lora_layers=1))
+    assert top.history[-1]["loss"] < top.history[0]["loss"]
+    assert top.card["adapted_layers"] == [1] and top.card["hyper_parameters"]["lora_layers"] == 1
+    assert {name.split(".")[1] for name in lora_deltas(top.adapter_dir)} == {"1"}  # what the engine merges
+    with pytest.raises(ValueError, match=r"adapts layers \[1\]; this run adapts all"):
+        train_generator(copy.deepcopy(model), tokenizer, train, validation,
+                        config(tmp_path / "again", init_adapter=str(top.adapter_dir)))
+    with pytest.raises(ValueError, match="lora_layers is 3, but the model has 2 layers"):
+        add_lora(copy.deepcopy(model), config(tmp_path / "probe", lora_layers=3))
+    with pytest.raises(ValueError, match="lora_layers must be at least 1"):
+        config(tmp_path / "probe", lora_layers=0)
+
+
 def _lora_gradients(model, tokenizer, examples, micro_batch):
     """The LoRA gradients of one batch's mean output loss (dropout off), and that loss."""
     from graphreason.llm.finetune.train import add_lora, batch_loss
