@@ -20,7 +20,7 @@ from graphreason.evals.datasets.items import QAItem
 
 # Where a value starts in an observation sentence (see graphreason.tools.counselor.functions for the formats).
 _VALUE_START = re.compile(
-    r"The ID of this retrieval target node is |(?<=\S) are: |neighbor number of \S+ is "
+    r"The ID of this retrieval target node is |(?<=\S) are: |(?<=\S) is: |neighbor number of \S+ is "
 )
 
 

@@ -37,6 +37,10 @@ Cora's raw files. The model thus meets the same question under several
 relation names and must copy the name from the prompt's graph line; CiteSeer
 itself is never read.
 
+Questions that need counting, a vote or the node with the most links
+use the registry's aggregates (``Count``, ``Mode``, ``MaxDegree``, beyond the paper):
+their observation holds the answer, so the worked thought copies it.
+
 Not here yet: renamed feature keys, and episodes that recover from an error
 observation.
 """
@@ -79,6 +83,7 @@ LINK_NAMES = ("connected", "linked")  # the one relation of each undirected copy
 VALIDATION_FRACTION = 0.2
 MAX_STEPS = 3  # what the workflow gives the embedded reasoner (EMBEDDED_BUDGET)
 SHOWN_VALUES = 6  # values a worked thought lists before "..."
+AGGREGATES = ("Count", "Mode", "MaxDegree")  # the registry's aggregates: the observation holds the answer
 
 PLAN_FORMS = (
     "Get {needs} from the graph, then answer.",
@@ -122,6 +127,8 @@ class ReasonerRecord:
 def _node_phrase(arg: Any) -> str:
     if isinstance(arg, Call) and arg.name == "Neighbour":
         return f"the {arg.args[1]} neighbours of {_node_phrase(arg.args[0])}"
+    if isinstance(arg, Call) and arg.name == "MaxDegree":
+        return f"the one of {_node_phrase(arg.args[0])} with the most {arg.args[1]} neighbours"
     if isinstance(arg, Call) and arg.name == "Retrieve":
         return "the named node"
     return f"node {arg}"
@@ -132,7 +139,20 @@ def _need(call: Call) -> str:
         return f"the {call.args[1]} of {_node_phrase(call.args[0])}"
     if call.name == "Degree":
         return f"the number of {call.args[1]} links of {_node_phrase(call.args[0])}"
+    if call.name == "Count":
+        return f"how many distinct items are in {_need(call.args[0])}"
+    if call.name == "Mode":
+        return f"the most common value of {_need(call.args[0])}"
     return _node_phrase(call)
+
+
+def aggregated(action: str) -> bool:
+    """Whether a reference action lets an aggregate (Count, Mode, MaxDegree) do its counting or comparing."""
+
+    def uses(arg: Any) -> bool:
+        return isinstance(arg, Call) and (arg.name in AGGREGATES or any(uses(a) for a in arg.args))
+
+    return any(uses(call) for call in parse_action(action))
 
 
 def needs(action: str) -> str:
@@ -160,6 +180,8 @@ def worked_thought(rule: str, values: list[Any], answer: str) -> str:
     if rule == "count_distinct":
         distinct = sorted({str(v) for v in flatten(result) if v not in (None, "")})
         return f"The distinct values are {_shown(distinct)}: {answer} in all."
+    if rule == "most_common" and not isinstance(result, (list, tuple)):  # Mode gave it
+        return f"The observation gives the most common value, {answer}."
     if rule == "most_common":
         counts = Counter(str(v) for v in flatten(result) if v not in (None, ""))
         listed = ", ".join(f"{k} x{n}" for k, n in counts.most_common(SHOWN_VALUES))
@@ -190,7 +212,7 @@ class _Teacher:
             rng.choice(PLAN_FORMS).format(needs=what),
             rng.choice(THOUGHT_FORMS).format(needs=what),
             item.reference_action,
-            f"The observation is in; {RULE_PLANS[item.reference_answer_rule]}.",
+            f"The observation is in; {RULE_PLANS['value' if aggregated(item.reference_action) else item.reference_answer_rule]}.",
         ]
 
     def script(self) -> list[Callable[[list[BaseMessage]], str]]:

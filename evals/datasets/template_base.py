@@ -225,9 +225,9 @@ class Kinds:
     ) -> Template:
         """Medium: which ``hop`` neighbour has the most ``count_hop`` links; skipped on a tie.
 
-        ``size`` bounds how many neighbours the action may list; every one must
-        have a title, since the action reads titles and degrees side by side
-        (rule ``argmax``).
+        ``size`` bounds how many neighbours the action may compare; every one
+        must have a title. The action picks the neighbour with ``MaxDegree``
+        and reads its title (rule ``value``).
         """
 
         def make(raw: RawGraph, sid: str) -> Draft | None:
@@ -241,11 +241,11 @@ class Kinds:
             return raw.subject(self.subject, sid).draft(
                 question,
                 raw.feature(best[0], "title"),
-                f"Feature[{inner}, title], Degree[{inner}, {count_hop}]",
+                f"Feature[MaxDegree[{inner}, {count_hop}], title]",
                 winning_count=best[1],
             )
 
-        return self.own(name, "medium", "argmax", make, description)
+        return self.own(name, "medium", "value", make, description)
 
     def neighbourhood_vote(
         self,
@@ -272,7 +272,7 @@ class Kinds:
             if mode is None:
                 return None
             extra = {counts_key: dict(Counter(values))} if counts_key else {}
-            action = f"Feature[Neighbour[{{ref}}, {hop}], {feature}]"
+            action = f"Mode[Feature[Neighbour[{{ref}}, {hop}], {feature}]]"
             return raw.subject(self.subject, sid).draft(question, mode, action, **extra)
 
         return self.own(name, "hard", "most_common", make, description)

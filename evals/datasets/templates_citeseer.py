@@ -102,7 +102,7 @@ def linked_area_count(raw: RawCiteSeer, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many distinct research areas do the papers linked to {s} cover?",
         str(len({raw.labels[n] for n in around})),
-        f"Feature[Neighbour[{{ref}}, {raw.link}], label]",
+        f"Count[Feature[Neighbour[{{ref}}, {raw.link}], label]]",
     )
 
 
@@ -116,7 +116,7 @@ def two_hop_count(raw: RawCiteSeer, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many distinct papers are linked to at least one of the papers linked to {s}, counting that paper itself?",
         str(len(second)),
-        f"Neighbour[Neighbour[{{ref}}, {raw.link}], {raw.link}]",
+        f"Count[Neighbour[Neighbour[{{ref}}, {raw.link}], {raw.link}]]",
     )
 
 
@@ -147,7 +147,7 @@ def linked_templates(link: str = LINK) -> tuple[tpl.Template, ...]:
         ),
         PAPER.degree("link_count", "How many papers are linked to the paper titled {s} by a citation?", link),
         PAPER.own("two_hop_papers", "medium", "list_without_target", two_hop_papers, "two hops"),
-        PAPER.own("linked_area_count", "medium", "count_distinct", linked_area_count, "hop + aggregate"),
+        PAPER.own("linked_area_count", "medium", "count", linked_area_count, "hop + aggregate"),
         PAPER.top_neighbour(
             "most_linked_neighbour",
             "Which of the papers linked to {s} has the most citation links itself?",

@@ -84,7 +84,7 @@ def reference_area_count(raw: RawCora, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many distinct research areas do the papers cited by {s} cover?",
         str(len({raw.labels[r] for r in refs})),
-        "Feature[Neighbour[{ref}, cites], label]",
+        "Count[Feature[Neighbour[{ref}, cites], label]]",
     )
 
 
@@ -98,7 +98,7 @@ def second_hop_reference_count(raw: RawCora, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many distinct papers are cited by the papers that {s} cites?",
         str(len(second)),
-        "Neighbour[Neighbour[{ref}, cites], cites]",
+        "Count[Neighbour[Neighbour[{ref}, cites], cites]]",
     )
 
 
@@ -128,7 +128,7 @@ CORA_TEMPLATES: tuple[tpl.Template, ...] = (
     PAPER.degree("citation_count", "How many papers cite the paper titled {s}?", "cited_by"),
     PAPER.degree("reference_count", "How many papers does the paper titled {s} cite?", "cites"),
     PAPER.own("cocited_papers", "medium", "list_without_target", cocited_papers, "two hops"),
-    PAPER.own("reference_area_count", "medium", "count_distinct", reference_area_count, "hop + aggregate"),
+    PAPER.own("reference_area_count", "medium", "count", reference_area_count, "hop + aggregate"),
     PAPER.top_neighbour(
         "most_cited_reference",
         "Which of the papers cited by {s} has itself been cited the most times?",

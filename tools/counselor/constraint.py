@@ -13,6 +13,7 @@ write an Action that parses and names what exists:
 * a node argument is a node id of the graph that the question or an
   observation shows, or (with ``compound``, at most :data:`MAX_DEPTH` calls
   deep) a call of a function that returns node ids (``Retrieve``, ``Neighbour``);
+* a list argument (``Count[...]``, ``Mode[...]``) is a call of any graph function (``compound`` only);
 * a relation or feature argument is one of the loaded graph's own names;
 * search text (``Retrieve[...]``) is copied verbatim from the question or an
   observation;
@@ -33,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, Entry, Registry
+from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, VALUES, Entry, Registry
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING
@@ -123,6 +124,10 @@ class CounselorAction:
                 for entry in self.entries.values()
             )
             return bool(self.ids) or nested
+        if kind is VALUES:
+            return self.compound and any(
+                not entry.terminal and self.completable(entry, depth + 1) for entry in self.entries.values()
+            )
         return True
 
     # ------------------------------------------------------------------ the engine's two questions
@@ -261,6 +266,8 @@ class _Reader:
             self._copied("[]" if stop == "]" else "[]" + stop)
         elif kind is ANSWER:
             self._answer()
+        elif kind is VALUES:  # a list comes only from an inner call
+            self._call(depth + 1, top=False)
         else:  # a kind this language does not know: any text without brackets
             self._copied_free(stop)
 

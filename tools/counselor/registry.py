@@ -1,4 +1,4 @@
-"""Graph Counselor's vocabulary, declared once: Retrieve, Feature, Neighbour, Degree, Finish.
+"""Graph Counselor's vocabulary, declared once: Retrieve, Feature, Neighbour, Degree, Finish, and three aggregates.
 
 Each entry runs against a :class:`~graphreason.tools.counselor.functions.GraphFunctions` (the graph
 context) and renders the observation formats of the paper's case studies::
@@ -15,6 +15,19 @@ and, when the node argument is a list returned by an inner call::
     Degree     The cites neighbor numbers of ['3', '4'] are: [1, 0].
     Retrieve   The IDs of these retrieval target nodes are: ['3', '4'].
 
+Beyond the paper, three aggregates take the whole list an inner call returned (they are not
+mapped over it), so a question that needs counting or a vote reads its answer off the
+observation instead of working it out::
+
+    Count      Count[Neighbour[12, cites]]: The number of distinct values is: 2.
+    Mode       Mode[Feature[Neighbour[12, cites], label]]: The most common value (2 of 3) is: Theory.
+    MaxDegree  MaxDegree[Neighbour[12, cites], cites]: The node with the most cites neighbors (4) is: 3.
+
+The paper's four functions leave counting and comparing to the language model; a
+135M model cannot count thirty items in its head, so the tuned reasoner is taught to call
+these. A tie has no single most common value or top node: Mode and MaxDegree then
+say so as an error observation naming the tied values, never pick one.
+
 Finish is terminal: the executor takes its answer, it runs nothing. To add a
 function, register another :class:`~graphreason.tools.core.registry.Entry` here (or build a
 new registry with :meth:`~graphreason.tools.core.registry.Registry.extended`); the parsers, the
@@ -23,14 +36,17 @@ executor and the LangChain tools pick it up without changes.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from graphreason.tools.core.errors import GraphError
 from graphreason.tools.core.registry import (
     ANSWER,
     FEATURE_KEY,
     NODE,
     RELATION,
     TEXT,
+    VALUES,
     Applied,
     Entry,
     MapMode,
@@ -121,6 +137,85 @@ DEGREE = Entry(
     aliases=("Degrees",),
 )
 
+_VALUES = Param("values", VALUES, "The list an inner call returns, e.g. Neighbour[12, cites].")
+
+
+def _items(values: Any) -> list[str]:
+    """The values of a (nested) list as text, empty ones left out; a single value is a list of one."""
+    if isinstance(values, (list, tuple)):
+        return [text for value in values for text in _items(value)]
+    text = "" if values is None else str(values).strip()
+    return [text] if text else []
+
+
+def _count(fx: GraphFunctions, values: Any) -> Applied:
+    return Applied(len(set(_items(values))))
+
+
+def _mode(fx: GraphFunctions, values: Any) -> Applied:
+    counts = Counter(_items(values))
+    if not counts:
+        raise GraphError("Mode got no values, so there is no most common one. Give it a list, e.g. Feature[...].")
+    ranked = counts.most_common()
+    top = ranked[0][1]
+    tied = [value for value, count in ranked if count == top]
+    total = sum(counts.values())
+    if len(tied) > 1:
+        raise GraphError(
+            f"There is no single most common value: {fx.render_list(tied, noun='values')} "
+            f"each appear {top} of {total} times."
+        )
+    return Applied(tied[0], label=f"{top} of {total}")
+
+
+def _max_degree(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
+    degrees: dict[str, int] = {}
+    label = str(relation)
+    for node in nodes if isinstance(nodes, (list, tuple)) else [nodes]:
+        if node is None:
+            continue
+        nid, label, ids = fx.lookup_neighbours(node, relation)
+        degrees[nid] = len(ids)
+    if not degrees:
+        raise GraphError("MaxDegree got no nodes. Give it a list of node ids, e.g. Neighbour[...].")
+    top = max(degrees.values())
+    tied = [nid for nid, degree in degrees.items() if degree == top]
+    if len(tied) > 1:
+        raise GraphError(
+            f"No single node has the most {label} neighbors: {fx.render_list(tied)} have {top} each."
+        )
+    return Applied(tied[0], subject=fx.render_list(list(degrees)), label=f"{label} neighbors ({top})")
+
+
+COUNT_ENTRY = Entry(
+    "Count",
+    (_VALUES,),
+    "Count the distinct values of a list returned by an inner call (nodes, feature values).",
+    run=_count,
+    observe=lambda fx, a: f"The number of distinct values is: {a.value}.",
+    maps=MapMode.NONE,  # the whole list is one argument
+)
+
+MODE = Entry(
+    "Mode",
+    (_VALUES,),
+    "The single most common value of a list returned by an inner call (a tie is reported, not broken).",
+    run=_mode,
+    observe=lambda fx, a: f"The most common value ({a.label}) is: {fx.render_value(a.value)}.",
+    aliases=("MostCommon",),
+    maps=MapMode.NONE,
+)
+
+MAX_DEGREE = Entry(
+    "MaxDegree",
+    (Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."), _RELATION),
+    "The one node of a list with the most neighbours along an edge type (a tie is reported, not broken).",
+    run=_max_degree,
+    observe=lambda fx, a: f"The node with the most {a.label} is: {a.value}.",
+    maps=MapMode.NONE,
+    returns=NODE,
+)
+
 FINISH_ENTRY = Entry(
     FINISH,
     (Param("answer", ANSWER, "The answer itself."),),
@@ -131,4 +226,4 @@ FINISH_ENTRY = Entry(
     usage="Finish with the answer itself between its brackets",
 )
 
-GRAPH_FUNCTIONS = Registry([RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, FINISH_ENTRY])
+GRAPH_FUNCTIONS = Registry([RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, COUNT_ENTRY, MODE, MAX_DEGREE, FINISH_ENTRY])

@@ -2,7 +2,8 @@
 
 It follows the documented call semantics - Retrieve by the node's main text,
 Feature and Degree mapped element-wise over a list, a mapped Neighbour giving
-the de-duplicated union, comma-separated calls giving a tuple - so that a
+the de-duplicated union, the aggregates Count, Mode and MaxDegree taking the
+whole list, comma-separated calls giving a tuple - so that a
 question's gold (computed from the raw files) can be checked against what the
 loaded graph yields. Retrieve is an exact, case-insensitive title lookup and
 fails on ambiguity, which also proves the subject title is unique.
@@ -11,6 +12,7 @@ fails on ambiguity, which also proves the subject title is unique.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from graphreason.tools.core.store import GraphStore
@@ -35,6 +37,12 @@ def split_top_level(text: str) -> list[str]:
     return parts
 
 
+def _flat(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return [x for item in value for x in _flat(item)]
+    return [value]
+
+
 class ReferenceEvaluator:
     """Evaluates bracket actions against one store."""
 
@@ -57,8 +65,21 @@ class ReferenceEvaluator:
             hits = self.by_text.get(inner.strip().casefold(), [])
             assert len(hits) == 1, f"Retrieve[{inner}] matches {len(hits)} nodes"
             return hits[0]
+        if name in ("Count", "Mode"):  # aggregates over the whole list, never mapped
+            values = [str(v).strip() for v in _flat(self.call(inner)) if v is not None and str(v).strip()]
+            if name == "Count":
+                return len(set(values))
+            ranked = Counter(values).most_common(2)
+            assert len(ranked) == 1 or ranked[0][1] > ranked[1][1], f"{text}: tied"
+            return ranked[0][0]
         subject_text, key = split_top_level(inner)
         subject = self.call(subject_text)
+        if name == "MaxDegree":
+            degrees = {node: len(self.store.neighbors(node, key)) for node in subject}
+            top = max(degrees.values())
+            winners = [node for node, degree in degrees.items() if degree == top]
+            assert len(winners) == 1, f"{text}: tied"
+            return winners[0]
         if name == "Feature":
             one = lambda node: self.store.feature(node, key)  # noqa: E731
         elif name == "Degree":

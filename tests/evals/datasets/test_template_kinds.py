@@ -58,7 +58,7 @@ def test_kinds_fix_level_rule_and_subject_kind() -> None:
         ("easy", "value", "paper"),
         ("easy", "list", "paper"),
         ("easy", "value", "paper"),
-        ("medium", "argmax", "paper"),
+        ("medium", "value", "paper"),
         ("hard", "most_common", "paper"),
     ]
 
@@ -96,7 +96,7 @@ def test_top_neighbour_skips_ties_and_counts_the_winner() -> None:
     draft = top.make(raw, "p1")
     assert (draft.gold, draft.extra) == ("Beta", {"winning_count": 3})
     inner = "Neighbour[Retrieve[Alpha], cites]"
-    assert draft.action == f"Feature[{inner}, title], Degree[{inner}, cited_by]"
+    assert draft.action == f"Feature[MaxDegree[{inner}, cited_by], title]"
     assert top.make(raw, "p4") is None  # a single reference is below the size bound
 
 
@@ -107,7 +107,7 @@ def test_neighbourhood_vote_counts_values_and_skips_ties() -> None:
     )
     draft = vote.make(raw, "p1")  # ML (p2, p4) beats DB (p3)
     assert (draft.gold, draft.extra) == ("ML", {"n": {"ML": 2, "DB": 1}})
-    assert draft.action == "Feature[Neighbour[Retrieve[Alpha], cites], label]"
+    assert draft.action == "Mode[Feature[Neighbour[Retrieve[Alpha], cites], label]]"
     assert vote.make(raw, "p2") is None  # one neighbour, under the size bound
     raw.labels["p4"] = "AI"
     assert vote.make(raw, "p1") is None  # ML, DB, AI: a three-way tie

@@ -16,7 +16,10 @@ def tools(functions: GraphFunctions) -> dict[str, BaseTool]:
 
 
 def test_names_schemas_and_descriptions(tools: dict[str, BaseTool]) -> None:
-    assert sorted(tools) == ["degree", "feature", "graph_call", "neighbour", "retrieve"]
+    assert sorted(tools) == [
+        "count", "degree", "feature", "graph_call", "maxdegree", "mode", "neighbour", "retrieve"
+    ]  # fmt: skip
+    assert tools["count"].tool_call_schema.model_json_schema()["properties"]["values"]["type"] == "array"
     schema = tools["feature"].tool_call_schema.model_json_schema()
     assert schema["required"] == ["node", "key"]
     assert set(tools["neighbour"].args) == {"node", "relation"}

@@ -42,8 +42,8 @@ TITLE = Entry(
     ),
     aliases=("GetTitle",),
 )
-COUNT = Entry(  # takes a whole list: not mapped
-    "Count",
+SIZE = Entry(  # takes a whole list: not mapped
+    "Size",
     (Param("items", TEXT, "A list, e.g. returned by Neighbour."),),
     "How many items a list holds.",
     run=lambda fx, items: Applied(len(items) if isinstance(items, list) else 1),
@@ -62,15 +62,17 @@ NOTE = Entry(  # verbatim: commas belong to the argument
 
 @pytest.fixture
 def extended(store: GraphStore, retriever) -> GraphFunctions:
-    return GraphFunctions(store, retriever, registry=GRAPH_FUNCTIONS.extended(TITLE, COUNT, NOTE))
+    return GraphFunctions(store, retriever, registry=GRAPH_FUNCTIONS.extended(TITLE, SIZE, NOTE))
 
 
 # ---------------------------------------------------------------- lookup
 
 
 def test_names_aliases_and_iteration() -> None:
-    assert GRAPH_FUNCTIONS.names() == ["Retrieve", "Feature", "Neighbour", "Degree", "Finish"]
-    assert [e.name for e in GRAPH_FUNCTIONS] == GRAPH_FUNCTIONS.names() and len(GRAPH_FUNCTIONS) == 5
+    assert GRAPH_FUNCTIONS.names() == [
+        "Retrieve", "Feature", "Neighbour", "Degree", "Count", "Mode", "MaxDegree", "Finish"
+    ]  # fmt: skip
+    assert [e.name for e in GRAPH_FUNCTIONS] == GRAPH_FUNCTIONS.names() and len(GRAPH_FUNCTIONS) == 8
     for spelling, name in [
         ("neighbors", "Neighbour"),
         ("NEIGHBOURS", "Neighbour"),
@@ -121,7 +123,7 @@ def test_clashing_names_are_refused() -> None:
 
 
 def test_extended_leaves_the_default_registry_alone(extended: GraphFunctions) -> None:
-    assert extended.registry.names()[-3:] == ["Title", "Count", "Note"]
+    assert extended.registry.names()[-3:] == ["Title", "Size", "Note"]
     assert "Title" not in GRAPH_FUNCTIONS and canonical_name("GetTitle") is None
     # terminal entries are listed last whatever the registration order
     assert extended.usage().endswith(", Note[text], and Finish with the answer itself between its brackets.")
@@ -147,7 +149,7 @@ def test_new_entry_runs_through_the_executor(extended: GraphFunctions) -> None:
     assert result.ok and result.n_calls == 2 and result.observation == "The title of 4 is ReAct."
     mapped = run_action("GetTitle[Neighbour[2, cites]]", extended)
     assert mapped.observation == "The titles of ['4', '5'] are: ['ReAct', 'Chain of Thought']."
-    assert run_action("Count[Neighbour[1, cites]]", extended).observation == "There are 3 items."
+    assert run_action("Size[Neighbour[1, cites]]", extended).observation == "There are 3 items."
     assert run_action("Note[x, y]", extended).observation == "Noted: x, y"
     # no observe_many declared: a mapped call shows each item's own observation
     assert extended.call("Note", ["x", "y"]).observation == "Noted: x Noted: y"
@@ -158,7 +160,8 @@ def test_new_entry_runs_through_the_executor(extended: GraphFunctions) -> None:
 def test_new_entry_becomes_a_langchain_tool(extended: GraphFunctions) -> None:
     tools = {tool.name: tool for tool in make_graph_tools(extended)}
     assert sorted(tools) == [
-        "count", "degree", "feature", "graph_call", "neighbour", "note", "retrieve", "title",
+        "count", "degree", "feature", "graph_call", "maxdegree", "mode", "neighbour", "note", "retrieve", "size",
+        "title",
     ]  # fmt: skip
     assert tools["title"].tool_call_schema.model_json_schema()["required"] == ["node"]
     assert tools["title"].description.startswith("The title of a paper. Graph:")

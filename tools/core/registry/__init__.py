@@ -5,7 +5,7 @@ Layout:
 * :mod:`graphreason.tools.core.registry.entry` - :class:`Entry` (name, aliases, typed
   :class:`Param` list, description, list mapping, verbatim flag, implementation
   and observation rendering) and the shared parameter kinds (``NODE``,
-  ``RELATION``, ``FEATURE_KEY``, ``TEXT``, ``ANSWER``);
+  ``RELATION``, ``FEATURE_KEY``, ``TEXT``, ``ANSWER``, ``VALUES``);
 * :mod:`graphreason.tools.core.registry.registry` - :class:`Registry` (``register``, ``get``,
   ``find``, ``names``, iteration) and the errors for unknown names;
 * :mod:`graphreason.tools.core.registry.dispatch` - :func:`apply`, the one path from an entry
@@ -31,6 +31,7 @@ from graphreason.tools.core.registry.entry import (
     NODE,
     RELATION,
     TEXT,
+    VALUES,
     Applied,
     Entry,
     MapMode,
@@ -50,6 +51,7 @@ __all__ = [
     "NODE",
     "RELATION",
     "TEXT",
+    "VALUES",
     "Applied",
     "Entry",
     "FunctionCallError",

@@ -45,6 +45,9 @@ RELATION = ParamKind(
 FEATURE_KEY = ParamKind("feature-key", "a feature name", frozenset({"key", "feature", "feature_name"}))
 TEXT = ParamKind("text", "free text", frozenset({"text", "query", "keyword", "keywords"}))
 ANSWER = ParamKind("answer", "the final answer", frozenset({"answer"}))
+VALUES = ParamKind(
+    "values", "a list of values returned by an inner call", frozenset({"values", "items", "list"}), json_type="array"
+)
 
 
 @dataclass(frozen=True)

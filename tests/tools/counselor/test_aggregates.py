@@ -1,0 +1,63 @@
+"""The aggregates beyond the paper: Count, Mode and MaxDegree take the whole list an inner call returns.
+
+On the test graph (tests/tools/conftest.py) paper 1 cites 2, 3 and 4; 4 is cited
+by 1, 2 and 3; years are 2021 + id - 1.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graphreason.evals.counselor.reference_agent import observation_values
+from graphreason.tools.counselor.calls import run_action
+from graphreason.tools.counselor.functions import GraphFunctions
+
+
+@pytest.mark.parametrize(
+    ("action", "observation", "value"),
+    [
+        ("Count[Neighbour[1, cites]]", "The number of distinct values is: 3.", 3),
+        # 2, 3, 4 cite 4, 5, 4, 5, 6: three distinct papers two hops away
+        ("Count[Neighbour[Neighbour[1, cites], cites]]", "The number of distinct values is: 3.", 3),
+        ("Count[Feature[Neighbour[1, written_by], name]]", "The number of distinct values is: 2.", 2),
+        ("Count[3]", "The number of distinct values is: 1.", 1),
+        # the authors of 4's citers 1, 2, 3: a1, a2, a1, a2 -> a tie; of 5's citers 2 and 4: a1, a2, a3
+        ("Mode[Neighbour[Neighbour[4, cited_by], written_by]]", None, None),
+        # 1's references 2, 3, 4 are cited 1, 1 and 3 times (a Neighbour of a list is a de-duplicated union)
+        ("Mode[Degree[Neighbour[1, cites], cited_by]]", "The most common value (2 of 3) is: 1.", 1),
+        ("MaxDegree[Neighbour[1, cites], cited_by]", "The node with the most cited_by neighbors (3) is: 4.", 4),
+        ("Feature[MaxDegree[Neighbour[1, cites], cited_by], title]", "The title feature of 4 are: ReAct.", "ReAct"),
+    ],
+)
+def test_aggregates_observe_one_value_the_reference_agent_reads(
+    functions: GraphFunctions, action: str, observation: str | None, value: object
+) -> None:
+    result = run_action(action, functions)
+    if observation is None:  # a tie: reported, never broken
+        assert not result.ok and "no single most common value" in result.observation
+        assert "'a1'" in result.observation and "'a2'" in result.observation
+        return
+    assert result.ok and result.observation == observation
+    assert observation_values(result.observation) == [value]
+
+
+def test_a_tie_for_the_most_links_is_reported_with_the_tied_nodes(functions: GraphFunctions) -> None:
+    result = run_action("MaxDegree[Neighbour[4, cited_by], cites]", functions)  # 1 cites 3, 2 cites 2, 3 cites 1
+    assert result.ok and result.observation.endswith("is: 1.")
+    tie = run_action("MaxDegree[Neighbour[1, cites], cites]", functions)  # 2 and 4 cite 2 papers each, 3 cites 1
+    assert not tie.ok and "No single node has the most cites neighbors" in tie.observation
+    assert "'2'" in tie.observation and "'4'" in tie.observation and "have 2 each" in tie.observation
+
+
+def test_bad_arguments_become_observations_that_say_what_is_valid(functions: GraphFunctions) -> None:
+    empty = run_action("Mode[Neighbour[6, cites]]", functions)  # 6 cites nothing
+    assert not empty.ok and "no values" in empty.observation
+    unknown = run_action("MaxDegree[Neighbour[1, cites], authored]", functions)
+    assert not unknown.ok and "cites" in unknown.observation  # the valid relations are named
+    assert not run_action("Count[Neighbour[1, cites], cites]", functions).ok  # one parameter only
+
+
+def test_the_aggregates_are_tools_that_take_a_list(functions: GraphFunctions) -> None:
+    assert functions.call("Count", ["2", "3", "2", None, ""]).value == 2
+    assert functions.call("Mode", [["x", "y"], ["y"]]).value == "y"  # list-valued features count each value
+    assert functions.call("MaxDegree", ["2", "3"], "cites").value == "2"
