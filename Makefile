@@ -54,16 +54,14 @@ train-generator: .venv
 		--lr 1e-4 --seed 1 --out runs/generator-stage2
 	$(BIN)/python -m graphreason.llm.finetune.export runs/generator-stage2 llm/adapters/toolformer-generator
 
-# The shipped Graph Counselor reasoner adapter, both stages (measured: 66 + 77 min on 2 CPU cores), then exported
-# over the shipped copy; see llm/adapters/counselor-reasoner/card.json. The shipped stage 1 ran before the held-out
-# split was made independent of the Cora copies' folder, so a rerun holds out other questions of those copies.
+# The shipped Graph Counselor reasoner adapter: about two passes over the teacher's trajectories (480 generated
+# questions on Cora, MovieLens and two undirected copies of Cora; the count, vote and most-linked questions call
+# the Count / Mode / MaxDegree aggregates), LoRA on the top 10 of the 30 layers (measured: see
+# llm/adapters/counselor-reasoner/card.json), then exported over the shipped copy.
 train-reasoner: .venv
-	$(BIN)/graphreason train reasoner --threads 2 --n-per-template 12 --examples 640 --max-length 640 --lr 3e-4 \
-		--eval-every 20 --save-every 10 --val-examples 8 --out runs/reasoner
-	$(BIN)/graphreason train reasoner --threads 2 --init-adapter runs/reasoner/adapter --n-per-template 12 \
-		--examples 1200 --steps 85 --max-length 640 --lr 2e-4 --eval-every 20 --save-every 10 --val-examples 8 \
-		--micro-batch 4 --out runs/reasoner-stage2b
-	$(BIN)/python -m graphreason.llm.finetune.export runs/reasoner-stage2b llm/adapters/counselor-reasoner
+	$(BIN)/graphreason train reasoner --threads 2 --n-per-template 12 --max-length 640 --lr 3e-4 --lora-layers 10 \
+		--steps 660 --eval-every 110 --val-examples 8 --save-every 55 --out runs/reasoner-agg
+	$(BIN)/python -m graphreason.llm.finetune.export runs/reasoner-agg llm/adapters/counselor-reasoner
 
 # The shipped GraphAgent agent adapter: four passes over a teacher's faithful-mode decisions on Cora's training
 # and validation nodes, LoRA on the top 10 of the 30 layers (measured: 53 min on 2 CPU cores); see

@@ -41,13 +41,18 @@ Questions that need counting, a vote or the node with the most links
 use the registry's aggregates (``Count``, ``Mode``, ``MaxDegree``, beyond the paper):
 their observation holds the answer, so the worked thought copies it.
 
-Not here yet: renamed feature keys, and episodes that recover from an error
-observation.
+The copies also rename: the ``connected`` copy calls the class feature ``topic``
+(:data:`LABEL_KEYS`), so the feature name too is read from the graph line. A seeded share
+of the questions (:data:`RECOVERY_SHARE`) recovers from an error: the first Action
+misnames a relation or feature (``cites`` on a graph that has only ``linked``), the
+workflow's error observation names the valid ones, and the next step runs the call with
+the right name. The misnamed Action is never a record; the turns that read the error are.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -80,6 +85,10 @@ from graphreason.workflows.models.scripted import ScriptedChatModel
 UNSEEN = ("citeseer",)  # never trained on: the tuned reasoner is evaluated on it as an unseen graph
 TRAIN_GRAPHS = ("cora", "movielens")
 LINK_NAMES = ("connected", "linked")  # the one relation of each undirected copy of Cora
+LABEL_KEYS = {"connected": "topic"}  # the class feature's name in a copy, where it is not Cora's "label"
+RECOVERY_SHARE = 0.15  # questions whose trajectory recovers from a misnamed relation or feature
+SLIP_RELATIONS = ("cites", "cited_by", "linked", "links", "neighbours", "rated")
+SLIP_FEATURES = ("area", "category", "label", "name", "topic", "year")
 VALIDATION_FRACTION = 0.2
 MAX_STEPS = 3  # what the workflow gives the embedded reasoner (EMBEDDED_BUDGET)
 SHOWN_VALUES = 6  # values a worked thought lists before "..."
@@ -198,28 +207,86 @@ def worked_thought(rule: str, values: list[Any], answer: str) -> str:
     raise ValueError(f"no worked thought for answer rule {rule!r}")
 
 
-class _Teacher:
-    """The scripted replies of one question, recording each reply it gives (callables see the prompt)."""
+def graph_names_in(prompt: str) -> tuple[list[str], list[str]]:
+    """``(features, relations)`` as the tuned prompt's graph line lists them."""
+    found = re.search(r"Features: (.*?)\. Relations: (.*?)\.$", prompt.splitlines()[0])
+    if not found:
+        raise ValueError(f"no graph line in the prompt: {prompt[:120]!r}")
+    return found.group(1).split(", "), found.group(2).split(", ")
 
-    def __init__(self, item: QAItem, rng: random.Random) -> None:
+
+def slip(action: str, features: Sequence[str], relations: Sequence[str], rng: random.Random) -> tuple[str, str, str]:
+    """``(wrong action, wrong name, right name)``: one relation or feature name of ``action`` misnamed everywhere.
+
+    The wrong name is a plausible one this graph does not have (a weak model's typical slip:
+    ``cites`` on a graph whose relation is ``linked``), so the workflow answers with an error.
+    """
+    used = sorted({arg for call in parse_action(action) for arg in _names(call)} & (set(features) | set(relations)))
+    if not used:
+        raise ValueError(f"{action!r} names no relation or feature to misname")
+    right = rng.choice(used)
+    pool = SLIP_RELATIONS if right in relations else SLIP_FEATURES
+    wrong = rng.choice([name for name in pool if name not in features and name not in relations])
+    return re.sub(rf"(?<=, ){re.escape(right)}(?=\])", wrong, action), wrong, right
+
+
+def _names(call: Call) -> list[str]:
+    """The plain (non-call) arguments after the first of ``call`` and of the calls nested in it."""
+    names = [a for a in call.args[1:] if isinstance(a, str)]
+    for arg in call.args:
+        if isinstance(arg, Call):
+            names += _names(arg)
+    return names
+
+
+class _Teacher:
+    """The scripted replies of one question, recording each reply it gives (callables see the prompt).
+
+    With ``recover`` the first Action misnames one relation or feature (:func:`slip`); the
+    next step reads the error, names the right one and runs the reference action, and the
+    third finishes. The slip itself is never a training target (see :func:`teacher_records`).
+    """
+
+    def __init__(self, item: QAItem, rng: random.Random, recover: bool = False) -> None:
         if not item.reference_action or not item.reference_answer_rule:
             raise ValueError(f"item {item.qid} has no reference action or answer rule")
-        self.item = item
+        self.item, self.rng, self.recover = item, rng, recover
         self.replies: list[str] = []
         self.answer: str | None = None
-        what = needs(item.reference_action)
-        self._fixed = [
-            rng.choice(PLAN_FORMS).format(needs=what),
-            rng.choice(THOUGHT_FORMS).format(needs=what),
-            item.reference_action,
-            f"The observation is in; {RULE_PLANS['value' if aggregated(item.reference_action) else item.reference_answer_rule]}.",
-        ]
+        self.slip: tuple[str, str, str] | None = None
+        self.what = needs(item.reference_action)
+        rule = "value" if aggregated(item.reference_action) else item.reference_answer_rule
+        self._plan = rng.choice(PLAN_FORMS).format(needs=self.what)
+        self._thought_1 = rng.choice(THOUGHT_FORMS).format(needs=self.what)
+        self._answer_plan = f"The observation is in; {RULE_PLANS[rule]}."
 
     def script(self) -> list[Callable[[list[BaseMessage]], str]]:
         def fixed(text: str) -> Callable[[list[BaseMessage]], str]:
             return lambda messages: self._say(text)
 
-        return [*(fixed(text) for text in self._fixed), self._thought, self._finish]
+        action = fixed(str(self.item.reference_action))
+        if not self.recover:
+            return [fixed(self._plan), fixed(self._thought_1), action, fixed(self._answer_plan), self._thought, self._finish]
+        return [
+            fixed(self._plan), fixed(self._thought_1), self._slip, self._error_plan, self._error_thought, action,
+            fixed(self._answer_plan), self._thought, self._finish,
+        ]  # fmt: skip
+
+    def _slip(self, messages: list[BaseMessage]) -> str:
+        features, relations = graph_names_in(str(messages[-1].content))
+        self.slip = slip(str(self.item.reference_action), features, relations, self.rng)
+        return self._say(self.slip[0])
+
+    def _error_plan(self, messages: list[BaseMessage]) -> str:
+        assert self.slip is not None
+        _, wrong, right = self.slip
+        observation = last_observation(messages)
+        if f"'{wrong}' does not exist" not in observation or right not in observation:
+            raise AssertionError(f"{self.item.qid}: the slip {wrong!r} drew no error naming {right!r}: {observation!r}")
+        return self._say(f"The graph has no {wrong}; the observation lists {right}, so run the call again with {right}.")
+
+    def _error_thought(self, messages: list[BaseMessage]) -> str:
+        return self._say(f"I need {self.what}.")
 
     def _say(self, text: str) -> str:
         self.replies.append(text)
@@ -238,13 +305,21 @@ class _Teacher:
 ROLES = ("plan", "thought", "action") * 2
 
 
-def teacher_records(item: QAItem, *, seed: int = 0, embedding_model: str = "hash") -> list[ReasonerRecord]:
-    """The six records of one question's teacher trajectory, recorded from the real workflow."""
+def teacher_records(
+    item: QAItem, *, seed: int = 0, embedding_model: str = "hash", recover: bool = False
+) -> list[ReasonerRecord]:
+    """The records of one question's teacher trajectory, recorded from the real workflow.
+
+    Six turns (plan, thought, action; plan, thought, Finish), or with ``recover`` nine, of
+    which the eight after the misnamed Action are records: the slip is in the later prompts
+    (an error the model must read), never a reply the model is trained to write.
+    """
     graph = str(item.graph or "")
     name = str(item.meta.get("graph_name") or graph)  # a copy written to a graph.json goes by its name
     if graph.strip().lower() in UNSEEN or name.strip().lower() in UNSEEN:
         raise ValueError(f"{name} is the unseen graph: the tuned reasoner is never trained on it")
-    teacher = _Teacher(item, random.Random(f"{seed}:{item.qid}"))
+    teacher = _Teacher(item, random.Random(f"{seed}:{item.qid}"), recover=recover)
+    roles = ROLES + ROLES[:3] if recover else ROLES
     model = ScriptedChatModel(script=teacher.script())
     context = CounselorContext(
         graph=graph, embedding_model=embedding_model, reasoner_model=model, reflector_model=model,
@@ -254,11 +329,12 @@ def teacher_records(item: QAItem, *, seed: int = 0, embedding_model: str = "hash
     if not exact_match(out["answer"], item.answers or item.answer):
         raise AssertionError(f"{item.qid}: the teacher's answer {out['answer']!r} misses the gold {item.answer!r}")
     prompts = [str(call[-1].content) for call in model.calls]
-    if len(prompts) != len(ROLES) or len(teacher.replies) != len(ROLES):
-        raise AssertionError(f"{item.qid}: expected {len(ROLES)} reasoning calls, the workflow made {len(prompts)}")
+    if len(prompts) != len(roles) or len(teacher.replies) != len(roles):
+        raise AssertionError(f"{item.qid}: expected {len(roles)} reasoning calls, the workflow made {len(prompts)}")
     return [
         ReasonerRecord(name, item.qid, str(item.template), role, i // 3 + 1, prompt, reply)
-        for i, (role, prompt, reply) in enumerate(zip(ROLES, prompts, teacher.replies, strict=True))
+        for i, (role, prompt, reply) in enumerate(zip(roles, prompts, teacher.replies, strict=True))
+        if not (recover and i == 2)  # the slip: never a training target
     ]
 
 
@@ -268,31 +344,37 @@ def split_questions(items: Sequence[QAItem], seed: int = 0) -> tuple[list[QAItem
     return splits["dev"], splits["validation"]
 
 
-def undirected_cora(link: str, folder: str | Path, root: str | Path | None = None) -> tuple[str, RawCiteSeer]:
+def undirected_cora(
+    link: str, folder: str | Path, root: str | Path | None = None, label_key: str = "label"
+) -> tuple[str, RawCiteSeer]:
     """An undirected copy of Cora whose one relation is ``link`` (``cites`` and ``cited_by`` merged).
 
     The copy is written to ``folder/cora-<link>/graph.json`` (the spec the workflow loads, returned
-    first) with Cora's nodes and features; the raw view beside it, for the golds, comes from Cora's
-    raw files (``root``: the ``cora`` folder, default the shared data).
+    first) with Cora's nodes and features, the class feature named ``label_key``; the raw view
+    beside it, for the golds, comes from Cora's raw files (``root``: the ``cora`` folder, default
+    the shared data).
     """
     raw = read_raw_cora(root)
     linked = {pid: raw.cites[pid] | raw.cited_by[pid] for pid in raw.titles}
     cora = load_cora(root)
     copy = GraphStore(name=f"cora-{link}", directed=False, text_keys=dict(cora.text_keys))
     for node in cora.nodes():
-        copy.add_node(node, cora.node_type(node), cora.features(node))
+        features = {(label_key if key == "label" else key): value for key, value in cora.features(node).items()}
+        copy.add_node(node, cora.node_type(node), features)
     pairs = [(pid, other) for pid in sorted(linked) for other in sorted(linked[pid])]
     for a, b in distinct_links(pairs):
         copy.add_edge(a, b, link)
     path = save_graph_json(copy, Path(folder) / copy.name / "graph.json")
-    return str(path), RawCiteSeer(raw.titles, raw.labels, linked, link=link)
+    return str(path), RawCiteSeer(raw.titles, raw.labels, linked, link=link, label_key=label_key)
 
 
 def linked_questions(link: str, folder: str | Path, *, n_per_template: int, seed: int, root: Any = None) -> list[QAItem]:
-    """The direction-free questions on the undirected Cora copy named after ``link``."""
-    spec, raw = undirected_cora(link, folder, root)
+    """The direction-free questions on the undirected Cora copy named after ``link`` (class feature: :data:`LABEL_KEYS`)."""
+    label_key = LABEL_KEYS.get(link, "label")
+    spec, raw = undirected_cora(link, folder, root, label_key)
     name = f"cora-{link}"
-    items = [item for template in linked_templates(link) for item in instantiate(name, template, raw, n_per_template, seed)]
+    templates = linked_templates(link, label_key)
+    items = [item for template in templates for item in instantiate(name, template, raw, n_per_template, seed)]
     return [replace(item, graph=spec, meta={**item.meta, "graph_name": name}) for item in items]
 
 
@@ -332,8 +414,9 @@ def build_records(
     def records(side: list[QAItem]) -> list[ReasonerRecord]:
         made = []
         for item in side:
+            recover = random.Random(f"recover:{seed}:{item.qid}").random() < RECOVERY_SHARE
             try:
-                made += teacher_records(item, seed=seed, embedding_model=embedding_model)
+                made += teacher_records(item, seed=seed, embedding_model=embedding_model, recover=recover)
             except ObservationParseError:  # the observation shows too few of the values (a truncated list)
                 skipped.append(item.qid)
         return [replace(record, index=i) for i, record in enumerate(made)]
@@ -344,6 +427,9 @@ def build_records(
     info = {
         "graphs": graphs,
         "undirected_cora_relations": links,
+        "undirected_cora_label_keys": {link: LABEL_KEYS.get(link, "label") for link in links},
+        "recovery_share": RECOVERY_SHARE,
+        "recovering_qids": sorted({r.qid for r in train + validation if r.step == 3}),
         "n_per_template": n_per_template,
         "seed": seed,
         "questions": len(items),

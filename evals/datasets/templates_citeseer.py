@@ -33,13 +33,15 @@ class RawCiteSeer:
     """CiteSeer as plain dicts keyed by the ``data.csv`` id (strings); one hop ``linked``, features ``title``/``label``.
 
     The same view serves any undirected paper graph whose one relation is named ``link``
-    (the tuned reasoner's teacher asks these questions on an undirected copy of Cora).
+    and whose class feature is named ``label_key`` (the tuned reasoner's teacher asks
+    these questions on undirected copies of Cora).
     """
 
     titles: dict[str, str]
     labels: dict[str, str]
     linked: dict[str, set[str]]
     link: str = LINK
+    label_key: str = "label"
 
     def subjects(self, kind: str) -> list[str]:
         return tpl.safe_names(self.titles, max_chars=MAX_TITLE)
@@ -53,7 +55,7 @@ class RawCiteSeer:
         return self.linked[pid]
 
     def feature(self, pid: str, name: str) -> str:
-        return {"title": self.titles, "label": self.labels}[name][pid]
+        return {"title": self.titles, self.label_key: self.labels}[name][pid]
 
 
 def read_raw_citeseer(root: str | Path | None = None) -> RawCiteSeer:
@@ -102,7 +104,7 @@ def linked_area_count(raw: RawCiteSeer, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many distinct research areas do the papers linked to {s} cover?",
         str(len({raw.labels[n] for n in around})),
-        f"Count[Feature[Neighbour[{{ref}}, {raw.link}], label]]",
+        f"Count[Feature[Neighbour[{{ref}}, {raw.link}], {raw.label_key}]]",
     )
 
 
@@ -131,17 +133,17 @@ def linked_other_area_count(raw: RawCiteSeer, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many of the papers linked to {s} are in a different research area from that paper?",
         str(differing),
-        f"Feature[{{ref}}, label], Feature[Neighbour[{{ref}}, {raw.link}], label]",
+        f"Feature[{{ref}}, {raw.label_key}], Feature[Neighbour[{{ref}}, {raw.link}], {raw.label_key}]",
     )
 
 
 PAPER = tpl.Kinds("paper")
 
 
-def linked_templates(link: str = LINK) -> tuple[tpl.Template, ...]:
-    """The direction-free templates over an undirected paper graph whose one relation is named ``link``."""
+def linked_templates(link: str = LINK, label_key: str = "label") -> tuple[tpl.Template, ...]:
+    """The direction-free templates over an undirected paper graph: one relation ``link``, class feature ``label_key``."""
     return (
-        PAPER.lookup("paper_label", "What is the research area of the paper titled {s}?", "label"),
+        PAPER.lookup("paper_label", "What is the research area of the paper titled {s}?", label_key),
         PAPER.neighbour_titles(
             "linked_papers", "Which papers are linked to the paper titled {s} by a citation?", link
         ),
@@ -159,7 +161,7 @@ def linked_templates(link: str = LINK) -> tuple[tpl.Template, ...]:
             "linked_majority_area",
             "Among the papers linked to {s}, which research area is the most common?",
             link,
-            "label",
+            label_key,
             (3, tpl.MAX_OBSERVED),
             counts_key="area_counts",
         ),

@@ -282,7 +282,7 @@ def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) 
             f"The tuned reasoner ({context.tuned_spec}: SmolLM2-135M with Graph Counselor's LoRA adapter, trained on\n"
             f"teacher trajectories over Cora, undirected copies of Cora and MovieLens, never {UNSEEN_GRAPH}) plans,\n"
             f"acts and finishes in the paper's format; {tuned_reasoner_scores()},\n"
-            "so it is often wrong. The reference plan shows the tools reach the gold.\n"
+            "so some of its answers are wrong. The reference plan shows the tools reach the gold.\n"
             f"Plug in a capable OpenAI-compatible endpoint with: graphreason demo {CAPABLE_FLAG}"
         )
     elif context.embedded_reasoner:

@@ -114,6 +114,9 @@ def run_training(args: argparse.Namespace, target: str, build: Callable[[Any], D
 
         torch.set_num_threads(args.threads)
     model, tokenizer = load_base()
+    n_layers = int(model.config.num_hidden_layers)
+    if args.lora_layers is not None and args.lora_layers > n_layers:  # refused before the data is built
+        raise ValueError(f"--lora-layers is {args.lora_layers}, but the model has {n_layers} layers")
     train, validation, info = build(tokenizer)
     print(
         f"examples: {info['train_examples']} train, {info['validation_examples']} validation; "

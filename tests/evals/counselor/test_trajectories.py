@@ -33,6 +33,15 @@ def test_needs_says_what_the_action_reads() -> None:
     assert needs("Degree[u12, rated_5], Feature[Retrieve[X y], label]") == (
         "the number of rated_5 links of node u12 and the label of the named node"
     )
+    assert needs("Count[Neighbour[Neighbour[7, linked], linked]]") == (
+        "how many distinct items are in the linked neighbours of the linked neighbours of node 7"
+    )
+    assert needs("Mode[Feature[Neighbour[7, linked], topic]]") == (
+        "the most common value of the topic of the linked neighbours of node 7"
+    )
+    assert needs("Feature[MaxDegree[Neighbour[7, cites], cited_by], title]") == (
+        "the title of the one of the cites neighbours of node 7 with the most cited_by neighbours"
+    )
 
 
 @pytest.mark.parametrize(
@@ -44,6 +53,7 @@ def test_needs_says_what_the_action_reads() -> None:
         ("count", [4], "4", "gives the count, 4"),
         ("count_distinct", [["X", "Y", "X"]], "2", "The distinct values are X, Y: 2 in all."),
         ("most_common", [["X", "Y", "X"]], "X", "Counts: X x2, Y x1. The most common is X."),
+        ("most_common", ["X"], "X", "The observation gives the most common value, X."),  # Mode gave it
         ("argmax", [["a", "b"], [3, 7]], "b", "The largest count is 7, for b."),
         ("count_differing", ["X", ["X", "Y", "Z"]], "2", "Its own value is X; 2 of the 3 values differ from it."),
     ],
@@ -77,6 +87,26 @@ def test_every_template_gives_six_turns_recorded_from_the_workflow(cora_items) -
         )  # fmt: skip
         solve(item.question, context)
         assert [str(call[-1].content) for call in model.calls] == [r.input for r in records]
+
+
+@pytest.mark.data
+def test_a_recovering_trajectory_reads_the_error_and_never_teaches_the_slip(cora_items) -> None:
+    for template in ("paper_label", "citing_majority_area", "most_cited_reference"):
+        item = next(i for i in cora_items if i.template == template)
+        records = teacher_records(item, recover=True)
+        assert [(r.role, r.step) for r in records] == [
+            ("plan", 1), ("thought", 1), ("plan", 2), ("thought", 2), ("action", 2), ("plan", 3), ("thought", 3),
+            ("action", 3),
+        ]  # fmt: skip
+        assert records[4].output == item.reference_action and records[-1].output == teacher_records(item)[-1].output
+        slipped = records[2].input.split("Action 1: ")[1].splitlines()[0]  # the misnamed call, in the prompt only
+        assert slipped != item.reference_action and slipped not in [r.output for r in records]
+        error = records[2].input.split("Observation 1: ")[1].splitlines()[0]
+        assert "does not exist" in error and "Valid" in error
+        wrong = records[2].output.split("The graph has no ")[1].split(";")[0]
+        assert f"'{wrong}' does not exist" in error and f", {wrong}]" in slipped
+        right = records[2].output.rsplit(" with ", 1)[1].rstrip(".")
+        assert right in error and f", {right}]" in item.reference_action
 
 
 @pytest.mark.data
@@ -120,7 +150,7 @@ def test_undirected_cora_copies_ask_the_direction_free_questions_under_their_own
     from graphreason.tools.core.loaders import load_graph
 
     require_data("cora-citeseer-text")
-    spec, raw = undirected_cora("connected", tmp_path)
+    spec, raw = undirected_cora("connected", tmp_path, label_key="topic")
     copy = load_graph(spec)
     # Cora's 5,429 citations less the 151 pairs that cite each other: 5,278 links, listed at both ends
     assert copy.name == "cora-connected" and copy.relations() == ["connected"]
@@ -137,12 +167,32 @@ def test_undirected_cora_copies_ask_the_direction_free_questions_under_their_own
         assert records[0].input.startswith("Graph: cora-connected. Nodes: paper.") and "Relations: connected." in (
             records[0].input
         )
+    # the connected copy names the class feature "topic": the model reads feature names off the graph line too
+    assert copy.features(next(iter(copy.nodes()))).keys() == {"paper_id", "title", "abstract", "topic"}
+    label = next(i for i in items if i.template == "paper_label")
+    assert label.reference_action.endswith(", topic]") and "Features: paper_id, title, abstract, topic." in (
+        teacher_records(label)[0].input
+    )
     # the held-out split depends on the copy's name, not on the folder it was written to (a fresh temporary
     # one per training run: a split by path made every run's data differ, and --resume refuse its checkpoints)
     here, elsewhere = (linked_questions("connected", tmp_path / f, n_per_template=2, seed=0) for f in ("a", "b"))
     assert [i.graph for i in elsewhere] != [i.graph for i in here]
     splits = [[[i.qid for i in side] for side in split_questions(v, seed=0)] for v in (here, elsewhere)]
     assert splits[0] == splits[1] and all(splits[0])
+
+
+def test_too_many_lora_layers_are_refused_before_any_data_is_built(tmp_path, monkeypatch, capsys) -> None:
+    from types import SimpleNamespace
+
+    from graphreason.evals.counselor import trajectories
+    from graphreason.llm.finetune import base_model
+
+    model = SimpleNamespace(config=SimpleNamespace(num_hidden_layers=30))
+    monkeypatch.setattr(base_model, "load_base", lambda: (model, None))
+    monkeypatch.setattr(trajectories, "build_records", lambda *a, **k: pytest.fail("the data was built"))
+    assert main(["train", "reasoner", "--out", str(tmp_path), "--lora-layers", "31"]) == 2
+    assert "--lora-layers is 31, but the model has 30 layers" in capsys.readouterr().err
+    assert not (tmp_path / "checkpoints").exists()
 
 
 def test_relation_names_of_the_copies_are_checked_before_any_data_is_built(tmp_path, capsys) -> None:
