@@ -79,6 +79,7 @@ from graphreason.tools.core.loaders.cora import load_cora
 from graphreason.tools.core.loaders.grbench import save_graph_json
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.calls import Call, parse_action
+from graphreason.tools.counselor.registry import AGGREGATES
 from graphreason.workflows.counselor import CounselorContext, solve
 from graphreason.workflows.models.scripted import ScriptedChatModel
 
@@ -92,7 +93,6 @@ SLIP_FEATURES = ("area", "category", "label", "name", "topic", "year")
 VALIDATION_FRACTION = 0.2
 MAX_STEPS = 3  # what the workflow gives the embedded reasoner (EMBEDDED_BUDGET)
 SHOWN_VALUES = 6  # values a worked thought lists before "..."
-AGGREGATES = ("Count", "Mode", "MaxDegree")  # the registry's aggregates: the observation holds the answer
 
 PLAN_FORMS = (
     "Get {needs} from the graph, then answer.",
@@ -157,11 +157,7 @@ def _need(call: Call) -> str:
 
 def aggregated(action: str) -> bool:
     """Whether a reference action lets an aggregate (Count, Mode, MaxDegree) do its counting or comparing."""
-
-    def uses(arg: Any) -> bool:
-        return isinstance(arg, Call) and (arg.name in AGGREGATES or any(uses(a) for a in arg.args))
-
-    return any(uses(call) for call in parse_action(action))
+    return any(inner.name in AGGREGATES for call in parse_action(action) for inner in call.nested())
 
 
 def needs(action: str) -> str:
@@ -221,22 +217,14 @@ def slip(action: str, features: Sequence[str], relations: Sequence[str], rng: ra
     The wrong name is a plausible one this graph does not have (a weak model's typical slip:
     ``cites`` on a graph whose relation is ``linked``), so the workflow answers with an error.
     """
-    used = sorted({arg for call in parse_action(action) for arg in _names(call)} & (set(features) | set(relations)))
+    named = {arg for call in parse_action(action) for inner in call.nested() for arg in inner.args[1:]}
+    used = sorted({arg for arg in named if isinstance(arg, str)} & (set(features) | set(relations)))
     if not used:
         raise ValueError(f"{action!r} names no relation or feature to misname")
     right = rng.choice(used)
     pool = SLIP_RELATIONS if right in relations else SLIP_FEATURES
     wrong = rng.choice([name for name in pool if name not in features and name not in relations])
     return re.sub(rf"(?<=, ){re.escape(right)}(?=\])", wrong, action), wrong, right
-
-
-def _names(call: Call) -> list[str]:
-    """The plain (non-call) arguments after the first of ``call`` and of the calls nested in it."""
-    names = [a for a in call.args[1:] if isinstance(a, str)]
-    for arg in call.args:
-        if isinstance(arg, Call):
-            names += _names(arg)
-    return names
 
 
 class _Teacher:

@@ -148,6 +148,12 @@ def _items(values: Any) -> list[str]:
     return [text] if text else []
 
 
+def _leaders(counts: dict[str, int]) -> tuple[list[str], int]:
+    """The keys with the largest count, in first-seen order, and that count (``counts`` not empty)."""
+    top = max(counts.values())
+    return [key for key, count in counts.items() if count == top], top
+
+
 def _count(fx: GraphFunctions, values: Any) -> Applied:
     return Applied(len(set(_items(values))))
 
@@ -156,9 +162,7 @@ def _mode(fx: GraphFunctions, values: Any) -> Applied:
     counts = Counter(_items(values))
     if not counts:
         raise GraphError("Mode got no values, so there is no most common one. Give it a list, e.g. Feature[...].")
-    ranked = counts.most_common()
-    top = ranked[0][1]
-    tied = [value for value, count in ranked if count == top]
+    tied, top = _leaders(counts)
     total = sum(counts.values())
     if len(tied) > 1:
         raise GraphError(
@@ -178,8 +182,7 @@ def _max_degree(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
         degrees[nid] = len(ids)
     if not degrees:
         raise GraphError("MaxDegree got no nodes. Give it a list of node ids, e.g. Neighbour[...].")
-    top = max(degrees.values())
-    tied = [nid for nid, degree in degrees.items() if degree == top]
+    tied, top = _leaders(degrees)
     if len(tied) > 1:
         raise GraphError(
             f"No single node has the most {label} neighbors: {fx.render_list(tied)} have {top} each."
@@ -215,6 +218,8 @@ MAX_DEGREE = Entry(
     maps=MapMode.NONE,
     returns=NODE,
 )
+
+AGGREGATES = (COUNT_ENTRY.name, MODE.name, MAX_DEGREE.name)  # beyond the paper: their observation holds the answer
 
 FINISH_ENTRY = Entry(
     FINISH,

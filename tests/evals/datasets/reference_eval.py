@@ -12,9 +12,10 @@ fails on ambiguity, which also proves the subject title is unique.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Any
 
+from graphreason.evals.datasets.answer_rules import flatten, unique_mode
+from graphreason.evals.datasets.template_base import unique_argmax
 from graphreason.tools.core.store import GraphStore
 
 _CALL = re.compile(r"^(\w+)\[(.*)\]$", re.DOTALL)
@@ -35,12 +36,6 @@ def split_top_level(text: str) -> list[str]:
             current.append(char)
     parts.append("".join(current).strip())
     return parts
-
-
-def _flat(value: Any) -> list[Any]:
-    if isinstance(value, (list, tuple)):
-        return [x for item in value for x in _flat(item)]
-    return [value]
 
 
 class ReferenceEvaluator:
@@ -66,20 +61,18 @@ class ReferenceEvaluator:
             assert len(hits) == 1, f"Retrieve[{inner}] matches {len(hits)} nodes"
             return hits[0]
         if name in ("Count", "Mode"):  # aggregates over the whole list, never mapped
-            values = [str(v).strip() for v in _flat(self.call(inner)) if v is not None and str(v).strip()]
+            values = [str(v).strip() for v in flatten(self.call(inner)) if v is not None and str(v).strip()]
             if name == "Count":
                 return len(set(values))
-            ranked = Counter(values).most_common(2)
-            assert len(ranked) == 1 or ranked[0][1] > ranked[1][1], f"{text}: tied"
-            return ranked[0][0]
+            mode = unique_mode(values)
+            assert mode is not None, f"{text}: tied"
+            return mode
         subject_text, key = split_top_level(inner)
         subject = self.call(subject_text)
         if name == "MaxDegree":
-            degrees = {node: len(self.store.neighbors(node, key)) for node in subject}
-            top = max(degrees.values())
-            winners = [node for node, degree in degrees.items() if degree == top]
-            assert len(winners) == 1, f"{text}: tied"
-            return winners[0]
+            best = unique_argmax({node: len(self.store.neighbors(node, key)) for node in subject})
+            assert best is not None, f"{text}: tied"
+            return best[0]
         if name == "Feature":
             one = lambda node: self.store.feature(node, key)  # noqa: E731
         elif name == "Degree":

@@ -7,6 +7,7 @@ raises :class:`ActionParseError`, whose message teaches the syntax.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from graphreason.tools.counselor.call_examples import syntax_help
@@ -47,6 +48,13 @@ class Call:
     def render(self) -> str:
         """The call back as bracket text, e.g. ``Feature[Retrieve[x], title]``."""
         return f"{self.name}[{', '.join(a.render() if isinstance(a, Call) else a for a in self.args)}]"
+
+    def nested(self) -> Iterator[Call]:
+        """This call, then every call nested in it (depth first, in argument order)."""
+        yield self
+        for arg in self.args:
+            if isinstance(arg, Call):
+                yield from arg.nested()
 
     @property
     def depth(self) -> int:
