@@ -86,7 +86,8 @@ def observation_values(observation: str) -> list[Any]:
     return values
 
 
-def _subject(item: QAItem) -> str | None:
+def subject_text(item: QAItem) -> str | None:
+    """The text the reference action retrieves the question's subject by (``Retrieve[...]``), if any."""
     match = re.search(r"Retrieve\[([^\[\]]+)\]", item.reference_action or "")
     return match.group(1) if match else None
 
@@ -95,7 +96,7 @@ def answer_from_observation(item: QAItem, observation: str) -> str:
     """Apply the item's answer rule to the values shown in ``observation``."""
     values = observation_values(observation)
     result = values[0] if len(values) == 1 else tuple(values)
-    answer, _ = apply_answer_rule(item.reference_answer_rule, result, _subject(item))
+    answer, _ = apply_answer_rule(item.reference_answer_rule, result, subject_text(item))
     return answer
 
 

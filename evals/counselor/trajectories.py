@@ -38,7 +38,7 @@ relation names and must copy the name from the prompt's graph line; CiteSeer
 itself is never read.
 
 Questions that need counting, a vote or the node with the most links
-use the registry's aggregates (``Count``, ``Mode``, ``MaxDegree``, beyond the paper):
+use the registry's aggregates (``Count``, ``Mode``, ``MaxDegree``, ``Differing``, beyond the paper):
 their observation holds the answer, so the worked thought copies it.
 
 The copies also rename: the ``connected`` copy calls the class feature ``topic``
@@ -64,11 +64,11 @@ from langchain_core.messages import BaseMessage
 
 from graphreason.evals.counselor.reference_agent import (
     ObservationParseError,
-    answer_from_observation,
     last_observation,
     observation_values,
+    subject_text,
 )
-from graphreason.evals.datasets.answer_rules import flatten
+from graphreason.evals.datasets.answer_rules import apply_answer_rule, flatten
 from graphreason.evals.datasets.generated import generate_questions, instantiate, make_splits
 from graphreason.evals.datasets.items import QAItem, save_items
 from graphreason.evals.datasets.templates_citeseer import RawCiteSeer, linked_templates
@@ -85,8 +85,14 @@ from graphreason.workflows.models.scripted import ScriptedChatModel
 
 UNSEEN = ("citeseer",)  # never trained on: the tuned reasoner is evaluated on it as an unseen graph
 TRAIN_GRAPHS = ("cora", "movielens")
-LINK_NAMES = ("connected", "linked")  # the one relation of each undirected copy of Cora
-LABEL_KEYS = {"connected": "topic"}  # the class feature's name in a copy, where it is not Cora's "label"
+LINK_NAMES = ("connected", "linked", "related")  # the one relation of each undirected copy of Cora
+LABEL_KEYS = {"connected": "topic", "related": "category"}  # the class feature's name, where not Cora's "label"
+COPY_NAMES = {"related": "paper-links"}  # a copy's graph name, where not "cora-<link>": the name is not a cue
+
+
+def copy_name(link: str) -> str:
+    """The graph name of the undirected Cora copy whose one relation is ``link``."""
+    return COPY_NAMES.get(link, f"cora-{link}")
 RECOVERY_SHARE = 0.15  # questions whose trajectory recovers from a misnamed relation or feature
 SLIP_RELATIONS = ("cites", "cited_by", "linked", "links", "neighbours", "rated")
 SLIP_FEATURES = ("area", "category", "label", "name", "topic", "year")
@@ -152,11 +158,14 @@ def _need(call: Call) -> str:
         return f"how many distinct items are in {_need(call.args[0])}"
     if call.name == "Mode":
         return f"the most common value of {_need(call.args[0])}"
+    if call.name == "Differing":
+        node, relation, key = call.args
+        return f"how many {relation} neighbours of {_node_phrase(node)} have a {key} other than its own"
     return _node_phrase(call)
 
 
 def aggregated(action: str) -> bool:
-    """Whether a reference action lets an aggregate (Count, Mode, MaxDegree) do its counting or comparing."""
+    """Whether a reference action lets an aggregate (:data:`AGGREGATES`) do its counting or comparing."""
     return any(inner.name in AGGREGATES for call in parse_action(action) for inner in call.nested())
 
 
@@ -170,14 +179,18 @@ def _shown(values: Sequence[Any]) -> str:
     return ", ".join(listed) + (", ..." if len(values) > SHOWN_VALUES else "")
 
 
-def worked_thought(rule: str, values: list[Any], answer: str) -> str:
-    """The second Thought: the answer worked out from the observation's values, saying only what they show."""
+def worked_thought(rule: str, values: list[Any], answer: str, target: str | None = None) -> str:
+    """The second Thought: the answer worked out from the observation's values, saying only what they show.
+
+    ``target``: the question's subject, which a ``list_without_target`` answer leaves out.
+    """
     result = values[0] if len(values) == 1 else tuple(values)
     if rule == "value":
         return f"The observation gives {answer}."
+    if rule == "list_without_target" and target and target in {str(v).strip() for v in flatten(result)}:
+        return f"The answer is every item the observation lists except {target} itself."
     if rule in ("list", "list_without_target"):
-        n = len(answer.split(", ")) if answer else 0
-        return f"The observation lists {n} item(s); they are the answer."
+        return "The answer is every item the observation lists."
     if rule == "count":
         if isinstance(result, int):
             return f"The observation gives the count, {answer}."
@@ -194,6 +207,8 @@ def worked_thought(rule: str, values: list[Any], answer: str) -> str:
     if rule == "argmax":
         names, numbers = result
         return f"The largest count is {max(numbers)}, for {answer}."
+    if rule == "count_differing" and isinstance(result, int):  # Differing gave it
+        return f"The observation gives the count, {answer}."
     if rule == "count_differing":
         own, others = result
         total = len(flatten(others))
@@ -201,6 +216,18 @@ def worked_thought(rule: str, values: list[Any], answer: str) -> str:
     if rule in ("mean", "weighted_mean"):
         return f"Working it out from the observation gives {answer}."
     raise ValueError(f"no worked thought for answer rule {rule!r}")
+
+
+def in_observed_order(values: Sequence[Any], items: Sequence[str]) -> list[str]:
+    """``items`` in the order the observation first shows them (the Finish copies the list as it reads it)."""
+    keep, ordered = set(items), []
+    for value in flatten(list(values)):
+        text = str(value).strip()
+        if text in keep and text not in ordered:
+            ordered.append(text)
+    if len(ordered) != len(keep):
+        raise ValueError(f"the observation does not show all of {sorted(keep)!r:.120}")
+    return ordered
 
 
 def graph_names_in(prompt: str) -> tuple[list[str], list[str]]:
@@ -224,7 +251,7 @@ def slip(action: str, features: Sequence[str], relations: Sequence[str], rng: ra
     right = rng.choice(used)
     pool = SLIP_RELATIONS if right in relations else SLIP_FEATURES
     wrong = rng.choice([name for name in pool if name not in features and name not in relations])
-    return re.sub(rf"(?<=, ){re.escape(right)}(?=\])", wrong, action), wrong, right
+    return re.sub(rf"(?<=, ){re.escape(right)}(?=[,\]])", wrong, action), wrong, right  # a whole argument
 
 
 class _Teacher:
@@ -282,9 +309,13 @@ class _Teacher:
 
     def _thought(self, messages: list[BaseMessage]) -> str:
         observation = last_observation(messages)
-        self.answer = answer_from_observation(self.item, observation)  # as the reference agent reads it
-        rule = str(self.item.reference_answer_rule)
-        return self._say(worked_thought(rule, observation_values(observation), self.answer))
+        values = observation_values(observation)
+        rule, target = str(self.item.reference_answer_rule), subject_text(self.item)
+        # as the reference agent reads it; a list keeps the observation's order, so the Finish copies it in turn
+        self.answer, items = apply_answer_rule(rule, values[0] if len(values) == 1 else tuple(values), target)
+        if items is not None:
+            self.answer = ", ".join(in_observed_order(values, items))
+        return self._say(worked_thought(rule, values, self.answer, target))
 
     def _finish(self, messages: list[BaseMessage]) -> str:
         return self._say(f"Finish[{self.answer}]")
@@ -337,7 +368,7 @@ def undirected_cora(
 ) -> tuple[str, RawCiteSeer]:
     """An undirected copy of Cora whose one relation is ``link`` (``cites`` and ``cited_by`` merged).
 
-    The copy is written to ``folder/cora-<link>/graph.json`` (the spec the workflow loads, returned
+    The copy is written to ``folder/<copy_name(link)>/graph.json`` (the spec the workflow loads, returned
     first) with Cora's nodes and features, the class feature named ``label_key``; the raw view
     beside it, for the golds, comes from Cora's raw files (``root``: the ``cora`` folder, default
     the shared data).
@@ -345,7 +376,7 @@ def undirected_cora(
     raw = read_raw_cora(root)
     linked = {pid: raw.cites[pid] | raw.cited_by[pid] for pid in raw.titles}
     cora = load_cora(root)
-    copy = GraphStore(name=f"cora-{link}", directed=False, text_keys=dict(cora.text_keys))
+    copy = GraphStore(name=copy_name(link), directed=False, text_keys=dict(cora.text_keys))
     for node in cora.nodes():
         features = {(label_key if key == "label" else key): value for key, value in cora.features(node).items()}
         copy.add_node(node, cora.node_type(node), features)
@@ -360,7 +391,7 @@ def linked_questions(link: str, folder: str | Path, *, n_per_template: int, seed
     """The direction-free questions on the undirected Cora copy named after ``link`` (class feature: :data:`LABEL_KEYS`)."""
     label_key = LABEL_KEYS.get(link, "label")
     spec, raw = undirected_cora(link, folder, root, label_key)
-    name = f"cora-{link}"
+    name = copy_name(link)
     templates = linked_templates(link, label_key)
     items = [item for template in templates for item in instantiate(name, template, raw, n_per_template, seed)]
     return [replace(item, graph=spec, meta={**item.meta, "graph_name": name}) for item in items]
@@ -416,6 +447,7 @@ def build_records(
         "graphs": graphs,
         "undirected_cora_relations": links,
         "undirected_cora_label_keys": {link: LABEL_KEYS.get(link, "label") for link in links},
+        "undirected_cora_names": {link: copy_name(link) for link in links},
         "recovery_share": RECOVERY_SHARE,
         "recovering_qids": sorted({r.qid for r in train + validation if r.step == 3}),
         "n_per_template": n_per_template,

@@ -14,7 +14,7 @@ of such values when the action has several comma-separated calls. The rules:
 ``mean``                the mean of the numbers in the list.
 ``weighted_mean``       ``[n_1, ..., n_5]`` counts per star value -> mean stars.
 ``argmax``              ``(names, numbers)`` aligned -> the name with the largest number.
-``count_differing``     ``(value, values)`` -> how many of ``values`` differ from ``value``.
+``count_differing``     ``(value, values)`` -> how many of ``values`` differ from ``value`` (an int: that count).
 
 Numbers are written with at most two decimals and no trailing zeros. List
 answers are sorted (case-insensitively) and joined with ``", "``.
@@ -111,6 +111,8 @@ def apply_answer_rule(rule: str, result: Any, target: str | None = None) -> tupl
             raise ValueError(f"rule 'argmax' found a tie between {sorted(winners)}")
         return winners.pop(), None
     if rule == "count_differing":
+        if isinstance(result, int):  # the Differing aggregate counted them
+            return str(result), None
         own, others = result
         return str(sum(1 for v in flatten(others) if v != own)), None
     raise ValueError(f"unknown answer rule {rule!r}; rules: {', '.join(RULES)}")

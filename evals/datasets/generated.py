@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from graphreason.evals.datasets.items import QAItem
-from graphreason.evals.datasets.template_base import Template
+from graphreason.evals.datasets.template_base import Template, balanced_parentheses
 from graphreason.evals.datasets.templates_citeseer import CITESEER_TEMPLATES, read_raw_citeseer
 from graphreason.evals.datasets.templates_cora import CORA_TEMPLATES, read_raw_cora
 from graphreason.evals.datasets.templates_movielens import MOVIELENS_TEMPLATES, read_raw_movielens
@@ -88,8 +88,8 @@ def instantiate(graph: str, template: Template, raw: Any, n: int, seed: int) -> 
     items: list[QAItem] = []
     for subject in subjects:
         draft = template.make(raw, subject)
-        if draft is None:
-            continue
+        if draft is None or not balanced_parentheses(str(draft.subject)):
+            continue  # no question, or a subject no call can name (checked after the shuffle: other draws keep)
         answers = list(draft.gold) if isinstance(draft.gold, list) else None
         items.append(
             QAItem(

@@ -129,6 +129,17 @@ def safe_names(names: dict[str, str], min_words: int = 3, max_chars: int = 120) 
     )
 
 
+def balanced_parentheses(text: str) -> bool:
+    """Whether every ``(`` in ``text`` closes in order: the call parser groups by parentheses,
+    so ``Retrieve[...]`` cannot carry a name that leaves one open (``Methods (Some additions``)."""
+    depth = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def within(values: Iterable[Any], low: int, high: int) -> bool:
     """``low <= len(values) <= high``."""
     return low <= len(list(values)) <= high

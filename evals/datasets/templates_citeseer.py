@@ -133,7 +133,7 @@ def linked_other_area_count(raw: RawCiteSeer, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many of the papers linked to {s} are in a different research area from that paper?",
         str(differing),
-        f"Feature[{{ref}}, {raw.label_key}], Feature[Neighbour[{{ref}}, {raw.link}], {raw.label_key}]",
+        f"Differing[{{ref}}, {raw.link}, {raw.label_key}]",
     )
 
 

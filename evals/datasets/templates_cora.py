@@ -113,7 +113,7 @@ def citing_other_area_count(raw: RawCora, pid: str) -> tpl.Draft | None:
     return raw.subject("paper", pid).draft(
         "How many of the papers that cite {s} are in a different research area from that paper?",
         str(differing),
-        "Feature[{ref}, label], Feature[Neighbour[{ref}, cited_by], label]",
+        "Differing[{ref}, cited_by, label]",  # the aggregate compares each citer with the paper
     )
 
 

@@ -1,4 +1,4 @@
-"""Graph Counselor's vocabulary, declared once: Retrieve, Feature, Neighbour, Degree, Finish, and three aggregates.
+"""Graph Counselor's vocabulary, declared once: Retrieve, Feature, Neighbour, Degree, Finish, and four aggregates.
 
 Each entry runs against a :class:`~graphreason.tools.counselor.functions.GraphFunctions` (the graph
 context) and renders the observation formats of the paper's case studies::
@@ -15,13 +15,16 @@ and, when the node argument is a list returned by an inner call::
     Degree     The cites neighbor numbers of ['3', '4'] are: [1, 0].
     Retrieve   The IDs of these retrieval target nodes are: ['3', '4'].
 
-Beyond the paper, three aggregates take the whole list an inner call returned (they are not
-mapped over it), so a question that needs counting or a vote reads its answer off the
-observation instead of working it out::
+Beyond the paper, four aggregates do the counting and comparing, so a question that needs it
+reads its answer off the observation instead of working it out. Three take the whole list an
+inner call returned (they are not mapped over it); ``Differing`` compares a node's neighbours
+with the node itself::
 
     Count      Count[Neighbour[12, cites]]: The number of distinct values is: 2.
     Mode       Mode[Feature[Neighbour[12, cites], label]]: The most common value (2 of 3) is: Theory.
     MaxDegree  MaxDegree[Neighbour[12, cites], cites]: The node with the most cites neighbors (4) is: 3.
+    Differing  Differing[12, cites, label]: The number of cites neighbors of 12 whose label is not
+               its own (Theory) is: 1.
 
 The paper's four functions leave counting and comparing to the language model; a
 135M model cannot count thirty items in its head, so the tuned reasoner is taught to call
@@ -219,7 +222,25 @@ MAX_DEGREE = Entry(
     returns=NODE,
 )
 
-AGGREGATES = (COUNT_ENTRY.name, MODE.name, MAX_DEGREE.name)  # beyond the paper: their observation holds the answer
+def _differing(fx: GraphFunctions, node: Any, relation: str, key: str) -> Applied:
+    if isinstance(node, (list, tuple)):
+        raise GraphError("Differing compares one node with its neighbours: give it one node id, not a list.")
+    nid, label, ids = fx.lookup_neighbours(node, relation)
+    _, name, own = fx.lookup_feature(nid, key)
+    differing = sum(1 for other in ids if fx.lookup_feature(other, name)[2] != own)
+    return Applied(differing, subject=nid, label=f"{label} neighbors of {nid} whose {name} is not its own ({own})")
+
+
+DIFFERING = Entry(
+    "Differing",
+    (_NODE, _RELATION, Param("key", FEATURE_KEY, "Feature name, e.g. label.", placeholder="feature")),
+    "Count the neighbours of a node along one edge type whose feature value differs from the node's own.",
+    run=_differing,
+    observe=lambda fx, a: f"The number of {a.label} is: {a.value}.",
+    maps=MapMode.NONE,
+)
+
+AGGREGATES = (COUNT_ENTRY.name, MODE.name, MAX_DEGREE.name, DIFFERING.name)  # beyond the paper: their observation holds the answer
 
 FINISH_ENTRY = Entry(
     FINISH,
@@ -231,4 +252,6 @@ FINISH_ENTRY = Entry(
     usage="Finish with the answer itself between its brackets",
 )
 
-GRAPH_FUNCTIONS = Registry([RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, COUNT_ENTRY, MODE, MAX_DEGREE, FINISH_ENTRY])
+GRAPH_FUNCTIONS = Registry(
+    [RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, COUNT_ENTRY, MODE, MAX_DEGREE, DIFFERING, FINISH_ENTRY]
+)

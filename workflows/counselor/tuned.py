@@ -29,7 +29,8 @@ from graphreason.workflows.counselor.state import Step
 FUNCTIONS = (
     "Retrieve[text] finds a node; Feature[node, feature]; Neighbour[node, relation]; Degree[node, relation]; "
     "Count[list] counts distinct items; Mode[list] gives the most common value; "
-    "MaxDegree[nodes, relation] gives the node with the most neighbours; Finish[answer]"
+    "MaxDegree[nodes, relation] gives the node with the most neighbours; "
+    "Differing[node, relation, feature] counts neighbours whose feature differs from the node's; Finish[answer]"
 )
 LABELS = {"plan": "Plan", "thought": "Thought", "action": "Action"}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 
@@ -11,8 +12,11 @@ from graphreason.cli.main import build_parser, main
 from graphreason.evals.counselor.trajectories import (
     ROLES,
     build_records,
+    copy_name,
+    in_observed_order,
     linked_questions,
     needs,
+    slip,
     split_questions,
     teacher_records,
     undirected_cora,
@@ -48,7 +52,7 @@ def test_needs_says_what_the_action_reads() -> None:
     ("rule", "values", "answer", "says"),
     [
         ("value", ["Theory"], "Theory", "The observation gives Theory."),
-        ("list", [["B", "A"]], "A, B", "lists 2 item(s)"),
+        ("list", [["B", "A"]], "B, A", "The answer is every item the observation lists."),
         ("count", [["1", "2", "2"]], "2", "lists 2 distinct node(s), so the answer is 2"),
         ("count", [4], "4", "gives the count, 4"),
         ("count_distinct", [["X", "Y", "X"]], "2", "The distinct values are X, Y: 2 in all."),
@@ -60,6 +64,22 @@ def test_needs_says_what_the_action_reads() -> None:
 )
 def test_the_worked_thought_says_only_what_the_values_show(rule, values, answer, says) -> None:
     assert says in worked_thought(rule, values, answer)
+
+
+def test_a_list_without_the_subject_names_it_only_when_the_observation_shows_it() -> None:
+    shown = worked_thought("list_without_target", [["B", "Self, Again", "A"]], "B, A", target="Self, Again")
+    assert shown == "The answer is every item the observation lists except Self, Again itself."
+    assert worked_thought("list_without_target", [["B", "A"]], "B, A", target="Self") == (
+        "The answer is every item the observation lists."
+    )
+
+
+def test_list_items_keep_the_order_the_observation_shows_them_in() -> None:
+    # titles may hold ", ": items are matched whole, never split; empty and repeated values drop out
+    values = [["Z, part two", "", "A", "Z, part two", "M"]]
+    assert in_observed_order(values, ["A", "M", "Z, part two"]) == ["Z, part two", "A", "M"]
+    with pytest.raises(ValueError, match="does not show all"):
+        in_observed_order(values, ["A", "Q"])
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +111,7 @@ def test_every_template_gives_six_turns_recorded_from_the_workflow(cora_items) -
 
 @pytest.mark.data
 def test_a_recovering_trajectory_reads_the_error_and_never_teaches_the_slip(cora_items) -> None:
-    for template in ("paper_label", "citing_majority_area", "most_cited_reference"):
+    for template in ("paper_label", "citing_majority_area", "most_cited_reference", "citing_other_area_count"):
         item = next(i for i in cora_items if i.template == template)
         records = teacher_records(item, recover=True)
         assert [(r.role, r.step) for r in records] == [
@@ -104,15 +124,37 @@ def test_a_recovering_trajectory_reads_the_error_and_never_teaches_the_slip(cora
         error = records[2].input.split("Observation 1: ")[1].splitlines()[0]
         assert "does not exist" in error and "Valid" in error
         wrong = records[2].output.split("The graph has no ")[1].split(";")[0]
-        assert f"'{wrong}' does not exist" in error and f", {wrong}]" in slipped
+        assert f"'{wrong}' does not exist" in error and re.search(rf", {wrong}[,\]]", slipped)
         right = records[2].output.rsplit(" with ", 1)[1].rstrip(".")
-        assert right in error and f", {right}]" in item.reference_action
+        assert right in error and re.search(rf", {right}[,\]]", item.reference_action)
+
+
+def test_a_slip_misnames_a_whole_argument_wherever_it_stands() -> None:
+    import random
+
+    action = "Differing[Retrieve[Linked Data Sets], linked, label]"
+    seen = set()
+    for seed in range(12):
+        wrong_action, wrong, right = slip(action, ["title", "label"], ["linked"], random.Random(seed))
+        assert wrong != right and wrong_action == action.replace(f", {right}", f", {wrong}")
+        assert "Retrieve[Linked Data Sets]" in wrong_action  # the title is never touched
+        seen.add(right)
+    assert seen == {"linked", "label"}  # the relation (followed by a comma) slips too, not only the last argument
 
 
 @pytest.mark.data
 def test_the_answer_is_derived_from_the_observation_never_copied_from_the_gold(cora_items) -> None:
     item = next(i for i in cora_items if i.template == "citation_count")
     assert teacher_records(item)[-1].output == f"Finish[{item.answer}]"
+    reordered = 0
+    for listed in (i for i in cora_items if i.answers and len(i.answers) > 1):
+        records = teacher_records(listed)
+        observed = re.findall(r"^Observation 1: (.*)$", records[-1].input, flags=re.MULTILINE)[0]
+        finish = records[-1].output.removeprefix("Finish[").removesuffix("]")
+        in_order = sorted(listed.answers, key=observed.index)  # the gold's items, as the observation shows them
+        assert finish == ", ".join(in_order)
+        reordered += in_order != sorted(listed.answers)
+    assert reordered  # some list really is copied in an order other than the gold's sorted one
     wrong = replace(item, answer=str(int(item.answer) + 1))
     with pytest.raises(AssertionError, match="misses the gold"):
         teacher_records(wrong)
@@ -161,7 +203,9 @@ def test_undirected_cora_copies_ask_the_direction_free_questions_under_their_own
     for item in items:
         assert item.meta["graph_name"] == "cora-connected" and item.qid.startswith("cora-connected-")
         assert ", cites]" not in item.reference_action and ", cited_by]" not in item.reference_action
-        assert item.template == "paper_label" or ", connected]" in item.reference_action
+        assert item.template == "paper_label" or ", connected]" in item.reference_action or (
+            item.reference_action.endswith(", connected, topic]")  # Differing[node, relation, feature]
+        )
         records = teacher_records(item)  # the teacher reaches every gold on the copy too
         assert records[0].graph == "cora-connected"
         assert records[0].input.startswith("Graph: cora-connected. Nodes: paper.") and "Relations: connected." in (
@@ -173,6 +217,12 @@ def test_undirected_cora_copies_ask_the_direction_free_questions_under_their_own
     assert label.reference_action.endswith(", topic]") and "Features: paper_id, title, abstract, topic." in (
         teacher_records(label)[0].input
     )
+    # a copy's graph name is not always Cora's: the name on the graph line is no cue to the questions
+    assert copy_name("connected") == "cora-connected" and copy_name("related") == "paper-links"
+    related = linked_questions("related", tmp_path, n_per_template=1, seed=0)
+    first = teacher_records(next(i for i in related if i.template == "paper_label"))[0]
+    assert first.graph == "paper-links" and first.input.startswith("Graph: paper-links. Nodes: paper.")
+    assert "Features: paper_id, title, abstract, category. Relations: related." in first.input
     # the held-out split depends on the copy's name, not on the folder it was written to (a fresh temporary
     # one per training run: a split by path made every run's data differ, and --resume refuse its checkpoints)
     here, elsewhere = (linked_questions("connected", tmp_path / f, n_per_template=2, seed=0) for f in ("a", "b"))

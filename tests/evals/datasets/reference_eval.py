@@ -3,7 +3,7 @@
 It follows the documented call semantics - Retrieve by the node's main text,
 Feature and Degree mapped element-wise over a list, a mapped Neighbour giving
 the de-duplicated union, the aggregates Count, Mode and MaxDegree taking the
-whole list, comma-separated calls giving a tuple - so that a
+whole list, Differing comparing a node's neighbours with the node, comma-separated calls giving a tuple - so that a
 question's gold (computed from the raw files) can be checked against what the
 loaded graph yields. Retrieve is an exact, case-insensitive title lookup and
 fails on ambiguity, which also proves the subject title is unique.
@@ -67,6 +67,11 @@ class ReferenceEvaluator:
             mode = unique_mode(values)
             assert mode is not None, f"{text}: tied"
             return mode
+        if name == "Differing":
+            node_text, relation, feature = split_top_level(inner)
+            node = self.call(node_text)
+            own = self.store.feature(node, feature)
+            return sum(1 for other in self.store.neighbors(node, relation) if self.store.feature(other, feature) != own)
         subject_text, key = split_top_level(inner)
         subject = self.call(subject_text)
         if name == "MaxDegree":

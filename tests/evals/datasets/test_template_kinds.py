@@ -119,3 +119,30 @@ def test_unique_argmax() -> None:
     assert unique_argmax({"a": 1, "b": 3}) == ("b", 3)
     assert unique_argmax({"a": 2, "b": 2}) is None
     assert unique_argmax({}) is None
+
+
+def test_a_subject_that_leaves_a_parenthesis_open_is_never_asked_about() -> None:
+    from graphreason.evals.datasets.generated import instantiate
+    from graphreason.evals.datasets.template_base import Draft, Template, balanced_parentheses
+    from graphreason.tools.counselor.calls import parse_action
+
+    assert balanced_parentheses("Visual Ranking (Extended Abstract) Methods") and balanced_parentheses("Plain")
+    assert not balanced_parentheses("Some Methods (Some additions are planned for")
+    assert not balanced_parentheses("A ) B ( C")
+    # the parser groups by parentheses, so such a name cannot be retrieved: the call swallows its own tail
+    assert parse_action("Feature[Retrieve[Some Methods (Some additions], title]")[0].args[0].args == (
+        "Some Methods (Some additions], title",
+    )
+
+    class Raw:
+        names = {"a": "Some Methods (Some additions", "b": "Learning (Extended Abstract) Here", "c": "Plain Title"}
+
+        def subjects(self, kind: str) -> list[str]:
+            return sorted(self.names)
+
+    def make(raw: Raw, sid: str) -> Draft:
+        name = raw.names[sid]
+        return Draft(f"What is {name}?", "x", f"Feature[Retrieve[{name}], label]", name, sid)
+
+    items = instantiate("toy", Template("what", "easy", "value", "paper", make), Raw(), 5, 0)
+    assert sorted(i.meta["subject_id"] for i in items) == ["b", "c"]

@@ -1,4 +1,5 @@
-"""The aggregates beyond the paper: Count, Mode and MaxDegree take the whole list an inner call returns.
+"""The aggregates beyond the paper: Count, Mode and MaxDegree take the whole list an inner call returns;
+Differing compares a node's neighbours with the node.
 
 On the test graph (tests/tools/conftest.py) paper 1 cites 2, 3 and 4; 4 is cited
 by 1, 2 and 3; years are 2021 + id - 1.
@@ -27,6 +28,10 @@ from graphreason.tools.counselor.functions import GraphFunctions
         ("Mode[Degree[Neighbour[1, cites], cited_by]]", "The most common value (2 of 3) is: 1.", 1),
         ("MaxDegree[Neighbour[1, cites], cited_by]", "The node with the most cited_by neighbors (3) is: 4.", 4),
         ("Feature[MaxDegree[Neighbour[1, cites], cited_by], title]", "The title feature of 4 are: ReAct.", "ReAct"),
+        # 1 (2021) cites 2, 3, 4 (2022 to 2024): all three differ; every abstract is empty, so none does
+        ("Differing[1, cites, year]", "The number of cites neighbors of 1 whose year is not its own (2021) is: 3.", 3),
+        ("Differing[1, cites, abstract]", "The number of cites neighbors of 1 whose abstract is not its own () is: 0.", 0),
+        ("Differing[6, cites, year]", "The number of cites neighbors of 6 whose year is not its own (2026) is: 0.", 0),
     ],
 )
 def test_aggregates_observe_one_value_the_reference_agent_reads(
@@ -55,6 +60,10 @@ def test_bad_arguments_become_observations_that_say_what_is_valid(functions: Gra
     unknown = run_action("MaxDegree[Neighbour[1, cites], authored]", functions)
     assert not unknown.ok and "cites" in unknown.observation  # the valid relations are named
     assert not run_action("Count[Neighbour[1, cites], cites]", functions).ok  # one parameter only
+    many = run_action("Differing[Neighbour[1, cites], cites, year]", functions)
+    assert not many.ok and "give it one node id, not a list" in many.observation
+    feature = run_action("Differing[1, cites, colour]", functions)
+    assert not feature.ok and "year" in feature.observation  # the valid feature names are named
 
 
 def test_the_aggregates_are_tools_that_take_a_list(functions: GraphFunctions) -> None:

@@ -17,7 +17,7 @@ def tools(functions: GraphFunctions) -> dict[str, BaseTool]:
 
 def test_names_schemas_and_descriptions(tools: dict[str, BaseTool]) -> None:
     assert sorted(tools) == [
-        "count", "degree", "feature", "graph_call", "maxdegree", "mode", "neighbour", "retrieve"
+        "count", "degree", "differing", "feature", "graph_call", "maxdegree", "mode", "neighbour", "retrieve"
     ]  # fmt: skip
     assert tools["count"].tool_call_schema.model_json_schema()["properties"]["values"]["type"] == "array"
     schema = tools["feature"].tool_call_schema.model_json_schema()
