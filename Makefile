@@ -54,9 +54,9 @@ train-generator: .venv
 		--lr 1e-4 --seed 1 --out runs/generator-stage2
 	$(BIN)/python -m graphreason.llm.finetune.export runs/generator-stage2 llm/adapters/toolformer-generator
 
-# The shipped Graph Counselor reasoner adapter: about two passes over the teacher's trajectories (480 generated
-# questions on Cora, MovieLens and two undirected copies of Cora; the count, vote and most-linked questions call
-# the Count / Mode / MaxDegree aggregates), LoRA on the top 10 of the 30 layers (measured: see
+# The shipped Graph Counselor reasoner adapter: about 1.8 passes over the teacher's trajectories (588 generated
+# questions on Cora, MovieLens and three undirected copies of Cora; the count, vote, most-linked and compare-to-self
+# questions call the Count / Mode / MaxDegree / Differing aggregates), LoRA on the top 10 of the 30 layers (measured: see
 # llm/adapters/counselor-reasoner/card.json), then exported over the shipped copy.
 train-reasoner: .venv
 	$(BIN)/graphreason train reasoner --threads 2 --n-per-template 12 --max-length 640 --lr 3e-4 --lora-layers 10 \
