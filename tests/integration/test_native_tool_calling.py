@@ -67,7 +67,10 @@ def test_counselor_runs_native_tool_calls_on_the_graph() -> None:
     assert all("tools" not in body for body in bodies[0::2])
     for body in bodies[1::2]:
         tools = _tools(body)
-        assert set(tools) == {"retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "finish"}
+        assert set(tools) == {
+            "retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "differing", "finish"
+        }
+        assert set(tools["differing"]["parameters"]["required"]) == {"node", "relation", "key"}
         assert tools["count"]["parameters"]["properties"]["values"]["type"] == "array"  # an aggregate takes a list
         assert set(tools["feature"]["parameters"]["properties"]) == {"node", "key"}
         assert tools["feature"]["parameters"]["required"] == ["node", "key"]
