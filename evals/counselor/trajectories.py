@@ -88,11 +88,6 @@ TRAIN_GRAPHS = ("cora", "movielens")
 LINK_NAMES = ("connected", "linked", "related")  # the one relation of each undirected copy of Cora
 LABEL_KEYS = {"connected": "topic", "related": "category"}  # the class feature's name, where not Cora's "label"
 COPY_NAMES = {"related": "paper-links"}  # a copy's graph name, where not "cora-<link>": the name is not a cue
-
-
-def copy_name(link: str) -> str:
-    """The graph name of the undirected Cora copy whose one relation is ``link``."""
-    return COPY_NAMES.get(link, f"cora-{link}")
 RECOVERY_SHARE = 0.15  # questions whose trajectory recovers from a misnamed relation or feature
 SLIP_RELATIONS = ("cites", "cited_by", "linked", "links", "neighbours", "rated")
 SLIP_FEATURES = ("area", "category", "label", "name", "topic", "year")
@@ -137,6 +132,11 @@ class ReasonerRecord:
     def dataset(self) -> str:
         """The graph, as the fine-tuning data names a record's source."""
         return self.graph
+
+
+def copy_name(link: str) -> str:
+    """The graph name of the undirected Cora copy whose one relation is ``link``."""
+    return COPY_NAMES.get(link, f"cora-{link}")
 
 
 def _node_phrase(arg: Any) -> str:
