@@ -92,12 +92,17 @@ def subject_text(item: QAItem) -> str | None:
     return match.group(1) if match else None
 
 
-def answer_from_observation(item: QAItem, observation: str) -> str:
-    """Apply the item's answer rule to the values shown in ``observation``."""
+def answer_with_items(item: QAItem, observation: str) -> tuple[str, list[str] | None]:
+    """``(answer, items)``: the item's answer rule applied to the values shown in ``observation``
+    (``items`` set for a list answer, see :func:`apply_answer_rule`)."""
     values = observation_values(observation)
     result = values[0] if len(values) == 1 else tuple(values)
-    answer, _ = apply_answer_rule(item.reference_answer_rule, result, subject_text(item))
-    return answer
+    return apply_answer_rule(item.reference_answer_rule, result, subject_text(item))
+
+
+def answer_from_observation(item: QAItem, observation: str) -> str:
+    """Apply the item's answer rule to the values shown in ``observation``."""
+    return answer_with_items(item, observation)[0]
 
 
 def last_observation(messages: list[BaseMessage]) -> str:

@@ -64,11 +64,12 @@ from langchain_core.messages import BaseMessage
 
 from graphreason.evals.counselor.reference_agent import (
     ObservationParseError,
+    answer_with_items,
     last_observation,
     observation_values,
     subject_text,
 )
-from graphreason.evals.datasets.answer_rules import apply_answer_rule, flatten
+from graphreason.evals.datasets.answer_rules import flatten
 from graphreason.evals.datasets.generated import generate_questions, instantiate, make_splits
 from graphreason.evals.datasets.items import QAItem, save_items
 from graphreason.evals.datasets.templates_citeseer import RawCiteSeer, linked_templates
@@ -312,7 +313,7 @@ class _Teacher:
         values = observation_values(observation)
         rule, target = str(self.item.reference_answer_rule), subject_text(self.item)
         # as the reference agent reads it; a list keeps the observation's order, so the Finish copies it in turn
-        self.answer, items = apply_answer_rule(rule, values[0] if len(values) == 1 else tuple(values), target)
+        self.answer, items = answer_with_items(self.item, observation)
         if items is not None:
             self.answer = ", ".join(in_observed_order(values, items))
         return self._say(worked_thought(rule, values, self.answer, target))

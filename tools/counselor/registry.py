@@ -222,6 +222,7 @@ MAX_DEGREE = Entry(
     returns=NODE,
 )
 
+
 def _differing(fx: GraphFunctions, node: Any, relation: str, key: str) -> Applied:
     if isinstance(node, (list, tuple)):
         raise GraphError("Differing compares one node with its neighbours: give it one node id, not a list.")
