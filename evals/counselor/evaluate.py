@@ -137,7 +137,7 @@ def _with_graph(items: list[Any], graph: str | None, path: str | Path | None) ->
 # ------------------------------------------------------------------ running
 
 
-def _check_graphs(specs: set[str], embedding_model: str, modes: Sequence[str]) -> None:
+def _check_graphs(specs: set[str], embedding_model: str, modes: Sequence[str], ranking: str = "hybrid") -> None:
     """Load every graph (and its index, for graph modes) before any worker starts.
 
     A missing or malformed graph then fails once with the loader's message instead
@@ -148,7 +148,7 @@ def _check_graphs(specs: set[str], embedding_model: str, modes: Sequence[str]) -
     for spec in sorted(specs):
         get_graph(spec)
         if any(m != "base" for m in modes):
-            get_graph_functions(spec, embedding_model)
+            get_graph_functions(spec, embedding_model, ranking)
 
 
 def _scorer(
@@ -263,7 +263,7 @@ def run_counselor_eval(
         from graphreason.workflows.counselor import solve as counselor_solve
 
         solve = counselor_solve
-        _check_graphs(set(graph_of.values()), template.embedding_model, modes)
+        _check_graphs(set(graph_of.values()), template.embedding_model, modes, template.retrieval)
 
     def solver(mode: str) -> Callable[[Any], dict[str, Any]]:
         def solve_item(item: Any) -> dict[str, Any]:

@@ -1,14 +1,17 @@
-"""LoRA adapters merged into the embedded model's converted weights, so a tuned model runs at full engine speed.
+"""LoRA adapters applied to the embedded model's weights at load time, so a tuned model runs at full engine speed.
 
 An adapter is a peft LoRA folder (``adapter_config.json`` plus
-``adapter_model.safetensors``). Merging adds ``(alpha / r) * B @ A`` to each
-adapted projection once, so generation costs exactly what the plain model
-costs: same shapes, same kernels. The merged weights get their own cache
-entry, ``models/smollm2-135m+NAME-DIGEST``, keyed by a digest of the adapter's
-bytes: a new adapter never reuses an old merge, and the plain model's entry
-stays untouched for every other method. int8 scales are measured again on the
-merged weights, with a few call-writing dialogues added to the everyday ones,
-because the tuned model's activations are what the scales must cover.
+``adapter_model.safetensors``). Loading a tuned engine reads the one converted
+base model and adds ``(alpha / r) * B @ A`` to each adapted projection in memory,
+so generation costs exactly what the plain model costs: same shapes, same kernels.
+No merged copy of the model is written: the disk holds one base model, whatever
+the number of adapters.
+
+What an adapter does keep on disk is small: its int8 activation scales, measured
+on the merged weights with a few task dialogues added to the everyday ones
+(the tuned model's activations are what the scales must cover). They live in
+``models/smollm2-135m+NAME-DIGEST/`` (a few kB), keyed by a digest of the
+adapter's bytes, so a new adapter never reuses old scales.
 
 Names: peft saves ``...layers.3.self_attn.q_proj.lora_A.weight``; the engine
 calls the same matrix ``layers.3.wq``. :func:`graphreason.llm.engine.llama_net.read_gguf`
@@ -21,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,6 @@ import torch
 from graphreason.llm.engine.weights import (
     CACHE_FORMAT,
     CALIBRATION_DIALOGUES,
-    CONVERTED_FILES,
     LocalModelError,
     build_once,
     calibration_maxima,
@@ -38,7 +39,6 @@ from graphreason.llm.engine.weights import (
     read_meta,
     replace_folder,
     temp_tag,
-    write_converted,
 )
 from graphreason.settings import cache_dir
 
@@ -175,48 +175,68 @@ def merge_weights(weights: dict[str, torch.Tensor], deltas: dict[str, torch.Tens
     return merged
 
 
-def merged_cache_dir(name: str, digest: str) -> Path:
+def adapter_cache_dir(name: str, digest: str) -> Path:
+    """The cache entry of one adapter's int8 scales."""
     return cache_dir("models", f"smollm2-135m+{name}-{digest}")
 
 
-def merged_is_current(folder: Path, base_meta: dict[str, Any], digest: str) -> bool:
+# the files of an adapter's cache entry (meta.json, written last, marks it finished)
+ADAPTER_FILES = ("activation_maxima.safetensors",)
+# what the entry holds: scales for weights merged at load time (an entry without it is an old full merged copy)
+_ENTRY_KIND = "scales"
+
+
+def adapter_is_current(folder: Path, base_meta: dict[str, Any], digest: str) -> bool:
     meta = read_meta(folder)
     return (
         meta.get("format") == CACHE_FORMAT
+        and meta.get("kind") == _ENTRY_KIND
         and meta.get("adapter_digest") == digest
         and meta.get("source_size") == base_meta.get("source_size")
-        and all((folder / n).is_file() for n in CONVERTED_FILES)
+        and all((folder / n).is_file() for n in ADAPTER_FILES)
     )
 
 
-def ensure_merged(base_folder: Path, name: str, adapter_folder: Path | None = None) -> tuple[Path, bool]:
-    """``(folder, built)``: the cache entry of the base model with adapter ``name`` merged in.
+def ensure_adapter_scales(base_folder: Path, name: str, adapter_folder: Path | None = None) -> tuple[Path, bool]:
+    """``(folder, built)``: the cache entry of adapter ``name``'s int8 scales, measured once.
 
     ``base_folder`` is a finished conversion of the plain model. ``adapter_folder``
-    defaults to the shipped adapter of that name.
+    defaults to the shipped adapter of that name. An older entry of the same
+    adapter that held a full merged copy of the model is replaced, freeing its disk.
     """
     adapter_folder = adapter_folder or shipped_adapter(name)
     digest = adapter_digest(adapter_folder)
     base_meta = read_meta(base_folder)
-    folder = merged_cache_dir(name, digest)
+    folder = adapter_cache_dir(name, digest)
     built = build_once(
-        folder, lambda: merged_is_current(folder, base_meta, digest),
-        lambda: _merge(base_folder, adapter_folder, folder, name, digest, base_meta),
+        folder, lambda: adapter_is_current(folder, base_meta, digest),
+        lambda: _measure_scales(base_folder, adapter_folder, folder, name, digest, base_meta),
     )
     return folder, built
 
 
-def _merge(base_folder: Path, adapter_folder: Path, folder: Path, name: str, digest: str, base_meta: dict) -> None:
+def adapted_weights(base_folder: Path, adapter_folder: Path) -> tuple[Any, dict[str, torch.Tensor]]:
+    """The base model's config and weights with the adapter's deltas added, in memory."""
+    config, base_weights = read_converted(base_folder)
+    return config, merge_weights(base_weights, lora_deltas(adapter_folder))
+
+
+def _measure_scales(
+    base_folder: Path, adapter_folder: Path, folder: Path, name: str, digest: str, base_meta: dict
+) -> None:
+    from safetensors.torch import save_file
     from tokenizers import Tokenizer
 
-    tag = temp_tag()
-    tok_tmp = folder / f"tokenizer{tag}"
-    shutil.copytree(base_folder / "tokenizer", tok_tmp)
-    replace_folder(tok_tmp, folder / "tokenizer")
-    config, base_weights = read_converted(base_folder)
-    weights = merge_weights(base_weights, lora_deltas(adapter_folder))
-    tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
+    config, weights = adapted_weights(base_folder, adapter_folder)
+    tokenizer = Tokenizer.from_file(str(base_folder / "tokenizer" / "tokenizer.json"))
     task = ADAPTER_DIALOGUES.get(name, CALL_DIALOGUES)
     maxima = calibration_maxima(config, weights, tokenizer, [*CALIBRATION_DIALOGUES, *task])
-    meta = {**base_meta, "adapter": name, "adapter_digest": digest, "adapter_source": str(adapter_folder)}
-    write_converted(folder, config, weights, maxima, meta, tag)
+    meta = {
+        **base_meta, "kind": _ENTRY_KIND, "adapter": name, "adapter_digest": digest,
+        "adapter_source": str(adapter_folder),
+    }
+    staging = folder.with_name(f"{folder.name}{temp_tag()}")
+    staging.mkdir(parents=True)
+    save_file({k: v.contiguous() for k, v in maxima.items()}, str(staging / "activation_maxima.safetensors"))
+    (staging / "meta.json").write_text(json.dumps(meta, indent=2))
+    replace_folder(staging, folder)

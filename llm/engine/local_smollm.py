@@ -319,9 +319,9 @@ def _convert(gguf_file: Path, folder: Path, start: float) -> None:
 def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8", adapter: str | None = None) -> LocalEngine:
     """Load (converting first if needed) a fresh engine. Prefer :func:`get_engine`, which shares one.
 
-    ``adapter`` names a shipped LoRA adapter (:mod:`graphreason.llm.engine.adapter`): its
-    merge into the converted weights is built once into its own cache entry and
-    loaded instead of the plain weights.
+    ``adapter`` names a shipped LoRA adapter (:mod:`graphreason.llm.engine.adapter`): it is
+    added to the converted base weights in memory; only its int8 scales are cached
+    (measured once, a few kB).
     """
     from safetensors.torch import load_file
     from tokenizers import Tokenizer
@@ -331,10 +331,15 @@ def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8", adapter: st
     threads = apply_thread_choice()  # before any torch work, so conversion uses it too
     start = time.perf_counter()
     folder, converted = ensure_converted()
-    if adapter is not None:
-        folder = _merged_folder(folder, adapter)
-    config, weights = read_converted(folder)
-    maxima = load_file(str(folder / "activation_maxima.safetensors")) if precision == "int8" else None
+    if adapter is None:
+        config, weights = read_converted(folder)
+        scales = folder
+    else:
+        from graphreason.llm.engine.adapter import adapted_weights, shipped_adapter
+
+        scales = _adapter_scales(folder, adapter)
+        config, weights = adapted_weights(folder, shipped_adapter(adapter))
+    maxima = load_file(str(scales / "activation_maxima.safetensors")) if precision == "int8" else None
     decoder = build_decoder(config, weights, n_ctx, precision, maxima)
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer" / "tokenizer.json"))
     engine = LocalEngine(decoder, tokenizer, precision)
@@ -351,15 +356,16 @@ def model_name(adapter: str | None = None) -> str:
     return MODEL_NAME if adapter is None else f"{MODEL_NAME}+{adapter}"
 
 
-MERGE_ESTIMATE_S = 15  # measured: the toolformer adapter merged in 14 s on 2 cores (with the process start)
+SCALES_ESTIMATE_S = 10  # an adapter's int8 scales: the base weights read, merged in memory, one calibration pass
 
 
-def _merged_folder(base_folder: Path, adapter: str) -> Path:
+def _adapter_scales(base_folder: Path, adapter: str) -> Path:
+    """The adapter's int8 scales folder, measured on first use (announced)."""
     from graphreason.llm.engine.adapter import (
+        adapter_cache_dir,
         adapter_digest,
-        ensure_merged,
-        merged_cache_dir,
-        merged_is_current,
+        adapter_is_current,
+        ensure_adapter_scales,
         read_meta,
         shipped_adapter,
     )
@@ -367,14 +373,14 @@ def _merged_folder(base_folder: Path, adapter: str) -> Path:
 
     start = time.perf_counter()
     digest = adapter_digest(shipped_adapter(adapter))
-    target = merged_cache_dir(adapter, digest)
-    if not merged_is_current(target, read_meta(base_folder), digest):
-        announce_first_use(f"merging the {adapter} adapter into the embedded model", MERGE_ESTIMATE_S, target)
-    folder, built = ensure_merged(base_folder, adapter)
+    target = adapter_cache_dir(adapter, digest)
+    if not adapter_is_current(target, read_meta(base_folder), digest):
+        announce_first_use(f"measuring the int8 scales of the {adapter} adapter", SCALES_ESTIMATE_S, target)
+    folder, built = ensure_adapter_scales(base_folder, adapter)
     if built:
         print(
-            f"graphreason: merged the {adapter} adapter into the embedded model in "
-            f"{time.perf_counter() - start:.0f}s (once; cached in {folder})",
+            f"graphreason: measured the {adapter} adapter's int8 scales in {time.perf_counter() - start:.0f}s "
+            f"(once; cached in {folder}; the adapter is applied to the one base model at each load)",
             file=sys.stderr,
             flush=True,
         )
@@ -431,7 +437,7 @@ class LocalChatModel(ReplyChatModel):
     grammar: Any = None  # a constraint object (graphreason.llm.engine.constraint), usually per call
     n_ctx: int = Field(default=DEFAULT_N_CTX, ge=16, le=8192)
     precision: str = "int8"
-    adapter: str | None = None  # a shipped LoRA adapter merged into the weights (graphreason.llm.engine.adapter)
+    adapter: str | None = None  # a shipped LoRA adapter applied to the weights at load (graphreason.llm.engine.adapter)
     default_system_prompt: str | None = DEFAULT_SYSTEM_PROMPT
 
     @property

@@ -52,7 +52,7 @@ from graphreason.settings import (
 )
 
 # Embedders that name no file; hash:<dim> is capped so a client cannot ask for a huge matrix.
-EMBEDDING_PRESETS = ("minilm", "mpnet", "hash")
+EMBEDDING_PRESETS = ("minilm", "minilm-static", "mpnet", "hash")
 MAX_HASH_DIM = 4096
 
 

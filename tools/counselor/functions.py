@@ -27,7 +27,9 @@ Weak models write ids and labels loosely, so resolution is tolerant: see
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from graphreason.tools.core.errors import (
@@ -73,6 +75,21 @@ def resolve_node(store: GraphStore, raw: Any, node_types: set[str] | None = None
     return str(found) if found is not None else store.require(strip_quotes(text))  # raises with suggestions
 
 
+# Where Retrieve writes how it ranked each search, while a caller collects them (see recording_retrievals).
+_RETRIEVALS: ContextVar[list[dict[str, str]] | None] = ContextVar("counselor_retrievals", default=None)
+
+
+@contextmanager
+def recording_retrievals() -> Iterator[list[dict[str, str]]]:
+    """Collect, for the calls run inside, each Retrieve's query, node and the ranking tier that chose it."""
+    found: list[dict[str, str]] = []
+    token = _RETRIEVALS.set(found)
+    try:
+        yield found
+    finally:
+        _RETRIEVALS.reset(token)
+
+
 def _name_key(name: str) -> str:
     """Comparison key for relation/feature names: case, separators, neighbour spelling ignored."""
     key = strip_quotes(name).lower().replace("neighbour", "neighbor")
@@ -110,9 +127,18 @@ class GraphFunctions:
             )
         if self.retriever is None:
             raise FunctionCallError("Retrieve is not available: no retriever was configured for this graph.")
-        hits = self.retriever.search(query, k=1)
+        explained = getattr(self.retriever, "search_explained", None)
+        if explained is not None:
+            found = explained(query, k=1)
+            hits = [(hit.node, hit.score) for hit in found]
+            how = found[0].how if found else ""
+        else:
+            hits, how = self.retriever.search(query, k=1), "dense"
         if not hits:
             raise FunctionCallError(f"Retrieve found no node for {query!r}. Try other keywords.")
+        notes = _RETRIEVALS.get()
+        if notes is not None:
+            notes.append({"query": query, "node": str(hits[0][0]), "ranked_by": how})
         return str(hits[0][0])
 
     def feature(self, node: Any, key: str) -> Any:

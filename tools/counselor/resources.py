@@ -11,7 +11,7 @@ import threading
 from functools import lru_cache
 
 from graphreason.tools.core.loaders import load_graph
-from graphreason.tools.core.retrieval import build_node_index
+from graphreason.tools.core.retrieval.hybrid import Ranking, build_retriever
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.functions import GraphFunctions
 
@@ -24,9 +24,9 @@ def _graph(spec: str) -> GraphStore:
 
 
 @lru_cache(maxsize=8)
-def _functions(spec: str, embedding_model: str) -> GraphFunctions:
+def _functions(spec: str, embedding_model: str, ranking: Ranking) -> GraphFunctions:
     store = _graph(spec)
-    return GraphFunctions(store, build_node_index(store, embedder=embedding_model))
+    return GraphFunctions(store, build_retriever(store, embedder=embedding_model, ranking=ranking))
 
 
 def get_graph(spec: str) -> GraphStore:
@@ -35,7 +35,7 @@ def get_graph(spec: str) -> GraphStore:
         return _graph(spec)
 
 
-def get_graph_functions(spec: str, embedding_model: str = "minilm") -> GraphFunctions:
-    """Graph functions (with a built or reloaded node index) for ``spec`` (cached)."""
+def get_graph_functions(spec: str, embedding_model: str = "minilm", ranking: Ranking = "hybrid") -> GraphFunctions:
+    """Graph functions (with a built or reloaded node index, ranked as ``ranking`` says) for ``spec`` (cached)."""
     with _lock:
-        return _functions(spec, embedding_model)
+        return _functions(spec, embedding_model, ranking)

@@ -6,25 +6,21 @@
   first :data:`TEXT_WORDS` words (unit rows).
 * ``text+bow`` - the two side by side.
 
-Embedding every text is the slow part (MiniLM over Cora's 2,708 texts takes
-minutes on a busy 2-core machine, see ``benchmarks/bench_node_classifier.py``), so the
-vectors are stored once per machine under ``<cache>/node_features``. The file
-name carries the embedder and a digest of the texts, so edited texts or another
-embedder never reuse stale vectors.
+Embedding every text is the slow part, so the vectors go through the project's one
+embedding cache (:mod:`graphreason.tools.core.retrieval.vector_cache`), keyed by a
+digest of the texts and the embedder: edited texts or another embedder never reuse
+stale vectors, and any other use of the same texts and model shares them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import tempfile
 from collections.abc import Sequence
 
 import numpy as np
 
-from graphreason.settings import cache_dir
 from graphreason.tools.core.loaders.linqs_text import TextGraph
-from graphreason.tools.core.retrieval.embedders import Embedder, announce_embedding, get_embedder
+from graphreason.tools.core.retrieval.embedders import Embedder, get_embedder
+from graphreason.tools.core.retrieval.vector_cache import cached_vectors
 from graphreason.tools.graph_models.base import GraphModelError
 
 FEATURE_SETS = ("text", "text+bow", "bow")
@@ -50,29 +46,11 @@ def bow_features(features: np.ndarray) -> np.ndarray:
 def text_embeddings(
     name: str, texts: Sequence[str], embedder: str | Embedder = "minilm", *, progress: bool = False
 ) -> np.ndarray:
-    """``[len(texts), dim]`` float32 embeddings, computed once and then read from the cache."""
-    model = get_embedder(embedder)
-    digest = hashlib.sha256("\x1e".join(texts).encode("utf-8")).hexdigest()[:12]
-    path = cache_dir("node_features") / f"{name}-{model.name}-{digest}.npy"
-    if path.is_file():
-        vectors = np.load(path)
-        if vectors.shape[0] == len(texts):
-            return vectors
-    announce_embedding(f"embedding {len(texts):,} {name} texts with {model.name}", texts, model.name, path)
-    vectors = np.ascontiguousarray(
-        model.embed(list(texts), batch_size=32, show_progress=progress), np.float32
+    """``[len(texts), dim]`` float32 embeddings, from the one embedding cache (computed there on first use)."""
+    return cached_vectors(
+        list(texts), embedder, label=name, batch_size=32, progress=progress,
+        what=f"embedding {len(texts):,} {name} texts with {get_embedder(embedder).name}",
     )
-    # write beside the target and rename, so a concurrent reader never sees half a file
-    handle, tmp = tempfile.mkstemp(prefix=path.name, suffix=".npy", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as fh:
-            np.save(fh, vectors)
-        os.replace(tmp, path)
-    except OSError:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return vectors
 
 
 def feature_blocks(

@@ -124,6 +124,13 @@ class CounselorContext(RunContext):
     reflection_policy: Literal["accumulate", "replace"] = setting(
         "accumulate", "Keep every reflection in later trials, or only the latest."
     )
+    retrieval: Literal["hybrid", "lexical", "dense"] = setting(
+        "hybrid",
+        "How Retrieve ranks nodes: hybrid = a node whose name or title is the search text (case, spacing and "
+        "punctuation aside) first, then near-exact names, then lexical (BM25) and dense ranks fused; lexical = "
+        "names, then BM25 alone; dense = similarity of the embedding alone (the paper's Retrieve). Above 50,000 "
+        "nodes hybrid's dense side uses minilm-static when the embedding is minilm.",
+    )
     tool_calling: ToolCalling = setting("text", TOOL_CALLING_HELP)
     grammar: bool = setting(
         True,

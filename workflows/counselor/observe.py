@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 
 from graphreason.tools.counselor.calls import is_placeholder_answer, placeholder_message, run_action
 from graphreason.tools.counselor.calls.execute import ExecutionResult
+from graphreason.tools.counselor.functions import recording_retrievals
 from graphreason.workflows.counselor.common import emit
 from graphreason.workflows.counselor.context import CounselorContext
 from graphreason.workflows.counselor.execution import bracket_form, run_tool_calls
@@ -26,11 +27,14 @@ def observe(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     step = dict(state["pending"])
     start = time.perf_counter()
     raw = step.get("raw_action") or step.get("action") or ""
-    if step.get("tool_calls") or step.get("tool_problem"):  # native tool calling
-        result = _native_result(step, ctx)
-    else:
-        result = run_action(raw, graph_functions(ctx), allow_compound=ctx.compound, max_depth=ctx.max_depth)
+    with recording_retrievals() as retrievals:
+        if step.get("tool_calls") or step.get("tool_problem"):  # native tool calling
+            result = _native_result(step, ctx)
+        else:
+            result = run_action(raw, graph_functions(ctx), allow_compound=ctx.compound, max_depth=ctx.max_depth)
     seconds = time.perf_counter() - start
+    if retrievals:  # the trace says which ranking tier chose each Retrieve's node
+        step["retrieval"] = retrievals
     update: dict = {"pending": {}, "usage": {"tool_seconds": seconds}}
     answer = regularize_answer(result.finish) if result.finish is not None else None
     if answer is not None and is_placeholder_answer(answer):  # e.g. Finish[Answer: answer]

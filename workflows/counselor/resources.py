@@ -9,7 +9,7 @@ from graphreason.workflows.counselor.context import CounselorContext
 
 
 def graph_functions(context: CounselorContext) -> GraphFunctions:
-    return get_graph_functions(context.graph, context.embedding_model)
+    return get_graph_functions(context.graph, context.embedding_model, context.retrieval)
 
 
 def graph_definition(context: CounselorContext) -> str:

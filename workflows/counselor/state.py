@@ -33,6 +33,7 @@ class Step(TypedDict, total=False):
     tool_problem: str  # native tool calling: why no call could be read (until observe reports it)
     observation: str
     calls: list[str]
+    retrieval: list[dict]  # each Retrieve of the action: query, node, and the ranking tier that chose it
     ok: bool
     seconds: float  # graph-function time of the action
     llm_calls: int

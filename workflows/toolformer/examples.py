@@ -4,23 +4,21 @@ The pool is the training side of our split of every prompts_train file
 (:mod:`graphreason.tools.toolformer.loaders.split`), at most ``PER_DATASET`` pairs per
 dataset taken in file order after the split (the files repeat a few sentence
 patterns many times over, so a few hundred per dataset cover them). The inputs
-are embedded once and the vectors saved under the cache root
-(``indexes/toolformer-examples-<encoder>-<key>/``), keyed by the pool's content
-and the encoder, so later runs load them in milliseconds.
+are embedded once, through the project's one embedding cache (keyed by the inputs
+and the encoder), so later runs load them in milliseconds.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from graphreason.settings import cache_dir, data_root
+from graphreason.settings import data_root
 from graphreason.tools.core.retrieval.texts import shared_embedder
+from graphreason.tools.core.retrieval.vector_cache import cached_vectors
 from graphreason.tools.toolformer.loaders.prompts import iter_prompt_files, read_prompts
 from graphreason.tools.toolformer.loaders.split import split_records
 
@@ -52,17 +50,7 @@ class ExampleIndex:
     def __init__(self, examples: list[Example], embedder: str = "minilm") -> None:
         self.examples = examples
         self.embedder = shared_embedder(embedder)
-        key = hashlib.sha256(
-            json.dumps([embedder, [(e.id, e.input) for e in examples]]).encode()
-        ).hexdigest()[:12]
-        folder = cache_dir("indexes", f"toolformer-examples-{_safe(embedder)}-{key}")
-        path = folder / "vectors.npy"
-        if path.exists():
-            vectors = np.load(path)
-        else:
-            vectors = np.asarray(self.embedder.embed([e.input for e in examples]), dtype=np.float32)
-            np.save(folder / "vectors.tmp.npy", vectors)
-            (folder / "vectors.tmp.npy").replace(path)
+        vectors = cached_vectors([e.input for e in examples], self.embedder, label="toolformer-examples")
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         self._vectors = vectors / np.where(norms == 0, 1.0, norms)
 
@@ -73,10 +61,6 @@ class ExampleIndex:
         query = query / (np.linalg.norm(query) or 1.0)
         order = np.argsort(-(self._vectors @ query), kind="stable")[:k]
         return [self.examples[i] for i in order][::-1]  # most similar last, nearest to the input
-
-
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[-40:]
 
 
 @lru_cache(maxsize=4)

@@ -200,7 +200,7 @@ def _load_graph_first(context: Any) -> None:
     from graphreason.tools.counselor.resources import get_graph, get_graph_functions
 
     get_graph(context.graph)
-    get_graph_functions(context.graph, context.embedding_model)
+    get_graph_functions(context.graph, context.embedding_model, context.retrieval)
 
 
 def _lenient_graph(args: argparse.Namespace) -> None:

@@ -11,8 +11,9 @@ from safetensors.torch import save_file
 
 import graphreason.llm.engine.adapter as adapter_module
 from graphreason.llm.engine.adapter import (
+    adapted_weights,
     adapter_digest,
-    ensure_merged,
+    ensure_adapter_scales,
     lora_deltas,
     merge_weights,
     read_lora_config,
@@ -115,7 +116,9 @@ def test_unknown_shipped_adapter_names_the_known_ones() -> None:
         shipped_adapter("nope")
 
 
-def test_the_merged_entry_is_built_once_and_keyed_by_digest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_scales_entry_is_built_once_keyed_by_digest_and_holds_no_model_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A fake converted base (tiny model) in a temporary cache: build, reuse, rebuild for new bytes."""
     from tokenizers import Tokenizer, models, pre_tokenizers
 
@@ -135,18 +138,25 @@ def test_the_merged_entry_is_built_once_and_keyed_by_digest(tmp_path: Path, monk
     a, b = lora_pair(TINY.dim, TINY.dim, seed=5)
     keys = (f"{PEFT_PREFIX}.0.self_attn.o_proj.lora_A.weight", f"{PEFT_PREFIX}.0.self_attn.o_proj.lora_B.weight")
     adapter = write_adapter(tmp_path / "ad", dict(zip(keys, (a, b), strict=True)))
-    folder, built = ensure_merged(base, "test", adapter)
-    assert built and folder.name == f"smollm2-135m+test-{adapter_digest(adapter)}"
+    # an entry left by an older version: a full merged copy of the model under the same name
+    stale = adapter_module.adapter_cache_dir("test", adapter_digest(adapter))
+    stale.mkdir(parents=True, exist_ok=True)
+    (stale / "model.safetensors").write_bytes(b"x" * 1000)
+    (stale / "meta.json").write_text(json.dumps({"format": 2, "source_size": 123, "adapter_digest": "x"}))
+    folder, built = ensure_adapter_scales(base, "test", adapter)
+    assert built and folder == stale and folder.name == f"smollm2-135m+test-{adapter_digest(adapter)}"
+    assert sorted(p.name for p in folder.iterdir()) == ["activation_maxima.safetensors", "meta.json"]
     meta = json.loads((folder / "meta.json").read_text())
     assert meta["adapter_digest"] == adapter_digest(adapter) and meta["source_size"] == 123
     from safetensors.torch import load_file
 
-    merged = load_file(str(folder / "model.safetensors"))
-    torch.testing.assert_close(merged["layers.0.wo"], tiny_weights()["layers.0.wo"] + 2.0 * b @ a)
     assert set(load_file(str(folder / "activation_maxima.safetensors")))  # int8 scales measured again
-    assert ensure_merged(base, "test", adapter) == (folder, False)
+    _, merged = adapted_weights(base, adapter)  # the deltas are added in memory at load time
+    torch.testing.assert_close(merged["layers.0.wo"], tiny_weights()["layers.0.wo"] + 2.0 * b @ a)
+    torch.testing.assert_close(merged["layers.0.wq"], tiny_weights()["layers.0.wq"])
+    assert ensure_adapter_scales(base, "test", adapter) == (folder, False)
     changed = write_adapter(tmp_path / "ad", dict(zip(keys, (a, b * 2), strict=True)))
-    other, rebuilt = ensure_merged(base, "test", changed)
+    other, rebuilt = ensure_adapter_scales(base, "test", changed)
     assert rebuilt and other != folder
 
 

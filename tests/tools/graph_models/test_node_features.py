@@ -24,20 +24,32 @@ def test_word_flags_sum_to_one_per_row_and_other_features_pass_through() -> None
     assert np.array_equal(bow_features(signed), signed)  # OGB's embedding-like features
 
 
+class CachedHash(HashEmbedder):
+    """The hash encoder with its vectors kept on disk, as a transformer encoder's are."""
+
+    cache_vectors = True
+
+
 def test_text_embeddings_are_computed_once_then_read_from_the_cache(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path))
     texts = ["graph neural networks", "query planning in databases"]
-    first = text_embeddings("toy", texts, "hash")
+    first = text_embeddings("toy", texts, CachedHash())
     assert first.shape == (2, 256) and np.allclose(np.linalg.norm(first, axis=1), 1.0)
-    assert len(list((tmp_path / "node_features").glob("toy-hash-*.npy"))) == 1
+    assert len(list((tmp_path / "embeddings").glob("toy-hash-*.npy"))) == 1
 
     def refuse(*_args, **_kwargs):
         raise AssertionError("embedded again instead of reading the cache")
 
     monkeypatch.setattr(HashEmbedder, "embed", refuse)
-    assert np.array_equal(text_embeddings("toy", texts, "hash"), first)
+    assert np.array_equal(text_embeddings("toy", texts, CachedHash()), first)
     with pytest.raises(AssertionError, match="embedded again"):  # other texts: another cache file
-        text_embeddings("toy", [*texts, "a third text"], "hash")
+        text_embeddings("toy", [*texts, "a third text"], CachedHash())
+
+
+def test_the_plain_hash_encoder_writes_nothing(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path))
+    text_embeddings("toy", ["a text"], "hash")
+    assert not (tmp_path / "embeddings").exists() or not any((tmp_path / "embeddings").iterdir())
 
 
 def test_feature_sets_are_blocks_and_text_needs_texts(tmp_path: Path, monkeypatch) -> None:

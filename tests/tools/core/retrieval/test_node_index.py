@@ -24,7 +24,10 @@ AUTHORS = {"a1": "Ashish Vaswani", "a2": "Kaiming He", "a3": "Jason Wei"}
 
 
 class CountingEmbedder(Embedder):
-    """Hash embedder that counts calls and texts, to prove what was (not) embedded."""
+    """Hash embedder that counts calls and texts, to prove what was (not) embedded; its vectors are cached
+    like a transformer's."""
+
+    cache_vectors = True
 
     def __init__(self) -> None:
         self.inner = HashEmbedder()
@@ -130,13 +133,13 @@ def test_second_build_loads_from_cache_without_embedding(store, isolated_cache):
     first_embedder = CountingEmbedder()
     first = build(store, first_embedder)
     assert first_embedder.texts == len(store)
-    assert first.path is not None and first.path.parent == isolated_cache / "indexes"
-    assert (first.path / "meta.json").exists() and list(first.path.glob("*.faiss"))
+    # a flat index keeps nothing of its own: its vectors sit in the one embedding cache
+    assert first.path is None and not (isolated_cache / "indexes").exists()
+    assert len(list((isolated_cache / "embeddings").glob("tiny-papers-hash-*.npy"))) == 1
 
     again = CountingEmbedder()
     second = build(store, again)
     assert again.calls == 0  # nothing embedded on reload
-    assert second.path == first.path
     assert second.search("Attention is all you need", k=3) == first.search("Attention is all you need", k=3)
     assert again.calls == 1  # only the query
 
@@ -154,18 +157,24 @@ def test_cache_key_follows_graph_and_text_mode(store):
 
 
 def test_no_cache_writes_nothing(store, isolated_cache):
-    index = build(store, cache=False)
+    index = build(store, CountingEmbedder(), cache=False)
     assert index.path is None
-    assert not (isolated_cache / "indexes").exists() or not any((isolated_cache / "indexes").iterdir())
+    for kind in ("indexes", "embeddings"):
+        assert not (isolated_cache / kind).exists() or not any((isolated_cache / kind).iterdir())
 
 
-def test_corrupt_cache_is_rebuilt(store):
-    first = build(store)
-    (first.path / "meta.json").write_text("{not json")
+def test_corrupt_cache_is_rebuilt(store, isolated_cache):
+    build(store, CountingEmbedder())
+    (vectors,) = (isolated_cache / "embeddings").glob("*.npy")
+    vectors.write_bytes(b"not an array")
     embedder = CountingEmbedder()
     rebuilt = build(store, embedder)
     assert embedder.texts == len(store)
     assert rebuilt.search("Kaiming He")[0][0] == "a2"
+    first = build(store, CountingEmbedder(), exact=False)  # an HNSW index is stored: a damaged one is rebuilt too
+    (first.path / "meta.json").write_text("{not json")
+    embedder = CountingEmbedder()
+    assert build(store, embedder, exact=False).search("Kaiming He")[0][0] == "a2"
 
 
 def test_text_mode_all_searches_other_string_features(store):
