@@ -173,6 +173,8 @@ COLUMNS: tuple[Column, ...] = (
     ("exact_match", "EM"),
     ("judge", "Judge"),
     ("exact_match_first", "EM 1st"),
+    ("finals_refused", "Finish refused"),
+    ("finals_mapped", "Finish mapped"),
     ("llm_calls", "LLM calls"),
     ("input_tokens", "tok in"),
     ("output_tokens", "tok out"),
@@ -200,7 +202,21 @@ def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     row["seconds_total"] = round(sum(seconds), 3)
     accepted = [bool(r.get("accepted")) for r in ok if r.get("accepted") is not None]
     row["accepted_rate"] = None if not accepted else round(100.0 * sum(accepted) / len(accepted), 2)
+    checks = [action for r in ok for action in final_checks(r)]
+    row["finals_refused"] = checks.count("refused")
+    row["finals_mapped"] = checks.count("mapped")
     return row
+
+
+def final_checks(record: dict[str, Any]) -> list[str]:
+    """What answer hygiene did to each Finish of a record: ``refused`` or ``mapped`` (kept ones are not listed)."""
+    trace = record.get("trace")
+    trials = trace.get("trials") if isinstance(trace, dict) else None
+    return [
+        str(step["final_check"].get("action"))
+        for trial in trials or [] if isinstance(trial, dict)
+        for step in trial.get("steps") or [] if isinstance(step, dict) and isinstance(step.get("final_check"), dict)
+    ]
 
 
 def _ordered(keys: Iterable[str], order: Sequence[str]) -> list[str]:

@@ -17,6 +17,7 @@ from langchain_core.messages import BaseMessage
 
 from graphreason.evals.datasets.answer_rules import apply_answer_rule
 from graphreason.evals.datasets.items import QAItem
+from graphreason.tools.counselor.registry import INPUT_NOTE
 
 # Where a value starts in an observation sentence (see graphreason.tools.counselor.functions for the formats).
 _VALUE_START = re.compile(
@@ -60,7 +61,8 @@ def _scalar(text: str) -> Any:
 
 
 def observation_values(observation: str) -> list[Any]:
-    """The value of every function result in an observation, in order."""
+    """The value of every function result in an observation, in order (an aggregate's input note left out)."""
+    observation = INPUT_NOTE.sub("", observation)
     values: list[Any] = []
     pos = 0
     for match in _VALUE_START.finditer(observation):

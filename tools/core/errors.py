@@ -44,10 +44,14 @@ class UnknownNodeError(GraphError, KeyError):
 
 
 class UnknownRelationError(GraphError, KeyError):
-    def __init__(self, node: str, relation: str, valid: Iterable[str]) -> None:
-        self.node, self.relation, self.valid = node, relation, list(valid)
+    """A relation the node cannot have; with ``node_type``, the message names that type's relations."""
+
+    def __init__(self, node: str, relation: str, valid: Iterable[str], node_type: str | None = None) -> None:
+        self.node, self.relation, self.valid, self.node_type = node, relation, list(valid), node_type
+        # "Valid neighbor types here" is the wording the tuned reasoner was trained to read; the type is added
+        where = f"node {node}" if node_type is None else f"node {node} (type {node_type})"
         super().__init__(
-            f"The neighbor type {relation!r} does not exist for node {node}. "
+            f"The neighbor type {relation!r} does not exist for {where}. "
             f"Valid neighbor types here: {_preview(self.valid)}."
         )
 

@@ -68,6 +68,7 @@ class GraphStore:
         self._in: dict[str, dict[str, dict[str, None]]] = {}
         self._edges: list[Edge] = []
         self._fingerprint: str | None = None
+        self._schema: dict[str, list[str]] | None = None  # node type -> its relations (type_relations)
 
     # ------------------------------------------------------------------ building
     def add_node(self, node: Any, type: str = "node", features: dict[str, Any] | None = None) -> str:
@@ -82,7 +83,7 @@ class GraphStore:
             self._type[nid] = type
         if features:
             self._features[nid].update(features)
-        self._fingerprint = None
+        self._fingerprint = self._schema = None
         return nid
 
     def add_edge(
@@ -104,7 +105,7 @@ class GraphStore:
             self._arc(d, s, relation)
         elif reverse_relation:
             self._arc(d, s, reverse_relation)
-        self._fingerprint = None
+        self._fingerprint = self._schema = None
 
     def add_arc(self, src: Any, dst: Any, relation: str) -> None:
         """Add one adjacency entry only (for formats that list both directions themselves)."""
@@ -115,7 +116,7 @@ class GraphStore:
         if d not in self._out[s].get(relation, ()):
             self._edges.append(Edge(s, d, relation))
         self._arc(s, d, relation)
-        self._fingerprint = None
+        self._fingerprint = self._schema = None
 
     def _arc(self, s: str, d: str, relation: str) -> None:
         self._out[s].setdefault(relation, {})[d] = None
@@ -166,6 +167,19 @@ class GraphStore:
         out = list(self._out[nid]) if direction in ("out", "any") else []
         inn = list(self._in[nid]) if direction in ("in", "any") else []
         return list(dict.fromkeys(out + inn))
+
+    def type_relations(self, node_type: str) -> list[str]:
+        """The relation labels found at any node of ``node_type`` (outgoing, reverse labels included), sorted.
+
+        This is the type's schema: a label outside it is not a relation such nodes can have,
+        while a label inside it with no arc at one node means that node has none.
+        """
+        if self._schema is None:
+            schema: dict[str, set[str]] = {}
+            for nid, table in self._out.items():
+                schema.setdefault(self._type[nid], set()).update(table)
+            self._schema = {t: sorted(labels) for t, labels in schema.items()}
+        return list(self._schema.get(node_type, []))
 
     def neighbors(self, node: Any, relation: str | None = None, direction: Direction = "out") -> list[str]:
         """Neighbour ids; ``relation=None`` merges all relations.

@@ -181,13 +181,15 @@ class GraphFunctions:
         if any(relation in group for group in labels.values()):
             return relation
         candidates = labels.get(_name_key(relation), [])
-        if len(candidates) > 1:  # prefer the labels present at this node
-            here = set(self.store.relations(node))
-            candidates = [c for c in candidates if c in here] or candidates
+        node_type = self.store.node_type(node)
+        schema = self.store.type_relations(node_type)
+        if len(candidates) > 1:  # prefer the labels nodes of this type have
+            candidates = [c for c in candidates if c in schema] or candidates
         if len(candidates) == 1:
             return candidates[0]
-        valid = candidates or self.store.relations(node) or self.store.relations()
-        raise UnknownRelationError(node, strip_quotes(relation), valid)
+        if candidates:
+            raise UnknownRelationError(node, strip_quotes(relation), candidates)
+        raise UnknownRelationError(node, strip_quotes(relation), schema, node_type=node_type)
 
     def resolve_feature(self, node: str, key: str) -> str:
         """The feature name of ``node`` meant by ``key`` (exact, else loose match)."""
@@ -211,10 +213,15 @@ class GraphFunctions:
         nid = self.resolve_node(node)
         rel = str(relation)
         try:
-            return nid, rel, self.store.neighbors(nid, rel)
+            ids = self.store.neighbors(nid, rel)
         except UnknownRelationError:
             rel = self.resolve_relation(nid, rel)
-            return nid, rel, self.store.neighbors(nid, rel)
+            ids = self.store.neighbors(nid, rel)
+        node_type = self.store.node_type(nid)
+        schema = self.store.type_relations(node_type)
+        if rel not in schema:  # a label of the graph that no node of this type has: not "0 neighbours"
+            raise UnknownRelationError(nid, rel, schema, node_type=node_type)
+        return nid, rel, ids
 
     # ------------------------------------------------------------ one application
     def call(self, name: str, *args: Any) -> FunctionResult:

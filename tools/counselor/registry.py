@@ -39,6 +39,7 @@ executor and the LangChain tools pick it up without changes.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -157,14 +158,27 @@ def _leaders(counts: dict[str, int]) -> tuple[list[str], int]:
     return [key for key, count in counts.items() if count == top], top
 
 
+def _single(values: Any) -> bool:
+    """Count, Mode and MaxDegree read the list an inner call returns; one bare value is said to be one."""
+    return not isinstance(values, (list, tuple))
+
+
+_ONE_VALUE = "got one value, not a list"
+_EMPTY = "got an empty list"
+# the note an aggregate adds after its value (readers of observations strip it: INPUT_NOTE.sub("", text))
+INPUT_NOTE = re.compile(r" \((?:Count|Mode|MaxDegree) got (?:one value, not a list|an empty list)\)$")
+
+
 def _count(fx: GraphFunctions, values: Any) -> Applied:
-    return Applied(len(set(_items(values))))
+    items = set(_items(values))
+    note = _ONE_VALUE if _single(values) else (_EMPTY if not items else "")
+    return Applied(len(items), label=note)
 
 
 def _mode(fx: GraphFunctions, values: Any) -> Applied:
     counts = Counter(_items(values))
     if not counts:
-        raise GraphError("Mode got no values, so there is no most common one. Give it a list, e.g. Feature[...].")
+        raise GraphError("Mode got an empty list, so there is no most common value. Give it a list, e.g. Feature[...].")
     tied, top = _leaders(counts)
     total = sum(counts.values())
     if len(tied) > 1:
@@ -172,25 +186,35 @@ def _mode(fx: GraphFunctions, values: Any) -> Applied:
             f"There is no single most common value: {fx.render_list(tied, noun='values')} "
             f"each appear {top} of {total} times."
         )
-    return Applied(tied[0], label=f"{top} of {total}")
+    return Applied(tied[0], subject=_ONE_VALUE if _single(values) else "", label=f"{top} of {total}")
 
 
 def _max_degree(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
     degrees: dict[str, int] = {}
     label = str(relation)
-    for node in nodes if isinstance(nodes, (list, tuple)) else [nodes]:
+    for node in [nodes] if _single(nodes) else nodes:
         if node is None:
             continue
         nid, label, ids = fx.lookup_neighbours(node, relation)
         degrees[nid] = len(ids)
     if not degrees:
-        raise GraphError("MaxDegree got no nodes. Give it a list of node ids, e.g. Neighbour[...].")
+        raise GraphError("MaxDegree got an empty list of nodes. Give it a list of node ids, e.g. Neighbour[...].")
     tied, top = _leaders(degrees)
     if len(tied) > 1:
         raise GraphError(
             f"No single node has the most {label} neighbors: {fx.render_list(tied)} have {top} each."
         )
-    return Applied(tied[0], subject=fx.render_list(list(degrees)), label=f"{label} neighbors ({top})")
+    note = _ONE_VALUE if _single(nodes) else ""
+    return Applied(tied[0], subject=note, label=f"{label} neighbors ({top})")
+
+
+def _noted(name: str, note: str | None, sentence: str) -> str:
+    """An aggregate's observation, then what it says about its input (one value, an empty list), if anything.
+
+    The note comes after the value, so the sentence that holds it keeps the form the tuned reasoner reads.
+    """
+    text = sentence[0].upper() + sentence[1:]
+    return f"{text} ({name} {note})" if note else text
 
 
 COUNT_ENTRY = Entry(
@@ -198,7 +222,7 @@ COUNT_ENTRY = Entry(
     (_VALUES,),
     "Count the distinct values of a list returned by an inner call (nodes, feature values).",
     run=_count,
-    observe=lambda fx, a: f"The number of distinct values is: {a.value}.",
+    observe=lambda fx, a: _noted("Count", a.label, f"the number of distinct values is: {a.value}."),
     maps=MapMode.NONE,  # the whole list is one argument
 )
 
@@ -207,7 +231,7 @@ MODE = Entry(
     (_VALUES,),
     "The single most common value of a list returned by an inner call (a tie is reported, not broken).",
     run=_mode,
-    observe=lambda fx, a: f"The most common value ({a.label}) is: {fx.render_value(a.value)}.",
+    observe=lambda fx, a: _noted("Mode", a.subject, f"the most common value ({a.label}) is: {fx.render_value(a.value)}."),
     aliases=("MostCommon",),
     maps=MapMode.NONE,
 )
@@ -217,7 +241,7 @@ MAX_DEGREE = Entry(
     (Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."), _RELATION),
     "The one node of a list with the most neighbours along an edge type (a tie is reported, not broken).",
     run=_max_degree,
-    observe=lambda fx, a: f"The node with the most {a.label} is: {a.value}.",
+    observe=lambda fx, a: _noted("MaxDegree", a.subject, f"the node with the most {a.label} is: {a.value}."),
     maps=MapMode.NONE,
     returns=NODE,
 )

@@ -11,6 +11,7 @@ import time
 
 from langgraph.runtime import Runtime
 
+from graphreason.tools.counselor.answers import check_final
 from graphreason.tools.counselor.calls import is_placeholder_answer, placeholder_message, run_action
 from graphreason.tools.counselor.calls.execute import ExecutionResult
 from graphreason.tools.counselor.functions import recording_retrievals
@@ -37,11 +38,21 @@ def observe(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
         step["retrieval"] = retrievals
     update: dict = {"pending": {}, "usage": {"tool_seconds": seconds}}
     answer = regularize_answer(result.finish) if result.finish is not None else None
+    check = None
+    if answer is not None and not is_placeholder_answer(answer) and ctx.mode != "base":
+        failed = [str(s.get("observation") or "") for s in state.get("steps") or [] if s.get("ok") is False]
+        check = check_final(answer, graph_functions(ctx), state["question"], failed)
+        if check.action != "kept":  # the trace says what was refused or mapped, and from what
+            step["final_check"] = check.record(answer)
     if answer is not None and is_placeholder_answer(answer):  # e.g. Finish[Answer: answer]
         message = placeholder_message(answer)
         step.update(observation=message, ok=False, calls=result.calls, seconds=seconds)
         emit("observation", message, state, step["index"])
+    elif check is not None and check.answer is None:  # not an answer: a call, a relation name, an error text
+        step.update(observation=check.message, ok=False, calls=result.calls, seconds=seconds)
+        emit("observation", check.message, state, step["index"])
     elif answer is not None:
+        answer = check.answer if check is not None and check.answer is not None else answer
         step.update(observation=f"Answer is {answer}", ok=True, calls=result.calls, seconds=seconds)
         update.update(trial_answer=answer, finished=True)
         emit("answer", answer, state, step["index"])

@@ -21,7 +21,8 @@ from graphreason.tools.counselor.functions import GraphFunctions
         # 2, 3, 4 cite 4, 5, 4, 5, 6: three distinct papers two hops away
         ("Count[Neighbour[Neighbour[1, cites], cites]]", "The number of distinct values is: 3.", 3),
         ("Count[Feature[Neighbour[1, written_by], name]]", "The number of distinct values is: 2.", 2),
-        ("Count[3]", "The number of distinct values is: 1.", 1),
+        ("Count[Neighbour[6, cites]]", "The number of distinct values is: 0. (Count got an empty list)", 0),
+        ("Count[3]", "The number of distinct values is: 1. (Count got one value, not a list)", 1),
         # the authors of 4's citers 1, 2, 3: a1, a2, a1, a2 -> a tie; of 5's citers 2 and 4: a1, a2, a3
         ("Mode[Neighbour[Neighbour[4, cited_by], written_by]]", None, None),
         # 1's references 2, 3, 4 are cited 1, 1 and 3 times (a Neighbour of a list is a de-duplicated union)
@@ -56,7 +57,7 @@ def test_a_tie_for_the_most_links_is_reported_with_the_tied_nodes(functions: Gra
 
 def test_bad_arguments_become_observations_that_say_what_is_valid(functions: GraphFunctions) -> None:
     empty = run_action("Mode[Neighbour[6, cites]]", functions)  # 6 cites nothing
-    assert not empty.ok and "no values" in empty.observation
+    assert not empty.ok and "got an empty list" in empty.observation
     unknown = run_action("MaxDegree[Neighbour[1, cites], authored]", functions)
     assert not unknown.ok and "cites" in unknown.observation  # the valid relations are named
     assert not run_action("Count[Neighbour[1, cites], cites]", functions).ok  # one parameter only
@@ -70,3 +71,21 @@ def test_the_aggregates_are_tools_that_take_a_list(functions: GraphFunctions) ->
     assert functions.call("Count", ["2", "3", "2", None, ""]).value == 2
     assert functions.call("Mode", [["x", "y"], ["y"]]).value == "y"  # list-valued features count each value
     assert functions.call("MaxDegree", ["2", "3"], "cites").value == "2"
+
+
+@pytest.mark.parametrize(
+    ("action", "said"),
+    [
+        ("Mode[Feature[1, title]]", "The most common value (1 of 1) is: Graph Counselor. (Mode got one value, not a list)"),
+        ("MaxDegree[1, cites]", "The node with the most cites neighbors (3) is: 1. (MaxDegree got one value, not a list)"),
+    ],
+)
+def test_a_single_value_where_a_list_belongs_is_said_to_be_one(functions: GraphFunctions, action: str, said: str) -> None:
+    result = run_action(action, functions)
+    assert result.ok and result.observation == said
+
+
+def test_an_empty_list_is_named_empty(functions: GraphFunctions) -> None:
+    empty = run_action("MaxDegree[Neighbour[6, cites], cites]", functions)
+    assert not empty.ok and "got an empty list" in empty.observation
+    assert run_action("Count[Neighbour[6, cites]]", functions).observation.endswith("(Count got an empty list)")

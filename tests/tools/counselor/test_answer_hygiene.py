@@ -1,0 +1,71 @@
+"""A Finish that holds a call, a relation name, a feature name or an error text is refused; ids become names.
+
+Test graph: tests/tools/conftest.py (papers 1-6 titled, authors a1-a3 named).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graphreason.tools.counselor.answers import asks_for_name, check_final
+from graphreason.tools.counselor.functions import GraphFunctions
+
+WHICH = "Which paper does Graph Counselor cite most often?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind"),
+    [
+        ("MaxDegree[Neighbour[Retrieve[Graph Counselor], cites], cited_by]", "call"),
+        ("Neighbour[Retrieve[A], cites], cites", "call"),
+        ("feature[4, title]", "call"),
+        ("cited_by", "relation"),
+        ("759, cited_by", "relation"),
+        ("Written By", "relation"),
+        ("title", "feature name"),
+        ("[], title", "feature name"),
+    ],
+)
+def test_what_is_not_an_answer_is_refused_with_a_corrective_observation(
+    functions: GraphFunctions, answer: str, kind: str
+) -> None:
+    check = check_final(answer, functions, WHICH)
+    assert (check.answer, check.action, check.kind) == (None, "refused", kind)
+    assert "the task is not finished" in check.message
+    assert check.record(answer) == {"action": "refused", "kind": kind, "finish": answer}
+
+
+def test_an_error_observation_copied_as_the_answer_is_refused(functions: GraphFunctions) -> None:
+    failed = ["No single node has the most cited_by neighbors: ['2', '4'] have 2 each."]
+    check = check_final("No single node has the most cited_by neighbors", functions, WHICH, failed)
+    assert check.action == "refused" and check.kind == "error observation"
+    assert check_final("ReAct", functions, WHICH, failed).action == "kept"
+
+
+def test_ids_become_names_only_where_a_name_is_asked(functions: GraphFunctions) -> None:
+    mapped = check_final("4", functions, WHICH)
+    assert (mapped.answer, mapped.action, mapped.kind) == ("ReAct", "mapped", "node id")
+    assert mapped.record("4") == {"action": "mapped", "kind": "node id", "finish": "4", "answer": "ReAct"}
+    both = check_final("a1, a2", functions, "Who wrote Graph Counselor?")
+    assert both.answer == "Alice, Bob"
+    # a count is a number, and Cora's ids are numbers too: never mapped
+    assert check_final("4", functions, "How many papers does Graph Counselor cite?").answer == "4"
+    assert check_final("4", functions, "What is the id of the paper titled ReAct?").answer == "4"
+    assert check_final("4, Reflexion", functions, WHICH).answer == "4, Reflexion"  # not every item is an id
+
+
+def test_plain_answers_are_kept(functions: GraphFunctions) -> None:
+    for answer in ("ReAct", "3", "Alice, Bob", "Machine Learning"):
+        assert check_final(answer, functions, WHICH) == check_final(answer, functions, WHICH)
+        assert check_final(answer, functions, WHICH).action in ("kept", "mapped")
+    assert check_final("ReAct", functions, WHICH).action == "kept"
+
+
+def test_which_questions_ask_for_names() -> None:
+    assert asks_for_name("Which paper cites X?", ["paper"]) and asks_for_name("What is the title of the paper cited by X?")
+    assert asks_for_name("Which artists are tagged with rock?", ["artist"]) and asks_for_name("Who wrote X?")
+    assert asks_for_name("List the papers X cites.", ["paper"]) and asks_for_name("Name the artists tagged rock.")
+    assert not asks_for_name("Which paper cites X?", ["author"])  # the ids are not of the type asked about
+    assert not asks_for_name("How many papers cite X?", ["paper"])
+    assert not asks_for_name("In which year was the paper titled X published?", ["paper"])
+    assert not asks_for_name("What is the research area of the paper titled X?", ["paper"])

@@ -1,0 +1,121 @@
+"""Answer hygiene: what a Finish may return, checked against the graph before it becomes the answer.
+
+A weak model's Finish often holds something that is not an answer. Each shape below
+is caught, and either refused (a corrective observation; the trial goes on) or mapped:
+
+* a function call (``MaxDegree[Neighbour[...]``) - refused: the call was never run;
+* a relation name, alone or in a list (``759, cited_by``), or the bare name of a
+  feature (``title``) - refused;
+* the text of an error observation of this trial (``No single node has the most
+  cited_by neighbors``) - refused;
+* node ids where the question asks for a name or title (``Which artist ...?``
+  answered ``a10740``) - mapped to the nodes' names or titles, when every item is
+  a node id with a name of its own. A question that asks for a number, a year or an
+  id is never mapped (Cora's ids are numbers).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from graphreason.tools.counselor.functions import GraphFunctions
+
+_NOT_A_NAME = re.compile(
+    r"\b(how many|number of|count|how much|how often|ids?|identifiers?|years?|when|dates?|degree)\b", re.IGNORECASE
+)
+_NAME_WORDS = re.compile(r"\b(who|whom|whose|title|titles|name|names)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class FinalCheck:
+    """The outcome of checking one Finish: the answer to keep (None when refused) and what was done."""
+
+    answer: str | None
+    action: str = "kept"  # kept, refused or mapped
+    kind: str = ""  # call, relation, feature name, error observation, node id
+    message: str = ""  # the corrective observation when refused
+
+    def record(self, raw: str) -> dict[str, str]:
+        """What the trace keeps of a refused or mapped Finish."""
+        found = {"action": self.action, "kind": self.kind, "finish": raw}
+        if self.answer is not None and self.answer != raw:
+            found["answer"] = self.answer
+        return found
+
+
+def asks_for_name(question: str, node_types: Sequence[str] = ()) -> bool:
+    """Whether ``question`` asks for a name or title: it says who, title or name, or which / what ``<node type>``.
+
+    A question that asks for a number, a year, a count or an id never does.
+    """
+    if _NOT_A_NAME.search(question):
+        return False
+    if _NAME_WORDS.search(question):
+        return True
+    nouns = "|".join(re.escape(t.replace("_", " ")) for t in node_types if t)
+    return bool(nouns) and bool(
+        re.search(rf"\b(which|what|list|give)\s+(?:\w+\s+){{0,3}}?(?:{nouns})(?:s|es)?\b", question, re.IGNORECASE)
+    )
+
+
+def _parts(answer: str) -> list[str]:
+    text = answer.strip().strip("[]")
+    return [p.strip().strip("'\"").strip() for p in text.split(",") if p.strip().strip("'\"").strip()]
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[\s_\-]+", "_", text.strip().lower())
+
+
+def check_final(
+    answer: str, functions: GraphFunctions, question: str, failed_observations: Sequence[str] = ()
+) -> FinalCheck:
+    """Check a Finish's ``answer`` (see the module docstring)."""
+    names = sorted({n for entry in functions.registry for n in (entry.name, *entry.aliases)}, key=len, reverse=True)
+    call = re.search(r"\b(" + "|".join(re.escape(n) for n in names) + r")\s*\[", answer, re.IGNORECASE)
+    if call:
+        return FinalCheck(None, "refused", "call", (
+            f"{answer.strip()[:60]!r} is a function call, not its result; the task is not finished. Run the call "
+            "in an Action, then Finish with the value its Observation shows."
+        ))
+    store = functions.store
+    parts = _parts(answer)
+    relations = {_key(r) for node_type in store.node_types() for r in store.type_relations(node_type)}
+    named = [p for p in parts if _key(p) in relations]
+    if named:
+        return FinalCheck(None, "refused", "relation", (
+            f"{named[0]!r} is a neighbor type of the graph, not an answer; the task is not finished. Finish with "
+            "the value itself (a name, title, number or list from the Observations)."
+        ))
+    features = {_key(k) for node_type in store.node_types() for k in _type_features(functions, node_type)}
+    if parts and all(_key(p) in features for p in parts):
+        return FinalCheck(None, "refused", "feature name", (
+            f"{answer.strip()[:40]!r} is the name of a feature, not its value; the task is not finished. Read the "
+            "feature with Feature[node, feature], then Finish with the value it shows."
+        ))
+    text = answer.strip()
+    if len(text) >= 12 and any(obs.strip().startswith(text[:60]) for obs in failed_observations):
+        return FinalCheck(None, "refused", "error observation", (
+            "That is the text of an error observation, not an answer; the task is not finished. Fix the call the "
+            "error is about, or try another, then Finish with the value an Observation shows."
+        ))
+    if parts and all(p in store for p in parts) and asks_for_name(question, [store.node_type(p) for p in parts]):
+        texts = [store.text(p) for p in parts]
+        if all(t != p for t, p in zip(texts, parts, strict=True)):
+            return FinalCheck(", ".join(texts), "mapped", "node id")
+    return FinalCheck(answer)
+
+
+def _type_features(functions: GraphFunctions, node_type: str) -> set[str]:
+    """Feature names of the first few nodes of ``node_type`` (a cheap schema read, cached per graph)."""
+    cache = functions.__dict__.setdefault("_feature_schema", {})
+    if node_type not in cache:
+        keys: set[str] = set()
+        for i, node in enumerate(functions.store.nodes(node_type)):
+            keys.update(functions.store.features(node))
+            if i >= 50:
+                break
+        cache[node_type] = keys
+    return cache[node_type]
