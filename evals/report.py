@@ -175,6 +175,7 @@ COLUMNS: tuple[Column, ...] = (
     ("exact_match_first", "EM 1st"),
     ("finals_refused", "Finish refused"),
     ("finals_mapped", "Finish mapped"),
+    ("overturns_refused", "kept over reflection"),
     ("llm_calls", "LLM calls"),
     ("input_tokens", "tok in"),
     ("output_tokens", "tok out"),
@@ -205,16 +206,23 @@ def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     checks = [action for r in ok for action in final_checks(r)]
     row["finals_refused"] = checks.count("refused")
     row["finals_mapped"] = checks.count("mapped")
+    row["overturns_refused"] = sum(
+        1 for r in ok for trial in _trials(r) if trial.get("kept_earlier")
+    )  # a later trial's ungrounded answer did not replace a grounded one
     return row
+
+
+def _trials(record: dict[str, Any]) -> list[dict[str, Any]]:
+    trace = record.get("trace")
+    trials = trace.get("trials") if isinstance(trace, dict) else None
+    return [t for t in trials or [] if isinstance(t, dict)]
 
 
 def final_checks(record: dict[str, Any]) -> list[str]:
     """What answer hygiene did to each Finish of a record: ``refused`` or ``mapped`` (kept ones are not listed)."""
-    trace = record.get("trace")
-    trials = trace.get("trials") if isinstance(trace, dict) else None
     return [
         str(step["final_check"].get("action"))
-        for trial in trials or [] if isinstance(trial, dict)
+        for trial in _trials(record)
         for step in trial.get("steps") or [] if isinstance(step, dict) and isinstance(step.get("final_check"), dict)
     ]
 

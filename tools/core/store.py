@@ -68,7 +68,7 @@ class GraphStore:
         self._in: dict[str, dict[str, dict[str, None]]] = {}
         self._edges: list[Edge] = []
         self._fingerprint: str | None = None
-        self._schema: dict[str, list[str]] | None = None  # node type -> its relations (type_relations)
+        self._schema: dict[str, dict[str, list[str]]] | None = None  # node type -> relation -> target types
 
     # ------------------------------------------------------------------ building
     def add_node(self, node: Any, type: str = "node", features: dict[str, Any] | None = None) -> str:
@@ -174,12 +174,22 @@ class GraphStore:
         This is the type's schema: a label outside it is not a relation such nodes can have,
         while a label inside it with no arc at one node means that node has none.
         """
+        return sorted(self.schema().get(node_type, {}))
+
+    def schema(self) -> dict[str, dict[str, list[str]]]:
+        """``node type -> relation -> the node types at the other end`` (sorted), read from the arcs once."""
         if self._schema is None:
-            schema: dict[str, set[str]] = {}
+            found: dict[str, dict[str, set[str]]] = {}
             for nid, table in self._out.items():
-                schema.setdefault(self._type[nid], set()).update(table)
-            self._schema = {t: sorted(labels) for t, labels in schema.items()}
-        return list(self._schema.get(node_type, []))
+                relations = found.setdefault(self._type[nid], {})
+                for relation, targets in table.items():
+                    ends = relations.setdefault(relation, set())
+                    for target in targets:
+                        ends.add(self._type[target])
+            self._schema = {
+                t: {r: sorted(ends) for r, ends in sorted(rels.items())} for t, rels in sorted(found.items())
+            }
+        return {t: dict(rels) for t, rels in self._schema.items()}
 
     def neighbors(self, node: Any, relation: str | None = None, direction: Direction = "out") -> list[str]:
         """Neighbour ids; ``relation=None`` merges all relations.
@@ -243,18 +253,25 @@ class GraphStore:
         return str(value) if value not in (None, "") else nid
 
     def describe(self) -> str:
-        """A short schema description used as the prompt's graph definition."""
+        """The prompt's graph definition: each node type with its features and its relations to other types.
+
+        ``A directed graph 'cora' with paper nodes (features: label, title; neighbor types:
+        cited_by -> paper, cites -> paper).`` A loader's own description wins.
+        """
         if self.description:
             return self.description
-        types = {}
+        types: dict[str, set[str]] = {}
         for nid, t in self._type.items():
             types.setdefault(t, set()).update(self._features[nid].keys())
-        parts = [
-            f"{t} nodes (features: {', '.join(sorted(keys)) or 'none'})" for t, keys in sorted(types.items())
-        ]
-        rels = ", ".join(self.relations())
+        schema = self.schema()
+        parts = []
+        for t, keys in sorted(types.items()):
+            relations = ", ".join(f"{r} -> {' or '.join(ends)}" for r, ends in schema.get(t, {}).items())
+            parts.append(
+                f"{t} nodes (features: {', '.join(sorted(keys)) or 'none'}; neighbor types: {relations or 'none'})"
+            )
         kind = "directed" if self.directed else "undirected"
-        return f"A {kind} graph '{self.name}' with " + "; ".join(parts) + f". Neighbor types: {rels}."
+        return f"A {kind} graph '{self.name}' with " + "; ".join(parts) + "."
 
     # ------------------------------------------------------------------ export
     def fingerprint(self) -> str:

@@ -4,8 +4,8 @@ A weak model's Finish often holds something that is not an answer. Each shape be
 is caught, and either refused (a corrective observation; the trial goes on) or mapped:
 
 * a function call (``MaxDegree[Neighbour[...]``) - refused: the call was never run;
-* a relation name, alone or in a list (``759, cited_by``), or the bare name of a
-  feature (``title``) - refused;
+* a relation name or a feature name, alone or in a list (``759, cited_by``,
+  ``Agents, label``) - refused;
 * the text of an error observation of this trial (``No single node has the most
   cited_by neighbors``) - refused;
 * node ids where the question asks for a name or title (``Which artist ...?``
@@ -90,9 +90,10 @@ def check_final(
             "the value itself (a name, title, number or list from the Observations)."
         ))
     features = {_key(k) for node_type in store.node_types() for k in _type_features(functions, node_type)}
-    if parts and all(_key(p) in features for p in parts):
+    keys = [p for p in parts if _key(p) in features]
+    if keys:
         return FinalCheck(None, "refused", "feature name", (
-            f"{answer.strip()[:40]!r} is the name of a feature, not its value; the task is not finished. Read the "
+            f"{keys[0]!r} is the name of a feature, not its value; the task is not finished. Read the "
             "feature with Feature[node, feature], then Finish with the value it shows."
         ))
     text = answer.strip()
@@ -119,3 +120,27 @@ def _type_features(functions: GraphFunctions, node_type: str) -> set[str]:
                 break
         cache[node_type] = keys
     return cache[node_type]
+
+
+_COUNT_QUESTION = re.compile(r"\b(how many|number of|count of)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.findall(r"[^\W_]+", text.casefold()))
+
+
+def grounded(answer: str | None, observations: Sequence[str], question: str) -> bool:
+    """Whether ``answer`` is supported by a trial's (successful) ``observations``.
+
+    Every item of the answer (a list splits on commas) must occur, as whole words, in
+    an observation; and a question that asks how many wants a number. This is what
+    reflection weighs before it lets a later trial replace an earlier answer.
+    """
+    if not answer or not answer.strip():
+        return False
+    items = [p for p in _parts(answer) if _plain(p)] or [answer]
+    if _COUNT_QUESTION.search(question) and not all(_NUMBER.match(p.strip()) for p in items):
+        return False
+    seen = " " + " ".join(_plain(o) for o in observations) + " "
+    return all(f" {_plain(item)} " in seen for item in items)

@@ -52,6 +52,8 @@ class Trial(TypedDict, total=False):
     finished: bool
     verdict: str | None
     judge_text: str | None
+    grounded: bool  # a finished trial: every item of its answer occurs in its observations (a number if asked how many)
+    kept_earlier: bool  # its answer was not grounded, so the earlier, grounded answer stayed the final one
 
 
 class CounselorOutput(TypedDict, total=False):
@@ -79,6 +81,7 @@ class CounselorState(CounselorOutput, total=False):
     steps: Annotated[list[Step], Field(description="The current trial's finished steps (its scratchpad).")]
     pending: Annotated[Step, Field(description="The step being built: plan, thought, action before the observation.")]
     trial_answer: Annotated[str | None, Field(description="The current trial's Finish answer, if it gave one.")]
+    answer_grounded: Annotated[bool, Field(description="Whether the final answer so far is grounded in its trial.")]
     finished: Annotated[bool, Field(description="Whether the current trial ended with Finish.")]
     verdict: Annotated[str | None, Field(description="The judge's verdict on the current trial: yes or no.")]
     judge_text: Annotated[str | None, Field(description="The judge's reply as written.")]

@@ -6,11 +6,13 @@ import time
 
 from langgraph.runtime import Runtime
 
+from graphreason.tools.counselor.answers import grounded
 from graphreason.workflows.counselor.context import CounselorContext
 from graphreason.workflows.counselor.resources import graph_functions
 from graphreason.workflows.counselor.state import CounselorState, Trial
 from graphreason.workflows.inputs import question_of
 from graphreason.workflows.kit.chat import answer_message
+from graphreason.workflows.run_context import names_embedded_model
 
 # a question about the graph, not a document: longer inputs are refused before any model or graph work
 MAX_QUESTION_CHARS = 20_000
@@ -39,6 +41,7 @@ def start(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
         "question": question,
         "started": time.perf_counter(),
         "answer": "",
+        "answer_grounded": False,
         "first_answer": "",
         "accepted": None,
     }
@@ -57,12 +60,35 @@ def close_trial(state: CounselorState, runtime: Runtime[CounselorContext]) -> di
     }
     update: dict = {"trials": [trial]}
     if state.get("finished"):
-        update["answer"] = state.get("trial_answer") or ""
+        answer = state.get("trial_answer") or ""
+        # what the graph showed before the Finish (the last step, whose observation only repeats the answer)
+        observations = [str(s.get("observation") or "") for s in trial["steps"][:-1] if s.get("ok") is not False]
+        trial["grounded"] = grounded(answer, observations, state.get("question") or "")
+        if index > 0 and _keeps_earlier(state, trial, runtime.context):
+            trial["kept_earlier"] = True
+        else:
+            update["answer"] = answer
+            update["answer_grounded"] = trial["grounded"]
         if index == 0:
-            update["first_answer"] = update["answer"]
-    if state.get("verdict") is not None:
+            update["first_answer"] = answer
+    if state.get("verdict") is not None and not trial.get("kept_earlier"):  # the verdict on the final answer
         update["accepted"] = state["verdict"] == "yes"
     return update
+
+
+def _keeps_earlier(state: CounselorState, trial: Trial, ctx: CounselorContext) -> bool:
+    """Whether a later trial's answer leaves the earlier, grounded final answer in place.
+
+    The embedded judge's verdicts are mostly "unclear", so reflection trials ran on right
+    answers and replaced them: there a later answer counts only when it is grounded and the
+    judge said yes to it. With any other judge the paper's rule holds (the latest answer),
+    except that an ungrounded answer never replaces a grounded one.
+    """
+    if not state.get("answer_grounded"):
+        return False
+    if names_embedded_model(ctx.model_of("judge")):
+        return not (trial.get("grounded") and state.get("verdict") == "yes")
+    return not trial.get("grounded")
 
 
 def next_trial(state: CounselorState) -> dict:

@@ -104,5 +104,20 @@ def test_fingerprint_tracks_content() -> None:
 
 def test_describe_lists_types_and_relations(store: GraphStore) -> None:
     text = store.describe()
-    assert "directed" in text and "paper nodes (features: abstract, title, year)" in text
-    assert "cites" in text and "written_by" in text
+    assert text == (
+        "A directed graph 'papers' with author nodes (features: name; neighbor types: writes -> paper); "
+        "paper nodes (features: abstract, title, year; neighbor types: cited_by -> paper, cites -> paper, "
+        "written_by -> author)."
+    )
+
+
+def test_the_schema_names_each_types_relations_and_their_target_types(store: GraphStore) -> None:
+    assert store.schema() == {
+        "author": {"writes": ["paper"]},
+        "paper": {"cited_by": ["paper"], "cites": ["paper"], "written_by": ["author"]},
+    }
+    assert store.type_relations("author") == ["writes"] and store.type_relations("venue") == []
+    store.add_node("v1", "venue", {"name": "NeurIPS"})
+    store.add_edge("1", "v1", "published_in", reverse_relation="publishes")
+    assert store.type_relations("venue") == ["publishes"]  # the schema follows the graph as it grows
+    assert store.schema()["paper"]["published_in"] == ["venue"]

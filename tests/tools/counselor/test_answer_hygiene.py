@@ -24,6 +24,7 @@ WHICH = "Which paper does Graph Counselor cite most often?"
         ("Written By", "relation"),
         ("title", "feature name"),
         ("[], title", "feature name"),
+        ("ReAct, year", "feature name"),
     ],
 )
 def test_what_is_not_an_answer_is_refused_with_a_corrective_observation(
@@ -69,3 +70,16 @@ def test_which_questions_ask_for_names() -> None:
     assert not asks_for_name("How many papers cite X?", ["paper"])
     assert not asks_for_name("In which year was the paper titled X published?", ["paper"])
     assert not asks_for_name("What is the research area of the paper titled X?", ["paper"])
+
+
+def test_an_answer_is_grounded_when_its_items_occur_in_the_observations() -> None:
+    from graphreason.tools.counselor.answers import grounded
+
+    seen = ["The title feature of ['2', '3'] are: ['Graph Agents', 'Reflexion'].", "The cited_by neighbor number of 4 is 3."]
+    assert grounded("Graph Agents, Reflexion", seen, "Which papers does X cite?")
+    assert grounded("reflexion", seen, "Which paper?")  # case and punctuation aside
+    assert not grounded("Graph", seen[1:], "Which paper?")
+    assert not grounded("Graph Agents, ReAct", seen, "Which papers?")  # every item must occur
+    assert grounded("3", seen, "How many papers cite ReAct?")
+    assert not grounded("Reflexion", seen, "How many papers cite ReAct?")  # a count must be a number
+    assert not grounded("", seen, "Which paper?") and not grounded(None, seen, "Which paper?")

@@ -96,6 +96,43 @@ def test_reflection_limit_returns_last_answer():
     assert len(out["reflections"]) == 2 and m.remaining == 0
 
 
+def test_reflection_does_not_replace_a_grounded_answer_with_an_ungrounded_one():
+    question = "How many papers cite Sparse coding of natural images?"
+    m = ScriptedChatModel(
+        script=[
+            *step(1, "Degree[Retrieve[Sparse coding of natural images], cited_by]"),
+            *step(2, "Finish[3]"),
+            "I am not sure. [no]",
+            "Reflection: read the abstract instead.",
+            *step(1, "Feature[Retrieve[Sparse coding of natural images], title]"),
+            *step(2, "Finish[Sparse coding of natural images]"),  # in an observation, but not a number
+            "[yes]",
+        ]
+    )
+    out = solve(question, ctx(m, max_reflections=1))
+    assert out["first_answer"] == "3" and out["answer"] == "3"
+    first, second = out["trials"]
+    assert first["grounded"] is True and second["grounded"] is False and second["kept_earlier"] is True
+    assert second["answer"] == "Sparse coding of natural images"
+    assert out["accepted"] is False  # the judge accepted the other answer, not the one kept
+
+
+def test_a_grounded_later_answer_replaces_the_earlier_one():
+    m = ScriptedChatModel(
+        script=[
+            *step(1, "Finish[7]"),  # no observation says 7
+            "No evidence. [no]",
+            "Reflection: count the citing papers.",
+            *step(1, "Degree[Retrieve[Sparse coding of natural images], cited_by]"),
+            *step(2, "Finish[3]"),
+            "[yes]",
+        ]
+    )
+    out = solve("How many papers cite Sparse coding of natural images?", ctx(m, max_reflections=1))
+    assert [t["grounded"] for t in out["trials"]] == [False, True]
+    assert out["answer"] == "3" and out["accepted"] is True and "kept_earlier" not in out["trials"][1]
+
+
 def test_step_limit_without_finish_reflects_then_gives_up():
     m = ScriptedChatModel(
         script=[
@@ -310,3 +347,21 @@ def test_the_recursion_guard_comes_from_the_runs_own_budget():
     assert len(updates) <= limit <= len(updates) + 8
     assert limit == 32 and recursion_limit(CounselorContext()) == 23  # the embedded default: 3 steps, 1 trial
     assert RECURSION_LIMIT == recursion_limit(CounselorContext(max_steps=50, max_reflections=5)) < 2_000
+
+
+def test_with_the_embedded_judge_only_a_grounded_accepted_answer_replaces_a_grounded_one():
+    from types import SimpleNamespace
+
+    from graphreason.workflows.counselor.trials import _keeps_earlier
+
+    embedded = SimpleNamespace(model_of=lambda role: "local")
+    earlier = {"answer_grounded": True}
+    for grounded_now, verdict, kept in [(True, "yes", False), (True, "unclear", True), (True, "no", True),
+                                        (False, "yes", True)]:
+        state = {**earlier, "verdict": verdict}
+        assert _keeps_earlier(state, {"grounded": grounded_now}, embedded) is kept, (grounded_now, verdict)
+    # an earlier answer that was not grounded is always replaced
+    assert _keeps_earlier({"answer_grounded": False, "verdict": "no"}, {"grounded": False}, embedded) is False
+    other = SimpleNamespace(model_of=lambda role: "openai:gpt-4o-mini")
+    assert _keeps_earlier({**earlier, "verdict": "unclear"}, {"grounded": True}, other) is False
+    assert _keeps_earlier({**earlier, "verdict": "yes"}, {"grounded": False}, other) is True
