@@ -22,7 +22,7 @@ def test_the_announcement_goes_to_stderr_and_says_what_how_long_and_where(capsys
 def test_embedding_estimates_come_from_the_measured_rate() -> None:
     # per text plus per character read (at most 1,000 of each); the rates are checked against the
     # recorded benchmark in tests/tools/core/retrieval/test_vector_cache.py
-    assert embedding_seconds(["x" * 5000] * 2708, "minilm") == 2708 / 500 + 2708 * 1000 / 40_000
+    assert embedding_seconds(["x" * 5000] * 2708, "minilm") == 2708 / 1_000 + 2708 * 1000 / 28_000
     assert embedding_seconds(["a title"] * 10, "hash") == 0.0
     assert embedding_seconds(["a title"] * 10, "minilm-static") == 0.0
     assert embedding_seconds(["a title"], "mpnet") is None  # not measured: no number is made up
