@@ -367,7 +367,7 @@ def _found_data_root() -> Path | None:
         for folder in (start.resolve(), *start.resolve().parents):
             candidate = folder.joinpath(*DATA_FOLDER)
             if candidate.is_dir():
-                return candidate
+                return candidate.resolve()  # a shared/ reached through a symlink: the folder it names
     return None
 
 

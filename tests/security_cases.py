@@ -222,11 +222,17 @@ def assert_numbers_bounded(context_cls: type) -> None:
         is_int = int in get_args(hints[name]) or hints[name] is int
         at_most = int(most) if is_int else most
         too_much = _above(most, is_int)
+        nullable = type(None) in get_args(hints[name])
         with untrusted_server() as world:
             _expect_refusal(context_cls, {name: too_much}, (name,), world)
             if not is_int:
                 for odd in (float("nan"), float("inf")):
                     _expect_refusal(context_cls, {name: odd}, (name,), world)
+            # not numbers (JSON lets a client send any of these): the policy's message, never a TypeError
+            for odd in ("1e9", [1e9], True, *(() if nullable else (None,)), *((2.5,) if is_int else ())):
+                message = _refusal_message(context_cls, {name: odd})
+                kind = "a whole number" if is_int else "a number"
+                assert f"{name}={odd!r} is refused: {name} takes {kind}" in message, (context_cls.__name__, message)
             if _fits_other_checks(context_cls, name, at_most):
                 _build(context_cls, {name: at_most})
             if _fits_other_checks(context_cls, name, too_much):  # only the server maximum refuses it

@@ -52,9 +52,11 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
 
 from graphreason.tools.core.policy import (
+    PolicyError,
     check_plain_name,
     check_server_limit,
     check_untrusted_context,
+    context_is_untrusted,
     resolve_path,
 )
 
@@ -243,6 +245,42 @@ def _is_number_type(hint: Any) -> bool:
 
 
 @functools.cache
+def number_fields(context_cls: type) -> dict[str, tuple[bool, bool]]:
+    """Each numeric field of ``context_cls``: ``(whole numbers only, None allowed)``."""
+    hints = typing.get_type_hints(context_cls)
+    found = {}
+    for item in fields(context_cls):
+        hint = hints[item.name]
+        if _is_number_type(hint):
+            kinds = set(get_args(hint) or (hint,)) - {type(None)}
+            found[item.name] = (kinds == {int}, type(None) in get_args(hint))
+    return found
+
+
+def check_number_types(context: Any) -> None:
+    """A numeric field holds a number of its kind before anything compares it: the message says so.
+
+    A string, a list, ``True`` or (where unset is not allowed) ``None`` is refused; a whole-number
+    field takes an integral float as that integer (2.0 -> 2) and refuses 2.5. Raises the policy's
+    :class:`PolicyError` for a server client, ``ValueError`` elsewhere.
+    """
+    for name, (whole, nullable) in number_fields(type(context)).items():
+        value = getattr(context, name)
+        if value is None and nullable:
+            continue
+        kind = "a whole number" if whole else "a number"
+        wrong = value is None or isinstance(value, bool) or not isinstance(value, int | float)
+        if not wrong and whole and isinstance(value, float):
+            wrong = not (math.isfinite(value) and value.is_integer())
+            if not wrong:
+                setattr(context, name, int(value))
+        if wrong:
+            raise (PolicyError if context_is_untrusted() else ValueError)(
+                f"{name}={value!r} is refused: {name} takes {kind}" + (" or null (unset)" if nullable else "")
+            )
+
+
+@functools.cache
 def server_maxima(context_cls: type) -> dict[str, float | None]:
     """Each numeric field of ``context_cls`` with the most a server client may set it to, as declared.
 
@@ -285,6 +323,7 @@ def _then_trust_policy(owner: type, post_init: Any) -> Any:
     def __post_init__(self: RunContext) -> None:
         outermost = _post_init_owner(type(self)) is owner
         if outermost:
+            check_number_types(self)  # before any __post_init__ compares a number
             self._canonical_model_specs()
         post_init(self)
         if outermost:

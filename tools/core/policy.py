@@ -73,8 +73,9 @@ def serving_process() -> bool:
 
 
 def allowed_roots() -> list[Path]:
-    """Folders an untrusted context may name files in: the data root and ``GRAPHREASON_GRAPH_DIRS``."""
-    return [data_root(), *graph_dirs()]
+    """Folders an untrusted context may name files in: the data root and ``GRAPHREASON_GRAPH_DIRS`` (resolved,
+    since every candidate path is compared to them after its symlinks are followed)."""
+    return [data_root().resolve(), *(folder.resolve() for folder in graph_dirs())]
 
 
 def check_relative_spec(spec: str, what: str = "graph") -> None:
@@ -85,6 +86,11 @@ def check_relative_spec(spec: str, what: str = "graph") -> None:
     :func:`confine_path` when the file is opened.
     """
     text = str(spec).strip()
+    if any(ord(char) < 32 for char in text):  # a NUL or another control character names no file
+        raise PolicyError(
+            f"{what} {text!r} is refused: a path may not hold control characters (such as NUL); name a file "
+            "inside the server's data root as a plain relative path."
+        )
     parts = PurePosixPath(text.replace("\\", "/")).parts
     if not text or text.startswith(("/", "~")) or PurePath(text).is_absolute() or ".." in parts:
         # the message names no server folder: the client should learn nothing about the disk
@@ -93,6 +99,17 @@ def check_relative_spec(spec: str, what: str = "graph") -> None:
             "root (or a folder its owner lists in GRAPHREASON_GRAPH_DIRS), as a path relative to it; "
             "absolute paths, '~', '..' and symlinks leading out are not allowed."
         )
+
+
+def _resolved(path: Path, spec: str, what: str) -> Path:
+    """``path.resolve()``, with a symlink loop (or a name the system cannot take) refused in the policy's words."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError, ValueError):
+        raise PolicyError(
+            f"{what} {str(spec).strip()!r} is refused: it cannot be resolved to a file (a symlink loop, or a "
+            "name the system does not take); name a file inside the server's data root."
+        ) from None
 
 
 def confine_path(spec: str, what: str = "graph") -> Path:
@@ -104,7 +121,7 @@ def confine_path(spec: str, what: str = "graph") -> Path:
     """
     check_relative_spec(spec, what)
     roots = allowed_roots()
-    candidates = [(root / str(spec).strip()).resolve() for root in roots]
+    candidates = [_resolved(root / str(spec).strip(), spec, what) for root in roots]
     inside = [c for c in candidates if any(c.is_relative_to(root) for root in roots)]
     if not inside:
         raise PolicyError(
@@ -124,7 +141,7 @@ def confine_file(path: Path, spec: str, what: str = "graph") -> Path:
     """
     if not context_is_untrusted():
         return path
-    resolved = Path(path).resolve()
+    resolved = _resolved(Path(path), spec, what)
     if not any(resolved.is_relative_to(root) for root in allowed_roots()):
         raise PolicyError(
             f"{what} {str(spec).strip()!r} is refused: one of its files leads out of the server's data "

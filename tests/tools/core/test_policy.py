@@ -127,3 +127,32 @@ def test_embedding_models(server) -> None:
     for name in ("hash:99999999999", "hash:0", str(server["outside"]), "mine", "", None):
         with pytest.raises(PolicyError, match="model folders are set by the server's owner"):
             check_embedding_model(name)
+
+
+@pytest.mark.parametrize("spec", ["mine/graph.json\x00.txt", "mine\x00", "mine/\ngraph.json"])
+def test_control_characters_in_a_path_get_the_policy_message(server, spec: str) -> None:
+    with pytest.raises(PolicyError, match="may not hold control characters"):
+        confine_path(spec)
+
+
+def test_a_symlink_loop_gets_the_policy_message(server) -> None:
+    (server["root"] / "loop").symlink_to(server["root"] / "loop")
+    with pytest.raises(PolicyError, match="cannot be resolved") as err:
+        load_graph("loop/graph.json")
+    assert str(server["root"]) not in str(err.value)
+
+
+def test_a_data_root_reached_through_a_symlink_still_takes_relative_paths(
+    server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from graphreason import settings
+
+    linked = tmp_path / "work"
+    (linked / "shared").mkdir(parents=True)
+    (linked / "shared" / "data").symlink_to(server["root"], target_is_directory=True)
+    monkeypatch.delenv("GRAPHREASON_DATA_ROOT")
+    monkeypatch.setattr(settings, "REPO_ROOT", linked / "main")
+    monkeypatch.chdir(tmp_path)
+    assert settings.data_root() == server["root"].resolve()
+    assert confine_path("mine") == (server["root"] / "mine").resolve()
+    assert load_graph("mine").neighbors("a", "link") == ["b"]
