@@ -66,6 +66,8 @@ Input handling and servers
     Host names a server answers besides the loopback ones (``*``: any): :func:`allowed_hosts`.
 ``GRAPHREASON_ALLOWED_ORIGINS`` (comma-separated origins, default none)
     Browser origins a server accepts besides LangSmith Studio and loopback pages: :func:`allowed_origins`.
+``GRAPHREASON_MODEL_SERVER_TOKEN`` (a token without spaces, default none)
+    The bearer token every request to the model server must carry (its ``--token``): :func:`model_server_token`.
 
 Command line
 
@@ -152,6 +154,13 @@ def _path_list(text: str) -> list[Path]:
 
 def _name_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _token(text: str) -> str:
+    token = text.strip()
+    if not token or any(char.isspace() for char in token):
+        raise ValueError(f"wanted a token without spaces, got {text!r}")
+    return token
 
 
 def _limits(text: str) -> dict[str, float]:
@@ -325,6 +334,11 @@ ALLOWED_ORIGINS: Setting[list[str]] = Setting(
     "Browser origins a server accepts besides LangSmith Studio and loopback pages.",
     _name_list,
 )
+MODEL_SERVER_TOKEN: Setting[str | None] = Setting(
+    "GRAPHREASON_MODEL_SERVER_TOKEN", "a token without spaces", None,
+    "Bearer token every request to the model server must carry (unset: none is asked).",
+    _token,
+)
 DEBUG: Setting[bool] = Setting(
     "GRAPHREASON_DEBUG", "flag", False,
     "The CLI shows tracebacks instead of one-line errors.",
@@ -334,7 +348,7 @@ DEBUG: Setting[bool] = Setting(
 SETTINGS: tuple[Setting[Any], ...] = (
     DATA_ROOT, CACHE, SMOLLM_GGUF, MPNET_PATH, MAX_NODES, THREADS, LITE_ENCODER, TIMEOUT, MAX_RETRIES,
     LENIENT_GRAPH, SERVER, TRUST_CLIENTS, GRAPH_DIRS, MODELS, PROVIDERS, SERVER_LIMITS, MAX_BODY_BYTES,
-    ALLOWED_HOSTS, ALLOWED_ORIGINS, DEBUG,
+    ALLOWED_HOSTS, ALLOWED_ORIGINS, MODEL_SERVER_TOKEN, DEBUG,
 )
 
 # kept for the modules that name the variable in their messages
@@ -488,6 +502,11 @@ def max_body_bytes(default: int) -> int:
 def allowed_hosts() -> list[str]:
     """``GRAPHREASON_ALLOWED_HOSTS``: host names a server answers besides the loopback names."""
     return [name.lower() for name in ALLOWED_HOSTS.value()]
+
+
+def model_server_token() -> str | None:
+    """``GRAPHREASON_MODEL_SERVER_TOKEN``: the bearer token the model server asks of every request, or None."""
+    return MODEL_SERVER_TOKEN.value()
 
 
 def allowed_origins() -> list[str]:

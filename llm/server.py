@@ -19,6 +19,15 @@ that ask for it (``tools``, a forcing ``tool_choice``, a non-text ``response_for
 the legacy ``functions``) get a 400 naming the field instead of being ignored.
 Once listening, the server prints ``serving on http://HOST:PORT/v1``.
 
+Who may ask: every request passes the project's request guard
+(:mod:`graphreason.llm.http_guard`, the one in front of ``langgraph dev`` too): the
+``Host`` must be a loopback name (or one in ``GRAPHREASON_ALLOWED_HOSTS``), a browser's
+``Origin`` a loopback page or Studio (or one in ``GRAPHREASON_ALLOWED_ORIGINS``), and a
+body JSON; so a web page, or DNS rebinding, cannot use the owner's model. The server binds
+127.0.0.1 unless told otherwise. With ``--token`` (or ``GRAPHREASON_MODEL_SERVER_TOKEN``)
+every request must carry ``Authorization: Bearer <token>``; an OpenAI client sends its
+API key that way, so ``OPENAI_API_KEY=<token>`` is all a client needs.
+
 Limits, for clients that send too much or on purpose send nonsense:
 
 * A request body may hold at most ``--max-body-bytes`` bytes (default ``GRAPHREASON_MAX_BODY_BYTES``, else 1 MiB,
@@ -63,7 +72,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from graphreason.llm.http_guard import RequestGuard
 from graphreason.settings import max_body_bytes as configured_max_body_bytes
+from graphreason.settings import model_server_token
 
 log = logging.getLogger(__name__)
 
@@ -412,11 +423,13 @@ async def relay_while_connected(
 
 
 def create_app(
-    model: BaseChatModel, model_name: str = "local", max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    model: BaseChatModel, model_name: str = "local", max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    token: str | None = None,
 ) -> Starlette:
-    """A Starlette app serving ``model`` under the OpenAI chat-completions API.
+    """A Starlette app serving ``model`` under the OpenAI chat-completions API, behind the request guard.
 
-    ``max_body_bytes`` is the largest request body accepted (see the module doc for all limits).
+    ``max_body_bytes`` is the largest request body accepted; ``token``, when given, the bearer
+    token every request must carry (see the module doc for all limits).
     """
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be at least 1, got {max_body_bytes}")
@@ -486,7 +499,16 @@ def create_app(
         Route("/v1/models", models, methods=["GET"]),
         Route("/v1/chat/completions", chat_completions, methods=["POST"]),
     ]
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes)
+    # Host, Origin, JSON bodies and the token; body sizes stay with the route (read_body counts them)
+    app.add_middleware(RequestGuard, limit=None, token=token, error=_guard_error)
+    return app
+
+
+def _guard_error(status: int, message: str) -> dict[str, Any]:
+    """A request guard refusal in OpenAI's error form."""
+    kind = "authentication_error" if status == 401 else "invalid_request_error"
+    return {"error": {"message": message, "type": kind, "param": None, "code": "request_refused"}}
 
 
 def warm_up(model: BaseChatModel) -> None:
@@ -545,8 +567,14 @@ def main(argv: list[str] | None = None, make_model: Callable[[str], BaseChatMode
         help="largest request body accepted, in bytes; larger ones get a 413 "
         f"(default: $GRAPHREASON_MAX_BODY_BYTES or {DEFAULT_MAX_BODY_BYTES})",
     )
+    parser.add_argument(
+        "--token", default=model_server_token(),
+        help="bearer token every request must carry (default: $GRAPHREASON_MODEL_SERVER_TOKEN; unset: none)",
+    )
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
+    if args.token is not None and (not args.token.strip() or any(c.isspace() for c in args.token)):
+        parser.error("--token must be a non-empty token without spaces")
 
     logging.basicConfig(level=args.log_level.upper())
     try:
@@ -554,7 +582,7 @@ def main(argv: list[str] | None = None, make_model: Callable[[str], BaseChatMode
     except ValueError as exc:
         parser.error(str(exc))
     warm_up(model)
-    app = create_app(model, args.served_name or args.model, max_body_bytes=args.max_body_bytes)
+    app = create_app(model, args.served_name or args.model, max_body_bytes=args.max_body_bytes, token=args.token)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level)
     AnnouncingServer(config).run()
 

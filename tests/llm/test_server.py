@@ -35,9 +35,14 @@ class RecordingModel(ScriptedChatModel):
         return super()._generate(messages, stop=stop, run_manager=run_manager)
 
 
+def local_client(app: Any) -> TestClient:
+    """A client that addresses the server as 127.0.0.1, as a local OpenAI client does (the guard checks Host)."""
+    return TestClient(app, base_url="http://127.0.0.1", headers={"content-type": "application/json"})
+
+
 def client_for(*replies: Any) -> tuple[TestClient, RecordingModel]:
     model = RecordingModel(script=list(replies), options=[])
-    return TestClient(create_app(model, "scripted-test")), model
+    return local_client(create_app(model, "scripted-test")), model
 
 
 def chat(client: TestClient, **body: Any) -> Any:
@@ -229,7 +234,7 @@ def test_a_failure_mid_stream_is_reported_in_band() -> None:
             yield ChatGenerationChunk(message=AIMessageChunk(content="half a rep"))
             raise RuntimeError("engine fell over")
 
-    client = TestClient(create_app(Breaks(script=[]), "scripted-test"))
+    client = local_client(create_app(Breaks(script=[]), "scripted-test"))
     events = _events(chat(client, stream=True))
     assert events[1]["choices"][0]["delta"]["content"] == "half a rep"
     assert "engine fell over" in events[-1]["error"]["message"]
@@ -256,7 +261,7 @@ def test_a_body_over_the_limit_gets_a_413_naming_the_limit_and_the_flag() -> Non
 
 def test_the_body_limit_is_the_apps_setting() -> None:
     model = RecordingModel(script=["ok"], options=[])
-    client = TestClient(create_app(model, "scripted-test", max_body_bytes=200))
+    client = local_client(create_app(model, "scripted-test", max_body_bytes=200))
     small = _request_bytes()
     assert len(small) < 200 and client.post("/v1/chat/completions", content=small).status_code == 200
     big = _request_bytes(messages=[{"role": "user", "content": "y" * 200}])
@@ -334,7 +339,7 @@ class _Hangup:
             "raw_path": b"/v1/chat/completions",
             "root_path": "",
             "query_string": b"",
-            "headers": [(k.lower().encode(), v.encode()) for k, v in self.headers.items()],
+            "headers": [(k.lower().encode(), v.encode()) for k, v in ({"host": "127.0.0.1:8765"} | self.headers).items()],
             "client": ("127.0.0.1", 50000),
             "server": ("127.0.0.1", 8765),
         }
@@ -531,7 +536,7 @@ def test_the_command_line_sets_the_body_limit(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(server.AnnouncingServer, "run", lambda self: served.append(self.config.app))
     model = RecordingModel(script=["ok"], options=[])
     server.main(["--model", "scripted", "--max-body-bytes", "300"], make_model=lambda spec: model)
-    client = TestClient(served[0])
+    client = local_client(served[0])
     assert client.post("/v1/chat/completions", content=_request_bytes()).status_code == 200
     response = client.post(
         "/v1/chat/completions", content=_request_bytes(messages=[{"role": "user", "content": "z" * 300}])
