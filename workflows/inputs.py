@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
@@ -40,7 +40,7 @@ def check_text(text: str, *, name: str, limit: int, empty: str) -> str:
     if not text.strip():
         raise ValueError(empty)
     if len(text) > limit:
-        raise ValueError(f"{name} has {len(text)} characters; at most {limit} are accepted")
+        raise ValueError(f"{name} has {len(text):,} characters; at most {limit:,} are accepted")
     return text
 
 
@@ -68,3 +68,24 @@ def question_of(state: Mapping[str, Any], limit: int | None = None) -> str:
     if limit is not None and len(value) > limit:
         raise QuestionError(f"the question has {len(value):,} characters; at most {limit:,} are accepted")
     return value.strip()
+
+
+def bounded_state(name: str, limit: int) -> Callable[[Mapping[str, Any]], None]:
+    """A check of the state every node receives: its ``name`` field, when set, is a string of at most ``limit``.
+
+    A run's first node checks its input, but a thread's state can be written by other
+    routes too (``POST /threads/{id}/state`` as any node, a resumed checkpoint, a
+    ``Command``), after which the run starts further on. Each node runs this check
+    first (:func:`graphreason.workflows.kit.compile.add_nodes`), so no route skips it.
+    """
+
+    def check(state: Mapping[str, Any]) -> None:
+        value = state.get(name) if isinstance(state, Mapping) else getattr(state, name, None)
+        if value is None:
+            return
+        if not isinstance(value, str):
+            raise QuestionError(f"'{name}' must be a string, got {type(value).__name__}")
+        if len(value) > limit:
+            raise QuestionError(f"the {name} has {len(value):,} characters; at most {limit:,} are accepted")
+
+    return check

@@ -493,7 +493,7 @@ def test_a_client_cannot_send_the_servers_requests_to_another_provider(world, sp
 @pytest.mark.parametrize(
     ("graph_id", "graph_input", "words"),
     [
-        ("graph_toolformer", {"text": "x" * 1_000_000}, "at most 20000"),
+        ("graph_toolformer", {"text": "x" * 1_000_000}, "at most 20,000"),
         ("graph_agent", {}, "has no 'node'"),
         ("graph_counselor", {"question": "x" * 1_000_000}, "at most 20,000"),
     ],
@@ -634,3 +634,19 @@ def test_a_restart_stops_the_run_in_flight_and_does_not_repeat_it(world) -> None
     cores = _busy(process.pid, 3.0)
     print(f"restart: the cut-off run ended as error; {cores:.2f} cores used over 3 s after")
     assert cores < 0.3, "the restarted server searches again"
+
+
+def test_a_thread_state_written_as_a_node_is_bounded_like_run_input(world) -> None:
+    """``POST /threads/{id}/state`` as the first node, then a run with no input: the same limit applies."""
+    base = world["base"]
+    status, _, raw = http("POST", f"{base}/threads", {"metadata": {"graph_id": "graph_toolformer"}})
+    assert status == 200, raw
+    thread = json.loads(raw)["thread_id"]
+    values = {"text": "x" * 30_000, "has_calls": True}
+    status, _, raw = http("POST", f"{base}/threads/{thread}/state", {"values": values, "as_node": "start"})
+    assert status == 200, raw
+    status, _, raw = http(
+        "POST", f"{base}/threads/{thread}/runs/wait", {"assistant_id": "graph_toolformer", "input": None}
+    )
+    text = raw.decode(errors="replace")
+    assert "30,000 characters; at most 20,000 are accepted" in text, (status, text[:2000])

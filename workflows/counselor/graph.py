@@ -37,7 +37,8 @@ from graphreason.workflows.counselor.reflector import reflect
 from graphreason.workflows.counselor.review import review
 from graphreason.workflows.counselor.state import CounselorInput, CounselorOutput, CounselorState
 from graphreason.workflows.counselor.thought import think
-from graphreason.workflows.counselor.trials import close_trial, finish, next_trial, start
+from graphreason.workflows.counselor.trials import MAX_QUESTION_CHARS, close_trial, finish, next_trial, start
+from graphreason.workflows.inputs import bounded_state
 from graphreason.workflows.kit.compile import add_nodes, compile_workflow
 
 
@@ -93,6 +94,7 @@ def build_graph(checkpointer=None, *, name: str = "Graph Counselor"):
         next_trial,
         answer_directly,
         finish,
+        check=bounded_state("question", MAX_QUESTION_CHARS),
     )
 
     builder.add_edge(START, "start")

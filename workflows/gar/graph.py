@@ -37,7 +37,7 @@ from graphreason.workflows.gar.prompts import DESIGN_NEW
 from graphreason.workflows.gar.retrieve import retrieve
 from graphreason.workflows.gar.state import GARInput, GAROutput, GARState
 from graphreason.workflows.gar.summarize import summarize
-from graphreason.workflows.inputs import question_of
+from graphreason.workflows.inputs import bounded_state, question_of
 from graphreason.workflows.kit.compile import add_nodes, compile_workflow
 
 RECURSION_LIMIT = 100
@@ -87,6 +87,7 @@ def build_graph(checkpointer=None, *, name: str = "GraphAgent-Reasoner"):
         design,
         test_design,
         summarize,
+        check=bounded_state("question", MAX_QUESTION_CHARS),
     )
     builder.add_edge(START, "start")
     builder.add_edge("start", "construct")

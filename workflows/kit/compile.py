@@ -27,15 +27,31 @@ class RunCutOff(RuntimeError):
     """A served run comes back after the server restarted (or its worker failed) mid-run; it is not repeated."""
 
 
-def add_nodes(builder: StateGraph, *roles: Callable[..., Any]) -> None:
+def add_nodes(
+    builder: StateGraph, *roles: Callable[..., Any], check: Callable[[Any], None] | None = None
+) -> None:
     """Add each role function as a node named after the function (``plan`` -> node "plan").
 
     One name per paper role, so the graph's nodes, the trace and the code read the same.
     Each node is :func:`stoppable`: called directly by ``invoke``/``stream``, and in a
     worker thread with a cancel token by the async API a LangGraph server uses.
+    ``check`` (the method's input bound, e.g. :func:`graphreason.workflows.inputs.bounded_state`)
+    reads the state each node receives before the node runs, whatever route wrote that state.
     """
     for role in roles:
-        builder.add_node(role.__name__, stoppable(role), input_schema=_input_schema(role))
+        node = role if check is None else _checked(role, check)
+        builder.add_node(role.__name__, stoppable(node), input_schema=_input_schema(role))
+
+
+def _checked(role: Callable[..., Any], check: Callable[[Any], None]) -> Callable[..., Any]:
+    """``role`` after ``check`` has read the state it receives."""
+
+    @functools.wraps(role)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        check(args[0] if args else kwargs.get("state"))
+        return role(*args, **kwargs)
+
+    return run
 
 
 def _input_schema(role: Callable[..., Any]) -> type | None:

@@ -14,13 +14,19 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
+from graphreason.workflows.inputs import bounded_state
 from graphreason.workflows.kit.compile import add_nodes, compile_workflow
 from graphreason.workflows.toolformer.context import ToolformerContext
 from graphreason.workflows.toolformer.execute import execute
 from graphreason.workflows.toolformer.generate import generate, start
 from graphreason.workflows.toolformer.parse import parse
 from graphreason.workflows.toolformer.post_process import post_process
-from graphreason.workflows.toolformer.state import ToolformerInput, ToolformerOutput, ToolformerState
+from graphreason.workflows.toolformer.state import (
+    MAX_TEXT_CHARS,
+    ToolformerInput,
+    ToolformerOutput,
+    ToolformerState,
+)
 
 RECURSION_LIMIT = 25
 
@@ -31,7 +37,9 @@ def build_graph(checkpointer=None, *, name: str = "Graph-ToolFormer"):
         ToolformerState, context_schema=ToolformerContext, input_schema=ToolformerInput,
         output_schema=ToolformerOutput,
     )
-    add_nodes(builder, start, generate, parse, execute, post_process)
+    add_nodes(
+        builder, start, generate, parse, execute, post_process, check=bounded_state("text", MAX_TEXT_CHARS)
+    )
     builder.add_edge(START, "start")
     builder.add_edge("start", "generate")
     builder.add_edge("generate", "parse")
