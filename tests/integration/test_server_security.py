@@ -401,14 +401,18 @@ def _group_peak_rss_mb(pgid: int) -> float:
         {"question": "Is there a path from node 0 to node 1?", "graph": {"edges": [[0, 1]], "n_nodes": 30_000_000}},
         {"question": "The nodes are numbered from 1 to 100000000 and the edges are: (1,2). Is node 1 linked to 2?"},
         {"question": "The nodes are numbered from 0 to 9999999999, edges: (0,1). Is there a path from 0 to 1?"},
+        # under the process-wide 5,000,000: the server client's own maximum refuses it (it built 5M-node arrays)
+        {"question": "The nodes are numbered from 0 to 4999999, and the edges are: (0->1) (1->2). Give a "
+                     "topological sort of the graph."},
     ],
-    ids=["n_nodes", "range-from-1", "range-from-0"],
+    ids=["n_nodes", "range-from-1", "range-from-0", "range-5M"],
 )
 def test_tiny_inputs_cannot_ask_the_server_for_gigabytes(world, graph_input: dict) -> None:
     before = _group_peak_rss_mb(world["pid"])
     status, _, raw = http("POST", f"{world['base']}/runs/wait", {"assistant_id": "gar", "input": graph_input})
     text = raw.decode(errors="replace")
-    assert "GraphTextError" in text and "GRAPHREASON_MAX_NODES" in text, f"{status} {text[:2000]}"
+    assert "GraphTextError" in text and "the limit is 200000" in text, f"{status} {text[:2000]}"
+    assert "GRAPHREASON_SERVER_LIMITS=max_nodes=N" in text and len(raw) < 10_000
     # the whole server stays within a few hundred MB of where it was (the attacks asked for 3-75 GB)
     assert _group_peak_rss_mb(world["pid"]) < before + 500
     assert http("GET", f"{world['base']}/ok")[0] == 200  # and it still answers

@@ -23,6 +23,7 @@ import numpy as np
 from graphreason.settings import MAX_NODES_ENV, max_nodes
 from graphreason.tools.core.errors import GraphError
 from graphreason.tools.core.node_ids import find_id
+from graphreason.tools.core.policy import context_is_untrusted, server_limit
 
 Weighted = tuple[int, int, float | None]
 
@@ -58,17 +59,33 @@ def shown(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+# The most nodes a server client's graph may have (the owner may change it: GRAPHREASON_SERVER_LIMITS=max_nodes=N).
+# A 135-character question "numbered from 0 to 4999999" otherwise built five-million-node arrays and a
+# 219 MB answer; a 2,000,000-character question holds about 150,000 edges.
+SERVER_MAX_NODES = 200_000
+
+
+def node_limit() -> tuple[int, str]:
+    """The node limit in force and how to raise it: ``GRAPHREASON_MAX_NODES``, and for a server client also
+    the server maximum (``max_nodes`` in ``GRAPHREASON_SERVER_LIMITS``), whichever is lower."""
+    limit, hint = max_nodes(), f"set {MAX_NODES_ENV} to raise it"
+    if context_is_untrusted():
+        most = server_limit("max_nodes", SERVER_MAX_NODES)
+        if most is not None and most < limit:
+            limit = int(most)
+            hint = "the most a server client may ask for; its owner may change it with GRAPHREASON_SERVER_LIMITS=max_nodes=N"
+    return limit, hint
+
+
 def check_node_count(n: int, source: str) -> int:
-    """``n`` unchanged, or a :class:`GraphTextError` when it is over the node limit (:func:`graphreason.settings.max_nodes`).
+    """``n`` unchanged, or a :class:`GraphTextError` when it is over the node limit (:func:`node_limit`).
 
     Called *before* anything of size ``n`` is allocated: a few bytes of input
     ("numbered from 0 to 9999999999") must not be able to ask for gigabytes.
     """
-    limit = max_nodes()
+    limit, hint = node_limit()
     if n > limit:
-        raise GraphTextError(
-            f"{source} says {n} nodes; the limit is {limit} (set {MAX_NODES_ENV} to raise it)"
-        )
+        raise GraphTextError(f"{source} says {n} nodes; the limit is {limit} ({hint})")
     return n
 
 
