@@ -66,6 +66,10 @@ Input handling and servers
     Host names a server answers besides the loopback ones (``*``: any): :func:`allowed_hosts`.
 ``GRAPHREASON_ALLOWED_ORIGINS`` (comma-separated origins, default none)
     Browser origins a server accepts besides LangSmith Studio and loopback pages: :func:`allowed_origins`.
+``GRAPHREASON_ALLOW_CRONS`` (flag, default off)
+    Let clients of ``langgraph dev`` create crons (``/runs/crons``): :func:`allow_crons`.
+``GRAPHREASON_ALLOW_BATCHES`` (flag, default off)
+    Let clients of ``langgraph dev`` start batches of runs (``/runs/batch``): :func:`allow_batches`.
 ``GRAPHREASON_MODEL_SERVER_TOKEN`` (a token without spaces, default none)
     The bearer token every request to the model server must carry (its ``--token``): :func:`model_server_token`.
 
@@ -334,6 +338,16 @@ ALLOWED_ORIGINS: Setting[list[str]] = Setting(
     "Browser origins a server accepts besides LangSmith Studio and loopback pages.",
     _name_list,
 )
+ALLOW_CRONS: Setting[bool] = Setting(
+    "GRAPHREASON_ALLOW_CRONS", "flag", False,
+    "Let clients of the graph server create crons (scheduled runs that outlive the request).",
+    _flag,
+)
+ALLOW_BATCHES: Setting[bool] = Setting(
+    "GRAPHREASON_ALLOW_BATCHES", "flag", False,
+    "Let clients of the graph server start batches of runs in one request.",
+    _flag,
+)
 MODEL_SERVER_TOKEN: Setting[str | None] = Setting(
     "GRAPHREASON_MODEL_SERVER_TOKEN", "a token without spaces", None,
     "Bearer token every request to the model server must carry (unset: none is asked).",
@@ -348,7 +362,7 @@ DEBUG: Setting[bool] = Setting(
 SETTINGS: tuple[Setting[Any], ...] = (
     DATA_ROOT, CACHE, SMOLLM_GGUF, MPNET_PATH, MAX_NODES, THREADS, LITE_ENCODER, TIMEOUT, MAX_RETRIES,
     LENIENT_GRAPH, SERVER, TRUST_CLIENTS, GRAPH_DIRS, MODELS, PROVIDERS, SERVER_LIMITS, MAX_BODY_BYTES,
-    ALLOWED_HOSTS, ALLOWED_ORIGINS, MODEL_SERVER_TOKEN, DEBUG,
+    ALLOWED_HOSTS, ALLOWED_ORIGINS, ALLOW_CRONS, ALLOW_BATCHES, MODEL_SERVER_TOKEN, DEBUG,
 )
 
 # kept for the modules that name the variable in their messages
@@ -502,6 +516,16 @@ def max_body_bytes(default: int) -> int:
 def allowed_hosts() -> list[str]:
     """``GRAPHREASON_ALLOWED_HOSTS``: host names a server answers besides the loopback names."""
     return [name.lower() for name in ALLOWED_HOSTS.value()]
+
+
+def allow_crons() -> bool:
+    """``GRAPHREASON_ALLOW_CRONS``: whether clients of the graph server may create crons."""
+    return ALLOW_CRONS.value()
+
+
+def allow_batches() -> bool:
+    """``GRAPHREASON_ALLOW_BATCHES``: whether clients of the graph server may start batches of runs."""
+    return ALLOW_BATCHES.value()
 
 
 def model_server_token() -> str | None:

@@ -19,6 +19,11 @@ and runs its lifespan beside its own. Every request passes the project's request
   :data:`DEFAULT_MAX_BODY_BYTES`); a larger declared length is refused before
   it is read, and a body without a length is counted as it arrives: 413.
 
+Crons (``/runs/crons``, ``/threads/{id}/runs/crons``) and batches (``/runs/batch``) are
+refused (403) unless the owner enables them (``GRAPHREASON_ALLOW_CRONS``,
+``GRAPHREASON_ALLOW_BATCHES``): a cron outlives its request and fires again after a
+restart, and a batch starts hundreds of runs in one request.
+
 On shutdown the lifespan cancels every run still working
 (:func:`graphreason.llm.cancel.cancel_all`: searches stop, sandbox children are
 killed), and a watchdog ends the process if it still lingers
@@ -30,18 +35,52 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import threading
 from collections.abc import AsyncIterator
+from typing import Any
 
 from starlette.applications import Starlette
+from starlette.responses import JSONResponse
 
 from graphreason.llm.cancel import cancel_all
 from graphreason.llm.http_guard import RequestGuard, host_name, origin_allowed  # noqa: F401  (offered here too)
+from graphreason.settings import allow_batches, allow_crons
 from graphreason.tools.core.policy import serving_process
 
 log = logging.getLogger(__name__)
 
 SHUTDOWN_SECONDS = 8.0  # after shutdown begins, the process ends within this (the issue asks for 10)
+
+
+_CRONS = re.compile(r"^/(?:threads/[^/]+/)?runs/crons(?:/|$)")
+_BATCH = re.compile(r"^/runs/batch/?$")
+
+
+def route_refusal(method: str, path: str) -> str | None:
+    """Why a client may not use this route (crons and batches are the owner's to enable), or None."""
+    if method == "GET":
+        return None
+    if _CRONS.match(path) and not allow_crons():
+        return "crons are off on this server; its owner may enable them with GRAPHREASON_ALLOW_CRONS=1"
+    if _BATCH.match(path) and not allow_batches():
+        return "batches of runs are off on this server; its owner may enable them with GRAPHREASON_ALLOW_BATCHES=1"
+    return None
+
+
+class ClientRoutes:
+    """ASGI middleware refusing the routes :func:`route_refusal` names (403)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            why = route_refusal(scope.get("method", "GET"), scope.get("path", ""))
+            if why is not None:
+                await JSONResponse({"error": "RouteDisabled", "detail": why}, status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def _exit_if_still_running(seconds: float) -> None:
@@ -68,4 +107,5 @@ async def lifespan(_app: Starlette) -> AsyncIterator[None]:
 
 
 app = Starlette(lifespan=lifespan)
-app.add_middleware(RequestGuard)
+app.add_middleware(ClientRoutes)
+app.add_middleware(RequestGuard)  # added last, so it runs first

@@ -151,3 +151,17 @@ def test_the_lifespan_cancels_live_runs_and_arms_no_watchdog_outside_a_server(mo
     with TestClient(http_app.app):
         pass
     assert armed == [http_app.SHUTDOWN_SECONDS]
+
+
+def test_crons_and_batches_need_the_owners_flag(monkeypatch) -> None:
+    from graphreason.cli.http_app import route_refusal
+
+    for name in ("GRAPHREASON_ALLOW_CRONS", "GRAPHREASON_ALLOW_BATCHES"):
+        monkeypatch.delenv(name, raising=False)
+    assert "GRAPHREASON_ALLOW_CRONS=1" in route_refusal("POST", "/runs/crons")
+    assert "GRAPHREASON_ALLOW_CRONS=1" in route_refusal("POST", "/threads/abc/runs/crons")
+    assert "GRAPHREASON_ALLOW_BATCHES=1" in route_refusal("POST", "/runs/batch")
+    assert route_refusal("POST", "/runs/wait") is None and route_refusal("GET", "/runs/crons") is None
+    monkeypatch.setenv("GRAPHREASON_ALLOW_CRONS", "1")
+    monkeypatch.setenv("GRAPHREASON_ALLOW_BATCHES", "1")
+    assert route_refusal("POST", "/runs/crons") is None and route_refusal("POST", "/runs/batch") is None

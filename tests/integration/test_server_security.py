@@ -654,3 +654,22 @@ def test_a_thread_state_written_as_a_node_is_bounded_like_run_input(world) -> No
     )
     text = raw.decode(errors="replace")
     assert "30,000 characters; at most 20,000 are accepted" in text, (status, text[:2000])
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "words"),
+    [
+        ("/runs/crons", {"assistant_id": "gar", "schedule": "* * * * *", "input": {"question": "x"}}, "crons are off"),
+        ("/runs/batch", [{"assistant_id": "gar", "input": {"question": "x"}}] * 3, "batches of runs are off"),
+    ],
+)
+def test_crons_and_batches_are_the_owners_to_enable(world, path: str, body: object, words: str) -> None:
+    status, _, raw = http("POST", f"{world['base']}{path}", body)  # type: ignore[arg-type]
+    assert status == 403 and words in raw.decode(), raw[:500]
+    status, _, raw = http("POST", f"{world['base']}/threads", {})
+    thread = json.loads(raw)["thread_id"]
+    if path == "/runs/crons":  # a thread's own crons too
+        status, _, raw = http("POST", f"{world['base']}/threads/{thread}/runs/crons", body)  # type: ignore[arg-type]
+        assert status == 403 and words in raw.decode()
+    status, _, raw = http("POST", f"{world['base']}/runs/crons/search", {})
+    assert status == 403  # searching crons is a POST as well: nothing to list when none can be made
