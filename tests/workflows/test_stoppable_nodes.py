@@ -157,3 +157,43 @@ def test_a_served_run_that_comes_back_after_a_restart_is_not_repeated(
         asyncio.run(graph.ainvoke({}, config))
     assert not stopped.is_set()  # refused before any work
     assert asyncio.run(graph.ainvoke({}, {"metadata": {"run_id": "run-2"}}))["rounds"] > 0
+
+
+def test_a_cancel_the_runtime_no_longer_relays_still_stops_the_node(monkeypatch, tmp_path) -> None:
+    """After 240 s LangGraph's in-memory runtime stops listening for cancels, so the run's task is never
+    cancelled: the node watches for the cancel itself (here the task is left alone and the cancel is only
+    recorded, as the runtime records it) and its work stops within the poll and grace times."""
+    from graphreason.workflows.kit import compile as kit
+
+    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path))
+    asked = {"at": None}
+    monkeypatch.setattr(kit, "_served_run_id", lambda: "run-after-240s")
+    monkeypatch.setattr(kit, "_served_thread_id", lambda: None)
+    monkeypatch.setattr(kit, "cancel_requested", lambda run, thread: asked["at"] is not None and run == "run-after-240s")
+    stopped = threading.Event()
+    graph = _loop_graph(stopped, seconds=60.0)
+
+    async def scenario() -> float:
+        task = asyncio.create_task(graph.ainvoke({"rounds": 0}))
+        await asyncio.sleep(1.0)
+        asked["at"] = time.monotonic()  # the client's cancel, recorded but never delivered to the task
+        with pytest.raises(RunCancelled):
+            await task
+        return time.monotonic() - asked["at"]
+
+    took = asyncio.run(scenario())
+    assert stopped.wait(5) and took < kit.CANCEL_POLL_SECONDS + kit.STOP_GRACE_SECONDS
+
+
+def test_the_recorded_cancel_is_read_from_the_in_memory_runtime() -> None:
+    from langgraph_runtime_inmem.inmem_stream import Message, get_stream_manager
+
+    from graphreason.workflows.kit.compile import cancel_requested
+
+    run, thread = "1f0a0b1c-0000-4000-8000-000000000001", "1f0a0b1c-0000-4000-8000-000000000002"
+    assert not cancel_requested(run, thread)
+    manager = get_stream_manager()
+    asyncio.run(manager.put(run, thread, Message(topic=f"run:{run}:control".encode(), data=b"interrupt")))
+    assert cancel_requested(run, thread) and not cancel_requested(run, None)
+    asyncio.run(manager.put(run, None, Message(topic=f"run:{run}:control".encode(), data=b"done")))
+    assert cancel_requested(run, thread)  # the run's own thread still holds the interrupt

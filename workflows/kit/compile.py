@@ -15,12 +15,14 @@ from typing import Any
 
 from langgraph.graph import StateGraph
 
-from graphreason.llm.cancel import CancelToken, bind_token
+from graphreason.llm.cancel import CancelToken, RunCancelled, bind_token
 from graphreason.settings import cache_dir
 from graphreason.tools.core.policy import scrub_paths, serving_process
 
 # After a cancel, how long a node's thread gets to reach its next check before the run is let go
 STOP_GRACE_SECONDS = 3.0
+# How often a served node looks for a cancel of its run itself (the runtime's own listener gives up at 240 s)
+CANCEL_POLL_SECONDS = 0.5
 
 
 class RunCutOff(RuntimeError):
@@ -90,8 +92,19 @@ def stoppable(role: Callable[..., Any]) -> Any:
         context.run(bind_token, token)
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(None, functools.partial(context.run, _first_time, run_id, role, args, kwargs))
+        thread_id = _served_thread_id() if run_id else None
         try:
-            return await asyncio.shield(work)
+            while True:  # asyncio.wait never cancels ``work``: the thread stops only through its token
+                finished, _ = await asyncio.wait([work], timeout=CANCEL_POLL_SECONDS)
+                if finished:
+                    return work.result()
+                if run_id and cancel_requested(run_id, thread_id):
+                    # LangGraph's in-memory runtime stops listening for cancels after 240 s: watch ourselves
+                    token.cancel()
+                    await asyncio.wait([work], timeout=STOP_GRACE_SECONDS)
+                    if work.done():
+                        return work.result()  # raises the RunCancelled the node stopped with
+                    raise RunCancelled("the run was cancelled; its work did not stop within the grace time")
         except asyncio.CancelledError:
             token.cancel()
             await asyncio.wait([work], timeout=STOP_GRACE_SECONDS)
@@ -119,6 +132,39 @@ def _served_run_id() -> str | None:
     except RuntimeError:  # no runnable context
         return None
     return str(run_id) if run_id else None
+
+
+def _served_thread_id() -> str | None:
+    """The thread id of the served run this node belongs to, if it has one."""
+    from langgraph.config import get_config
+
+    try:
+        config = get_config()
+    except RuntimeError:
+        return None
+    found = (config.get("configurable") or {}).get("thread_id") or (config.get("metadata") or {}).get("thread_id")
+    return str(found) if found else None
+
+
+def cancel_requested(run_id: str, thread_id: str | None) -> bool:
+    """Whether the server was asked to cancel (interrupt or roll back) run ``run_id``.
+
+    Read from the in-memory runtime of ``langgraph dev`` (its stream manager keeps the last
+    control message of each run); elsewhere the runtime's own cancellation is all there is.
+    """
+    try:
+        from langgraph_runtime_inmem.inmem_stream import get_stream_manager
+    except ImportError:
+        return False
+    manager = get_stream_manager()
+    for thread in dict.fromkeys((thread_id, None)):
+        try:
+            message = manager.get_control_key(run_id, thread)
+        except (ValueError, TypeError, AttributeError):  # an id of another form, or another runtime version
+            continue
+        if message is not None and getattr(message, "data", None) in (b"interrupt", b"rollback"):
+            return True
+    return False
 
 
 def _first_time(run_id: str | None, role: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
