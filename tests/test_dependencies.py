@@ -2,7 +2,7 @@
 
 Every module the package installs is read with ``ast``: each third-party import
 (top level or inside a function) must come from a declared distribution (the
-core dependencies or the ``finetune`` and ``spark`` extras), and each core dependency must be
+core dependencies or the ``finetune``, ``spark`` and ``serve`` extras), and each core dependency must be
 imported somewhere, or be listed in ``NOT_IMPORTED`` with the reason.
 """
 
@@ -43,7 +43,7 @@ def _imported_top_levels() -> set[str]:
 def test_every_import_is_declared_and_every_dependency_imported() -> None:
     declared_core = {_name(r) for r in PROJECT["dependencies"]}
     extras = PROJECT["optional-dependencies"]
-    declared = declared_core | {_name(r) for extra in ("finetune", "spark") for r in extras[extra]}
+    declared = declared_core | {_name(r) for extra in ("finetune", "spark", "serve") for r in extras[extra]}
     owners = packages_distributions()
     imported = _imported_top_levels()
     undeclared = {
