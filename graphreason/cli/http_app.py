@@ -2,22 +2,9 @@
 
 LangGraph's server mounts this app's middleware in front of its own routes,
 and runs its lifespan beside its own. Every request passes the project's request guard
-(:class:`graphreason.llm.http_guard.RequestGuard`, shared with the model server):
-
-* **Host** must be a loopback name (``localhost``, ``127.0.0.1``, ``::1``) or
-  one the owner lists in ``GRAPHREASON_ALLOWED_HOSTS`` (``*``: any); otherwise
-  400. A web page cannot reach the server by pointing its own domain at
-  127.0.0.1 (DNS rebinding), since the browser sends that domain as the Host.
-* **Origin**, when a browser sends one, must be LangSmith Studio, a loopback
-  page, or one the owner lists in ``GRAPHREASON_ALLOWED_ORIGINS``; otherwise
-  403. CORS alone does not stop a cross-site "simple" request: the browser
-  sends it and only hides the answer, after the run has started.
-* **Bodies** of POST, PUT and PATCH requests must be JSON
-  (``Content-Type: application/json`` or ``+json``); otherwise 415. A form or
-  ``text/plain`` body is what a cross-site page can send without a preflight.
-  A body may hold at most ``GRAPHREASON_MAX_BODY_BYTES`` bytes (default
-  :data:`DEFAULT_MAX_BODY_BYTES`); a larger declared length is refused before
-  it is read, and a body without a length is counted as it arrives: 413.
+(:class:`graphreason.llm.http_guard.RequestGuard`, shared with the model server), which checks its
+Host, Origin, JSON bodies and their size (8 MiB unless ``GRAPHREASON_MAX_BODY_BYTES`` says
+otherwise); that module's docstring says what each refusal guards against.
 
 Crons (``/runs/crons``, ``/threads/{id}/runs/crons``) and batches (``/runs/batch``) are
 refused (403) unless the owner enables them (``GRAPHREASON_ALLOW_CRONS``,
