@@ -99,12 +99,12 @@ class HybridIndex(Retriever):
             return [Hit(node, score, "dense") for node, score in self.dense.search(query, k, node_type)]
         wanted = max(k, CANDIDATES)
         lexical = self.lexical.search(query, wanted, node_type)
-        dense = self.dense.search(query, wanted, node_type) if self.ranking == "hybrid" else []
         ids = self.lexical.ids
         hits = [Hit(ids[h.position], 1.0, "exact name") for h in lexical if h.exact]
         placed = {h.node for h in hits}
-        if len(hits) >= k:
+        if len(hits) >= k:  # the exact names settle it: no query embedding, no dense scan
             return hits[:k]
+        dense = self.dense.search(query, wanted, node_type) if self.ranking == "hybrid" else []
         target = normalise(query)
         candidates = [ids[h.position] for h in lexical if not h.exact] + [node for node, _ in dense]
         near = []
