@@ -17,8 +17,6 @@ which settles names that match word for word.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 import threading
 from pathlib import Path
 
@@ -26,9 +24,9 @@ import numpy as np
 from scipy import sparse
 
 from graphreason.settings import cache_dir
-from graphreason.tools.core.retrieval.embedders import Embedder, _normalise_rows
+from graphreason.tools.core.retrieval.embedders import STATIC_PRESET, Embedder, _normalise_rows
+from graphreason.tools.core.retrieval.vector_cache import write_array
 
-STATIC_NAME = "minilm-static"
 _TABLE_FORMAT = 1
 _lock = threading.Lock()
 _tables: dict[str, np.ndarray] = {}
@@ -75,22 +73,14 @@ def static_table(folder: Path) -> np.ndarray:
     with _lock:
         if key in _tables:
             return _tables[key]
-        path = cache_dir("models") / f"{STATIC_NAME}-{_source_digest(folder)}.npy"
+        path = cache_dir("models") / f"{STATIC_PRESET}-{_source_digest(folder)}.npy"
         if path.is_file():
             table = np.load(path).astype(np.float32)
         else:
             announce_first_use("distilling a static word-piece table from MiniLM", 15, path)
-            table = distil_table(folder)
-            handle, tmp = tempfile.mkstemp(prefix=path.name, suffix=".npy", dir=path.parent)
-            try:
-                with os.fdopen(handle, "wb") as fh:
-                    np.save(fh, table.astype(np.float16))
-                os.replace(tmp, path)
-            except OSError:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
-            table = table.astype(np.float16).astype(np.float32)  # the same values a later load reads
+            stored = distil_table(folder).astype(np.float16)
+            write_array(path, stored)
+            table = stored.astype(np.float32)  # the same values a later load reads
         _tables[key] = table
         return table
 
@@ -100,7 +90,7 @@ class StaticEmbedder(Embedder):
 
     cache_vectors = False  # a million names embed in seconds: cheaper to recompute than to keep
 
-    def __init__(self, folder: str | Path, name: str = STATIC_NAME) -> None:
+    def __init__(self, folder: str | Path, name: str = STATIC_PRESET) -> None:
         from tokenizers import Tokenizer
 
         self.folder = Path(folder)

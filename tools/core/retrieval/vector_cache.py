@@ -93,16 +93,16 @@ def cached_vectors(
         announce_embedding(what or f"embedding {len(texts):,} {label} texts with {model.name}", texts, model.name, path)
     vectors = embed_by_length(model, texts, batch_size, progress, desc=f"embedding {label}")
     if path is not None:
-        _write(path, vectors)
+        write_array(path, vectors)
     return vectors
 
 
-def _write(path: Path, vectors: np.ndarray) -> None:
-    """Write beside the target and rename, so a concurrent reader never sees half a file."""
+def write_array(path: Path, array: np.ndarray) -> None:
+    """``np.save`` beside the target and rename, so a concurrent reader never sees half a file."""
     handle, tmp = tempfile.mkstemp(prefix=path.name, suffix=".npy", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as fh:
-            np.save(fh, vectors)
+            np.save(fh, array)
         os.replace(tmp, path)
     except OSError:
         if os.path.exists(tmp):
