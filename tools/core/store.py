@@ -69,6 +69,7 @@ class GraphStore:
         self._edges: list[Edge] = []
         self._fingerprint: str | None = None
         self._schema: dict[str, dict[str, list[str]]] | None = None  # node type -> relation -> target types
+        self._type_features: dict[str, list[str]] | None = None  # node type -> feature names
 
     # ------------------------------------------------------------------ building
     def add_node(self, node: Any, type: str = "node", features: dict[str, Any] | None = None) -> str:
@@ -83,7 +84,7 @@ class GraphStore:
             self._type[nid] = type
         if features:
             self._features[nid].update(features)
-        self._fingerprint = self._schema = None
+        self._fingerprint = self._schema = self._type_features = None
         return nid
 
     def add_edge(
@@ -105,7 +106,7 @@ class GraphStore:
             self._arc(d, s, relation)
         elif reverse_relation:
             self._arc(d, s, reverse_relation)
-        self._fingerprint = self._schema = None
+        self._fingerprint = self._schema = self._type_features = None
 
     def add_arc(self, src: Any, dst: Any, relation: str) -> None:
         """Add one adjacency entry only (for formats that list both directions themselves)."""
@@ -116,7 +117,7 @@ class GraphStore:
         if d not in self._out[s].get(relation, ()):
             self._edges.append(Edge(s, d, relation))
         self._arc(s, d, relation)
-        self._fingerprint = self._schema = None
+        self._fingerprint = self._schema = self._type_features = None
 
     def _arc(self, s: str, d: str, relation: str) -> None:
         self._out[s].setdefault(relation, {})[d] = None
@@ -191,6 +192,15 @@ class GraphStore:
             }
         return {t: dict(rels) for t, rels in self._schema.items()}
 
+    def type_features(self) -> dict[str, list[str]]:
+        """``node type -> the feature names its nodes carry`` (sorted), read from the nodes once."""
+        if self._type_features is None:
+            found: dict[str, set[str]] = {}
+            for nid, t in self._type.items():
+                found.setdefault(t, set()).update(self._features[nid].keys())
+            self._type_features = {t: sorted(keys) for t, keys in sorted(found.items())}
+        return dict(self._type_features)
+
     def neighbors(self, node: Any, relation: str | None = None, direction: Direction = "out") -> list[str]:
         """Neighbour ids; ``relation=None`` merges all relations.
 
@@ -260,16 +270,11 @@ class GraphStore:
         """
         if self.description:
             return self.description
-        types: dict[str, set[str]] = {}
-        for nid, t in self._type.items():
-            types.setdefault(t, set()).update(self._features[nid].keys())
         schema = self.schema()
         parts = []
-        for t, keys in sorted(types.items()):
+        for t, keys in self.type_features().items():
             relations = ", ".join(f"{r} -> {' or '.join(ends)}" for r, ends in schema.get(t, {}).items())
-            parts.append(
-                f"{t} nodes (features: {', '.join(sorted(keys)) or 'none'}; neighbor types: {relations or 'none'})"
-            )
+            parts.append(f"{t} nodes (features: {', '.join(keys) or 'none'}; neighbor types: {relations or 'none'})")
         kind = "directed" if self.directed else "undirected"
         return f"A {kind} graph '{self.name}' with " + "; ".join(parts) + "."
 

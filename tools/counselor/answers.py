@@ -20,7 +20,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graphreason.tools.counselor.functions import GraphFunctions
+from graphreason.tools.core.retrieval.lexical import normalise
+from graphreason.tools.counselor.functions import GraphFunctions, name_key
 
 _NOT_A_NAME = re.compile(
     r"\b(how many|number of|count|how much|how often|ids?|identifiers?|years?|when|dates?|degree)\b", re.IGNORECASE
@@ -65,10 +66,6 @@ def _parts(answer: str) -> list[str]:
     return [p.strip().strip("'\"").strip() for p in text.split(",") if p.strip().strip("'\"").strip()]
 
 
-def _key(text: str) -> str:
-    return re.sub(r"[\s_\-]+", "_", text.strip().lower())
-
-
 def check_final(
     answer: str, functions: GraphFunctions, question: str, failed_observations: Sequence[str] = ()
 ) -> FinalCheck:
@@ -82,15 +79,15 @@ def check_final(
         ))
     store = functions.store
     parts = _parts(answer)
-    relations = {_key(r) for node_type in store.node_types() for r in store.type_relations(node_type)}
-    named = [p for p in parts if _key(p) in relations]
+    relations = {name_key(r) for rels in store.schema().values() for r in rels}
+    named = [p for p in parts if name_key(p) in relations]
     if named:
         return FinalCheck(None, "refused", "relation", (
             f"{named[0]!r} is a neighbor type of the graph, not an answer; the task is not finished. Finish with "
             "the value itself (a name, title, number or list from the Observations)."
         ))
-    features = {_key(k) for node_type in store.node_types() for k in _type_features(functions, node_type)}
-    keys = [p for p in parts if _key(p) in features]
+    features = {name_key(k) for keys in store.type_features().values() for k in keys}
+    keys = [p for p in parts if name_key(p) in features]
     if keys:
         return FinalCheck(None, "refused", "feature name", (
             f"{keys[0]!r} is the name of a feature, not its value; the task is not finished. Read the "
@@ -109,25 +106,8 @@ def check_final(
     return FinalCheck(answer)
 
 
-def _type_features(functions: GraphFunctions, node_type: str) -> set[str]:
-    """Feature names of the first few nodes of ``node_type`` (a cheap schema read, cached per graph)."""
-    cache = functions.__dict__.setdefault("_feature_schema", {})
-    if node_type not in cache:
-        keys: set[str] = set()
-        for i, node in enumerate(functions.store.nodes(node_type)):
-            keys.update(functions.store.features(node))
-            if i >= 50:
-                break
-        cache[node_type] = keys
-    return cache[node_type]
-
-
 _COUNT_QUESTION = re.compile(r"\b(how many|number of|count of)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
-
-
-def _plain(text: str) -> str:
-    return " ".join(re.findall(r"[^\W_]+", text.casefold()))
 
 
 def grounded(answer: str | None, observations: Sequence[str], question: str) -> bool:
@@ -139,8 +119,8 @@ def grounded(answer: str | None, observations: Sequence[str], question: str) -> 
     """
     if not answer or not answer.strip():
         return False
-    items = [p for p in _parts(answer) if _plain(p)] or [answer]
+    items = [p for p in _parts(answer) if normalise(p)] or [answer]
     if _COUNT_QUESTION.search(question) and not all(_NUMBER.match(p.strip()) for p in items):
         return False
-    seen = " " + " ".join(_plain(o) for o in observations) + " "
-    return all(f" {_plain(item)} " in seen for item in items)
+    seen = " " + " ".join(normalise(o) for o in observations) + " "
+    return all(f" {normalise(item)} " in seen for item in items)

@@ -90,8 +90,8 @@ def recording_retrievals() -> Iterator[list[dict[str, str]]]:
         _RETRIEVALS.reset(token)
 
 
-def _name_key(name: str) -> str:
-    """Comparison key for relation/feature names: case, separators, neighbour spelling ignored."""
+def name_key(name: str) -> str:
+    """Comparison key for relation/feature names: quotes, case, separators, neighbour spelling ignored."""
     key = strip_quotes(name).lower().replace("neighbour", "neighbor")
     return re.sub(r"[\s_\-]+", "_", key)
 
@@ -171,7 +171,7 @@ class GraphFunctions:
         if self._label_cache is None or self._label_cache[0] != size:
             table: dict[str, list[str]] = {}
             for label in self.store.relations():
-                table.setdefault(_name_key(label), []).append(label)
+                table.setdefault(name_key(label), []).append(label)
             self._label_cache = (size, table)
         return self._label_cache[1]
 
@@ -180,7 +180,7 @@ class GraphFunctions:
         labels = self._labels_by_key()
         if any(relation in group for group in labels.values()):
             return relation
-        candidates = labels.get(_name_key(relation), [])
+        candidates = labels.get(name_key(relation), [])
         node_type = self.store.node_type(node)
         schema = self.store.type_relations(node_type)
         if len(candidates) > 1:  # prefer the labels nodes of this type have
@@ -196,8 +196,8 @@ class GraphFunctions:
         feats = self.store.features(node)
         if key in feats:
             return key
-        wanted = _name_key(key)
-        matches = [k for k in feats if _name_key(k) == wanted]
+        wanted = name_key(key)
+        matches = [k for k in feats if name_key(k) == wanted]
         if len(matches) == 1:
             return matches[0]
         raise UnknownFeatureError(node, strip_quotes(key), matches or list(feats))
