@@ -110,10 +110,10 @@ def body_limit() -> int:
     return max_body_bytes(DEFAULT_MAX_BODY_BYTES)
 
 
-def too_large(limit: int | None = None) -> str:
+def too_large(limit: int) -> str:
     return (
-        f"the request body is over {body_limit() if limit is None else limit:,} bytes; the server's owner may "
-        "raise the limit with GRAPHREASON_MAX_BODY_BYTES"
+        f"the request body is over {limit:,} bytes; the server's owner may raise the limit with "
+        "GRAPHREASON_MAX_BODY_BYTES"
     )
 
 
@@ -145,36 +145,33 @@ class RequestGuard:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008})
                     return
-                await JSONResponse(self.error(status, message), status_code=status)(scope, receive, send)
+                await self._refuse(scope, receive, send, status, message)
                 return
             chunked = "content-length" not in headers and "transfer-encoding" in headers
             if scope["type"] == "http" and scope.get("method") in BODY_METHODS and chunked and limit is not None:
-                receive = await _counted(scope, receive, send, limit)  # a body of unknown length
+                receive = await self._counted(scope, receive, send, limit)  # a body of unknown length
                 if receive is None:
                     return
         await self.app(scope, receive, send)
 
+    async def _refuse(self, scope: dict, receive: Any, send: Any, status: int, message: str) -> None:
+        await JSONResponse(self.error(status, message), status_code=status)(scope, receive, send)
 
-async def _refuse(scope: dict, receive: Any, send: Any, status: int, message: str) -> None:
-    response = JSONResponse({"error": "RequestRefused", "detail": message}, status_code=status)
-    await response(scope, receive, send)
-
-
-async def _counted(scope: dict, receive: Any, send: Any, limit: int) -> Any:
-    """Read a body sent without a length up to ``limit``; a receive that replays it (``None``: refused)."""
-    parts, size = [], 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":  # the client left
-            return _replay([], receive, message)
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            await _refuse(scope, receive, send, 413, too_large(limit))
-            return None
-        parts.append(chunk)
-        if not message.get("more_body", False):
-            return _replay(parts, receive, None)
+    async def _counted(self, scope: dict, receive: Any, send: Any, limit: int) -> Any:
+        """Read a body sent without a length up to ``limit``; a receive that replays it (``None``: refused)."""
+        parts, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left
+                return _replay([], receive, message)
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await self._refuse(scope, receive, send, 413, too_large(limit))
+                return None
+            parts.append(chunk)
+            if not message.get("more_body", False):
+                return _replay(parts, receive, None)
 
 
 def _replay(parts: list[bytes], original: Any, last: dict | None) -> Any:
