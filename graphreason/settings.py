@@ -160,7 +160,8 @@ def _name_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def _token(text: str) -> str:
+def parse_token(text: str) -> str:
+    """A bearer token: non-empty, without spaces (``GRAPHREASON_MODEL_SERVER_TOKEN``, the model server's ``--token``)."""
     token = text.strip()
     if not token or any(char.isspace() for char in token):
         raise ValueError(f"wanted a token without spaces, got {text!r}")
@@ -351,7 +352,7 @@ ALLOW_BATCHES: Setting[bool] = Setting(
 MODEL_SERVER_TOKEN: Setting[str | None] = Setting(
     "GRAPHREASON_MODEL_SERVER_TOKEN", "a token without spaces", None,
     "Bearer token every request to the model server must carry (unset: none is asked).",
-    _token,
+    parse_token,
 )
 DEBUG: Setting[bool] = Setting(
     "GRAPHREASON_DEBUG", "flag", False,

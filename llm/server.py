@@ -74,7 +74,7 @@ from starlette.routing import Route
 
 from graphreason.llm.http_guard import RequestGuard
 from graphreason.settings import max_body_bytes as configured_max_body_bytes
-from graphreason.settings import model_server_token
+from graphreason.settings import model_server_token, parse_token
 
 log = logging.getLogger(__name__)
 
@@ -548,6 +548,13 @@ def _positive_int(text: str) -> int:
     return int(digits)
 
 
+def _token(text: str) -> str:
+    try:
+        return parse_token(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def main(argv: list[str] | None = None, make_model: Callable[[str], BaseChatModel] = local_model) -> None:
     """Command-line entry point; ``make_model`` turns the ``--model`` spec into a chat model.
 
@@ -568,13 +575,11 @@ def main(argv: list[str] | None = None, make_model: Callable[[str], BaseChatMode
         f"(default: $GRAPHREASON_MAX_BODY_BYTES or {DEFAULT_MAX_BODY_BYTES})",
     )
     parser.add_argument(
-        "--token", default=model_server_token(),
+        "--token", type=_token, default=model_server_token(),
         help="bearer token every request must carry (default: $GRAPHREASON_MODEL_SERVER_TOKEN; unset: none)",
     )
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
-    if args.token is not None and (not args.token.strip() or any(c.isspace() for c in args.token)):
-        parser.error("--token must be a non-empty token without spaces")
 
     logging.basicConfig(level=args.log_level.upper())
     try:
