@@ -65,9 +65,14 @@ def question_of(state: Mapping[str, Any], limit: int | None = None) -> str:
         raise QuestionError(f"'question' must be a string, got {type(value).__name__}")
     if not value.strip():
         raise QuestionError("question must not be empty")
-    if limit is not None and len(value) > limit:
-        raise QuestionError(f"the question has {len(value):,} characters; at most {limit:,} are accepted")
+    if limit is not None:
+        _within("question", value, limit)
     return value.strip()
+
+
+def _within(name: str, value: str, limit: int) -> None:
+    if len(value) > limit:
+        raise QuestionError(f"the {name} has {len(value):,} characters; at most {limit:,} are accepted")
 
 
 def bounded_state(name: str, limit: int) -> Callable[[Mapping[str, Any]], None]:
@@ -85,7 +90,6 @@ def bounded_state(name: str, limit: int) -> Callable[[Mapping[str, Any]], None]:
             return
         if not isinstance(value, str):
             raise QuestionError(f"'{name}' must be a string, got {type(value).__name__}")
-        if len(value) > limit:
-            raise QuestionError(f"the {name} has {len(value):,} characters; at most {limit:,} are accepted")
+        _within(name, value, limit)
 
     return check
