@@ -41,10 +41,11 @@ from graphreason.cli.case_study import add_case_study_parser
 from graphreason.cli.context_options import add_run_settings
 from graphreason.cli.options import positive as _positive
 from graphreason.cli.options import prepared_models
+from graphreason.cli.spark import add_spark_parser
 from graphreason.cli.vertex import add_vertex_parser
 
 ENDPOINT_FAILED = 3  # exit code of a model endpoint failure (2 is bad input)
-COMMANDS = ("run", "eval", "train", "compare", "case-study", "vertex", "serve", "demo")
+COMMANDS = ("run", "eval", "train", "compare", "case-study", "vertex", "spark", "serve", "demo")
 METHOD_COMMANDS = ("run", "eval", "train")  # built from the method registry
 
 
@@ -126,6 +127,7 @@ def build_parser(*, with_methods: bool = True, with_demo: bool = True) -> argpar
     cg.set_defaults(handler=commands.cmd_compare_gar)
     add_case_study_parser(sub)
     add_vertex_parser(sub)
+    add_spark_parser(sub)
 
     serve = sub.add_parser("serve", help="serve the workflows with `langgraph dev` on a loopback port")
     serve.add_argument("--port", type=_positive, default=None, help="port (default: a free one)")

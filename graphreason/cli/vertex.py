@@ -50,6 +50,18 @@ def add_vertex_parser(subparsers: argparse._SubParsersAction) -> None:
         help="extra spark.* setting (repeatable), e.g. spark.executor.memory=8g",
     )  # fmt: skip
     vertex.add_argument("--spark-ui", action="store_true", help="start the Spark web UI and print its address")
+    vertex.add_argument(
+        "--checkpoint-dir", default=None,
+        help="Spark: folder of reliable checkpoints every executor reaches (hdfs://, s3a://, NFS; default: the cache's)",
+    )  # fmt: skip
+    vertex.add_argument(
+        "--checkpoint-interval", type=int, default=None,
+        help="Spark: supersteps between reliable checkpoints (0: in-memory cuts; default 0 locally, 10 on a cluster)",
+    )  # fmt: skip
+    vertex.add_argument(
+        "--results-dir", default=None,
+        help="Spark: where answers that map every node are written as Parquet (default: the cache's gar-results)",
+    )  # fmt: skip
     vertex.add_argument("--max-rounds", type=positive, default=None, help="round cap (default: the algorithm's)")
     vertex.add_argument("--json", action="store_true", help="print the result as JSON")
     vertex.set_defaults(handler=cmd_vertex)
@@ -101,20 +113,37 @@ def cmd_vertex(args: argparse.Namespace) -> int:
     else:
         from graphreason.tools.gar.spark.edges import load_edges
         from graphreason.tools.gar.spark.pregel import run_spark, spark_support
-        from graphreason.tools.gar.spark.session import SparkSettings, get_session, parse_conf, ui_url
+        from graphreason.tools.gar.spark.session import (
+            SparkSettings,
+            get_session,
+            parse_conf,
+            run_info,
+            ui_url,
+        )
 
         reason = spark_support(algorithm)
         if reason is not None:
             raise ValueError(reason)
         conf = parse_conf(args.spark_conf)
-        spark = get_session(SparkSettings(master=args.spark_master, conf=conf, ui=args.spark_ui))
-        if ui_url() and not args.json:
-            print(f"  Spark UI: {ui_url()}", file=out)
-        graph = load_edges(spark, args.edges, directed=args.directed, fmt=args.format)
+        settings = SparkSettings(
+            master=args.spark_master, conf=conf, ui=args.spark_ui, checkpoint_dir=args.checkpoint_dir,
+            checkpoint_interval=args.checkpoint_interval,
+        )  # fmt: skip
+        get_session(settings)
+        spark_info = run_info()
+        if not args.json:
+            print(f"     spark: application {spark_info['application_id']} on {spark_info['master']}", file=out)
+            if ui_url():
+                print(f"  Spark UI: {ui_url()}", file=out)
+            if spark_info.get("event_log"):
+                print(f" event log: {spark_info['event_log']}", file=out)
+        graph = load_edges(get_session(settings), args.edges, directed=args.directed, fmt=args.format)
         if not args.json:
             kind = "directed" if graph.directed else "undirected"
             print(f"     graph: {graph.num_nodes} nodes, {graph.num_arcs} arcs ({kind})", file=out)
-        result = run_spark(algorithm, graph, params, max_rounds=args.max_rounds, on_round=progress)
+        result = run_spark(
+            algorithm, graph, params, max_rounds=args.max_rounds, on_round=progress, results_dir=args.results_dir
+        )
         output = result.output
     summary = {
         "algorithm": result.algorithm,
@@ -126,6 +155,8 @@ def cmd_vertex(args: argparse.Namespace) -> int:
         "complete": result.complete,
         "seconds": round(result.seconds, 3),
     }
+    if engine != "compiled":
+        summary["spark"] = spark_info
     if args.json:
         print(json.dumps(summary, ensure_ascii=False), file=out)
     else:

@@ -26,6 +26,8 @@ _STRINGS = {
     "base_url": "http://127.0.0.1:9/v1",
     "spark_master": "local[2]",
     "spark_conf": "spark.executor.memory=2g",
+    "spark_checkpoint_dir": "hdfs://head:8020/graphreason/checkpoints",
+    "spark_results_dir": "hdfs://head:8020/graphreason/results",
     "edge_dataset": "/data/web/edges.parquet",
 }
 

@@ -77,6 +77,26 @@ class GARContext(RunContext):
         "Extra Spark settings for engine=spark, comma-separated spark.key=value (e.g. "
         "spark.executor.memory=8g,spark.ui.enabled=true). Only the server's owner may set it.",
     )
+    spark_checkpoint_dir: OwnerPath = setting(
+        None,
+        "Folder of the Spark engine's reliable checkpoints, which must be one every executor reaches: on a "
+        "cluster of several machines a shared store (hdfs://, s3a://, an NFS mount). Unset: the cache's "
+        "spark-checkpoints folder (enough for local mode and a cluster on this machine). Only the server's "
+        "owner may set it.",
+    )
+    spark_checkpoint_interval: int | None = setting(
+        None,
+        "Supersteps between reliable checkpoints on Spark; rounds in between keep their lineage, so a lost "
+        "executor costs at most this many rounds of recomputation. 0: cut every round in the executors' memory "
+        "(fast, but a lost executor fails the run). Unset: 0 in local mode, 10 on a cluster.",
+        server_max=10_000,
+    )
+    spark_results_dir: OwnerPath = setting(
+        None,
+        "Folder where a Spark run on an edge dataset writes an answer that maps every node (Parquet: id, value); "
+        "on a cluster, a folder every executor reaches. Unset: the cache's gar-results folder. Only the server's "
+        "owner may set it.",
+    )
     edge_dataset: OwnerPath = setting(
         None,
         "An edge dataset every question is about, instead of a graph in the question: Parquet or CSV with "
@@ -137,6 +157,8 @@ class GARContext(RunContext):
             raise ValueError("agent_batch_size, agent_max_tokens and max_agent_calls must be at least 1")
         if self.top_k < 1:
             raise ValueError("top_k must be at least 1")
+        if self.spark_checkpoint_interval is not None and self.spark_checkpoint_interval < 0:
+            raise ValueError("spark_checkpoint_interval must be 0 or more (or unset)")
         if self.max_rounds is not None and self.max_rounds < 0:
             raise ValueError("max_rounds must be 0 or more (or unset)")
         if self.design_attempts < 0 or self.design_check_graphs < 0:

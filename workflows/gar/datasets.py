@@ -22,7 +22,12 @@ def spark_settings(ctx: GARContext) -> Any:
     """The Spark session settings a context names (unset master: local[*])."""
     from graphreason.tools.gar.spark.session import SparkSettings, parse_conf
 
-    return SparkSettings(master=ctx.spark_master or "local[*]", conf=parse_conf(ctx.spark_conf))
+    return SparkSettings(
+        master=ctx.spark_master or "local[*]",
+        conf=parse_conf(ctx.spark_conf),
+        checkpoint_dir=ctx.spark_checkpoint_dir,
+        checkpoint_interval=ctx.spark_checkpoint_interval,
+    )
 
 
 def check_dataset_settings(ctx: GARContext) -> None:

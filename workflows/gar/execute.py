@@ -85,34 +85,51 @@ def _run_compiled(name: str, problem: ParsedProblem, params: dict[str, Any], ctx
 def _spark_details(name: str, problem: ParsedProblem, params: dict[str, Any], ctx: GARContext) -> dict:
     """The chosen library algorithm on the Spark engine (the graph is the parsed one, sent to Spark)."""
     from graphreason.tools.gar.spark.pregel import run_spark
-    from graphreason.tools.gar.spark.session import get_session, ui_url
+    from graphreason.tools.gar.spark.session import get_session
     from graphreason.tools.gar.spark.vertex_graphs import from_vertex_graph
 
     spark = get_session(spark_settings(ctx))
-    url = ui_url()
-    if url:
-        emit("spark", f"Spark UI: {url}", url=url)
+    _announce_spark()
     graph = from_vertex_graph(spark, vertex_graph(problem, name))
     try:
         result = run_spark(get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress)
     finally:
         graph.release()
-    return _run_details(result, "spark")
+    details = _run_details(result, "spark")
+    details["spark"] = _spark_note()
+    return details
 
 
 def _dataset_details(name: str, problem: Any, params: dict[str, Any], ctx: GARContext) -> dict:
     """The chosen library algorithm on the context's edge dataset (already on Spark; node parameters as dataset ids)."""
     from graphreason.tools.gar.spark.pregel import run_spark
-    from graphreason.tools.gar.spark.session import ui_url
 
-    url = ui_url()
-    if url:
-        emit("spark", f"Spark UI: {url}", url=url)
+    _announce_spark()
     result = run_spark(
         get_algorithm(name), problem.graph, problem.dataset_params(params), max_rounds=ctx.max_rounds,
-        on_round=_progress,
+        on_round=_progress, results_dir=ctx.spark_results_dir,
     )  # fmt: skip
-    return _run_details(result, "spark")
+    details = _run_details(result, "spark")
+    details["spark"] = _spark_note()
+    return details
+
+
+def _spark_note() -> dict[str, Any]:
+    """Where the run's Spark work can be watched afterwards: application id, master, event log, checkpoints."""
+    from graphreason.tools.gar.spark.session import run_info
+
+    return run_info()
+
+
+def _announce_spark() -> None:
+    """One ``spark`` event naming the application, its master, the web UI and the event log."""
+    info = _spark_note()
+    parts = [f"Spark application {info.get('application_id')} on {info.get('master')}"]
+    if info.get("ui"):
+        parts.append(f"UI {info['ui']}")
+    if info.get("event_log"):
+        parts.append(f"event log {info['event_log']}")
+    emit("spark", "; ".join(parts), **{k: v for k, v in info.items() if v is not None})
 
 
 def engine_for(name: str, ctx: GARContext) -> tuple[str, str]:
@@ -246,5 +263,8 @@ def execute(state: GARState, runtime: Runtime[GARContext]) -> dict:
             result = _spark_details(name, problem, params, ctx)
         else:
             result = _run_compiled(name, problem, params, ctx)
-    notes.append({"step": "execute", "text": result["text"], "engine": result["engine"], "rounds": result["rounds"]})
+    note = {"step": "execute", "text": result["text"], "engine": result["engine"], "rounds": result["rounds"]}
+    if result.get("spark"):
+        note["spark"] = result["spark"]  # application id, master, event log: the supersteps in Spark's own UI
+    notes.append(note)
     return {"result": result, "rounds": result["rounds"], "trace": notes}

@@ -62,8 +62,15 @@ def run_max_flow(
     *,
     max_rounds: int | None = None,
     on_round: Callable[[RoundInfo], None] | None = None,
+    results_dir: str | None = None,
 ) -> RunResult:
-    """Maximum flow from ``params['source']`` to ``params['target']`` on ``graph``, in Spark supersteps."""
+    """Maximum flow from ``params['source']`` to ``params['target']`` on ``graph``, in Spark supersteps.
+
+    The value is the sink's excess. On a graph given in memory every node's state and the flow on each
+    arc are collected; on an edge dataset only the value is, and the arcs that carry flow are listed when
+    there are at most :data:`~graphreason.tools.gar.spark.answers.FEW`, else written as Parquet
+    (src, dst, flow) beside the other written answers.
+    """
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
@@ -175,6 +182,7 @@ def run_max_flow(
                         "src", "dst", "kind", "cap", new_res.cast(kind).alias("res")
                     ),
                     "src",
+                    rnd,
                 )
                 moved = pushes.select(
                     F.col("src").alias("id"), (-F.col("amount")).alias("d"), F.lit(0).alias("g")
@@ -186,7 +194,7 @@ def run_max_flow(
                     "height", F.col("d").isNotNull().alias("_moved"), "_got",
                 )  # fmt: skip
                 spent = [pushes, arcs]
-        new_nodes = _cut(_with_flags(x, nxt, eps, s, t), "id")
+        new_nodes = _cut(_with_flags(x, nxt, eps, s, t), "id", rnd)
         stats = _stats(new_nodes, new_arcs)  # one job computes the new tables, while the spent ones are held
         for frame in (nodes, *spent):
             frame.unpersist()
@@ -210,6 +218,11 @@ def run_max_flow(
         if active == 0:
             stop = "rule"
 
+    if not graph.in_memory:
+        output = _dataset_flow(graph, nodes, arcs, s, t, results_dir)
+        nodes.unpersist()
+        arcs.unpersist()
+        return RunResult(algorithm.name, output, rnd, stop, trace, {}, params, time.perf_counter() - start)
     # Result: every node's excess and height, and the flow on each arc that carries some (one job)
     final = {"excess": np.zeros(n, dtype=np.int64 if exact else np.float64), "height": np.zeros(n, dtype=np.int64)}
     carried = arcs.filter((F.col("kind") == 0) & (F.col("cap") - F.col("res") > 0)).select(
@@ -234,6 +247,38 @@ def run_max_flow(
     return RunResult(algorithm.name, output, rnd, stop, trace, final, params, time.perf_counter() - start)
 
 
+def _dataset_flow(graph: SparkEdgeGraph, nodes: Any, arcs: Any, s: int, t: int, results_dir: str | None) -> dict:
+    """The flow value (the sink's excess) and the arcs carrying flow, in dataset ids, read in small jobs."""
+    from pyspark.sql import functions as F
+
+    from graphreason.tools.gar.spark.answers import FEW, DatasetAnswer
+
+    value = as_number(nodes.filter(F.col("id") == F.lit(t)).select("excess").collect()[0][0])
+    carried = arcs.filter((F.col("kind") == 0) & (F.col("cap") - F.col("res") > 0)).select(
+        "src", "dst", (F.col("cap") - F.col("res")).alias("flow")
+    )
+    count = carried.count()
+    answer = DatasetAnswer(graph, carried, "max_flow", results_dir)
+    source, target = answer.labels([s, t])
+    out = flow_answer(value, [], source, target)
+    if count <= FEW:
+        rows = carried.orderBy("src", "dst").collect()
+        ids = answer.labels(sorted({int(r[0]) for r in rows} | {int(r[1]) for r in rows}))
+        label = dict(zip(sorted({int(r[0]) for r in rows} | {int(r[1]) for r in rows}), ids, strict=True))
+        out["edge_flows"] = [(label[int(r[0])], label[int(r[1])], as_number(r[2])) for r in rows]
+        return out
+    if not graph.identity_labels:
+        names = graph.nodes.select("id", "label")
+        carried = carried.join(names.select(F.col("id").alias("src"), F.col("label").alias("u")), "src").join(
+            names.select(F.col("id").alias("dst"), F.col("label").alias("v")), "dst"
+        ).select(F.col("u").alias("src"), F.col("v").alias("dst"), "flow")
+    path = f"{answer.folder()}/edge_flow.parquet"
+    carried.write.mode("errorifexists").parquet(path)
+    out["edge_flows"] = {"file": path, "columns": ["src", "dst", "flow"], "rows": count}
+    out["text"] += f" {count} arcs carry flow; they are written to {path} (src, dst, flow)."
+    return out
+
+
 def _exact_heights(spark: Any, open_arcs: Any, n: int, s: int, t: int) -> Any:
     """Global relabel (see :func:`graphreason.tools.gar.vertex.flow.exact_heights`): (id, h) for every node the
     backward searches reach over the open arcs, the sink's at distance d, then the source's at n + d; one job a level."""
@@ -246,12 +291,12 @@ def _exact_heights(spark: Any, open_arcs: Any, n: int, s: int, t: int) -> Any:
         while labelled < n:  # (every node labelled: nothing left to search for)
             level += 1
             found = open_arcs.join(frontier.select(F.col("id").alias("dst")), "dst").select(F.col("src").alias("id"))
-            new = _cut(found.distinct().join(labels, "id", "left_anti").select("id", F.lit(level).alias("h")), "id")
+            new = _cut(found.distinct().join(labels, "id", "left_anti").select("id", F.lit(level).alias("h")), "id", level)
             count = new.count()
             if count == 0:
                 break
             labelled += count
-            labels = _cut(labels.unionByName(new), "id")
+            labels = _cut(labels.unionByName(new), "id", level)
             frontier = new
     return labels.filter((F.col("id") != s) & (F.col("id") != t)).persist()
 

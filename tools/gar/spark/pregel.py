@@ -21,8 +21,11 @@ size estimates stay one round deep however long the run. The expressions are
 the very functions the compiled engine evaluates on numpy arrays
 (:mod:`graphreason.tools.gar.vertex.kernel`).
 
-After the last round the kernel's fields are collected to the driver (n values
-each; the arcs never are) and the algorithm's own Result part words the answer.
+After the last round, on a graph given in memory, the kernel's fields are collected
+to the driver (n values each; the arcs never are) and the algorithm's own Result
+part words the answer. On an edge dataset nothing per node is collected: the
+answer is made in Spark and per-node answers are written as Parquet
+(:mod:`graphreason.tools.gar.spark.answers`).
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ import numpy as np
 
 from graphreason.llm.cancel import check_cancelled
 from graphreason.tools.gar.datasets import relabel
-from graphreason.tools.gar.spark.edges import SparkEdgeGraph, rows_of
-from graphreason.tools.gar.spark.session import SparkUnavailableError
+from graphreason.tools.gar.spark.answers import DatasetAnswer, dataset_result
+from graphreason.tools.gar.spark.edges import SparkEdgeGraph, detached, kept, rows_of
+from graphreason.tools.gar.spark.session import SparkUnavailableError, checkpoint_interval
 from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, VertexAlgorithm, round_cap
 from graphreason.tools.gar.vertex.flow import MaxFlow
 from graphreason.tools.gar.vertex.graph import VertexProgramError, node_in_range
@@ -173,8 +177,14 @@ def run_spark(
     *,
     max_rounds: int | None = None,
     on_round: Callable[[RoundInfo], None] | None = None,
+    results_dir: str | None = None,
 ) -> RunResult:
-    """Run a kernel algorithm on ``graph`` in Spark supersteps; the same :class:`RunResult` as the compiled engine."""
+    """Run a kernel algorithm on ``graph`` in Spark supersteps; the same :class:`RunResult` as the compiled engine.
+
+    On an edge dataset the answer is made in Spark (:mod:`graphreason.tools.gar.spark.answers`): an answer
+    that maps every node is written as Parquet under ``results_dir`` (default: the cache's ``gar-results``)
+    and summarised, and ``state`` holds only the aggregates' totals, not the n-value fields.
+    """
     from pyspark.sql import functions as F
 
     reason = spark_support(algorithm)
@@ -183,7 +193,7 @@ def run_spark(
     if isinstance(algorithm, MaxFlow):  # per-arc state: its own data movement, the same rules
         from graphreason.tools.gar.spark.flow import run_max_flow
 
-        return run_max_flow(algorithm, graph, params, max_rounds=max_rounds, on_round=on_round)
+        return run_max_flow(algorithm, graph, params, max_rounds=max_rounds, on_round=on_round, results_dir=results_dir)
     assert isinstance(algorithm, KernelAlgorithm)
     start = time.perf_counter()
     facts_graph = _Facts(graph)
@@ -290,7 +300,7 @@ def run_spark(
         nxt = joined.select(
             *FACTS, *out_fields, changed_col.alias("_changed"), ran.alias("_ran"), F.coalesce("_sent", F.lit(0)).alias("_sent")
         )
-        nxt = _cut(nxt)
+        nxt = _cut(nxt, rnd=rnd)
         after = {name: F.col(name) for name in columns}
         seen = algorithm.aggregates(x, after, F.col("_changed"), params)
         hows = {k: how for k, (_, how) in seen.items()}
@@ -324,14 +334,18 @@ def run_spark(
         if algorithm.halt(rnd, totals, params, glob):
             stop = "rule"
 
-    final = _collect(state, algorithm, n)
-    final["_totals"] = totals
-    output = algorithm.result(facts_graph, final, params)  # type: ignore[arg-type]
+    if graph.in_memory:  # the driver holds the graph already: the algorithm's own Result part, on arrays
+        final = _collect(state, algorithm, n)
+        final["_totals"] = totals
+        output = algorithm.result(facts_graph, final, params)  # type: ignore[arg-type]
+        if not graph.identity_labels:
+            output = relabel(algorithm.name, output, graph.labels)
+    else:  # an edge dataset: answered where the state is, per-node answers written (nothing per node collected)
+        final = {"_totals": totals}
+        output = dataset_result(algorithm, DatasetAnswer(graph, state, algorithm.name, results_dir), params, totals)
     old.unpersist()
     if algorithm.wedges:
         arcs.unpersist()
-    if not graph.identity_labels:
-        output = relabel(algorithm.name, output, graph.labels)
     return RunResult(algorithm.name, output, rnd, stop, trace, final, params, time.perf_counter() - start)
 
 
@@ -380,7 +394,7 @@ def _closed_wedges(graph: SparkEdgeGraph) -> Any:
         above(F.col("dv"), F.col("v"), F.col("dw"), F.col("w"))
     )
     closing = edges.select(F.col("src").alias("v"), F.col("dst").alias("w"))
-    return pairs.join(closing, ["v", "w"], "left_semi").select("u", "v", "w").persist()
+    return kept(pairs.join(closing, ["v", "w"], "left_semi").select("u", "v", "w"))
 
 
 def _send_wedges(
@@ -404,7 +418,7 @@ def _send_wedges(
     )
 
 
-def _cut(frame: Any, key: str = "id", eager: bool = False) -> Any:
+def _cut(frame: Any, key: str = "id", rnd: int = 0, eager: bool = False) -> Any:
     """``frame`` as a table with no history: no query plan and no size estimate carried from earlier rounds.
 
     A round reads the state three times (senders, receivers, update), so an uncut plan grows as
@@ -422,16 +436,27 @@ def _cut(frame: Any, key: str = "id", eager: bool = False) -> Any:
     combined mail then shuffle only the messages (checked in the physical plan: one exchange per
     round, where the unpartitioned state needed two more).
 
-    The checkpoint is lazy: the round's aggregation job computes the rows and stores them on the
-    executors in the same pass (measured, a 13-round BFS on 13 nodes, local[1]: 9.5-10.0 s lazy
-    against 10.5-12.9 s eager). Blocks of earlier rounds are freed by Spark's cleaner once nothing
-    refers to them.
+    In local mode (checkpoint interval 0) the cut is a local checkpoint, and lazy: the round's
+    aggregation job computes the rows and stores them in the same pass (measured, a 13-round BFS on
+    13 nodes, local[1]: 9.5-10.0 s lazy against 10.5-12.9 s eager). Blocks of earlier rounds are
+    freed by Spark's cleaner once nothing refers to them. A local checkpoint lives only on the
+    executor that made it, so on a cluster (interval k > 0) round ``rnd`` is written as a reliable
+    checkpoint when ``rnd`` is a multiple of k, and the rounds in between are persisted with their
+    lineage: an executor lost mid-run costs the recomputation of at most k rounds, not the run.
     """
-    from pyspark.sql import DataFrame
-
-    session = frame.sparkSession
-    fresh = session._jsparkSession.createDataFrame(frame._jdf.javaRDD(), frame._jdf.schema())
-    return DataFrame(fresh, session).repartition(key).localCheckpoint(eager=eager)
+    fresh = detached(frame).repartition(key)
+    every = checkpoint_interval()
+    if every == 0:
+        return fresh.localCheckpoint(eager=eager)
+    if rnd % every:
+        return fresh.persist()  # lineage: a lost partition is recomputed from the last reliable checkpoint
+    # A reliable checkpoint: written to the session's checkpoint folder, which every executor reaches, so
+    # it outlives the executor that computed it. Staged in memory first (otherwise writing the files would
+    # compute the round a second time), then read back once and kept in memory for the round's three reads.
+    staged = fresh.persist()
+    cut = staged.checkpoint(eager=True).persist()
+    staged.unpersist()
+    return cut
 
 
 def _as(x: SparkOps, value: Any) -> Any:

@@ -12,6 +12,7 @@ import atexit
 import os
 import shutil
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,12 @@ from graphreason.tools.gar.vertex.graph import VertexProgramError
 
 class SparkUnavailableError(VertexProgramError):
     """The Spark engine cannot start here (no pyspark, no Java) or cannot run what was asked."""
+
+
+# Supersteps between reliable checkpoints on a cluster: a lost executor's rounds since the last one are
+# recomputed from lineage (GraphX's Pregel cuts every spark.graphx.pregel.checkpointInterval, which its docs
+# suggest setting to 10). benchmarks/bench_gar_spark.py --checkpoints measures the cost per superstep.
+CLUSTER_CHECKPOINT_INTERVAL = 10
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,9 @@ class SparkSettings:
     app_name: str = "graphreason-gar"
     conf: dict[str, str] = field(default_factory=dict)
     ui: bool = False
+    checkpoint_dir: str | None = None  # reliable checkpoints: a folder every executor reaches (unset: the cache's)
+    checkpoint_interval: int | None = None  # supersteps between reliable checkpoints; 0: a local cut every round
+    event_log: bool | None = None  # Spark's event log, for its history server (unset: on for a cluster)
 
     def __post_init__(self) -> None:
         if not self.master.strip():
@@ -43,6 +53,27 @@ class SparkSettings:
         bad = [k for k in self.conf if not k.startswith("spark.")]
         if bad:
             raise SparkUnavailableError(f"Spark settings must be spark.* keys; got {', '.join(sorted(bad))}")
+        every = self.checkpoint_interval
+        if every is not None and (isinstance(every, bool) or not isinstance(every, int) or not 0 <= every <= 10_000):
+            raise SparkUnavailableError(f"the checkpoint interval must be 0 to 10000 supersteps, got {every!r}")
+
+    @property
+    def local(self) -> bool:
+        """The driver is the only executor (``local``, ``local[N]``, ``local[*]``)."""
+        return self.master == "local" or self.master.startswith("local[")
+
+    @property
+    def interval(self) -> int:
+        """Supersteps between reliable checkpoints. Unset: 0 in local mode, where the driver is the only
+        executor and a lost executor is a lost run anyway (each round is cut locally, in memory), and
+        :data:`CLUSTER_CHECKPOINT_INTERVAL` on a cluster."""
+        if self.checkpoint_interval is not None:
+            return self.checkpoint_interval
+        return 0 if self.local else CLUSTER_CHECKPOINT_INTERVAL
+
+    @property
+    def logs_events(self) -> bool:
+        return (not self.local) if self.event_log is None else self.event_log
 
 
 def parse_conf(items: list[str] | str | None) -> dict[str, str]:
@@ -145,6 +176,19 @@ def get_session(settings: SparkSettings | None = None) -> Any:
                     "spark.driver.memory": "2g",
                 }
             )
+        else:
+            # Executors of their own: keep the same planner choices as local mode; the shuffle width is set
+            # from the executors' cores once they have registered (below).
+            defaults["spark.sql.adaptive.enabled"] = "false"
+            offered = _own_cluster_memory(settings.master)
+            if offered:  # a cluster `graphreason spark up` started: each executor takes what its worker offers
+                defaults["spark.executor.memory"] = offered
+        if settings.interval:
+            # a checkpoint's files are deleted once no round refers to it any more
+            defaults["spark.cleaner.referenceTracking.cleanCheckpoints"] = "true"
+        if settings.logs_events:
+            events = event_log_dir()
+            defaults.update({"spark.eventLog.enabled": "true", "spark.eventLog.dir": events.as_uri()})
         for key, value in {**defaults, **settings.conf}.items():
             builder = builder.config(key, value)
         try:
@@ -152,8 +196,71 @@ def get_session(settings: SparkSettings | None = None) -> Any:
         except Exception as exc:  # a JVM that would not start: say which master and why
             raise SparkUnavailableError(f"Spark could not start on {settings.master!r}: {exc}") from exc
         session.sparkContext.setLogLevel("ERROR")
+        if settings.interval:
+            session.sparkContext.setCheckpointDir(settings.checkpoint_dir or str(_cache("spark-checkpoints")))
+        if local is None and "spark.sql.shuffle.partitions" not in settings.conf:
+            session.conf.set("spark.sql.shuffle.partitions", str(_cluster_partitions(session)))
         _session, _settings = session, settings
         return session
+
+
+def _own_cluster_memory(master: str) -> str | None:
+    """The memory each worker offers, when ``master`` is the cluster `graphreason spark up` started here."""
+    from graphreason.tools.gar.spark.cluster import ClusterError, read_cluster
+
+    try:
+        cluster = read_cluster()
+    except ClusterError:
+        return None
+    return str(cluster.spec["memory"]) if cluster is not None and cluster.master_url == master else None
+
+
+def _cache(*parts: str) -> Any:
+    from graphreason.settings import cache_dir
+
+    return cache_dir(*parts)
+
+
+def event_log_dir() -> Any:
+    """Where event logs go (under the cache): ``spark-class org.apache.spark.deploy.history.HistoryServer``
+    with ``spark.history.fs.logDirectory`` set to it shows every past run's supersteps."""
+    return _cache("spark-events")
+
+
+def _cluster_partitions(session: Any, wait: float = 30.0) -> int:
+    """Two shuffle partitions per executor core, counted once the executors have registered (the first job
+    waits for them, as Spark's scheduler does before any job)."""
+    sc = session.sparkContext
+    sc.parallelize([0], 1).count()
+    deadline = time.monotonic() + wait
+    status = sc._jsc.sc().getExecutorMemoryStatus()
+    while status.size() < 2 and time.monotonic() < deadline:  # the driver's own entry is one of them
+        time.sleep(0.25)
+        status = sc._jsc.sc().getExecutorMemoryStatus()
+    return max(2, 2 * int(sc.defaultParallelism))
+
+
+def run_info() -> dict[str, Any]:
+    """Where the running session's work can be watched: application id, master, web UI, event log,
+    checkpoint folder and interval (what a run's trace records)."""
+    if _session is None or _settings is None:
+        return {}
+    sc = _session.sparkContext
+    info: dict[str, Any] = {"application_id": sc.applicationId, "master": sc.master}
+    info["ui"] = sc.uiWebUrl if _settings.ui else None
+    conf = sc.getConf()
+    if conf.get("spark.eventLog.enabled", "false") == "true":
+        info["event_log"] = conf.get("spark.eventLog.dir", "").rstrip("/") + "/" + sc.applicationId
+    else:
+        info["event_log"] = None
+    info["checkpoint_interval"] = _settings.interval
+    info["checkpoint_dir"] = sc.getCheckpointDir() if _settings.interval else None
+    return info
+
+
+def checkpoint_interval() -> int:
+    """Supersteps between reliable checkpoints of the running session (0: local cuts; no session: 0)."""
+    return _settings.interval if _settings is not None else 0
 
 
 def ui_url() -> str | None:
@@ -168,7 +275,10 @@ def stop_session() -> None:
     global _session, _settings
     with _lock:
         if _session is not None:
+            folder = _session.sparkContext.getCheckpointDir() if _settings and _settings.interval else None
             _session.stop()
+            if folder and folder.startswith("file:"):  # this run's checkpoints, on a local or mounted path
+                shutil.rmtree(folder[5:], ignore_errors=True)
         _session, _settings = None, None
 
 

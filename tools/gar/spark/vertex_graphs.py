@@ -36,4 +36,5 @@ def from_vertex_graph(spark: Any, graph: VertexGraph) -> SparkEdgeGraph:
         identity_labels=True,
         names=graph.labels,
         has_node_weights=graph.node_weights is not None,
+        in_memory=True,
     )

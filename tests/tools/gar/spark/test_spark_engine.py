@@ -115,14 +115,22 @@ def test_every_kernel_algorithm_gives_the_compiled_answer(spark, tmp_path: Path,
         params = params_for(name, labels)
         compiled = run(get_algorithm(name), compiled_graph, {k: index.get(v, v) if k in ("source", "target", "node") else v for k, v in params.items()})  # noqa: E501
         rounds: list[RoundInfo] = []
-        spark_run = run_spark(get_algorithm(name), spark_graph, params, on_round=rounds.append)
+        spark_run = run_spark(
+            get_algorithm(name), spark_graph, params, on_round=rounds.append, results_dir=str(tmp_path / "runs")
+        )
         assert [r.round for r in rounds] == list(range(1, spark_run.rounds + 1)), name
         assert spark_run.rounds == compiled.rounds, name
+        assert set(spark_run.state) == {"_totals"}, name  # nothing per node came back to the driver
         if name == "pagerank":
-            np.testing.assert_allclose(spark_run.output["scores"], compiled.output["scores"], atol=1e-12)
+            written = read_written(spark, spark_run.output["written"])
+            assert written == pytest.approx(dict(zip(labels, compiled.output["scores"].tolist(), strict=True)), abs=1e-12)
+            assert spark_run.answer == [labels[v] for v in compiled.answer]
             continue
         expected = compiled.answer
         got = spark_run.answer
+        if isinstance(got, dict) and "file" in got:  # a per-node answer, written: read it back
+            assert got["rows"] == len(expected), name
+            got = read_written(spark, got)
         if isinstance(expected, dict):  # the Spark answer is keyed by dataset ids
             expected = {labels[k]: v for k, v in expected.items()}
         elif name in ("neighbourhood", "topological_sort") and isinstance(expected, list):
@@ -132,6 +140,12 @@ def test_every_kernel_algorithm_gives_the_compiled_answer(spark, tmp_path: Path,
         assert got == expected, name
         if spark_run.output.get("path"):
             assert valid_path(spark_run.output["path"], arcs, directed), name
+
+
+def read_written(spark, answer: dict) -> dict:
+    """A written answer's Parquet file as {dataset id: value}."""
+    assert answer["columns"] == ["id", "value"]
+    return {r["id"]: r["value"] for r in spark.read.parquet(answer["file"]).collect()}
 
 
 def test_nodes_are_numbered_by_sorted_id_across_partitions(spark) -> None:
@@ -225,7 +239,7 @@ def test_a_parquet_dataset_with_string_ids_and_max_flow_on_it(spark, tmp_path: P
     assert (graph.num_nodes, graph.label_type) == (4, "string")
     result = run_spark(get_algorithm("shortest_path"), graph, {"source": "a", "target": "d"})
     assert result.answer == 0.45 and result.output["path"] == ["a", "b", "d"]  # the lighter a-b edge, 0.25
-    assert "dataset ids" in result.output["text"] and "'d'" not in result.output["text"].split("path")[0]
+    assert result.output["text"].startswith("The shortest path from node a to node d has weight 0.45")  # dataset ids
     with pytest.raises(Exception, match="not a node of this graph"):
         run_spark(get_algorithm("bfs_levels"), graph, {"source": "zed"})
 
@@ -316,7 +330,7 @@ def test_questions_about_an_edge_dataset_run_on_spark(spark, tmp_path: Path) -> 
     def ask(question: str, reply: str, **settings) -> dict:
         model = ScriptedChatModel(script=[reply])
         context = GARContext(master_model=model, embedding_model="hash", edge_dataset=path, spark_master="local[1]",
-                             **settings)  # fmt: skip
+                             spark_results_dir=str(tmp_path / "runs"), **settings)  # fmt: skip
         return solve(question, context)
 
     out = ask("What is the shortest path from ann to di?", '{"algorithm": "shortest_path"}')
@@ -331,6 +345,11 @@ def test_questions_about_an_edge_dataset_run_on_spark(spark, tmp_path: Path) -> 
               '{"algorithm": "shortest_path", "params": {"source": "ann", "target": "zed"}}')  # fmt: skip
     choose = next(n for n in out["trace"] if n.get("step") == "choose")
     assert "zed" in str(choose.get("notes")) and "not a node of this graph" in str(choose.get("notes"))
-    assert out["structured"]["value"] == {"ann": 0, "bo": 2, "cy": 3, "di": 4}
+    written = out["structured"]["value"]  # every node's distance: written, summarised, named
+    assert written["rows"] == 4 and written["file"].startswith(str(tmp_path / "runs"))
+    assert read_written(spark, written) == {"ann": 0, "bo": 2, "cy": 3, "di": 4}
+    assert written["file"] in out["answer"] and "4 of 6 nodes are reachable from node ann" in out["answer"]
+    note = next(n for n in out["trace"] if n.get("step") == "execute" and "engine" in n)
+    assert note["spark"]["application_id"] == spark.sparkContext.applicationId and note["spark"]["master"] == "local[1]"
     with pytest.raises(GraphTextError, match="a dataset is read and run on Spark: use engine auto or spark"):
         ask("What is the shortest path from ann to di?", "{}", engine="compiled")
