@@ -84,7 +84,7 @@ def one(engine: str, path: str, algorithm: str, master: str, limit_mb: int | Non
     from graphreason.tools.gar.datasets import read_edge_csv
     from graphreason.tools.gar.vertex import get_algorithm, run
 
-    params = dict(PARAMS.get(algorithm, {}))
+    params = {**PARAMS.get(algorithm, {}), **json.loads(os.environ.get("BENCH_GAR_PARAMS", "{}"))}
     t0 = time.perf_counter()
     peaks: dict[str, Any] = {}
     killed = False
@@ -93,7 +93,7 @@ def one(engine: str, path: str, algorithm: str, master: str, limit_mb: int | Non
         loaded = time.perf_counter() - t0
         result = run(get_algorithm(algorithm), graph, params, max_rounds=max_rounds)
         nodes, arcs = graph.num_nodes, graph.num_arcs
-        digest = _digest(algorithm, result.output, None)
+        digest = _digest(algorithm, result.output, None, np.asarray(graph.labels))
     else:
         from graphreason.tools.gar.spark.cluster import kill_worker, read_cluster
         from graphreason.tools.gar.spark.edges import load_edges
@@ -115,8 +115,7 @@ def one(engine: str, path: str, algorithm: str, master: str, limit_mb: int | Non
         def on_round(info: Any) -> None:
             nonlocal killed
             if cluster is not None and kill_round is not None and info.round == kill_round and not killed:
-                kill_worker(cluster, 0)
-                killed = True
+                killed = bool(kill_worker(cluster, 0))
 
         result = run_spark(get_algorithm(algorithm), graph, params, on_round=on_round, max_rounds=max_rounds)
         nodes, arcs = graph.num_nodes, graph.num_arcs
@@ -154,7 +153,7 @@ def one(engine: str, path: str, algorithm: str, master: str, limit_mb: int | Non
     }
 
 
-def _digest(algorithm: str, output: dict, spark: Any) -> Any:
+def _digest(algorithm: str, output: dict, spark: Any, labels: Any = None) -> Any:
     """A short fingerprint of the answer, equal on both engines: a sum over the written or collected values."""
     answer = output.get("answer")
     if algorithm == "shortest_path":
@@ -168,6 +167,12 @@ def _digest(algorithm: str, output: dict, spark: Any) -> Any:
         else:
             total = float(np.sum(output["scores"]))
         return f"top {answer[:3]} sum {float(total):.9f}"
+    if algorithm == "connected_components":  # the count and every node's component (by its smallest node)
+        if "written" in output:
+            total = spark.read.parquet(output["written"]["file"]).groupBy().sum("value").collect()[0][0]
+        else:
+            total = int(np.sum(labels[output["labels"]]))  # the compiled engine's dense ids as dataset ids
+        return f"{answer} components, component ids sum {int(total)}"
     if algorithm == "max_flow":
         return round(float(answer), 6)
     return str(answer)[:60]
@@ -306,6 +311,8 @@ def main() -> int:
                         help="supersteps between reliable checkpoints (several: one run each); default: the master's")  # fmt: skip
     parser.add_argument("--kill-round", type=int, default=None,
                         help="SIGKILL one worker (and its executor) after this superstep (cluster runs)")  # fmt: skip
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="an algorithm parameter for every run (JSON value), e.g. tol=1e-12")  # fmt: skip
     parser.add_argument("--max-rounds", type=int, default=None, help="stop each run after this many supersteps")
     parser.add_argument("--record", default=None, metavar="NAME", help="write benchmarks/results/NAME.json")
     parser.add_argument("--work", default=None, help="folder for the generated CSV files (default: a temp folder)")
@@ -315,6 +322,9 @@ def main() -> int:
                         help="cap the compiled process's address space and the Spark driver's heap at MB")
     parser.add_argument("--one", nargs=2, metavar=("ENGINE", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.param:  # handed to the measured children
+        given = {k: json.loads(v) for k, _, v in (p.partition("=") for p in args.param)}
+        os.environ["BENCH_GAR_PARAMS"] = json.dumps(given)
     if args.one:
         if args.memory_limit and args.one[0] == "compiled":
             import resource
@@ -327,6 +337,9 @@ def main() -> int:
         return 0
     if args.equality:
         return equality(args.seeds, args.master[0])
+    if args.record:  # imported before the runs: the result file's load average is the one at the start
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import record
     work = Path(args.work or tempfile.mkdtemp())
     work.mkdir(parents=True, exist_ok=True)
     cluster = None
@@ -348,6 +361,15 @@ def main() -> int:
                     for master in args.master if engine == "spark" else ["-"]:
                         for interval in args.checkpoint_interval if engine == "spark" else [None]:
                             kill = args.kill_round if master == "cluster" else None
+                            if kill is not None and cluster is not None and cluster.alive_workers() < args.cluster:
+                                from graphreason.tools.gar.spark.cluster import (
+                                    ClusterSpec,
+                                    start_cluster,
+                                    stop_cluster,
+                                )
+
+                                stop_cluster()  # a worker was killed by the previous run: a whole cluster again
+                                cluster = start_cluster(ClusterSpec(workers=args.cluster, cores=1, memory=args.worker_memory))
                             r = measured(engine, path, algorithm, master, args.memory_limit, interval, kill,
                                          args.max_rounds)  # fmt: skip
                             r.update(edges=m, algorithm=algorithm)
@@ -368,11 +390,8 @@ def main() -> int:
             stop_cluster()
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     if args.record:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from record import write_result
-
         spec = {"workers": args.cluster, "cores_each": 1, "memory_each": args.worker_memory} if args.cluster else None
-        print(f"wrote {write_result(args.record, {'cluster': spec, 'runs': rows})}")
+        record.write_result(args.record, {"cluster": spec, "runs": rows})
     return 0
 
 

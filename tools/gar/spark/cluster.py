@@ -268,15 +268,19 @@ def descendants(pid: int) -> list[int]:
 
 
 def kill_worker(cluster: Cluster, index: int = 0) -> list[int]:
-    """SIGKILL worker ``index`` and its executor, as a machine lost mid-run would; the pids killed."""
+    """SIGKILL worker ``index`` and its executor, as a machine lost mid-run would; the pids killed (none when
+    that worker is not running)."""
     pid = cluster.worker_pids[index]
-    victims = [pid, *descendants(pid)]
-    for victim in victims:
+    if not _running(pid):
+        return []
+    killed = []
+    for victim in [pid, *descendants(pid)]:
         try:
             os.kill(victim, signal.SIGKILL)
         except ProcessLookupError:
-            pass
-    return victims
+            continue
+        killed.append(victim)
+    return killed
 
 
 def stop_cluster(name: str = "local", grace: float = 10.0) -> list[int]:

@@ -148,6 +148,52 @@ def read_written(spark, answer: dict) -> dict:
     return {r["id"]: r["value"] for r in spark.read.parquet(answer["file"]).collect()}
 
 
+def test_long_answers_on_a_dataset_are_written_and_equal_the_compiled_ones(
+    spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the listing limit at 3 nodes, every answer that lists nodes is written instead: a topological order
+    (as levels), a neighbourhood (as hops), a cycle's unremovable nodes, every degree, max flow's carrying arcs.
+    Each file, read back, is the compiled engine's answer; the text names the file."""
+    from graphreason.tools.gar.spark import answers
+
+    monkeypatch.setattr(answers, "FEW", 3)
+    dag = [(10, 20, 1.0), (10, 30, 2.0), (20, 40, 1.0), (30, 40, 1.0), (40, 50, 3.0), (50, 60, 1.0), (30, 60, 2.0)]
+    cyclic = [*dag, (60, 20, 1.0)]
+    runs = str(tmp_path / "runs")
+    for rows, name, params in (
+        (dag, "topological_sort", {}),
+        (dag, "neighbourhood", {"node": 10, "hops": 3}),
+        (dag, "degree", {}),
+        (cyclic, "cycle_detection", {}),
+        (dag, "max_flow", {"source": 10, "target": 60}),
+    ):
+        path = write_csv(tmp_path / f"{name}.csv", rows)
+        compiled_graph = read_edge_csv(path, directed=True, parallel="sum" if name == "max_flow" else "min")
+        labels = list(compiled_graph.labels)
+        dense = {k: labels.index(v) if k in ("node", "source", "target") else v for k, v in params.items()}
+        compiled = run(get_algorithm(name), compiled_graph, dense)
+        on_spark = run_spark(get_algorithm(name), load_edges(spark, path, directed=True), params, results_dir=runs)
+        if name == "topological_sort":
+            levels = read_written(spark, on_spark.answer)
+            assert sorted(levels, key=lambda v: (levels[v], v)) == [labels[v] for v in compiled.answer]
+        elif name == "neighbourhood":
+            hops = read_written(spark, on_spark.answer)
+            assert hops == {labels[v]: h for h, nodes in compiled.output["by_hop"].items() for v in nodes}
+            assert on_spark.answer["per_hop"] == {h: len(v) for h, v in compiled.output["by_hop"].items() if v}
+        elif name == "degree":
+            assert read_written(spark, on_spark.answer) == dict(zip(labels, compiled.answer, strict=True))
+        elif name == "cycle_detection":
+            assert on_spark.answer is compiled.answer is True
+            written = read_written(spark, on_spark.output["unremovable"])
+            assert sorted(written) == [labels[v] for v in compiled.output["unremovable"]]
+        else:
+            flows = on_spark.output["edge_flows"]
+            assert on_spark.answer == compiled.answer and flows["rows"] == len(compiled.output["edge_flows"]) > 3
+            got = sorted((r["src"], r["dst"], r["flow"]) for r in spark.read.parquet(flows["file"]).collect())
+            assert got == [(labels[u], labels[v], f) for u, v, f in compiled.output["edge_flows"]]
+        assert runs in on_spark.output["text"], name
+
+
 def test_nodes_are_numbered_by_sorted_id_across_partitions(spark) -> None:
     from graphreason.tools.gar.spark.edges import _numbered
 
