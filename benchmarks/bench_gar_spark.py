@@ -4,6 +4,9 @@
         [--master local[2]] [--engines compiled spark]
     python benchmarks/bench_gar_spark.py --equality [--seeds 5]     # answers on random graphs, every algorithm Spark runs
     python benchmarks/bench_gar_spark.py --edges 10000000 --memory-limit 2048   # each engine under a memory cap
+    python benchmarks/bench_gar_spark.py --edges 1000000 10000000 --cluster 2 --worker-memory 4g --master "local[2]" cluster \
+        --record gar_spark_cluster   # local[2] against a 2-worker standalone cluster (also: --checkpoint-interval 0 1 10,
+        --kill-round 3, --param tol=1e-12 --max-rounds 3)
 
 Each (engine, size) runs in its own process under ``/usr/bin/time``; the peak
 memory printed is that process's peak RSS, plus for Spark the JVM's own peak

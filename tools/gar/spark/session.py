@@ -250,7 +250,10 @@ def run_info() -> dict[str, Any]:
     info["ui"] = sc.uiWebUrl if _settings.ui else None
     conf = sc.getConf()
     if conf.get("spark.eventLog.enabled", "false") == "true":
-        info["event_log"] = conf.get("spark.eventLog.dir", "").rstrip("/") + "/" + sc.applicationId
+        # Spark 4 writes rolling event logs by default: a folder eventlog_v2_<application id>
+        rolling = conf.get("spark.eventLog.rolling.enabled", "true") == "true"
+        name = f"eventlog_v2_{sc.applicationId}" if rolling else sc.applicationId
+        info["event_log"] = conf.get("spark.eventLog.dir", "").rstrip("/") + "/" + name
     else:
         info["event_log"] = None
     info["checkpoint_interval"] = _settings.interval
