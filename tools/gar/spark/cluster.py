@@ -185,7 +185,7 @@ def start_cluster(spec: ClusterSpec | None = None, name: str = "local", wait: fl
     deadline = time.monotonic() + wait
     # Workers started before the master listens back off for seconds before they retry: start them after it.
     while not _answers(ui_url):
-        if not _alive(master_pid) or time.monotonic() > deadline:
+        if not alive(master_pid) or time.monotonic() > deadline:
             _stop_pids([master_pid])
             raise ClusterError(f"the Spark master did not start:\n{_tail(logs['master'])}")
         time.sleep(0.25)
@@ -207,21 +207,22 @@ def start_cluster(spec: ClusterSpec | None = None, name: str = "local", wait: fl
         worker_pids=worker_pids, logs=logs, started=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     )  # fmt: skip
     (folder / STATE_FILE).write_text(json.dumps(asdict(cluster), indent=1), encoding="utf-8")
-    alive, why = 0, "the master has not answered yet"
+    registered, why = 0, "the master has not answered yet"
     while time.monotonic() < deadline:
-        dead = [label for label, pid in (("master", master_pid), *((f"worker-{i + 1}", p) for i, p in enumerate(worker_pids))) if not _alive(pid)]
+        daemons = [("master", master_pid), *((f"worker-{i + 1}", p) for i, p in enumerate(worker_pids))]
+        dead = [label for label, pid in daemons if not alive(pid)]
         if dead:
             why = f"{dead[0]} exited:\n{_tail(logs[dead[0]])}"
             break
         try:
-            alive = cluster.alive_workers(timeout=2.0)
+            registered = cluster.alive_workers(timeout=2.0)
         except OSError:
-            alive = 0
-        if alive >= spec.workers:
+            registered = 0
+        if registered >= spec.workers:
             return cluster
         time.sleep(0.5)
     else:
-        why = f"{alive} of {spec.workers} workers registered within {wait:.0f} s; master log:\n{_tail(logs['master'])}"
+        why = f"{registered} of {spec.workers} workers registered within {wait:.0f} s; master log:\n{_tail(logs['master'])}"
     stop_cluster(name)
     raise ClusterError(f"the Spark cluster did not come up: {why}")
 
@@ -303,17 +304,18 @@ def _stop_pids(groups: list[int], grace: float = 10.0) -> None:
         except (ProcessLookupError, PermissionError):
             pass
     deadline = time.monotonic() + grace
-    while time.monotonic() < deadline and any(_alive(p) for p in victims):
+    while time.monotonic() < deadline and any(alive(p) for p in victims):
         time.sleep(0.2)
     for pid in victims:
-        if _alive(pid):
+        if alive(pid):
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and has not exited (a zombie not yet reaped counts as gone)."""
     try:
         os.kill(pid, 0)
     except OSError:

@@ -29,6 +29,7 @@ else:
 from graphreason.tools.gar.spark.cluster import (  # noqa: E402
     ClusterError,
     ClusterSpec,
+    alive,
     kill_worker,
     read_cluster,
     start_cluster,
@@ -57,15 +58,6 @@ def test_down_without_a_cluster_stops_nothing(tmp_path: Path, monkeypatch: pytes
     assert read_cluster() is None and stop_cluster() == []
     with pytest.raises(ClusterError, match="a cluster name"):
         read_cluster("../elsewhere")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _written(spark, answer: dict) -> dict:
@@ -112,7 +104,7 @@ def test_a_two_worker_cluster_survives_a_lost_worker(tmp_path: Path, monkeypatch
 
         params = {"tol": 1e-6, "top_k": 5}
         ranks = run_spark(get_algorithm("pagerank"), graph, params, on_round=kill_after_third, results_dir=results)
-        assert killed and not _alive(cluster.worker_pids[0]) and ranks.rounds > 3
+        assert killed and not alive(cluster.worker_pids[0]) and ranks.rounds > 3
         assert cluster.alive_workers() == 1
         expected = run(get_algorithm("pagerank"), compiled_graph, params)
         assert ranks.rounds == expected.rounds and ranks.answer == expected.answer
@@ -121,6 +113,6 @@ def test_a_two_worker_cluster_survives_a_lost_worker(tmp_path: Path, monkeypatch
     finally:
         stop_session()
         stopped = stop_cluster()
-    assert set(stopped) <= set(pids) and not any(_alive(p) for p in pids)
+    assert set(stopped) <= set(pids) and not any(alive(p) for p in pids)
     assert read_cluster() is None
     print(f"cluster test: {time.perf_counter() - started:.1f} s")
