@@ -72,6 +72,12 @@ Input handling and servers
     Let clients of ``langgraph dev`` start batches of runs (``/runs/batch``): :func:`allow_batches`.
 ``GRAPHREASON_MODEL_SERVER_TOKEN`` (a token without spaces, default none)
     The bearer token every request to the model server must carry (its ``--token``): :func:`model_server_token`.
+``GRAPHREASON_CLIENT_TOKENS`` (comma-separated ``name=token``, default none)
+    One bearer token per client of ``langgraph dev``; each client sees only its own threads, runs and
+    store items, and the name ``owner`` has the owner's full access: :func:`client_tokens`.
+``GRAPHREASON_CLIENT_QUOTAS`` (comma-separated ``field=number``, default none)
+    Per-client limits of ``langgraph dev`` besides the defaults (``store_item_bytes``,
+    ``thread_metadata_bytes``): :func:`client_quotas`.
 
 Command line
 
@@ -86,6 +92,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -166,6 +173,24 @@ def parse_token(text: str) -> str:
     if not token or any(char.isspace() for char in token):
         raise ValueError(f"wanted a token without spaces, got {text!r}")
     return token
+
+
+def _client_tokens(text: str) -> dict[str, str]:
+    """``name=token`` pairs as {token: name}: names are words, tokens at least 16 characters without spaces."""
+    wanted = "comma-separated name=token pairs (e.g. owner=0123...,alice=abcd...; tokens of 16+ characters)"
+    found: dict[str, str] = {}
+    for part in _name_list(text):
+        name, sep, token = part.partition("=")
+        name = name.strip()
+        if not sep or not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", name):
+            raise ValueError(f"wanted {wanted}, got {part!r}")
+        token = parse_token(token)
+        if len(token) < 16:
+            raise ValueError(f"the token of client {name!r} is shorter than 16 characters")
+        if token in found:
+            raise ValueError(f"clients {found[token]!r} and {name!r} have the same token")
+        found[token] = name
+    return found
 
 
 def _limits(text: str) -> dict[str, float]:
@@ -354,6 +379,16 @@ MODEL_SERVER_TOKEN: Setting[str | None] = Setting(
     "Bearer token every request to the model server must carry (unset: none is asked).",
     parse_token,
 )
+CLIENT_TOKENS: Setting[dict[str, str]] = Setting(
+    "GRAPHREASON_CLIENT_TOKENS", "comma-separated name=token pairs", {},
+    "One bearer token per client of the graph server (name 'owner': full access; unset: local-only, one user).",
+    _client_tokens,
+)
+CLIENT_QUOTAS: Setting[dict[str, float]] = Setting(
+    "GRAPHREASON_CLIENT_QUOTAS", "comma-separated field=number pairs", {},
+    "Per-client limits of the graph server: store_item_bytes, thread_metadata_bytes.",
+    _limits,
+)
 DEBUG: Setting[bool] = Setting(
     "GRAPHREASON_DEBUG", "flag", False,
     "The CLI shows tracebacks instead of one-line errors.",
@@ -363,7 +398,8 @@ DEBUG: Setting[bool] = Setting(
 SETTINGS: tuple[Setting[Any], ...] = (
     DATA_ROOT, CACHE, SMOLLM_GGUF, MPNET_PATH, MAX_NODES, THREADS, LITE_ENCODER, TIMEOUT, MAX_RETRIES,
     LENIENT_GRAPH, SERVER, TRUST_CLIENTS, GRAPH_DIRS, MODELS, PROVIDERS, SERVER_LIMITS, MAX_BODY_BYTES,
-    ALLOWED_HOSTS, ALLOWED_ORIGINS, ALLOW_CRONS, ALLOW_BATCHES, MODEL_SERVER_TOKEN, DEBUG,
+    ALLOWED_HOSTS, ALLOWED_ORIGINS, ALLOW_CRONS, ALLOW_BATCHES, MODEL_SERVER_TOKEN, CLIENT_TOKENS, CLIENT_QUOTAS,
+    DEBUG,
 )
 
 # kept for the modules that name the variable in their messages
@@ -532,6 +568,16 @@ def allow_batches() -> bool:
 def model_server_token() -> str | None:
     """``GRAPHREASON_MODEL_SERVER_TOKEN``: the bearer token the model server asks of every request, or None."""
     return MODEL_SERVER_TOKEN.value()
+
+
+def client_tokens() -> dict[str, str]:
+    """``GRAPHREASON_CLIENT_TOKENS``: {token: client name} of the graph server's clients (empty: local-only)."""
+    return CLIENT_TOKENS.value()
+
+
+def client_quotas() -> dict[str, float]:
+    """``GRAPHREASON_CLIENT_QUOTAS``: per-client limits the owner sets besides the defaults."""
+    return CLIENT_QUOTAS.value()
 
 
 def allowed_origins() -> list[str]:

@@ -88,6 +88,21 @@ def serve_env() -> dict[str, str]:
     return env
 
 
+def clients_line() -> str:
+    """Who the server answers, as its start says it (GRAPHREASON_CLIENT_TOKENS; see graphreason/cli/serve_auth.py)."""
+    from graphreason.settings import client_tokens
+
+    names = sorted(set(client_tokens().values()))
+    if not names:
+        return (
+            "no client tokens (GRAPHREASON_CLIENT_TOKENS unset): local-only, every request has the owner's full "
+            "access"
+        )
+    others = [n for n in names if n != "owner"]
+    owner = "owner has full access; " if "owner" in names else "no owner token; "
+    return f"{len(others)} client token(s) ({', '.join(others) or 'none'}): {owner}each client sees only its own work"
+
+
 def serve(
     port: int | None = None, config: Path | None = None, reload: bool = True, host: str = HOST
 ) -> int:
@@ -116,6 +131,7 @@ def serve(
     print(f"Serving {config} with langgraph dev at {url}", flush=True)
     print(f"  API docs : {url}/docs", flush=True)
     print(f"  Studio   : https://smith.langchain.com/studio/?baseUrl={url}", flush=True)
+    print(f"  Clients  : {clients_line()}", flush=True)
     print("  Ctrl-C stops the server.", flush=True)
     process = subprocess.Popen(serve_command(port, config, reload, host), cwd=config.parent, env=serve_env())
     restore = _sigterm_as_interrupt()

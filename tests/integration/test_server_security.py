@@ -105,6 +105,7 @@ def server_config(tmp: Path, env_file: Path) -> Path:
     for entry in config["graphs"].values():
         entry["path"] = str(REPO / entry["path"])
     config["http"]["app"] = str(REPO / config["http"]["app"])  # the project's request guard
+    config["auth"]["path"] = str(REPO / config["auth"]["path"])  # and its client auth
     path = tmp / "langgraph.json"
     path.write_text(json.dumps(config))
     return path
