@@ -11,10 +11,7 @@ the URL it serves at, and SIGTERM to it alone stops its ``langgraph dev`` child.
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -22,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from graphreason.cli.serve import free_port
+from tests.integration.graph_server import graph_server
 
 pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 
@@ -54,57 +51,10 @@ def http(method: str, url: str, body: dict | None = None, timeout: float = 120.0
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("langgraph_dev")
-    port = free_port()
-    log_path = tmp / "server.log"
-    env = {
-        **os.environ,
-        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-        "LANGSMITH_TRACING": "false",
-        "GRAPHREASON_CACHE": str(tmp / "cache"),
-        # scripted models and a fixture path are test-only choices a real server refuses
-        # (tests/integration/test_server_security.py); this server trusts its client
-        "GRAPHREASON_TRUST_CLIENTS": "1",
-    }
-    cmd = [
-        str(Path(sys.executable).parent / "graphreason"),
-        "serve",
-        "--no-reload",
-        "--port",
-        str(port),
-        "--config",
-        str(REPO / "langgraph.json"),
-    ]
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                pytest.fail(
-                    f"langgraph dev exited with {process.returncode}:\n{log_path.read_text()[-3000:]}"
-                )
-            try:
-                if http("GET", f"{base}/ok", timeout=2)[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev not ready after 120 s:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.5)
-        yield {"base": base, "tmp": tmp, "log": log_path, "process": process}
-    finally:
-        # the server runs in its own session: stop exactly that process group
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+    # scripted models and a fixture path are test-only choices a real server refuses
+    # (tests/integration/test_server_security.py); this server trusts its client
+    with graph_server(tmp_path_factory.mktemp("langgraph_dev"), {"GRAPHREASON_TRUST_CLIENTS": "1"}) as served:
+        yield served
 
 
 def run_context(tmp: Path, name: str) -> dict:

@@ -10,22 +10,16 @@ oversized store items and metadata are refused with 413; and the start says who 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from graphreason.cli.serve import clients_line, free_port
+from graphreason.cli.serve import clients_line
+from tests.integration.graph_server import graph_server
 
 pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 
-REPO = Path(__file__).resolve().parents[2]
 TOKENS = {"owner": "owner-token-0123456789", "alice": "alice-token-0123456789", "bob": "bob-token-0123456789ab"}
 
 
@@ -49,44 +43,12 @@ def call(base: str, method: str, path: str, who: str | None, body: dict | None =
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("clients")
-    port = free_port()
-    log_path = tmp / "server.log"
     env = {
-        **os.environ,
-        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-        "LANGSMITH_TRACING": "false",
-        "GRAPHREASON_CACHE": str(tmp / "cache"),
         "GRAPHREASON_CLIENT_TOKENS": ",".join(f"{name}={token}" for name, token in TOKENS.items()),
         "GRAPHREASON_CLIENT_QUOTAS": "store_item_bytes=4096,thread_metadata_bytes=2048",
     }
-    cmd = [str(Path(sys.executable).parent / "graphreason"), "serve", "--no-reload", "--port", str(port),
-           "--config", str(REPO / "langgraph.json")]  # fmt: skip
-    with log_path.open("w") as log:
-        process = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"langgraph dev exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
-            try:
-                if call(base, "GET", "/ok", None)[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev not ready after 120 s:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.5)
-        yield {"base": base, "log": log_path}
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+    with graph_server(tmp_path_factory.mktemp("clients"), env) as served:
+        yield served
 
 
 def test_the_start_says_who_is_served(server, monkeypatch: pytest.MonkeyPatch) -> None:

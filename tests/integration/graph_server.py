@@ -1,0 +1,69 @@
+"""A real ``graphreason serve`` (``langgraph dev``) for the integration tests: started, awaited, stopped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from graphreason.cli.serve import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _ok(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base}/ok", timeout=2) as reply:
+            return reply.status == 200
+    except OSError:
+        return False
+
+
+@contextmanager
+def graph_server(tmp: Path, env: dict[str, str], config: Path | None = None) -> Iterator[dict]:
+    """Serve ``config`` (default: the repo's langgraph.json) on a free loopback port with ``env`` added.
+
+    Yields ``{"base", "tmp", "log", "process"}`` once ``/ok`` answers; fails the test with the log's tail
+    when the server exits or is not ready within 120 s; stops exactly its process group afterwards.
+    """
+    port = free_port()
+    log_path = tmp / "server.log"
+    full_env = {
+        **os.environ,
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "LANGSMITH_TRACING": "false",
+        "GRAPHREASON_CACHE": str(tmp / "cache"),
+        **env,
+    }
+    cmd = [str(Path(sys.executable).parent / "graphreason"), "serve", "--no-reload", "--port", str(port),
+           "--config", str(config or REPO / "langgraph.json")]  # fmt: skip
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            cmd, cwd=REPO, env=full_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while not _ok(base):
+            if process.poll() is not None:
+                pytest.fail(f"langgraph dev exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"langgraph dev not ready after 120 s:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.5)
+        yield {"base": base, "tmp": tmp, "log": log_path, "process": process}
+    finally:
+        if process.poll() is None:  # the server runs in its own session: stop exactly that process group
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
