@@ -30,6 +30,11 @@ Engine = Literal["auto", "compiled", "spark"]
 ENGINES: tuple[str, ...] = get_args(Engine)
 
 
+# The time a server client's GAR execution may take when it sets none (and the most it may ask for; the owner
+# changes it with GRAPHREASON_SERVER_LIMITS=engine_seconds=N).
+SERVER_ENGINE_SECONDS = 300.0
+
+
 @dataclass(kw_only=True)
 class GARContext(RunContext):
     """One GAR run: master and node-agent models, library retrieval, execution mode, search and design budgets."""
@@ -53,6 +58,13 @@ class GARContext(RunContext):
         None,
         "Round cap of the distributed execution (unset: the algorithm's own cap, about n).",
         server_max=100_000,
+    )
+    engine_seconds: float | None = setting(
+        None,
+        "Wall-clock budget of the distributed execution in seconds, on either engine: the run stops at the end of "
+        f"the first superstep past it and says its answer may be incomplete (unset: no limit; for a server client, "
+        f"{SERVER_ENGINE_SECONDS:g} s).",
+        server_max=SERVER_ENGINE_SECONDS,
     )
     mode: Mode = setting(
         "compiled",
@@ -159,6 +171,8 @@ class GARContext(RunContext):
             raise ValueError("top_k must be at least 1")
         if self.spark_checkpoint_interval is not None and self.spark_checkpoint_interval < 0:
             raise ValueError("spark_checkpoint_interval must be 0 or more (or unset)")
+        if self.engine_seconds is not None and not self.engine_seconds > 0:
+            raise ValueError("engine_seconds must be positive (or unset)")
         if self.max_rounds is not None and self.max_rounds < 0:
             raise ValueError("max_rounds must be 0 or more (or unset)")
         if self.design_attempts < 0 or self.design_check_graphs < 0:

@@ -71,14 +71,31 @@ def _run_details(result: RunResult, engine: str) -> dict:
         seconds=result.seconds,
         engine=engine,
     )
-    if not result.complete:
+    if result.stop_reason == "time_limit":
+        details["text"] += (
+            f" (stopped after {result.seconds:.1f} s, at the end of round {result.rounds}, past the time budget "
+            "engine_seconds; the answer may be incomplete)"
+        )
+    elif not result.complete:
         details["text"] += f" (stopped at the round cap of {result.rounds}; the answer may be incomplete)"
     return details
 
 
+def engine_seconds(ctx: GARContext) -> float | None:
+    """The run's wall-clock budget: the context's, else for a server client the server's (None: no limit)."""
+    from graphreason.tools.core.policy import context_is_untrusted, server_limit
+    from graphreason.workflows.gar.context import SERVER_ENGINE_SECONDS
+
+    if ctx.engine_seconds is not None:
+        return ctx.engine_seconds
+    return server_limit("engine_seconds", SERVER_ENGINE_SECONDS) if context_is_untrusted() else None
+
+
 def _run_compiled(name: str, problem: ParsedProblem, params: dict[str, Any], ctx: GARContext) -> dict:
     graph = vertex_graph(problem, name)
-    result = run(get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress)
+    result = run(
+        get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress, seconds=engine_seconds(ctx)
+    )
     return _run_details(result, "compiled")
 
 
@@ -92,7 +109,10 @@ def _spark_details(name: str, problem: ParsedProblem, params: dict[str, Any], ct
     _announce_spark()
     graph = from_vertex_graph(spark, vertex_graph(problem, name))
     try:
-        result = run_spark(get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress)
+        result = run_spark(
+            get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress,
+            seconds=engine_seconds(ctx),
+        )  # fmt: skip
     finally:
         graph.release()
     details = _run_details(result, "spark")
@@ -107,7 +127,7 @@ def _dataset_details(name: str, problem: Any, params: dict[str, Any], ctx: GARCo
     _announce_spark()
     result = run_spark(
         get_algorithm(name), problem.graph, problem.dataset_params(params), max_rounds=ctx.max_rounds,
-        on_round=_progress, results_dir=ctx.spark_results_dir,
+        on_round=_progress, results_dir=ctx.spark_results_dir, seconds=engine_seconds(ctx),
     )  # fmt: skip
     details = _run_details(result, "spark")
     details["spark"] = _spark_note()

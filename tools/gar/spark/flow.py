@@ -41,7 +41,7 @@ from graphreason.llm.cancel import check_cancelled
 from graphreason.tools.gar.datasets import relabel
 from graphreason.tools.gar.spark.edges import SparkEdgeGraph, rows_of
 from graphreason.tools.gar.spark.pregel import SparkOps, _cut, _Facts
-from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, round_cap
+from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, out_of_time, round_cap
 from graphreason.tools.gar.vertex.flow import (
     MaxFlow,
     admissible,
@@ -63,6 +63,7 @@ def run_max_flow(
     max_rounds: int | None = None,
     on_round: Callable[[RoundInfo], None] | None = None,
     results_dir: str | None = None,
+    seconds: float | None = None,
 ) -> RunResult:
     """Maximum flow from ``params['source']`` to ``params['target']`` on ``graph``, in Spark supersteps.
 
@@ -213,6 +214,9 @@ def run_max_flow(
         active = int(stats["active"] or 0)
         if active == 0:  # Termination: nobody but the source and the sink holds excess
             stop = "rule"
+            break
+        if out_of_time(start, seconds):
+            stop = "time_limit"
             break
     else:
         if active == 0:

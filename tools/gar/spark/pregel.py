@@ -41,7 +41,7 @@ from graphreason.tools.gar.datasets import relabel
 from graphreason.tools.gar.spark.answers import DatasetAnswer, dataset_result
 from graphreason.tools.gar.spark.edges import SparkEdgeGraph, detached, kept, rows_of
 from graphreason.tools.gar.spark.session import SparkUnavailableError, checkpoint_interval
-from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, VertexAlgorithm, round_cap
+from graphreason.tools.gar.vertex.engine import RoundInfo, RunResult, VertexAlgorithm, out_of_time, round_cap
 from graphreason.tools.gar.vertex.flow import MaxFlow
 from graphreason.tools.gar.vertex.graph import VertexProgramError, node_in_range
 from graphreason.tools.gar.vertex.kernel import FACTS, KernelAlgorithm, Ops, fold_totals
@@ -178,8 +178,10 @@ def run_spark(
     max_rounds: int | None = None,
     on_round: Callable[[RoundInfo], None] | None = None,
     results_dir: str | None = None,
+    seconds: float | None = None,
 ) -> RunResult:
-    """Run a kernel algorithm on ``graph`` in Spark supersteps; the same :class:`RunResult` as the compiled engine.
+    """Run a kernel algorithm on ``graph`` in Spark supersteps; the same :class:`RunResult` as the compiled engine
+    (``seconds``: stop at the first superstep's end past that much wall-clock time).
 
     On an edge dataset the answer is made in Spark (:mod:`graphreason.tools.gar.spark.answers`): an answer
     that maps every node is written as Parquet under ``results_dir`` (default: the cache's ``gar-results``)
@@ -193,7 +195,9 @@ def run_spark(
     if isinstance(algorithm, MaxFlow):  # per-arc state: its own data movement, the same rules
         from graphreason.tools.gar.spark.flow import run_max_flow
 
-        return run_max_flow(algorithm, graph, params, max_rounds=max_rounds, on_round=on_round, results_dir=results_dir)
+        return run_max_flow(
+            algorithm, graph, params, max_rounds=max_rounds, on_round=on_round, results_dir=results_dir, seconds=seconds
+        )
     assert isinstance(algorithm, KernelAlgorithm)
     start = time.perf_counter()
     facts_graph = _Facts(graph)
@@ -328,6 +332,9 @@ def run_spark(
             break
         if algorithm.stop_on_no_change and changed_n == 0:
             stop = "no_change"
+            break
+        if out_of_time(start, seconds):
+            stop = "time_limit"
             break
         active = n if algorithm.all_active else changed_n
     else:

@@ -298,8 +298,16 @@ class RunResult:
 
     @property
     def complete(self) -> bool:
-        """False when the round cap cut the run short (the answer may then be wrong)."""
-        return self.stop_reason != "max_rounds"
+        """False when the round cap or the time budget cut the run short (the answer may then be wrong)."""
+        return self.stop_reason not in INCOMPLETE
+
+
+INCOMPLETE = ("max_rounds", "time_limit")  # stop reasons of a run cut short
+
+
+def out_of_time(start: float, seconds: float | None) -> bool:
+    """Whether a run that began at ``start`` (``time.perf_counter``) has used its ``seconds`` (None: no limit)."""
+    return seconds is not None and time.perf_counter() - start > seconds
 
 
 def _as_ids(changed: Any, n: int) -> np.ndarray:
@@ -328,13 +336,15 @@ def run(
     *,
     max_rounds: int | None = None,
     on_round: Callable[[RoundInfo], None] | None = None,
+    seconds: float | None = None,
 ) -> RunResult:
     """Run ``algorithm`` on ``graph`` in supersteps until it terminates.
 
     ``on_round`` is called after every round (for progress streaming). The run
     stops when no node's state changed (if the algorithm allows that), when its
-    Termination rule fires, when no node is active, or after ``max_rounds``
-    (default: the algorithm's own cap); ``RunResult.complete`` tells which.
+    Termination rule fires, when no node is active, after ``max_rounds``
+    (default: the algorithm's own cap), or at the first superstep's end past
+    ``seconds`` of wall-clock time (default: no limit); ``RunResult.complete`` tells which.
     """
     start = time.perf_counter()
     params = algorithm.prepare(graph, dict(params or {}))
@@ -366,6 +376,9 @@ def run(
             break
         if algorithm.stop_on_no_change and changed.size == 0:
             stop = "no_change"
+            break
+        if out_of_time(start, seconds):
+            stop = "time_limit"
             break
         active = _as_ids(algorithm.next_active(graph, state, changed), n)
     else:

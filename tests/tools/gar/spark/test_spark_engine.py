@@ -399,3 +399,12 @@ def test_questions_about_an_edge_dataset_run_on_spark(spark, tmp_path: Path) -> 
     assert note["spark"]["application_id"] == spark.sparkContext.applicationId and note["spark"]["master"] == "local[1]"
     with pytest.raises(GraphTextError, match="a dataset is read and run on Spark: use engine auto or spark"):
         ask("What is the shortest path from ann to di?", "{}", engine="compiled")
+
+
+def test_a_spark_run_past_its_time_budget_stops_and_says_so(spark) -> None:
+    from graphreason.tools.gar.spark.vertex_graphs import from_vertex_graph
+    from graphreason.tools.gar.vertex import VertexGraph
+
+    graph = from_vertex_graph(spark, VertexGraph.from_edges(6, [(i, i + 1, 1.0) for i in range(5)], directed=False))
+    cut = run_spark(get_algorithm("bfs_levels"), graph, {"source": 0}, seconds=0.0)
+    assert (cut.rounds, cut.stop_reason, cut.complete) == (1, "time_limit", False)
