@@ -199,20 +199,26 @@ def get_session(settings: SparkSettings | None = None) -> Any:
         if settings.interval:
             session.sparkContext.setCheckpointDir(settings.checkpoint_dir or str(_cache("spark-checkpoints")))
         if local is None and "spark.sql.shuffle.partitions" not in settings.conf:
-            session.conf.set("spark.sql.shuffle.partitions", str(_cluster_partitions(session)))
+            session.conf.set("spark.sql.shuffle.partitions", str(_cluster_partitions(session, settings.master)))
         _session, _settings = session, settings
         return session
 
 
-def _own_cluster_memory(master: str) -> str | None:
-    """The memory each worker offers, when ``master`` is the cluster `graphreason spark up` started here."""
+def _own_cluster(master: str) -> Any:
+    """The cluster `graphreason spark up` started here, when ``master`` is its URL; else None."""
     from graphreason.tools.gar.spark.cluster import ClusterError, read_cluster
 
     try:
         cluster = read_cluster()
     except ClusterError:
         return None
-    return str(cluster.spec["memory"]) if cluster is not None and cluster.master_url == master else None
+    return cluster if cluster is not None and cluster.master_url == master else None
+
+
+def _own_cluster_memory(master: str) -> str | None:
+    """The memory each worker offers, when ``master`` is the cluster `graphreason spark up` started here."""
+    cluster = _own_cluster(master)
+    return str(cluster.spec["memory"]) if cluster is not None else None
 
 
 def _cache(*parts: str) -> Any:
@@ -227,16 +233,16 @@ def event_log_dir() -> Any:
     return _cache("spark-events")
 
 
-def _cluster_partitions(session: Any, wait: float = 30.0) -> int:
-    """Two shuffle partitions per executor core, counted once the executors have registered (the first job
-    waits for them, as Spark's scheduler does before any job)."""
+def _cluster_partitions(session: Any, master: str, wait: float = 30.0) -> int:
+    """Two shuffle partitions per executor core, counted once the executors have registered: every worker's,
+    on a cluster `graphreason spark up` started (at most ``wait`` seconds), else the first one's."""
     sc = session.sparkContext
     sc.parallelize([0], 1).count()
+    cluster = _own_cluster(master)
+    expected = len(cluster.worker_pids) if cluster is not None else 1
     deadline = time.monotonic() + wait
-    status = sc._jsc.sc().getExecutorMemoryStatus()
-    while status.size() < 2 and time.monotonic() < deadline:  # the driver's own entry is one of them
-        time.sleep(0.25)
-        status = sc._jsc.sc().getExecutorMemoryStatus()
+    while sc._jsc.sc().getExecutorMemoryStatus().size() - 1 < expected and time.monotonic() < deadline:
+        time.sleep(0.25)  # (the driver's own entry is one of the statuses)
     return max(2, 2 * int(sc.defaultParallelism))
 
 
