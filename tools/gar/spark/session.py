@@ -25,7 +25,7 @@ class SparkUnavailableError(VertexProgramError):
 
 # Supersteps between reliable checkpoints on a cluster: a lost executor's rounds since the last one are
 # recomputed from lineage (GraphX's Pregel cuts every spark.graphx.pregel.checkpointInterval, which its docs
-# suggest setting to 10). benchmarks/bench_gar_spark.py --checkpoints measures the cost per superstep.
+# suggest setting to 10). benchmarks/bench_gar_spark.py --checkpoint-interval measures the cost per superstep.
 CLUSTER_CHECKPOINT_INTERVAL = 10
 
 
