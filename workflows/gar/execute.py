@@ -106,7 +106,7 @@ def _spark_details(name: str, problem: ParsedProblem, params: dict[str, Any], ct
     from graphreason.tools.gar.spark.vertex_graphs import from_vertex_graph
 
     spark = get_session(spark_settings(ctx))
-    _announce_spark()
+    info = _announce_spark()
     graph = from_vertex_graph(spark, vertex_graph(problem, name))
     try:
         result = run_spark(
@@ -116,7 +116,7 @@ def _spark_details(name: str, problem: ParsedProblem, params: dict[str, Any], ct
     finally:
         graph.release()
     details = _run_details(result, "spark")
-    details["spark"] = _spark_note()
+    details["spark"] = info
     return details
 
 
@@ -124,13 +124,13 @@ def _dataset_details(name: str, problem: Any, params: dict[str, Any], ctx: GARCo
     """The chosen library algorithm on the context's edge dataset (already on Spark; node parameters as dataset ids)."""
     from graphreason.tools.gar.spark.pregel import run_spark
 
-    _announce_spark()
+    info = _announce_spark()
     result = run_spark(
         get_algorithm(name), problem.graph, problem.dataset_params(params), max_rounds=ctx.max_rounds,
         on_round=_progress, results_dir=ctx.spark_results_dir, seconds=engine_seconds(ctx),
     )  # fmt: skip
     details = _run_details(result, "spark")
-    details["spark"] = _spark_note()
+    details["spark"] = info
     return details
 
 
@@ -141,8 +141,8 @@ def _spark_note() -> dict[str, Any]:
     return run_info()
 
 
-def _announce_spark() -> None:
-    """One ``spark`` event naming the application, its master, the web UI and the event log."""
+def _announce_spark() -> dict[str, Any]:
+    """One ``spark`` event naming the application, its master, the web UI and the event log; returns that."""
     info = _spark_note()
     parts = [f"Spark application {info.get('application_id')} on {info.get('master')}"]
     if info.get("ui"):
@@ -150,6 +150,7 @@ def _announce_spark() -> None:
     if info.get("event_log"):
         parts.append(f"event log {info['event_log']}")
     emit("spark", "; ".join(parts), **{k: v for k, v in info.items() if v is not None})
+    return info
 
 
 def engine_for(name: str, ctx: GARContext) -> tuple[str, str]:

@@ -295,11 +295,12 @@ def _pagerank(a: DatasetAnswer, params: dict[str, Any], totals: dict[str, Any]) 
 
 
 def _listed(a: DatasetAnswer, condition: Any, name: str, value: Any) -> tuple[int, list[Any], dict[str, Any] | None]:
-    """(how many rows meet ``condition``, the first few ids, the written file when there are more than FEW)."""
+    """(how many rows meet ``condition``, their ids: all of them up to FEW, else the first 20 as examples, and
+    the written file when there are more than FEW)."""
     from pyspark.sql import functions as F
 
     count = a.count(condition)
-    first = [node for node, _ in a.first(condition, [F.col("id")], min(count, FEW))] if count else []
+    first = [node for node, _ in a.first(condition, [F.col("id")], count if count <= FEW else 20)] if count else []
     written = a.write(name, condition, value) if count > FEW else None
     return count, first, written
 

@@ -237,19 +237,13 @@ def _answers(ui_url: str) -> bool:
 
 def _running(pid: int) -> bool:
     """Whether ``pid`` is a live Spark daemon of ours (a reused pid of another program does not count)."""
-    try:
-        os.kill(pid, 0)
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            cmd = f.read()
-    except (OSError, PermissionError):
+    if not alive(pid):
         return False
     try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            if f.read().rsplit(")", 1)[1].split()[0] == "Z":
-                return False  # exited, not yet reaped
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"org.apache.spark.deploy" in f.read()
     except OSError:
         return False
-    return b"org.apache.spark.deploy" in cmd
 
 
 def descendants(pid: int) -> list[int]:

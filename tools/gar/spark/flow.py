@@ -267,8 +267,8 @@ def _dataset_flow(graph: SparkEdgeGraph, nodes: Any, arcs: Any, s: int, t: int, 
     out = flow_answer(value, [], source, target)
     if count <= FEW:
         rows = carried.orderBy("src", "dst").collect()
-        ids = answer.labels(sorted({int(r[0]) for r in rows} | {int(r[1]) for r in rows}))
-        label = dict(zip(sorted({int(r[0]) for r in rows} | {int(r[1]) for r in rows}), ids, strict=True))
+        ends = sorted({int(r[0]) for r in rows} | {int(r[1]) for r in rows})
+        label = dict(zip(ends, answer.labels(ends), strict=True))
         out["edge_flows"] = [(label[int(r[0])], label[int(r[1])], as_number(r[2])) for r in rows]
         return out
     if not graph.identity_labels:

@@ -155,6 +155,7 @@ def get_session(settings: SparkSettings | None = None) -> Any:
 
         builder = SparkSession.builder.master(settings.master).appName(settings.app_name)
         local = _local_partitions(settings.master)
+        own = None  # the cluster `graphreason spark up` started, when the master is its
         logging = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
         defaults = {
             "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{logging}",  # errors only
@@ -180,9 +181,9 @@ def get_session(settings: SparkSettings | None = None) -> Any:
             # Executors of their own: keep the same planner choices as local mode; the shuffle width is set
             # from the executors' cores once they have registered (below).
             defaults["spark.sql.adaptive.enabled"] = "false"
-            offered = _own_cluster_memory(settings.master)
-            if offered:  # a cluster `graphreason spark up` started: each executor takes what its worker offers
-                defaults["spark.executor.memory"] = offered
+            own = _own_cluster(settings.master)
+            if own is not None:  # a cluster `graphreason spark up` started: each executor takes what its worker offers
+                defaults["spark.executor.memory"] = str(own.spec["memory"])
         if settings.interval:
             # a checkpoint's files are deleted once no round refers to it any more
             defaults["spark.cleaner.referenceTracking.cleanCheckpoints"] = "true"
@@ -199,7 +200,7 @@ def get_session(settings: SparkSettings | None = None) -> Any:
         if settings.interval:
             session.sparkContext.setCheckpointDir(settings.checkpoint_dir or str(_cache("spark-checkpoints")))
         if local is None and "spark.sql.shuffle.partitions" not in settings.conf:
-            session.conf.set("spark.sql.shuffle.partitions", str(_cluster_partitions(session, settings.master)))
+            session.conf.set("spark.sql.shuffle.partitions", str(_cluster_partitions(session, own)))
         _session, _settings = session, settings
         return session
 
@@ -215,12 +216,6 @@ def _own_cluster(master: str) -> Any:
     return cluster if cluster is not None and cluster.master_url == master else None
 
 
-def _own_cluster_memory(master: str) -> str | None:
-    """The memory each worker offers, when ``master`` is the cluster `graphreason spark up` started here."""
-    cluster = _own_cluster(master)
-    return str(cluster.spec["memory"]) if cluster is not None else None
-
-
 def _cache(*parts: str) -> Any:
     from graphreason.settings import cache_dir
 
@@ -233,12 +228,11 @@ def event_log_dir() -> Any:
     return _cache("spark-events")
 
 
-def _cluster_partitions(session: Any, master: str, wait: float = 30.0) -> int:
+def _cluster_partitions(session: Any, cluster: Any, wait: float = 30.0) -> int:
     """Two shuffle partitions per executor core, counted once the executors have registered: every worker's,
-    on a cluster `graphreason spark up` started (at most ``wait`` seconds), else the first one's."""
+    on a ``cluster`` `graphreason spark up` started (at most ``wait`` seconds), else the first one's."""
     sc = session.sparkContext
     sc.parallelize([0], 1).count()
-    cluster = _own_cluster(master)
     expected = len(cluster.worker_pids) if cluster is not None else 1
     deadline = time.monotonic() + wait
     while sc._jsc.sc().getExecutorMemoryStatus().size() - 1 < expected and time.monotonic() < deadline:
