@@ -77,7 +77,7 @@ Input handling and servers
     store items, and the name ``owner`` has the owner's full access: :func:`client_tokens`.
 ``GRAPHREASON_CLIENT_QUOTAS`` (comma-separated ``field=number``, default none)
     Per-client limits of ``langgraph dev`` besides the defaults (``store_item_bytes``,
-    ``thread_metadata_bytes``): :func:`client_quotas`.
+    ``thread_metadata_bytes``, ``threads``, ``pending_runs``): :func:`client_quotas`.
 
 Command line
 
@@ -386,7 +386,7 @@ CLIENT_TOKENS: Setting[dict[str, str]] = Setting(
 )
 CLIENT_QUOTAS: Setting[dict[str, float]] = Setting(
     "GRAPHREASON_CLIENT_QUOTAS", "comma-separated field=number pairs", {},
-    "Per-client limits of the graph server: store_item_bytes, thread_metadata_bytes.",
+    "Per-client limits of the graph server: store_item_bytes, thread_metadata_bytes, threads, pending_runs.",
     _limits,
 )
 DEBUG: Setting[bool] = Setting(

@@ -58,6 +58,7 @@ from graphreason.tools.core.policy import (
     check_untrusted_context,
     context_is_untrusted,
     resolve_path,
+    server_limit,
 )
 
 MAX_REQUEST_TIMEOUT = 600.0  # seconds; a client cannot hold a server worker longer on one request
@@ -442,6 +443,17 @@ class RunContext:
             owner_fields=fields_of_kind(cls, OWNER_PATH.name),
             endpoint_fields=fields_of_kind(cls, ENDPOINT.name),
         )
+
+    def budget(self, name: str) -> float | None:
+        """The numeric field ``name`` as a budget: its value, else for a server client its server maximum.
+
+        For budgets whose unset value means "no limit" (``engine_seconds``, ``parse_seconds``): the
+        CLI and Python keep no limit, while a server client that sets none still gets the most it may ask for.
+        """
+        value = getattr(self, name)
+        if value is not None or not context_is_untrusted():
+            return value
+        return server_limit(name, server_maxima(type(self))[name])
 
     def path_of(self, name: str) -> Path:
         """The file or folder that the path field ``name`` names (reads the disk).

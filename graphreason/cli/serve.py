@@ -90,6 +90,7 @@ def serve_env() -> dict[str, str]:
 
 def clients_line() -> str:
     """Who the server answers, as its start says it (GRAPHREASON_CLIENT_TOKENS; see graphreason/cli/serve_auth.py)."""
+    from graphreason.cli.serve_auth import DEFAULT_QUOTAS, QUOTA_WORDS, check_quota_names, quota
     from graphreason.settings import client_tokens
 
     names = sorted(set(client_tokens().values()))
@@ -98,9 +99,14 @@ def clients_line() -> str:
             "no client tokens (GRAPHREASON_CLIENT_TOKENS unset): local-only, every request has the owner's full "
             "access"
         )
+    check_quota_names()
     others = [n for n in names if n != "owner"]
     owner = "owner has full access; " if "owner" in names else "no owner token; "
-    return f"{len(others)} client token(s) ({', '.join(others) or 'none'}): {owner}each client sees only its own work"
+    quotas = ", ".join(f"{quota(name):,} {QUOTA_WORDS[name]}" for name in DEFAULT_QUOTAS)
+    return (
+        f"{len(others)} client token(s) ({', '.join(others) or 'none'}): {owner}each client sees only its own "
+        f"work; at most {quotas} (GRAPHREASON_CLIENT_QUOTAS)"
+    )
 
 
 def serve(

@@ -15,7 +15,8 @@ request and the ``on`` handlers on every resource access.
   - may read the served graphs' assistants but not create, change or delete any;
   - is held to per-client quotas (:data:`DEFAULT_QUOTAS`, raised or lowered with
     ``GRAPHREASON_CLIENT_QUOTAS``): the bytes of one store item and of one thread's or
-    run's metadata.
+    run's metadata (413 past them), how many threads it keeps and how many of its runs
+    wait or work at once (429 past them: delete a thread, or wait for a run to end).
 
 Crons and batches stay off for every client unless the owner enables them
 (:mod:`graphreason.cli.http_app`).
@@ -31,7 +32,14 @@ from langgraph_sdk import Auth
 from graphreason.settings import client_quotas, client_tokens
 
 OWNER = "owner"
-DEFAULT_QUOTAS = {"store_item_bytes": 262_144, "thread_metadata_bytes": 16_384}
+DEFAULT_QUOTAS = {"store_item_bytes": 262_144, "thread_metadata_bytes": 16_384, "threads": 500, "pending_runs": 4}
+# what each quota counts, for messages and the server's start line
+QUOTA_WORDS = {
+    "store_item_bytes": "bytes per store item",
+    "thread_metadata_bytes": "bytes of metadata per thread or run",
+    "threads": "threads kept",
+    "pending_runs": "runs pending or running at once",
+}
 
 auth = Auth()
 
@@ -39,6 +47,39 @@ auth = Auth()
 def quota(name: str) -> int:
     """The per-client limit ``name`` (the owner's setting, else the default)."""
     return int(client_quotas().get(name, DEFAULT_QUOTAS[name]))
+
+
+def check_quota_names() -> None:
+    """Refuse a ``GRAPHREASON_CLIENT_QUOTAS`` entry that names no quota (a typo would silently change nothing)."""
+    unknown = sorted(set(client_quotas()) - set(DEFAULT_QUOTAS))
+    if unknown:
+        raise ValueError(
+            f"GRAPHREASON_CLIENT_QUOTAS names no quota {', '.join(unknown)}; the quotas are {', '.join(DEFAULT_QUOTAS)}"
+        )
+
+
+def _held(kind: str, who: str, statuses: tuple[str, ...] = ()) -> int:
+    """How many threads or runs (``kind``) of client ``who`` the server holds (runs: in ``statuses``).
+
+    Read from the in-memory runtime ``langgraph dev`` serves from; counted on each create, so a quota
+    holds without a second record to keep in step.
+    """
+    from langgraph_runtime_inmem.database import GLOBAL_STORE
+
+    return sum(
+        1
+        for item in GLOBAL_STORE.get(kind) or ()
+        if (item.get("metadata") or {}).get("owner") == who and (not statuses or item.get("status") in statuses)
+    )
+
+
+def _check_count(name: str, who: str, held: int) -> None:
+    if held >= quota(name):
+        raise _refuse(
+            429,
+            f"this server lets a client keep at most {quota(name)} {QUOTA_WORDS[name]}, and {who} has {held}: "
+            + ("delete a thread first" if name == "threads" else "wait for one to end, or cancel one"),
+        )
 
 
 def _size(value: Any) -> int:
@@ -71,6 +112,10 @@ async def own_work(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[s
     metadata = value.get("metadata") if isinstance(value, dict) else None
     if metadata is not None and _size(metadata) > quota("thread_metadata_bytes"):
         raise _refuse(413, f"metadata over this server's {quota('thread_metadata_bytes')} bytes per client")
+    if ctx.resource == "threads" and ctx.action == "create":
+        _check_count("threads", who, _held("threads", who))
+    if ctx.action == "create_run":
+        _check_count("pending_runs", who, _held("runs", who, ("pending", "running")))
     if isinstance(value, dict) and ctx.action in ("create", "create_run", "update"):
         if value.get("metadata") is None:
             value["metadata"] = {}

@@ -14,8 +14,8 @@ from graphreason.cli import serve_auth
 TOKENS = "owner=owner-token-0123456789,alice=alice-token-0123456789"
 
 
-def ctx(who: str, action: str) -> SimpleNamespace:
-    return SimpleNamespace(user=SimpleNamespace(identity=who), action=action)
+def ctx(who: str, action: str, resource: str = "threads") -> SimpleNamespace:
+    return SimpleNamespace(user=SimpleNamespace(identity=who), action=action, resource=resource)
 
 
 @pytest.mark.parametrize(
@@ -66,3 +66,25 @@ def test_a_clients_work_is_tagged_filtered_and_bounded(monkeypatch) -> None:
         asyncio.run(serve_auth.assistants(ctx("alice", "update"), {}))
     assert err.value.status_code == 403
     assert asyncio.run(serve_auth.assistants(ctx("alice", "search"), {})) is None
+
+
+def test_threads_and_waiting_runs_are_counted_per_client(monkeypatch) -> None:
+    monkeypatch.setenv("GRAPHREASON_CLIENT_QUOTAS", "threads=2,pending_runs=1")
+    held = {("threads", "alice"): 2, ("runs", "alice"): 0, ("threads", "bob"): 0, ("runs", "bob"): 1}
+    monkeypatch.setattr(serve_auth, "_held", lambda kind, who, statuses=(): held[(kind, who)])
+    with pytest.raises(Auth.exceptions.HTTPException) as err:
+        asyncio.run(serve_auth.own_work(ctx("alice", "create"), {}))
+    assert err.value.status_code == 429 and "at most 2 threads kept, and alice has 2" in str(err.value.detail)
+    assert asyncio.run(serve_auth.own_work(ctx("alice", "create_run"), {})) == {"owner": "alice"}
+    assert asyncio.run(serve_auth.own_work(ctx("alice", "create", "crons"), {})) == {"owner": "alice"}
+    assert asyncio.run(serve_auth.own_work(ctx("bob", "create"), {})) == {"owner": "bob"}
+    with pytest.raises(Auth.exceptions.HTTPException) as err:
+        asyncio.run(serve_auth.own_work(ctx("bob", "create_run"), {}))
+    assert err.value.status_code == 429 and "1 runs pending or running" in str(err.value.detail)
+    assert asyncio.run(serve_auth.own_work(ctx("owner", "create_run"), {})) is None  # the owner has no quota
+
+
+def test_a_quota_name_that_names_no_quota_is_refused(monkeypatch) -> None:
+    monkeypatch.setenv("GRAPHREASON_CLIENT_QUOTAS", "thread=5")
+    with pytest.raises(ValueError, match="names no quota thread; the quotas are store_item_bytes"):
+        serve_auth.check_quota_names()

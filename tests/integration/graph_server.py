@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -19,6 +20,24 @@ from graphreason.cli.serve import free_port
 REPO = Path(__file__).resolve().parents[2]
 
 
+def served_config(tmp: Path, env_file: Path | None = None) -> Path:
+    """The repo's langgraph.json written into ``tmp`` with absolute code paths (and ``env_file``, if given).
+
+    ``langgraph dev`` keeps its threads, runs and store in ``.langgraph_api`` beside its config: served from
+    ``tmp``, each test server starts empty instead of reading what earlier servers left in the repo.
+    """
+    config = json.loads((REPO / "langgraph.json").read_text())
+    assert config["env"] == ".env", "langgraph.json must read the server's .env"
+    config["env"] = str(env_file or REPO / config["env"])
+    for entry in config["graphs"].values():
+        entry["path"] = str(REPO / entry["path"])
+    config["http"]["app"] = str(REPO / config["http"]["app"])  # the project's request guard
+    config["auth"]["path"] = str(REPO / config["auth"]["path"])  # and its client auth
+    path = tmp / "langgraph.json"
+    path.write_text(json.dumps(config))
+    return path
+
+
 def _ok(base: str) -> bool:
     try:
         with urllib.request.urlopen(f"{base}/ok", timeout=2) as reply:
@@ -29,7 +48,7 @@ def _ok(base: str) -> bool:
 
 @contextmanager
 def graph_server(tmp: Path, env: dict[str, str], config: Path | None = None) -> Iterator[dict]:
-    """Serve ``config`` (default: the repo's langgraph.json) on a free loopback port with ``env`` added.
+    """Serve ``config`` (default: the repo's, from ``tmp``: :func:`served_config`) on a free loopback port with ``env`` added.
 
     Yields ``{"base", "tmp", "log", "process"}`` once ``/ok`` answers; fails the test with the log's tail
     when the server exits or is not ready within 120 s; stops exactly its process group afterwards.
@@ -44,7 +63,7 @@ def graph_server(tmp: Path, env: dict[str, str], config: Path | None = None) -> 
         **env,
     }
     cmd = [str(Path(sys.executable).parent / "graphreason"), "serve", "--no-reload", "--port", str(port),
-           "--config", str(config or REPO / "langgraph.json")]  # fmt: skip
+           "--config", str(config or served_config(tmp))]  # fmt: skip
     with log_path.open("w") as log:
         process = subprocess.Popen(
             cmd, cwd=REPO, env=full_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

@@ -4,7 +4,8 @@ The server is started as a user would (``graphreason serve``) with three tokens 
 ``GRAPHREASON_CLIENT_TOKENS``: ``owner``, ``alice`` and ``bob``. Through the HTTP API:
 no token gets 401; alice's threads and store items are invisible to bob, and visible to the
 owner; the served graphs' assistants can be read by clients but not changed or deleted;
-oversized store items and metadata are refused with 413; and the start says who is served.
+oversized store items and metadata are refused with 413, and threads or waiting runs past their
+count with 429; and the start says who is served.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ from tests.integration.graph_server import graph_server
 
 pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 
-TOKENS = {"owner": "owner-token-0123456789", "alice": "alice-token-0123456789", "bob": "bob-token-0123456789ab"}
+TOKENS = {
+    "owner": "owner-token-0123456789",
+    "alice": "alice-token-0123456789",
+    "bob": "bob-token-0123456789ab",
+    "carol": "carol-token-0123456789",
+}
 
 
 def call(base: str, method: str, path: str, who: str | None, body: dict | None = None) -> tuple[int, object]:
@@ -45,14 +51,16 @@ def call(base: str, method: str, path: str, who: str | None, body: dict | None =
 def server(tmp_path_factory):
     env = {
         "GRAPHREASON_CLIENT_TOKENS": ",".join(f"{name}={token}" for name, token in TOKENS.items()),
-        "GRAPHREASON_CLIENT_QUOTAS": "store_item_bytes=4096,thread_metadata_bytes=2048",
+        "GRAPHREASON_CLIENT_QUOTAS": "store_item_bytes=4096,thread_metadata_bytes=2048,threads=3,pending_runs=1",
     }
     with graph_server(tmp_path_factory.mktemp("clients"), env) as served:
         yield served
 
 
 def test_the_start_says_who_is_served(server, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert "2 client token(s) (alice, bob): owner has full access" in server["log"].read_text()
+    start = server["log"].read_text()
+    assert "3 client token(s) (alice, bob, carol): owner has full access" in start
+    assert "at most 4,096 bytes per store item" in start and "1 runs pending or running at once" in start
     monkeypatch.delenv("GRAPHREASON_CLIENT_TOKENS", raising=False)
     assert "local-only" in clients_line()
 
@@ -71,7 +79,7 @@ def test_a_request_without_a_known_token_is_refused(server) -> None:
 def test_one_clients_threads_are_hidden_from_another(server) -> None:
     base = server["base"]
     status, thread = call(base, "POST", "/threads", "alice", {"metadata": {"question": "alice's private question"}})
-    assert status == 200 and thread["metadata"]["owner"] == "alice"
+    assert status == 200 and thread["metadata"]["owner"] == "alice", thread
     tid = thread["thread_id"]
     status, found = call(base, "POST", "/threads/search", "bob", {})
     assert status == 200 and all(t["thread_id"] != tid for t in found)
@@ -113,3 +121,34 @@ def test_store_items_live_under_their_client_and_within_the_quota(server) -> Non
     assert status == 413 and "4096 bytes" in str(detail)
     status, detail = call(base, "POST", "/threads", "alice", {"metadata": {"blob": "y" * 3000}})
     assert status == 413 and "2048 bytes" in str(detail)
+
+
+def test_a_client_keeps_at_most_its_quota_of_threads_and_waiting_runs(server) -> None:
+    """carol may keep 3 threads and have 1 run waiting or working; past either she gets 429 until one is gone."""
+    base = server["base"]
+    threads = []
+    for _ in range(3):
+        status, thread = call(base, "POST", "/threads", "carol", {})
+        assert status == 200, thread
+        threads.append(thread["thread_id"])
+    status, detail = call(base, "POST", "/threads", "carol", {})
+    assert status == 429 and "at most 3 threads kept" in str(detail), (status, detail)
+    assert call(base, "POST", "/threads", "bob", {})[0] == 200  # another client's count is its own
+    assert call(base, "DELETE", f"/threads/{threads.pop()}", "carol")[0] in (200, 204)
+    status, thread = call(base, "POST", "/threads", "carol", {})
+    assert status == 200, thread
+    threads.append(thread["thread_id"])
+
+    later = {"assistant_id": "gar", "input": {"question": "Edges: (0,1). Is there a path from 0 to 1?"},
+             "after_seconds": 600}  # fmt: skip
+    status, waiting = call(base, "POST", f"/threads/{threads[0]}/runs", "carol", later)
+    assert status == 200 and waiting["status"] == "pending", waiting
+    status, detail = call(base, "POST", f"/threads/{threads[1]}/runs", "carol", later)
+    assert status == 429 and "1 runs pending or running at once" in str(detail), (status, detail)
+    status, detail = call(base, "POST", "/runs/wait", "carol", later)  # a stateless run counts the same
+    assert status == 429, (status, detail)
+    status, _ = call(base, "POST", f"/threads/{threads[0]}/runs/{waiting['run_id']}/cancel", "carol")
+    assert status in (200, 202, 204)
+    status, second = call(base, "POST", f"/threads/{threads[1]}/runs", "carol", later)
+    assert status == 200 and second["status"] == "pending", second
+    call(base, "POST", f"/threads/{threads[1]}/runs/{second['run_id']}/cancel", "carol")

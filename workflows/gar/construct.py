@@ -25,6 +25,7 @@ from graphreason.tools.gar.graph_text import (
     load_structured_graph,
     parse_graph_problem,
 )
+from graphreason.tools.gar.graph_text.budget import reading_time
 from graphreason.tools.gar.graph_text.nodes import NodeSpace
 from graphreason.tools.gar.graph_text.params import extract_params
 from graphreason.workflows.gar.context import GARContext
@@ -132,8 +133,13 @@ def constructed(problem: ParsedProblem, question: str, how: str = "") -> dict[st
 
 
 def construct(state: GARState, runtime: Runtime[GARContext]) -> dict:
+    """Build the run's graph from its question (or structured graph, or the owner's edge dataset), within parse_seconds."""
+    with reading_time(runtime.context.budget("parse_seconds")):
+        return _construct(state, runtime.context)
+
+
+def _construct(state: GARState, ctx: GARContext) -> dict:
     graph = state.get("graph")
-    ctx = runtime.context
     if ctx.edge_dataset:  # the owner's edge dataset on Spark is the graph of every question
         from graphreason.workflows.gar.datasets import dataset_question
 
@@ -146,7 +152,7 @@ def construct(state: GARState, runtime: Runtime[GARContext]) -> dict:
     try:
         problem = build_problem(state["question"], graph)
     except GraphTextUnreadable as exc:
-        if graph is not None or not runtime.context.llm_parse:
+        if graph is not None or not ctx.llm_parse:
             raise
         # no edges read at all: the master gets one try at writing the graph as JSON
         emit("graph", f"the parser read no edges; asking the master: {exc}")

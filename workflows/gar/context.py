@@ -33,6 +33,11 @@ ENGINES: tuple[str, ...] = get_args(Engine)
 # The time a server client's GAR execution may take when it sets none (and the most it may ask for; the owner
 # changes it with GRAPHREASON_SERVER_LIMITS=engine_seconds=N).
 SERVER_ENGINE_SECONDS = 300.0
+# The time a server client's question may take to read when it sets none (and the most it may ask for;
+# GRAPHREASON_SERVER_LIMITS=parse_seconds=N). Reading is linear: 2,000,000 characters of edges take a few seconds.
+SERVER_PARSE_SECONDS = 10.0
+# The most entries of a list or mapping answer a server client's run state carries (the rest is written to a file).
+SERVER_ANSWER_ITEMS = 1000
 
 
 @dataclass(kw_only=True)
@@ -65,6 +70,19 @@ class GARContext(RunContext):
         f"the first superstep past it and says its answer may be incomplete (unset: no limit; for a server client, "
         f"{SERVER_ENGINE_SECONDS:g} s).",
         server_max=SERVER_ENGINE_SECONDS,
+    )
+    parse_seconds: float | None = setting(
+        None,
+        "Wall-clock budget of reading the question's graph text and task; past it the run stops with a message "
+        f"(unset: no limit; for a server client, {SERVER_PARSE_SECONDS:g} s).",
+        server_max=SERVER_PARSE_SECONDS,
+    )
+    answer_items: int | None = setting(
+        None,
+        "Most entries of a list or mapping answer (a node order, a value per node) the run's state carries; a "
+        "longer answer is written whole as JSON to the run's results folder and the state keeps its first entries "
+        f"and the file's name (unset: whole answers; for a server client, {SERVER_ANSWER_ITEMS:,}).",
+        server_max=SERVER_ANSWER_ITEMS,
     )
     mode: Mode = setting(
         "compiled",
@@ -105,9 +123,9 @@ class GARContext(RunContext):
     )
     spark_results_dir: OwnerPath = setting(
         None,
-        "Folder where a Spark run on an edge dataset writes an answer that maps every node (Parquet: id, value); "
-        "on a cluster, a folder every executor reaches. Unset: the cache's gar-results folder. Only the server's "
-        "owner may set it.",
+        "Folder where a Spark run on an edge dataset writes an answer that maps every node (Parquet: id, value), "
+        "and any run an answer longer than answer_items (JSON); on a cluster, a folder every executor reaches. "
+        "Unset: the cache's gar-results folder. Only the server's owner may set it.",
     )
     edge_dataset: OwnerPath = setting(
         None,
@@ -171,8 +189,9 @@ class GARContext(RunContext):
             raise ValueError("top_k must be at least 1")
         if self.spark_checkpoint_interval is not None and self.spark_checkpoint_interval < 0:
             raise ValueError("spark_checkpoint_interval must be 0 or more (or unset)")
-        if self.engine_seconds is not None and not self.engine_seconds > 0:
-            raise ValueError("engine_seconds must be positive (or unset)")
+        for name in ("engine_seconds", "parse_seconds", "answer_items"):
+            if getattr(self, name) is not None and not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive (or unset)")
         if self.max_rounds is not None and self.max_rounds < 0:
             raise ValueError("max_rounds must be 0 or more (or unset)")
         if self.design_attempts < 0 or self.design_check_graphs < 0:

@@ -27,6 +27,7 @@ from graphreason.workflows.gar.context import GARContext
 from graphreason.workflows.gar.datasets import spark_settings
 from graphreason.workflows.gar.run_graphs import vertex_graph
 from graphreason.workflows.gar.state import GARState
+from graphreason.workflows.gar.written import bounded
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.run_context import shared_settings
 
@@ -81,20 +82,10 @@ def _run_details(result: RunResult, engine: str) -> dict:
     return details
 
 
-def engine_seconds(ctx: GARContext) -> float | None:
-    """The run's wall-clock budget: the context's, else for a server client the server's (None: no limit)."""
-    from graphreason.tools.core.policy import context_is_untrusted, server_limit
-    from graphreason.workflows.gar.context import SERVER_ENGINE_SECONDS
-
-    if ctx.engine_seconds is not None:
-        return ctx.engine_seconds
-    return server_limit("engine_seconds", SERVER_ENGINE_SECONDS) if context_is_untrusted() else None
-
-
 def _run_compiled(name: str, problem: ParsedProblem, params: dict[str, Any], ctx: GARContext) -> dict:
     graph = vertex_graph(problem, name)
     result = run(
-        get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress, seconds=engine_seconds(ctx)
+        get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress, seconds=ctx.budget("engine_seconds")
     )
     return _run_details(result, "compiled")
 
@@ -111,7 +102,7 @@ def _spark_details(name: str, problem: ParsedProblem, params: dict[str, Any], ct
     try:
         result = run_spark(
             get_algorithm(name), graph, params, max_rounds=ctx.max_rounds, on_round=_progress,
-            seconds=engine_seconds(ctx),
+            seconds=ctx.budget("engine_seconds"),
         )  # fmt: skip
     finally:
         graph.release()
@@ -127,7 +118,7 @@ def _dataset_details(name: str, problem: Any, params: dict[str, Any], ctx: GARCo
     info = _announce_spark()
     result = run_spark(
         get_algorithm(name), problem.graph, problem.dataset_params(params), max_rounds=ctx.max_rounds,
-        on_round=_progress, results_dir=ctx.spark_results_dir, seconds=engine_seconds(ctx),
+        on_round=_progress, results_dir=ctx.spark_results_dir, seconds=ctx.budget("engine_seconds"),
     )  # fmt: skip
     details = _run_details(result, "spark")
     details["spark"] = info
@@ -238,7 +229,7 @@ def node_agents(state: GARState, runtime: Runtime[GARContext]) -> dict:
     )
     limit = recursion_limit(ctx.max_rounds or problem_of(state).n_nodes + 2)
     out = agent_graph.invoke(inputs, context=agent_ctx, config={"recursion_limit": limit})
-    result = {k: v for k, v in out["result"].items() if k not in ("states", "round_log")}
+    result = bounded({k: v for k, v in out["result"].items() if k not in ("states", "round_log")}, ctx, name)
     note = {
         "step": "execute",
         "text": result["text"],
@@ -284,6 +275,7 @@ def execute(state: GARState, runtime: Runtime[GARContext]) -> dict:
             result = _spark_details(name, problem, params, ctx)
         else:
             result = _run_compiled(name, problem, params, ctx)
+    result = bounded(result, ctx, name)
     note = {"step": "execute", "text": result["text"], "engine": result["engine"], "rounds": result["rounds"]}
     if result.get("spark"):
         note["spark"] = result["spark"]  # application id, master, event log: the supersteps in Spark's own UI

@@ -4,7 +4,8 @@ The structured answer is ``{"task", "kind", "value", ...}`` where ``kind`` is
 yes/no, number, path, order, ranking or mapping (a designed algorithm's
 answer may also be a list or another value; its task is ``designed``). Extras: ``path`` (shortest
 path, Hamiltonian path), ``labels`` (node names, when the text named nodes),
-``complete`` (False when a round cap or search budget cut the run short).
+``complete`` (False when a round cap or search budget cut the run short), ``items`` and ``file`` (an
+answer longer than ``answer_items``: its entry count and the file holding it whole; ``value`` is its head).
 No LLM call: the engine's result already is the answer.
 """
 
@@ -75,6 +76,8 @@ def structured_answer(name: str, result: dict[str, Any], question: str, problem:
         shown = out["value"] if out["kind"] in ("path", "order", "ranking", "list") else path
         if isinstance(shown, list) and all(isinstance(v, int) for v in shown):
             out["labels"] = [problem.label(v) for v in shown]
+    if result.get("answer_file"):  # too long for the state: the value is its head, the file has it all
+        out.update(items=result["answer_items"], file=result["answer_file"])
     out["complete"] = bool(result.get("complete", True))
     return out
 
@@ -94,7 +97,8 @@ def answer_words(structured: dict[str, Any], result: dict[str, Any]) -> str:
         if value is None:
             lead = "None."
         else:
-            more = f" ... ({len(shown)} in all)" if len(shown) > _WORDS_LIMIT else ""
+            total = structured.get("items", len(shown))
+            more = f" ... ({total} in all)" if total > min(len(shown), _WORDS_LIMIT) else ""
             head = [str(v) for v in shown[:_WORDS_LIMIT]]
             if kind == "ranking":  # a numbered list: arrows would read like a path
                 named = structured.get("labels") is not None

@@ -98,13 +98,14 @@ def stoppable(role: Callable[..., Any]) -> Any:
                 finished, _ = await asyncio.wait([work], timeout=CANCEL_POLL_SECONDS)
                 if finished:
                     return work.result()
-                if run_id and cancel_requested(run_id, thread_id):
+                kind = cancel_requested(run_id, thread_id) if run_id else None
+                if kind:
                     # LangGraph's in-memory runtime stops listening for cancels after 240 s: watch ourselves
                     token.cancel()
                     await asyncio.wait([work], timeout=STOP_GRACE_SECONDS)
-                    if work.done():
-                        return work.result()  # raises the RunCancelled the node stopped with
-                    raise RunCancelled("the run was cancelled; its work did not stop within the grace time")
+                    if work.done() and not work.cancelled():
+                        work.exception()  # read (RunCancelled, as a rule), so asyncio does not log it as lost
+                    raise _client_stop(kind, work.done())
         except asyncio.CancelledError:
             token.cancel()
             await asyncio.wait([work], timeout=STOP_GRACE_SECONDS)
@@ -146,8 +147,21 @@ def _served_thread_id() -> str | None:
     return str(found) if found else None
 
 
-def cancel_requested(run_id: str, thread_id: str | None) -> bool:
-    """Whether the server was asked to cancel (interrupt or roll back) run ``run_id``.
+def _client_stop(kind: str | bool, stopped: bool) -> Exception:
+    """What a node raises when it saw its run's cancel itself: the runtime's own interrupt or rollback, so the run
+    reads ``interrupted`` (or is rolled back) as after a cancel the runtime relayed, not ``error``."""
+    try:
+        from langgraph_api.errors import UserInterrupt, UserRollback
+    except ImportError:  # not served by a LangGraph server: only the project's own exception exists
+        UserInterrupt = UserRollback = None  # noqa: N806
+    why = "the run was cancelled" + ("" if stopped else "; its work did not stop within the grace time")
+    if kind == "rollback" and UserRollback is not None:
+        return UserRollback(why)
+    return UserInterrupt(why) if UserInterrupt is not None else RunCancelled(why)
+
+
+def cancel_requested(run_id: str, thread_id: str | None) -> str | None:
+    """``"interrupt"`` or ``"rollback"`` when the server was asked to cancel run ``run_id`` that way, else None.
 
     Read from the in-memory runtime of ``langgraph dev`` (its stream manager keeps the last
     control message of each run); elsewhere the runtime's own cancellation is all there is.
@@ -163,8 +177,8 @@ def cancel_requested(run_id: str, thread_id: str | None) -> bool:
         except (ValueError, TypeError, AttributeError):  # an id of another form, or another runtime version
             continue
         if message is not None and getattr(message, "data", None) in (b"interrupt", b"rollback"):
-            return True
-    return False
+            return message.data.decode()
+    return None
 
 
 def _first_time(run_id: str | None, role: Callable[..., Any], args: tuple, kwargs: dict) -> Any:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from graphreason.tools.gar.graph_text.budget import check_reading
 from graphreason.tools.gar.graph_text.nodes import NodeSpace
 from graphreason.tools.gar.graph_text.problem import GraphTextError, shown
 from graphreason.tools.gar.graph_text.scan import Doc
@@ -41,6 +43,12 @@ def _body(brackets: str, limit: int) -> str:
 
 
 _TUPLE = re.compile(rf"\({_body('()', 120)}\)")
+_TUPLE_EDGE = re.compile(rf"({LABEL})\s*(->|<->|,)\s*({LABEL})(?:\s*,\s*({WEIGHT}))?")
+_TUPLE_TRIPLE = re.compile(rf"({LABEL})\s*,\s*([A-Za-z][\w -]*?)\s*,\s*({LABEL})")
+_NUMBER = re.compile(NUM)
+_DIGIT = re.compile(r"\d")
+_LINK = re.compile(r",|->")
+_ARROW_SPLIT = re.compile(r"\s*(->|<->)\s*")
 _BRACKET = re.compile(r"\[" + _body(r"\[\]", 80) + r"\]")
 
 LIST_SEP = r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)"
@@ -119,20 +127,38 @@ class Extractor:
         self.found = Found([], {}, {}, [])
 
     def run(self) -> Found:
-        self.node_features()
-        self.node_weight_sentences()
-        self.matching()
-        self.edge_sentences()
-        self.adjacency()
-        self.named_pairs()
-        self.tuples()
-        self.brackets()
-        self.arrows()
+        for extractor in (
+            self.node_features,
+            self.node_weight_sentences,
+            self.matching,
+            self.edge_sentences,
+            self.adjacency,
+            self.named_pairs,
+            self.tuples,
+            self.brackets,
+            self.arrows,
+        ):
+            check_reading()
+            extractor()
         return self.found
 
     # ------------------------------------------------------------------ helpers
     def _node(self, label: str, create: bool = False) -> int | None:
         return self.space.resolve(label, create=create)
+
+    def _labels(self) -> Callable[[str], int | None]:
+        """:meth:`_node` without creating, remembered per label: an edge list names each node many times.
+
+        For one extractor's loop only: creating nodes elsewhere may change what a label resolves to.
+        """
+        known: dict[str, int | None] = {}
+
+        def node(label: str) -> int | None:
+            if label not in known:
+                known[label] = self.space.resolve(label)
+            return known[label]
+
+        return node
 
     def _add(self, u: int, v: int, w: float | None, kind: str, hint: bool | None) -> None:
         self.found.mentions.append(Mention(u, v, w, kind, hint))
@@ -303,25 +329,25 @@ class Extractor:
 
     def tuples(self) -> None:
         """``(i,j)``, ``(i,j,w)``, ``(i->j)``, ``(i->j,w)``, ``(i, relation, j)``."""
+        node = self._labels()
         for m in self.doc.finditer(_TUPLE):
             body = m.group(1).strip()
-            edge = re.fullmatch(rf"({LABEL})\s*(->|<->|,)\s*({LABEL})(?:\s*,\s*({WEIGHT}))?", body)
-            triple = re.fullmatch(rf"({LABEL})\s*,\s*([A-Za-z][\w -]*?)\s*,\s*({LABEL})", body)
-            if triple and not re.fullmatch(NUM, triple.group(2)) and self._node(triple.group(3)) is not None:
+            edge = _TUPLE_EDGE.fullmatch(body)
+            triple = _TUPLE_TRIPLE.fullmatch(body) if body.count(",") == 2 else None
+            if triple and not _NUMBER.fullmatch(triple.group(2)) and node(triple.group(3)) is not None:
                 # GraphQA's (s, p, o): an edge of type p; the type is not kept
-                u, v, arrow, weight = self._node(triple.group(1)), self._node(triple.group(3)), ",", None
+                u, v, arrow, weight = node(triple.group(1)), node(triple.group(3)), ",", None
             elif edge:
-                u, v = self._node(edge.group(1)), self._node(edge.group(3))
+                u, v = node(edge.group(1)), node(edge.group(3))
                 arrow = edge.group(2)
                 written = edge.group(4)
-                where = _edge(edge.group(1), edge.group(3))
-                weight = None if written is None else _read_number(written, where)
+                weight = None if written is None else _read_number(written, _edge(edge.group(1), edge.group(3)))
             else:
-                if re.search(r"\d", body) and re.search(r",|->", body):
+                if _DIGIT.search(body) and _LINK.search(body):
                     self._unparsed(m)
                 continue
             if u is None or v is None:
-                if re.search(r"\d", body) or self.space.named:
+                if _DIGIT.search(body) or self.space.named:
                     self._unparsed(m)
                 continue
             self._add(u, v, weight, "tuple", True if arrow != "," else None)
@@ -357,10 +383,11 @@ class Extractor:
         """``0->1``, ``0 -> 1 -> 2``, ``A -> B`` (after normalisation of ``→`` and ``-->``)."""
         lab = LABEL
         chain = re.compile(rf"(?<![\w'-])({lab}(?:\s*(?:->|<->)\s*{lab})+)(?:{WEIGHT_CLAUSE})?")
+        node = self._labels()
         for m in self.doc.finditer(chain):
-            parts = re.split(r"\s*(->|<->)\s*", m.group(1))
+            parts = _ARROW_SPLIT.split(m.group(1))
             labels, ops = parts[0::2], parts[1::2]
-            ids = [self._node(x) for x in labels]
+            ids = [node(x) for x in labels]
             if any(i is None for i in ids):
                 self._unparsed(m)
                 continue

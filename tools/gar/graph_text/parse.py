@@ -33,6 +33,7 @@ import re
 
 import numpy as np
 
+from graphreason.tools.gar.graph_text.budget import check_reading
 from graphreason.tools.gar.graph_text.extract import Extractor, Mention, leftovers
 from graphreason.tools.gar.graph_text.nodes import NodeSpace
 from graphreason.tools.gar.graph_text.params import extract_params
@@ -151,12 +152,15 @@ def _parse_section(text: str, words: tuple[int, int], capacity: bool, what: str)
     space = NodeSpace()
     params: dict = {}
     stated = _declare_nodes(doc, space, params)
+    check_reading()
     found = Extractor(doc, space, bool(_NODE_WEIGHT_CONTEXT.search(text))).run()
     if space.unknown:
         raise GraphTextError(
             f"the {what} text uses names that are not in its node list: {preview(sorted(set(space.unknown)))}"
         )
+    check_reading()
     unparsed = found.unparsed + leftovers(doc)
+    check_reading()
     warnings: list[str] = []
     if unparsed:
         warnings.append(
@@ -196,6 +200,7 @@ def _parse_section(text: str, words: tuple[int, int], capacity: bool, what: str)
     _check_node_values(found.node_weights, found.node_features, space)
     check_weight_sum(src, dst, weight, found.node_weights, space.label)
 
+    check_reading()
     q_params, q_warnings = extract_params(doc.free_text(), space)
     _check_node_ids([v for k, v in q_params.items() if k != "k"], n_nodes, space, "the question")
     params.update(q_params)

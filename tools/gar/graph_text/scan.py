@@ -11,6 +11,8 @@ import bisect
 import re
 from collections.abc import Iterator
 
+from graphreason.tools.gar.graph_text.budget import CHECK_EVERY, check_reading
+
 # unicode arrows and dashes -> ASCII, so one regex covers every spelling
 _ARROWS = re.compile(r"\s*(?:→|⟶|➝|➔|⇒|-{1,2}>|=>)\s*")
 _DASHES = re.compile(r"[–—]")
@@ -53,7 +55,9 @@ class Doc:
         The search runs over :meth:`free_text` (same offsets, claimed characters
         blanked), so claimed edge lists cost the regex engine almost nothing.
         """
-        for m in pattern.finditer(self.free_text()):
+        for count, m in enumerate(pattern.finditer(self.free_text()), 1):
+            if count % CHECK_EVERY == 0:
+                check_reading()
             if self.free(m.start(), m.end()):
                 yield m
 
@@ -63,7 +67,9 @@ class Doc:
             pieces, last = [], 0
             for run in re.finditer(rb"\x01+", self._taken):
                 start, end = run.span()
-                pieces += [self.text[last:start], re.sub(r"[^\n]", "|", self.text[start:end])]
+                claimed = self.text[start:end]
+                blank = re.sub(r"[^\n]", "|", claimed) if "\n" in claimed else "|" * len(claimed)
+                pieces += [self.text[last:start], blank]
                 last = end
             pieces.append(self.text[last:])
             self._free_cache = "".join(pieces)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from graphreason.tools.gar.graph_text.budget import check_reading
+
 TASKS: dict[str, str] = {
     "cycle": "does the graph contain a cycle (yes/no)",
     "connectivity": "is there a path between two nodes (yes/no)",
@@ -72,7 +74,7 @@ class _Then:
     """
 
     def __init__(self, first: str, later: str) -> None:
-        self.first, self.later = re.compile(first, re.I), re.compile(later, re.I)
+        self.first, self.later = re.compile(first), re.compile(later)
 
     def search(self, text: str) -> bool:
         pos = 0
@@ -88,10 +90,10 @@ class _Then:
 
 
 class _AnyOf:
-    """A rule: a plain regex, or any of a regex and :class:`_Then` pairs."""
+    """A rule: a plain regex, or any of a regex and :class:`_Then` pairs (lower-case; searched in lower-cased text)."""
 
     def __init__(self, pattern: str, *pairs: _Then) -> None:
-        self.pattern, self.pairs = re.compile(pattern, re.I), pairs
+        self.pattern, self.pairs = re.compile(pattern), pairs
 
     def search(self, text: str) -> bool:
         return bool(self.pattern.search(text)) or any(pair.search(text) for pair in self.pairs)
@@ -178,8 +180,8 @@ def _question_parts(text: str) -> list[str]:
     sentences = [s.strip() for s in re.findall(r"[^.?!\n]+[.?!]?", text) if len(s.split()) >= 3]
     parts = [sentences[-1]] if sentences else []
     if "Q:" in text:
-        parts.append(text.rsplit("Q:", 1)[1])
-    parts.append(text)
+        parts.append(text.rsplit("Q:", 1)[1].strip())
+    parts.append(text.strip())
     return parts
 
 
@@ -187,8 +189,10 @@ def detect_task(text: str) -> str | None:
     """The task a graph question asks for (a key of :data:`TASKS`), or None when no rule fits."""
     if not isinstance(text, str) or not text.strip():
         return None
-    for part in _question_parts(text):
+    for part in dict.fromkeys(_question_parts(text)):  # a one-sentence text is its own last sentence
+        folded = part.lower()  # once per part, not a case-blind search per rule (a 2M-character text: 2x faster)
         for task, pattern in _RULES:
-            if pattern.search(part):
+            check_reading()
+            if pattern.search(folded):
                 return task
     return None

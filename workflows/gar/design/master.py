@@ -28,6 +28,7 @@ from graphreason.workflows.gar.design.check import check_design, extract_code, r
 from graphreason.workflows.gar.design.prompts import design_prompt, repair_prompt
 from graphreason.workflows.gar.retrieve import question_focus
 from graphreason.workflows.gar.state import GARState
+from graphreason.workflows.gar.written import bounded
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.kit.llm import ask_role
 
@@ -143,8 +144,6 @@ def test_design(state: GARState, runtime: Runtime[GARContext]) -> dict:
         text += " (designed programs run only in the sandbox on this machine, never on Spark)"
     if not complete:
         text += f" (stopped at the round cap of {run.rounds}; the answer may be incomplete)"
-    note["text"] = text
-    emit("design_run", text, status=run.status, rounds=run.rounds)
     result = {
         "answer": jsonable(run.answer, int_floats=True),
         "text": text,
@@ -155,6 +154,9 @@ def test_design(state: GARState, runtime: Runtime[GARContext]) -> dict:
         "check": check.judge,
         "source": source,
     }
+    result = bounded(result, ctx, "designed")  # a long answer is written to a file, and its sentence cut
+    note["text"] = result["text"]
+    emit("design_run", result["text"], status=run.status, rounds=run.rounds)
     return {"design_status": "ok", "result": result, "rounds": run.rounds, "trace": [note]}
 
 
