@@ -11,7 +11,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 # `import torch, langgraph.graph, transformers` 8.4 s before, 4.5 s after).
 UV := $(BIN)/uv pip install --compile-bytecode --python $(BIN)/python
 
-.PHONY: .venv dev demo test bench lint clean distclean train-generator train-agent train-reasoner disk-report
+.PHONY: .venv dev demo test bench lint clean distclean train-generator train-agent train-reasoner disk-report docs
 
 .venv: $(STAMP)
 dev: $(DEV_STAMP)
@@ -52,7 +52,16 @@ LINT_IMPORTS := $(BIN)/python -m tests.import_tree $(IMPORT_TREE) >/dev/null && 
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(LINT_IMPORTS)
+	$(MKDOCS_BUILD)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest tests -n 2 --dist loadfile
+
+# The docs site: its generated parts (workflow diagrams, configuration tables, benchmark and quality tables,
+# plots) come from the code, the result files and the adapter cards; `mkdocs serve` shows it.
+MKDOCS_BUILD := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+docs: $(DEV_STAMP)
+	$(BIN)/python docs/generate.py
+	$(BIN)/python -m tests.import_tree $(IMPORT_TREE) >/dev/null
+	$(MKDOCS_BUILD)
 
 # The shipped Graph-ToolFormer generator adapter, both stages (measured: 80 + 33 min on 2 CPU cores),
 # then exported over the shipped copy; see llm/adapters/toolformer-generator/card.json.

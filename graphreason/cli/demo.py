@@ -128,7 +128,7 @@ def _toolformer_part(counselor: CounselorContext, clock: _Clock, temperature: fl
     elif tuned:
         print(
             "The tuned generator's call differs from the annotation here; it writes the annotated call for "
-            "most validation prompts (README, Graph-ToolFormer), not all.",
+            "most validation prompts (docs/methods/toolformer.md), not all.",
             flush=True,
         )
     else:

@@ -335,7 +335,7 @@ def summed_output_loss(model: Any, batch: dict[str, torch.Tensor]) -> torch.Tens
     Equal to ``model(**batch).loss`` times the number of output tokens, but the
     vocabulary-sized logits (49,152 per position) exist only where the loss is
     taken, not at every prompt position: for the Counselor reasoner's long prompts
-    and short outputs that was most of a step's memory (measured: see the README).
+    and short outputs that was most of a step's memory (measured: see docs/methods/toolformer.md).
     ``model`` is a causal LM (a peft wrapper or not) whose base has ``.model`` and ``.lm_head``.
     """
     base = model.get_base_model() if hasattr(model, "get_base_model") else model

@@ -1,4 +1,5 @@
-"""The README's GAR Python snippet runs as written, in a child process, with its context reused."""
+"""The README's GAR Python snippet runs as written, in a child process, with its context reused; the serving
+page's table of server maxima says what each context declares."""
 
 from __future__ import annotations
 
@@ -46,13 +47,13 @@ def _number(text: str) -> float:
     return float(text)
 
 
-def test_readme_server_maxima_are_the_declared_ones() -> None:
-    """The README's table of what a server client may set says what each context declares."""
+def test_the_serving_pages_server_maxima_are_the_declared_ones() -> None:
+    """The serving page's table of what a server client may set says what each context declares."""
     from graphreason.workflows.methods import METHODS
     from graphreason.workflows.run_context import RunContext, server_maxima
 
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("#### Serving safely") :]
+    text = (REPO / "docs" / "serving.md").read_text(encoding="utf-8")
+    section = text[text.index("## Serving safely") :]
     head = section[section.index("shared by all") : section.index("| method |")]
     shared = {name: value.removesuffix(" s") for name, value in re.findall(r"`(\w+)` ([^;)]+)", head)}
     declared_shared = server_maxima(RunContext)
@@ -70,5 +71,5 @@ def test_readme_server_maxima_are_the_declared_ones() -> None:
                 listed[name] = _number(value)
         for name, most in own.items():
             key = name if name in listed else "*_max_tokens" if name.endswith("max_tokens") else name
-            assert key in listed, f"README leaves out {method}.{name} (server max {most:g})"
-            assert listed[key] == most, f"README says {method}.{name} <= {listed[key]:g}; declared {most:g}"
+            assert key in listed, f"docs/serving.md leaves out {method}.{name} (server max {most:g})"
+            assert listed[key] == most, f"docs/serving.md says {method}.{name} <= {listed[key]:g}; declared {most:g}"

@@ -92,5 +92,5 @@ def tuned_reasoner_scores() -> str:
         row, graph = scores["modes"]["counselor"], scores["graph"]
         em, n = float(row["exact_match"]), int(row["n"])
     except (OSError, LookupError, TypeError, ValueError, LocalModelError):
-        return "its measured exact-match rate is in the README"
+        return "its measured exact-match rate is in docs/methods/counselor.md"
     return f"measured on {n} generated {graph} questions it answers {em:.1f}% exactly"

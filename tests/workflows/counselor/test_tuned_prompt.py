@@ -109,4 +109,4 @@ def test_the_measured_rate_comes_from_the_shipped_cards_scores(monkeypatch, tmp_
         "graph": "citeseer", "modes": {"counselor": {"n": 45, "exact_match": 31.111}}}}))  # fmt: skip
     assert tuned_reasoner_scores() == "measured on 45 generated citeseer questions it answers 31.1% exactly"
     (tmp_path / "card.json").write_text(json.dumps({"history": []}))  # no scores recorded: no number is made up
-    assert tuned_reasoner_scores() == "its measured exact-match rate is in the README"
+    assert tuned_reasoner_scores() == "its measured exact-match rate is in docs/methods/counselor.md"
