@@ -21,6 +21,7 @@ differs, so the docs cannot drift from the code or the files.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import MISSING, fields
 from pathlib import Path
@@ -188,7 +189,7 @@ def benchmarks_table() -> str:
         where = f"{machine.get('cores', '?')} cores, {machine.get('memory_gib', '?')} GiB"
         load = ", ".join(str(x) for x in result.get("load_average_at_start") or [])
         changed = " (uncommitted changes)" if result.get("uncommitted_changes") else ""
-        command = str(result.get("command", "")).replace(str(REPO) + "/", "")
+        command = re.sub(r"\S*/(benchmarks/)", r"\1", str(result.get("command", "")))  # where the checkout was
         rows.append(
             f"| `{stem}.json` | {str(result.get('date', ''))[:16]} | `{result.get('commit', '')}`{changed} | {where} | "
             f"{load} | `{_cell(command)}` | {_cell(_figure_text(result.get('figures') or {}))} |"

@@ -44,6 +44,13 @@ def test_the_contracts_hold(tmp_path: Path) -> None:
     assert f"Contracts: {len(contracts())} kept, 0 broken." in report
 
 
+def test_the_method_workflows_contract_lists_exactly_the_registered_methods() -> None:
+    """The independence contract follows METHODS: a method added there must be added here (and nothing else)."""
+    from graphreason.workflows.methods import METHODS
+
+    assert sorted(contracts()["method-workflows"]["modules"]) == sorted(m.package for m in METHODS)
+
+
 def test_every_part_of_the_package_sits_in_a_layer() -> None:
     """A new folder or module under graphreason/ must be placed in the layer rule, not slip past it."""
     layered = set(contracts()["layers"]["layers"])

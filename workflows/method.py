@@ -15,6 +15,19 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class Example:
+    """One input a method answers offline (a scripted model, the hash encoder): what generic tests run it on.
+
+    ``text`` goes in as a chat message, ``context`` is the run's context, and the answer message
+    must start with ``answer``.
+    """
+
+    text: str
+    context: Any
+    answer: str
+
+
+@dataclass(frozen=True)
 class Method:
     """One method, as the CLI, the server config and the tests see it.
 
@@ -25,6 +38,9 @@ class Method:
     ``graphreason.cli.methods.<name>`` (or in ``cli``, when given; see
     :mod:`graphreason.cli.methods` for the hooks it may define); a method without
     such a module is driven by the generic ``graphreason run NAME``.
+
+    ``example`` gives one input the method answers offline; the generic tests (the chat channel, the
+    state schema) run a method on it, so a new method needs no entry in their tables.
 
     ``stream_solve`` takes the input's fields as keyword arguments, plus
     ``context`` (an instance of ``context``) and ``on_event`` (called with each
@@ -42,6 +58,7 @@ class Method:
     stream_solve: Callable[..., dict[str, Any]]
     graph: str = ""  # "module:attribute" of the compiled StateGraph; default: PACKAGE.graph:graph
     cli: str | None = None  # module of the CLI hooks; default: graphreason.cli.methods.NAME, if it exists
+    example: Callable[[], Example] | None = None  # an offline example input, for the generic tests
 
     @property
     def graph_ref(self) -> str:

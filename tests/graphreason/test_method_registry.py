@@ -9,6 +9,8 @@ server-trust check must all pick it up.
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.util
 import json
 import subprocess
 import sys
@@ -60,15 +62,31 @@ def test_langgraph_json_lists_exactly_the_registered_methods() -> None:
     assert graphs == langgraph_graphs(METHODS)
 
 
-def test_every_registered_method_has_its_cli_module_and_a_run_command() -> None:
+def _run_choices() -> list[str]:
     parser = build_parser()
     run = next(a for a in parser._subparsers._group_actions if a.dest == "command").choices["run"]
     methods = next(a for a in run._subparsers._group_actions if a.dest == "method")
-    assert list(methods.choices) == [m.name for m in METHODS]
-    assert methods.metavar == "{" + ",".join(m.name for m in METHODS) + "}"
+    assert methods.metavar == "{" + ",".join(methods.choices) + "}"
+    return list(methods.choices)
+
+
+def _check_cli_hooks(method) -> None:
+    """A method's CLI module is optional; one that exists must define its run command."""
+    assert method.cli_module == method.cli or method.cli_module == f"graphreason.cli.methods.{method.name}"
+    if importlib.util.find_spec(method.cli_module) is not None:
+        assert callable(getattr(importlib.import_module(method.cli_module), "add_run_parser", None))
+
+
+def test_every_registered_method_has_a_run_command_and_its_cli_hooks_if_any() -> None:
+    assert _run_choices() == [m.name for m in METHODS]
     for method in METHODS:
-        assert method.cli_module == f"graphreason.cli.methods.{method.name}"
-        assert callable(getattr(__import__(method.cli_module, fromlist=["_"]), "add_run_parser", None))
+        _check_cli_hooks(method)
+
+
+def test_a_new_method_without_a_cli_module_passes_the_cli_check(with_echo: None) -> None:
+    assert _run_choices()[-1] == "echo"
+    _check_cli_hooks(ECHO)
+    assert importlib.util.find_spec(ECHO.cli_module) is None  # the generic run drives it
 
 
 def test_help_and_version_do_not_import_the_method_registry() -> None:

@@ -65,11 +65,21 @@ def _chat_cases():
     }
 
 
+def _case(method) -> tuple[str, object, str | None]:
+    """The method's chat input: from the table above, else the example the method brings itself."""
+    cases = _chat_cases()
+    if method.name in cases:
+        return cases[method.name]
+    assert method.example is not None, f"{method.name}: give the Method an example= (an offline input) for the generic tests"
+    example = method.example()
+    return example.text, example.context, example.answer
+
+
 @pytest.mark.parametrize("method", METHODS, ids=lambda m: m.name)
 def test_a_chat_client_sends_a_message_and_gets_the_answer_as_one(method, tmp_path, monkeypatch) -> None:
     """Studio's chat view: only ``messages`` in; the last human message is the input, the answer comes out."""
     monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path / "cache"))
-    text, context, answer = _chat_cases()[method.name]
+    text, context, answer = _case(method)
     inputs = {"messages": [{"role": "user", "content": text}]}
     if method.name == "toolformer":
         inputs["has_calls"] = True  # the text holds its call: no model runs
@@ -100,3 +110,12 @@ def test_a_chat_thread_answers_each_new_message_not_the_first_one_again() -> Non
     assert [m.type for m in out["messages"]] == ["human", "ai", "human", "ai"]
     out = graph.invoke({"text": asks[0][0], "has_calls": True}, config=thread, context=context)  # the field alone
     assert out["final"].endswith("is 5.")
+
+
+def test_a_new_method_with_its_own_example_passes_the_generic_checks_with_no_edit_here(tmp_path, monkeypatch) -> None:
+    """The echo method (tests/fixtures/echo_method) is in no table of this file: its package is all it needs."""
+    from tests.fixtures.echo_method import METHOD as ECHO
+
+    test_every_state_field_has_a_description(ECHO)
+    test_the_state_has_a_messages_channel(ECHO)
+    test_a_chat_client_sends_a_message_and_gets_the_answer_as_one(ECHO, tmp_path, monkeypatch)

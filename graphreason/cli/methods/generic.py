@@ -1,7 +1,7 @@
 """``graphreason run NAME`` for a method that brings no run hook of its own, built from its :class:`Method`.
 
 Each field of the method's pydantic ``input_schema`` becomes an option (a
-required field a required option; ``text`` -> ``--text``), each field of its
+required field a required option; ``text`` -> ``--text``; the ``messages`` chat channel is left out), each field of its
 runtime context a run setting (as for every method, through
 :mod:`graphreason.cli.context_options`). The handler validates the input with
 the schema, calls ``method.stream_solve(**input, context=..., on_event=...)``,
@@ -11,6 +11,7 @@ prints each event as it arrives and then the output as JSON.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 import types
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from graphreason.workflows.method import Method
 
 INPUT_DEST = "input__"  # prefix of the parsed input values, apart from the context's settings
+CHAT_FIELD = "messages"  # the chat channel every input schema carries (graphreason.workflows.kit.chat)
 
 
 def _optional_of(annotation: Any) -> Any:
@@ -46,11 +48,10 @@ def _json_value(flag: str) -> Callable[[str], Any]:
     return parse
 
 
-def _input_option(group: argparse._ArgumentGroup, name: str, info: Any) -> None:
+def _input_option(group: argparse._ArgumentGroup, name: str, info: Any, required: bool) -> None:
     """One option for the input field ``name`` (a pydantic ``FieldInfo``)."""
     flag = "--" + name.replace("_", "-")
     kind = _optional_of(info.annotation)
-    required = bool(info.is_required())
     text = (info.description or "").rstrip(".").replace("%", "%%")
     how: dict[str, Any] = {"dest": INPUT_DEST + name, "default": None, "required": required}
     if kind is bool:
@@ -75,8 +76,15 @@ def add_run_parser(methods: argparse._SubParsersAction, method: Method) -> None:
     """``run NAME`` for ``method``: its input fields and its context's settings as options."""
     run = methods.add_parser(method.name, help=method.description, description=method.description)
     inputs = run.add_argument_group("input (the method's input schema)")
+    solve_takes = inspect.signature(method.stream_solve).parameters
     for name, info in method.input_schema.model_fields.items():
-        _input_option(inputs, name, info)
+        if name == CHAT_FIELD:
+            continue  # Studio's chat channel: on the command line the input field is given itself
+        # required where the schema or stream_solve requires it (an input field a chat message may stand in for
+        # is optional in the schema, but the command line has no chat)
+        takes = solve_takes.get(name)
+        required = bool(info.is_required()) or (takes is not None and takes.default is inspect.Parameter.empty)
+        _input_option(inputs, name, info, required)
     try:
         add_run_settings(run, method.context)
     except argparse.ArgumentError as exc:
@@ -94,7 +102,7 @@ def input_values(method: Method, args: argparse.Namespace) -> dict[str, Any]:
     given = {
         name: getattr(args, INPUT_DEST + name)
         for name in method.input_schema.model_fields
-        if getattr(args, INPUT_DEST + name, None) is not None
+        if name != CHAT_FIELD and getattr(args, INPUT_DEST + name, None) is not None
     }
     try:
         checked = method.input_schema(**given)
@@ -120,9 +128,12 @@ def cmd_run(method: Method, args: argparse.Namespace) -> int:
 
 
 def _output_fields(method: Method, state: dict[str, Any]) -> dict[str, Any]:
-    """The fields of ``state`` the graph declares as output (a stream's final state holds internal ones too)."""
+    """The fields of ``state`` the graph declares as output (a stream's final state holds internal ones too),
+    without the chat channel, which repeats the answer for Studio."""
     try:
         declared = method.compiled_graph().get_output_jsonschema().get("properties") or {}
     except Exception:  # noqa: BLE001 - a graph without an output schema: print the whole state
         declared = {}
-    return {k: v for k, v in state.items() if k in declared} if declared else dict(state)
+    shown = {k: v for k, v in state.items() if k in declared} if declared else dict(state)
+    shown.pop(CHAT_FIELD, None)
+    return shown
