@@ -81,9 +81,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     if embedded:
         print(
-            "Expect about a minute on 2 CPU cores (56 s measured with a warm cache); the first run "
-            "also converts the embedded model and merges three adapters once (116 s in all). "
-            "Other heavy jobs running beside it make it slower.",
+            "Each part is stamped with the seconds since the start; a first run also converts the embedded "
+            "model and prepares its three adapters, once. Other heavy jobs running beside it make it slower.",
             flush=True,
         )
     # Counselor's unset temperature is greedy for its tuned reasoner; the other parts keep the usual default

@@ -146,10 +146,9 @@ def build_parser(*, with_methods: bool = True, with_demo: bool = True) -> argpar
         description="Four parts: GraphAgent-Reasoner on two graph problems; Graph Counselor on a Cora "
         "question, by its reference plan and then by the model (with the embedded model: the tuned reasoner on a CiteSeer "
         "question, a graph it never saw in training); Graph-ToolFormer writing and running one "
-        "graph API call; GraphAgent classifying one Cora paper (reference policy, then the model). With the "
-        "embedded model this takes about a minute on 2 CPU cores (56 s measured on this project's "
-        "2-core machine with a warm cache; 116 s for a first run, which also converts the model "
-        "and merges three adapters, once; other heavy jobs beside it make it slower). "
+        "graph API call; GraphAgent classifying one Cora paper (reference policy, then the model). Each part "
+        "prints as it finishes, stamped with the seconds since the start; a first run also converts the "
+        "embedded model and prepares its adapters, once (docs/benchmarks.md has measured times). "
         "The Counselor part's defaults differ from `run counselor` (see below): no encoder to load, "
         "3 steps, no reflection. Plug in a capable endpoint with --model openai:MODEL --base-url URL.",
     )

@@ -98,7 +98,7 @@ class CounselorContext(RunContext):
     max_steps: int | None = setting(
         None,
         "T: Plan-Thought-Action-Observation steps per trial (paper: 10); unset = 10, or 3 with the embedded "
-        "model, which is not tuned for this method (a bounded run of about a minute on 2 CPU cores).",
+        "135M model (a bounded budget for a small model, tuned reasoner or not).",
         low=1,
         server_max=SERVER_MAX_STEPS,
     )

@@ -211,27 +211,15 @@ def _lenient_graph(args: argparse.Namespace) -> None:
         os.environ[LENIENT_ENV] = "1"
 
 
-# measured on 2 CPU cores with the embedded model: one step (plan, thought, action) about 8.4 s with
-# Counselor's long prompts and 48-token notes, plus about 21 s to start and load (run counselor on
-# README's question: Finish at step 2, 38 s in all, 16.8 s of it in the model); 10 s leaves some room
-EMBEDDED_STEP_S = 10
-EMBEDDED_START_S = 20
-# the tuned reasoner's short prompts: 9.6 s in the model for 2 steps (6 calls, 1,169 tokens in), 16.4 s in all for
-# README's question with a warm cache; 5 s a step leaves some room
-TUNED_STEP_S = 5
 
 
 def embedded_note(context: Any) -> str:
-    """What the embedded model can do in Graph Counselor and how long this run's budget takes ("" otherwise)."""
+    """What the embedded model can do in Graph Counselor and this run's budget ("" otherwise)."""
     if not context.embedded_reasoner:
         return ""
-    trials = 1 + (context.max_reflections if context.mode == "counselor" else 0)
-    step_s = TUNED_STEP_S if context.tuned_spec is not None else EMBEDDED_STEP_S
-    seconds = EMBEDDED_START_S + step_s * context.max_steps * trials
     budget = (
-        f"This run is bounded to {context.max_steps} step(s) and {context.max_reflections} reflection(s): at most "
-        f"about {seconds} s on 2 CPU cores. For answers, use a capable endpoint (--model openai:MODEL --base-url URL), "
-        "where the paper's T=10, N=2 apply."
+        f"This run is bounded to {context.max_steps} step(s) and {context.max_reflections} reflection(s). For answers, "
+        "use a capable endpoint (--model openai:MODEL --base-url URL), where the paper's T=10, N=2 apply."
     )
     if context.tuned_spec is not None:
         from graphreason.workflows.counselor.tuned import tuned_reasoner_scores

@@ -10,7 +10,7 @@
 
 ``train generator`` (LoRA fine-tuning of the embedded SmolLM2 as the generator):
 
-    graphreason train generator --threads 2 --out runs/generator     stage 1 of the shipped recipe (80 min on 2 CPU cores)
+    graphreason train generator --threads 2 --out runs/generator     stage 1 of the shipped recipe (its time: the adapter's card)
     graphreason train generator --threads 2 --out runs/generator --resume   continue from the newest checkpoint
     graphreason train generator --init-adapter runs/generator/adapter --mix gpr=900,... --out runs/stage2
                                                                     a second stage, weighted to hard datasets
@@ -235,7 +235,7 @@ def _add_generator_parser(models: argparse._SubParsersAction) -> None:
         type=positive,
         default=None,
         help="training examples, spread evenly over the datasets (default 4800: 300 per dataset, one pass "
-        "took 80 min on 2 CPU cores; with --mix, the mix's total)",
+        "is the first stage of the shipped recipe, whose time the adapter's card records; with --mix, the mix's total)",
     )
     gen.add_argument(
         "--per-dataset", type=non_negative, default=None, help="cap per dataset instead of an even spread"
