@@ -12,7 +12,7 @@ refused (403) unless the owner enables them (``GRAPHREASON_ALLOW_CRONS``,
 restart, and a batch starts hundreds of runs in one request.
 
 On shutdown the lifespan cancels every run still working
-(:func:`graphreason.llm.cancel.cancel_all`: searches stop, sandbox children are
+(:func:`graphreason.runtime.cancel.cancel_all`: searches stop, sandbox children are
 killed), and a watchdog ends the process if it still lingers
 :data:`SHUTDOWN_SECONDS` later, so a stop or restart never waits on a run.
 """
@@ -30,8 +30,8 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 
-from graphreason.llm.cancel import cancel_all
 from graphreason.llm.http_guard import RequestGuard, host_name, origin_allowed  # noqa: F401  (offered here too)
+from graphreason.runtime.cancel import cancel_all
 from graphreason.settings import allow_batches, allow_crons
 from graphreason.tools.core.policy import serving_process
 

@@ -40,7 +40,6 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGenerationChunk
 from pydantic import Field
 
-from graphreason.llm.cancel import check_cancelled
 from graphreason.llm.chat_result import ReplyChatModel, reply_message, usage_metadata
 from graphreason.llm.engine.chatml import DEFAULT_SYSTEM_PROMPT, END_TOKENS, message_turns, render_chatml
 from graphreason.llm.engine.constraint import ConstrainedPicker, TextConstraint, as_constraint
@@ -56,6 +55,7 @@ from graphreason.llm.engine.weights import (
     model_cache_dir,
     read_converted,
 )
+from graphreason.runtime.cancel import check_cancelled
 
 log = logging.getLogger(__name__)
 
@@ -369,7 +369,7 @@ def _adapter_scales(base_folder: Path, adapter: str) -> Path:
         read_meta,
         shipped_adapter,
     )
-    from graphreason.llm.first_use import announce_first_use
+    from graphreason.runtime.first_use import announce_first_use
 
     start = time.perf_counter()
     digest = adapter_digest(shipped_adapter(adapter))

@@ -134,7 +134,7 @@ def test_langgraph_json_mounts_the_guard_and_its_cors_origins_pass_it() -> None:
 
 
 def test_the_lifespan_cancels_live_runs_and_arms_no_watchdog_outside_a_server(monkeypatch: pytest.MonkeyPatch) -> None:
-    from graphreason.llm.cancel import CancelToken, bind_token
+    from graphreason.runtime.cancel import CancelToken, bind_token
 
     monkeypatch.delenv("LANGSERVE_GRAPHS", raising=False)
     monkeypatch.delenv("GRAPHREASON_SERVER", raising=False)

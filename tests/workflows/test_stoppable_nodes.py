@@ -16,7 +16,7 @@ from typing import TypedDict
 import pytest
 from langgraph.graph import END, START, StateGraph
 
-from graphreason.llm.cancel import RunCancelled, cancel_scope, check_cancelled
+from graphreason.runtime.cancel import RunCancelled, cancel_scope, check_cancelled
 from graphreason.tools.gar.sandbox.run import run_designed
 from graphreason.workflows.gar.context import GARContext
 from graphreason.workflows.gar.graph import graph as gar_graph

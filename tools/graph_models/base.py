@@ -38,8 +38,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from graphreason.llm.cancel import check_cancelled
-from graphreason.llm.first_use import announce_first_use
+from graphreason.runtime.cancel import check_cancelled
+from graphreason.runtime.first_use import announce_first_use
 from graphreason.settings import cache_dir
 from graphreason.tools.core.errors import GraphError
 

@@ -39,7 +39,7 @@ import numpy as np
 from graphreason.tools.core.node_ids import bare_id, find_id
 
 if TYPE_CHECKING:
-    from langchain_core.tools import BaseTool
+    pass
 
 MAX_TEXT_WORDS = 180  # title + abstract of a Cora paper is ~120-250 words; the tail rarely changes the topic
 MAX_NEIGHBOURS = 12
@@ -168,20 +168,6 @@ class NodeEnvironment:
         top = sorted(probabilities.items(), key=lambda pair: -pair[1])[:TOP_CLASSES]
         shown = ", ".join(f"{name} {p:.2f}" for name, p in top)
         return f"Graph model prediction for node {node}: {label} (probability {probabilities.get(label, 0.0):.2f}). Most probable: {shown}."
-
-    # -------------------------------------------------------------- as tools
-    def as_tools(self) -> list[BaseTool]:
-        """The node commands as LangChain tools (``predict_label`` only with a classifier).
-
-        ``analyze_label`` is left out: it is an LLM call the workflow makes
-        (:func:`graphreason.workflows.graphagent.common.command_tools` offers it).
-        """
-        from graphreason.tools.core.registry import Registry
-        from graphreason.tools.graphagent.registry import ANALYZE, PREDICT, CommandContext, node_commands
-
-        left_out = {ANALYZE.name} | (set() if self.classifier is not None else {PREDICT.name})
-        entries = [entry for entry in node_commands() if entry.name not in left_out]
-        return Registry(entries).as_tools(CommandContext(self))
 
 
 def _clean(text: Any) -> str:

@@ -32,7 +32,7 @@ Every entry is also a LangChain tool (``toolx_order``, ``graph_bert_topic``,
 ...: :meth:`~graphreason.tools.core.registry.Registry.as_tools` over a
 :class:`GRContext`). The workflow's executor
 (:mod:`graphreason.workflows.toolformer.execute`) runs each GR call as a call of
-its tool, with the graph ``GL(...)`` loaded; :func:`toolformer_tools` gives the
+its tool, with the graph ``GL(...)`` loaded; :meth:`TOOLFORMER_FUNCTIONS.as_tools <graphreason.tools.core.registry.Registry.as_tools>` gives the
 same tools to a tool-calling model, whose graph argument is a name the tool
 loads (``"cora"``, ``"gpr:bull_graph"``).
 """
@@ -46,7 +46,7 @@ from graphreason.tools.core.errors import GraphError
 from graphreason.tools.core.registry import NODE, Applied, Entry, Param, ParamKind, Registry
 
 if TYPE_CHECKING:
-    from langchain_core.tools import BaseTool
+    pass
 
 GRAPH = ParamKind(
     "graph",
@@ -94,7 +94,7 @@ class GRContext:
     :class:`~graphreason.tools.toolformer.hub.LoadedGraph` from ``GL(...)``, and anything
     else is refused (the workflow's executor uses ``GRContext()``). With
     ``load_by_name=True`` (the tools a tool-calling model gets, see
-    :func:`toolformer_tools`) a name is accepted too and loaded through
+    :meth:`~graphreason.tools.core.registry.Registry.as_tools`) a name is accepted too and loaded through
     :func:`graphreason.tools.toolformer.hub.load`: ``"cora"``, or
     ``"gpr:bull_graph"`` for one GPR graph (``dataset:instance``).
     """
@@ -363,14 +363,3 @@ _DEFAULT_DOMAINS: dict[str, frozenset[str]] = {
     "kmeans": frozenset({"foursquare", "twitter"}),
     "transe": frozenset({"wordnet", "freebase"}),
 }
-
-
-def toolformer_tools(load_by_name: bool = True) -> list[BaseTool]:
-    """Every GR function as a LangChain tool (``toolx_order``, ``graph_bert_topic``, ...).
-
-    The graph argument of these tools is a name the tool loads through the
-    graph data hub (``"cora"``, ``"gpr:bull_graph"``; see :class:`GRContext`);
-    ``load_by_name=False`` gives the tools the workflow's executor runs, which
-    take only loaded graphs. A tool never raises: errors come back as text.
-    """
-    return TOOLFORMER_FUNCTIONS.as_tools(GRContext(load_by_name=load_by_name))

@@ -15,7 +15,9 @@ from graphreason.tools.gar.vertex.reference import TASK_ALIASES
 
 
 @dataclass(frozen=True)
-class Entry:
+class LibraryAlgorithm:
+    """One algorithm the master may choose: its name, description, parameters, answer kind and engine."""
+
     name: str
     description: str
     params: dict[str, str]
@@ -24,7 +26,7 @@ class Entry:
 
 
 SEARCH_ENTRIES = {
-    "hamiltonian_path": Entry(
+    "hamiltonian_path": LibraryAlgorithm(
         "hamiltonian_path",
         "Hamiltonian path: is there a path that visits every node of the graph exactly once? "
         "NP-complete; decided by a bounded exact depth-first search that returns the path when one exists.",
@@ -32,7 +34,7 @@ SEARCH_ENTRIES = {
         "yes/no",
         "search",
     ),
-    "substructure": Entry(
+    "substructure": LibraryAlgorithm(
         "substructure",
         "Subgraph matching / substructure: does graph G contain a copy of the smaller graph G' "
         "(G' isomorphic to a subgraph of G)? NP-complete; decided by a bounded exact backtracking search.",
@@ -42,9 +44,9 @@ SEARCH_ENTRIES = {
     ),
 }
 
-CATALOGUE: dict[str, Entry] = {
+CATALOGUE: dict[str, LibraryAlgorithm] = {
     **{
-        a.name: Entry(a.name, a.description, dict(a.params), a.answer_kind, "compiled")
+        a.name: LibraryAlgorithm(a.name, a.description, dict(a.params), a.answer_kind, "compiled")
         for a in ALGORITHMS.values()
     },
     **SEARCH_ENTRIES,

@@ -15,7 +15,7 @@ from typing import Any
 
 from langgraph.graph import StateGraph
 
-from graphreason.llm.cancel import CancelToken, RunCancelled, bind_token
+from graphreason.runtime.cancel import CancelToken, RunCancelled, bind_token
 from graphreason.settings import cache_dir
 from graphreason.tools.core.policy import scrub_paths, serving_process
 
@@ -75,7 +75,7 @@ def stoppable(role: Callable[..., Any]) -> Any:
 
     LangGraph runs a plain function's node in a thread it cannot stop: a
     cancelled run's search or generation would go on. Here the async form
-    gives the thread a :class:`~graphreason.llm.cancel.CancelToken`; when the
+    gives the thread a :class:`~graphreason.runtime.cancel.CancelToken`; when the
     run's task is cancelled (client cancel, server shutdown) the token is set,
     child processes are killed, the long loops stop at their next check, and
     the node waits up to :data:`STOP_GRACE_SECONDS` for the thread to end.

@@ -6,8 +6,9 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tracers.context import collect_runs
 
 from graphreason.tools.core.registry import NODE, TEXT, Applied, Entry, FunctionResult, Param
+from graphreason.tools.core.registry.tools import args_schema
 from graphreason.tools.counselor.calls import run_action
-from graphreason.tools.counselor.calls.entry_tools import Toolbox, args_schema, entry_tool
+from graphreason.tools.counselor.calls.entry_tools import Toolbox, entry_tool
 from graphreason.tools.counselor.functions import GraphFunctions
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 

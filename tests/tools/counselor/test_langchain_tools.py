@@ -7,23 +7,21 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool
 
 from graphreason.tools.counselor.functions import GraphFunctions
-from graphreason.tools.counselor.langchain_tools import make_graph_tools
 
 
 @pytest.fixture
 def tools(functions: GraphFunctions) -> dict[str, BaseTool]:
-    return {tool.name: tool for tool in make_graph_tools(functions)}
+    return {tool.name: tool for tool in functions.registry.as_tools(functions, f" Graph: {functions.store.describe()}")}
 
 
 def test_names_schemas_and_descriptions(tools: dict[str, BaseTool]) -> None:
     assert sorted(tools) == [
-        "count", "degree", "differing", "feature", "graph_call", "maxdegree", "mode", "neighbour", "retrieve"
+        "count", "degree", "differing", "feature", "maxdegree", "mode", "neighbour", "retrieve"
     ]  # fmt: skip
     assert tools["count"].tool_call_schema.model_json_schema()["properties"]["values"]["type"] == "array"
     schema = tools["feature"].tool_call_schema.model_json_schema()
     assert schema["required"] == ["node", "key"]
     assert set(tools["neighbour"].args) == {"node", "relation"}
-    assert set(tools["graph_call"].args) == {"action"}
     # the description carries the graph schema so the model can name relations
     assert "written_by" in tools["neighbour"].description
     assert "not an id lookup" in tools["retrieve"].description
@@ -44,21 +42,11 @@ def test_numeric_ids_are_accepted(tools: dict[str, BaseTool]) -> None:
     assert tools["degree"].invoke({"node": 1, "relation": "cites"}) == "The cites neighbor number of 1 is 3."
 
 
-def test_graph_call_runs_compound_expressions(tools: dict[str, BaseTool]) -> None:
-    result = tools["graph_call"].invoke(
-        {"action": "Feature[Neighbour[Retrieve[Graph Agents], cites], title]"}
-    )
-    assert result == "The title feature of ['4', '5'] are: ['ReAct', 'Chain of Thought']."
-    assert tools["graph_call"].invoke({"action": "Finish[ReAct]"}) == "Answer is ReAct"
-
-
 def test_graph_errors_come_back_as_text(tools: dict[str, BaseTool]) -> None:
     text = tools["feature"].invoke({"node": "3", "key": "venue"})
     assert "'venue'" in text and "title, year, abstract" in text
     text = tools["neighbour"].invoke({"node": "nope", "relation": "cites"})
     assert "'nope' does not exist" in text
-    text = tools["graph_call"].invoke({"action": "what now?"})
-    assert "Feature[" in text and "Retrieve[" in text
 
 
 def test_bad_arguments_come_back_as_text(tools: dict[str, BaseTool]) -> None:
@@ -79,5 +67,5 @@ def test_unexpected_exceptions_become_text(functions: GraphFunctions) -> None:
             raise RuntimeError("index not loaded")
 
     functions.retriever = Broken()  # type: ignore[assignment]
-    tool = {t.name: t for t in make_graph_tools(functions)}["retrieve"]
+    tool = {t.name: t for t in functions.registry.as_tools(functions, f" Graph: {functions.store.describe()}")}["retrieve"]
     assert tool.invoke({"text": "ReAct"}) == "retrieve failed: RuntimeError: index not loaded"

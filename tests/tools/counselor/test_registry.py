@@ -22,7 +22,6 @@ from graphreason.tools.core.registry import (
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.calls import ActionParseError, Call, canonical_name, parse_action, run_action
 from graphreason.tools.counselor.functions import FunctionCallError, GraphFunctions
-from graphreason.tools.counselor.langchain_tools import make_graph_tools
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 
 
@@ -158,20 +157,19 @@ def test_new_entry_runs_through_the_executor(extended: GraphFunctions) -> None:
 
 
 def test_new_entry_becomes_a_langchain_tool(extended: GraphFunctions) -> None:
-    tools = {tool.name: tool for tool in make_graph_tools(extended)}
+    tools = {tool.name: tool for tool in extended.registry.as_tools(extended, f" Graph: {extended.store.describe()}")}
     assert sorted(tools) == [
-        "count", "degree", "differing", "feature", "graph_call", "maxdegree", "mode", "neighbour", "note", "retrieve", "size",
+        "count", "degree", "differing", "feature", "maxdegree", "mode", "neighbour", "note", "retrieve", "size",
         "title",
     ]  # fmt: skip
     assert tools["title"].tool_call_schema.model_json_schema()["required"] == ["node"]
     assert tools["title"].description.startswith("The title of a paper. Graph:")
     assert tools["title"].invoke({"node": 3}) == "The title of 3 is Reflexion."
     assert "does not exist" in tools["title"].invoke({"node": "p99"})
-    assert tools["graph_call"].invoke({"action": "GetTitle[5]"}) == "The title of 5 is Chain of Thought."
 
 
 def test_default_tools_follow_the_registry(functions: GraphFunctions) -> None:
-    tools = {tool.name: tool for tool in make_graph_tools(functions)}
+    tools = {tool.name: tool for tool in functions.registry.as_tools(functions)}
     for entry in GRAPH_FUNCTIONS:
         name = entry.name.lower()
         assert (name in tools) == (not entry.terminal), name

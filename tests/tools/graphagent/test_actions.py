@@ -90,8 +90,12 @@ def test_predict_label_and_its_failures() -> None:
     assert "could not classify" in env.predict_label("1005")
 
 
-def test_as_tools() -> None:
-    tools = {t.name: t for t in NodeEnvironment(Data(), Classifier()).as_tools()}
+def test_the_node_commands_as_tools_run_on_the_environment() -> None:
+    from graphreason.tools.core.registry import Registry
+    from graphreason.tools.graphagent.registry import CommandContext, node_commands
+
+    offered = Registry([e for e in node_commands() if e.name in ("get_neighbors", "get_features", "predict_label")])
+    tools = {t.name: t for t in offered.as_tools(CommandContext(NodeEnvironment(Data(), Classifier())))}
     assert set(tools) == {"get_neighbors", "get_features", "predict_label"}
     assert tools["get_features"].invoke({"node_id": "1001"}).startswith("Node 1001.")
-    assert set(t.name for t in NodeEnvironment(Data()).as_tools()) == {"get_neighbors", "get_features"}
+    assert tools["predict_label"].invoke({"node_id": "1000"}).startswith("Graph model prediction for node 1000")

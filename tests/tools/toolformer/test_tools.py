@@ -9,14 +9,14 @@ from langchain_core.tools import BaseTool
 from graphreason.tools.core.registry import FunctionResult
 from graphreason.tools.toolformer import hub
 from graphreason.tools.toolformer.calls.parse import parse_text
-from graphreason.tools.toolformer.registry import toolformer_tools
+from graphreason.tools.toolformer.registry import TOOLFORMER_FUNCTIONS, GRContext
 from graphreason.workflows.toolformer.execute import Executor
 from graphreason.workflows.toolformer.post_process import substitute_results
 
 
 @pytest.fixture(scope="module")
 def tools() -> dict[str, BaseTool]:
-    return {tool.name: tool for tool in toolformer_tools()}
+    return {tool.name: tool for tool in TOOLFORMER_FUNCTIONS.as_tools(GRContext(load_by_name=True))}
 
 
 def _substituted(call: str) -> str:

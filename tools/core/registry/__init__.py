@@ -18,7 +18,7 @@ Counselor's: :mod:`graphreason.tools.counselor.registry`). Everything that reads
 runs calls consults a registry instead of naming functions: the bracket and
 JSON parsers (:mod:`graphreason.tools.counselor.calls`), the executor, :class:`~graphreason.tools.counselor.functions.GraphFunctions`
 and the generated LangChain tools (:meth:`Registry.as_tools`; Counselor's set in
-:mod:`graphreason.tools.counselor.langchain_tools`). Graph-ToolFormer's GR vocabulary
+:mod:`graphreason.tools.counselor.calls.entry_tools`). Graph-ToolFormer's GR vocabulary
 (:mod:`graphreason.tools.toolformer.registry`) is a registry too, and its workflow
 runs every GR call as one of those tools. A new function is one
 :meth:`Registry.register` call.

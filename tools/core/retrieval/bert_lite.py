@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from graphreason.llm.cancel import check_cancelled
+from graphreason.runtime.cancel import check_cancelled
 
 _WANTED_MODULES = [
     "sentence_transformers.models.Transformer",

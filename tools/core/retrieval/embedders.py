@@ -436,7 +436,7 @@ MINILM_CHARS_READ = 1_000
 
 def announce_embedding(what: str, texts: Sequence[str], embedder_name: str, where: str | os.PathLike[str]) -> None:
     """Announce embedding ``texts`` (a one-time, cached cost) with its estimate; cheap encoders cost nothing."""
-    from graphreason.llm.first_use import announce_first_use
+    from graphreason.runtime.first_use import announce_first_use
 
     estimate = embedding_seconds(texts, embedder_name)
     if estimate != 0:

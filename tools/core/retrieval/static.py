@@ -67,7 +67,7 @@ def distil_table(folder: Path, batch_size: int = 512) -> np.ndarray:
 
 def static_table(folder: Path) -> np.ndarray:
     """The distilled table of ``folder``, built once per machine (announced) and then read from the cache."""
-    from graphreason.llm.first_use import announce_first_use
+    from graphreason.runtime.first_use import announce_first_use
 
     key = str(folder)
     with _lock:

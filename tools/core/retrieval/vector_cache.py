@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from graphreason.llm.cancel import check_cancelled
+from graphreason.runtime.cancel import check_cancelled
 from graphreason.settings import cache_dir
 from graphreason.tools.core.retrieval.embedders import Embedder, announce_embedding, get_embedder
 

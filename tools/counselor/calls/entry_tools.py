@@ -19,34 +19,9 @@ from langchain_core.tools import BaseTool
 
 from graphreason.tools.core.registry import Entry
 from graphreason.tools.core.registry import tools as _generic
-from graphreason.tools.core.registry.tools import (
-    SubjectArg,
-    Text,
-    args_schema,
-    failure_text,
-    fits,
-    invoke,
-    positional,
-    tool_name,
-    usage,
-    validation_message,
-)
 from graphreason.tools.counselor.functions import GraphFunctions
 
-__all__ = [
-    "SubjectArg",
-    "Text",
-    "Toolbox",
-    "args_schema",
-    "entry_tool",
-    "failure_text",
-    "fits",
-    "invoke",
-    "positional",
-    "tool_name",
-    "usage",
-    "validation_message",
-]
+__all__ = ["Toolbox", "entry_tool"]
 
 
 def entry_tool(entry: Entry, functions: GraphFunctions, note: str = "") -> BaseTool:

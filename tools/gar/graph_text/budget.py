@@ -5,7 +5,7 @@ and a server's one worker reads it while other clients wait. :func:`reading_time
 a deadline for the reading done inside it (a context variable, so each run has its own);
 the readers call :func:`check_reading` between their passes and every
 :data:`CHECK_EVERY` matches of a pass, which raises :class:`ReadingTooLong` once the
-deadline is past, or :class:`~graphreason.llm.cancel.RunCancelled` once the run was
+deadline is past, or :class:`~graphreason.runtime.cancel.RunCancelled` once the run was
 cancelled. Outside :func:`reading_time` only the cancel is checked.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from graphreason.llm.cancel import check_cancelled
+from graphreason.runtime.cancel import check_cancelled
 from graphreason.tools.gar.graph_text.problem import GraphTextError
 
 # How many matches of one pass go by between two looks at the clock

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphreason.llm.cancel import check_cancelled, kill_group, watch_process
+from graphreason.runtime.cancel import check_cancelled, kill_group, watch_process
 from graphreason.tools.gar.sandbox.runner import MAX_OUTPUT_BYTES, decode, encode
 from graphreason.tools.gar.sandbox.validate import SandboxViolation, validate_source
 

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from graphreason.llm.cancel import check_cancelled
+from graphreason.runtime.cancel import check_cancelled
 from graphreason.tools.gar.datasets import relabel
 from graphreason.tools.gar.spark.edges import SparkEdgeGraph, rows_of
 from graphreason.tools.gar.spark.pregel import SparkOps, _cut, _Facts

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from graphreason.llm.cancel import check_cancelled
+from graphreason.runtime.cancel import check_cancelled
 from graphreason.tools.gar.datasets import relabel
 from graphreason.tools.gar.spark.answers import DatasetAnswer, dataset_result
 from graphreason.tools.gar.spark.edges import SparkEdgeGraph, detached, kept, rows_of

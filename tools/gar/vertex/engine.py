@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from graphreason.llm.cancel import check_cancelled
+from graphreason.runtime.cancel import check_cancelled
 from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
 
 SIX_PARTS = ("State", "Message", "Initialization", "Send", "Update", "Termination")

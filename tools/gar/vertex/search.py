@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from graphreason.llm.cancel import check_cancelled
+from graphreason.runtime.cancel import check_cancelled
 from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
 
 Status = Literal["found", "none", "bound_exceeded"]

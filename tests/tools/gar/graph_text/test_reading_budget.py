@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphreason.llm.cancel import CancelToken, RunCancelled, cancel_scope
+from graphreason.runtime.cancel import CancelToken, RunCancelled, cancel_scope
 from graphreason.tools.gar.graph_text import parse_graph_problem
 from graphreason.tools.gar.graph_text.budget import ReadingTooLong, check_reading, reading_time
 from graphreason.tools.gar.graph_text.tasks import detect_task

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import graphreason.llm.engine.local_smollm as local
-from graphreason.llm.cancel import RunCancelled, cancel_scope
+from graphreason.runtime.cancel import RunCancelled, cancel_scope
 
 
 class Chars:

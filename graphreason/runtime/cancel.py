@@ -18,7 +18,7 @@ thread running the node; code that runs outside a served run has no token and
 never stops. :func:`cancel_all` sets every live token (the server's shutdown
 calls it so that it finishes within seconds).
 
-This module sits in the lowest layer (beside the engine) so that every layer
+This module sits just above the settings (:mod:`graphreason.runtime`) so that every layer
 may check the token.
 """
 

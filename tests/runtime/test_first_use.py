@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphreason.llm.first_use import announce_first_use, duration
+from graphreason.runtime.first_use import announce_first_use, duration
 from graphreason.tools.core.retrieval.embedders import embedding_seconds
 
 
