@@ -3,8 +3,8 @@
 Decoding one token of a 135M model is a chain of small matrix products. With as
 many OpenMP threads as cores, every product waits for its slowest thread; when
 other processes keep some cores busy, that thread is the one that lost its core,
-and a call measured 61.6 s with 2 threads against 7.1 s with 1 on a busy 2-core
-machine. On idle cores 2 threads are ~1.4x faster than 1. So the default takes
+and a call with 2 threads can be many times slower than with 1 on a busy 2-core
+machine, while on idle cores 2 threads are faster. So the default takes
 the cores that the recent load leaves free, and the choice can be pinned with
 ``GRAPHREASON_THREADS`` (``OMP_NUM_THREADS`` set by the user is respected too).
 The choice is applied once per process, before the engine first runs.

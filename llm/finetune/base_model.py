@@ -4,9 +4,8 @@ The engine's converted cache (:func:`graphreason.llm.engine.local_smollm.ensure_
 already holds the dequantized fp32 weights, with llama.cpp's Q/K row order undone,
 and the tokenizer files ``transformers`` writes for the GGUF. The transformers
 copy under ``cache_dir("models", "smollm2-135m-hf")`` renames those tensors to
-the Llama names of ``transformers`` and adds its config: about a second, where
-reading the GGUF through ``transformers`` took ~30 s on this 2-core machine
-(measured). The tensors are bit for bit the ones ``transformers`` dequantizes
+the Llama names of ``transformers`` and adds its config, far cheaper than
+reading the GGUF through ``transformers``. The tensors are bit for bit the ones ``transformers`` dequantizes
 (checked against such a copy when this was written; ``tests/llm/finetune``
 compares the trained model with the engine). The copy is written to a
 temporary folder and renamed, so an interrupted save never looks complete.

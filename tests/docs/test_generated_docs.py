@@ -55,7 +55,7 @@ def test_the_benchmark_page_lists_every_result_file_and_its_plots_exist() -> Non
     table = GENERATED["benchmarks.md"]
     for path in (REPO / "benchmarks" / "results").glob("*.json"):
         assert f"`{path.name}`" in table
-    for plot in ("gar_spark_steps.png", "gar_parse_linear.png"):
+    for plot in ("gar_spark_steps.png", "gar_parse_linear.png", "toolformer_vs_paper.png", "fresh_clone.png"):
         assert (REPO / "docs" / "img" / plot).is_file(), f"docs/img/{plot} is missing: run make docs"
 
 

@@ -52,9 +52,8 @@ class GraphModelError(GraphError):
 
 
 # What each model took to train on first use, fit and feature building included (the ``seconds`` of its
-# report), from `graphreason train all --json` with an empty cache on this project's 2-core machine on
-# 2026-11-25 (16 min 59 s in all): the estimate a first-use announcement gives. A pair not listed
-# (a dataset a caller provides) is announced without one.
+# report, from `graphreason train all --json` with an empty cache on a 2-core machine): the estimate a
+# first-use announcement gives. A pair not listed (a dataset a caller provides) is announced without one.
 MEASURED_TRAIN_SECONDS: dict[tuple[str, str], float] = {
     ("graph_bert", "cora"): 148.9,
     ("graph_bert", "citeseer"): 199.6,

@@ -11,7 +11,7 @@ may carry the prompts' ``entity#`` / ``relation#`` prefixes.
 The model is :class:`torch_geometric.nn.kge.TransE` (score
 ``-||e_h + e_r - e_t||_2`` over unit-length entity vectors). Its own
 ``loss()`` draws one uniform negative per positive: on WN18 an epoch is
-cheap (about 2 s on 2 cores) but filtered MRR was still 0.03 after 10
+cheap but filtered MRR was still 0.03 after 10
 epochs, and it needs hundreds, too many for a budget of minutes. Training
 therefore scores each positive against ``negatives`` entities shared by the
 batch (one distance matrix), corrupting the head and the tail, with a

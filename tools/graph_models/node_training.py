@@ -138,8 +138,7 @@ class _Adam:
     """Adam with L2 weight decay, the same update as ``torch.optim.Adam(weight_decay=...)``, on chosen parameters.
 
     Why not torch's: creating a ``torch.optim`` optimiser imports ``torch._dynamo``
-    (and sympy), 13-30 s on the shared 2-core machine when bytecode is not cached,
-    for a model that trains in a few seconds.
+    (and sympy), which costs more than training such a model when bytecode is not cached.
     """
 
     def __init__(

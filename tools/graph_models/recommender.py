@@ -27,14 +27,12 @@ each of Graph-ToolFormer's MovieLens and Last.FM ``prompts_train`` files are
 (no torch_sparse needed), and :func:`embed` computes LightGCN's
 ``get_embedding`` with it, using that the adjacency is symmetric to skip the
 transpose PyG's backward pass makes. Same embeddings as the plain
-``edge_index`` + edge weight path (to 4e-9); one forward + backward pass over
-MovieLens took 0.47 s CPU that way, 0.048 s handing the CSR tensor to
-``LightGCN.get_embedding``, 0.012 s with :func:`embed` (one thread).
+``edge_index`` + edge weight path (to 4e-9), and an order of magnitude cheaper
+per forward and backward pass than either PyG path.
 
-**Threads.** Training runs on one torch thread (:mod:`graphreason.tools.graph_models.threads`). On the shared 2-core machine
-(load 5-11) one thread trained 60 MovieLens epochs in 39 s wall (22 s CPU),
-two threads took 844 s wall (281 s CPU) for the same, bit-identical, result:
-the second thread mostly spins on sparse products this small.
+**Threads.** Training runs on one torch thread (:mod:`graphreason.tools.graph_models.threads`): the sparse
+products are so small that a second thread mostly spins, and on a shared machine two threads were many
+times slower than one for the same, bit-identical, result.
 
 **Settings** (100 epochs, batches of 8,192, Adam lr 0.02, 64 dimensions, 3
 layers, L2 1e-4) were chosen on a validation split, each user's second-last

@@ -1,8 +1,8 @@
 """A small BERT sentence encoder in plain torch, for mean-pooled models such as all-MiniLM-L6-v2.
 
 Why: importing sentence-transformers pulls in transformers, torch.distributed,
-torch._dynamo and sympy, about 13 s on 2 cores before the first Retrieve, while
-torch alone takes about 3 s. For a plain BERT encoder with mean pooling and
+torch._dynamo and sympy before the first Retrieve, several times the cost of torch
+alone. For a plain BERT encoder with mean pooling and
 normalisation (what ``minilm`` is) the forward pass is a few lines, so this
 module computes the same vectors (checked against sentence-transformers in
 ``tests/tools/core/retrieval/test_bert_lite.py``) from the same folder: ``config.json``,

@@ -226,9 +226,8 @@ class SentenceTransformerEmbedder(Embedder):
 
     Small calls (at most :attr:`QUERY_BATCH` texts, i.e. Retrieve queries) run on
     ``query_threads`` torch threads, 1 by default: on a 2-core machine where
-    another process kept one core busy (as a local LLM does), a one-sentence
-    encode took 12-19 ms on one thread but often 0.4-0.5 s on two (the second
-    thread waits for the busy core). Larger calls use ``threads``, or torch's
+    another process keeps one core busy (as a local LLM does), a one-sentence
+    encode on two threads waits for the busy core, often tens of times longer than on one. Larger calls use ``threads``, or torch's
     own setting when None.
     """
 

@@ -148,7 +148,7 @@ class NodeIndex(Retriever):
         self.path = path
         # One OpenMP thread per query by default: agents send one query at a time and
         # parallel runs already fill the cores; on a busy 2-core box FAISS's second
-        # thread mostly spin-waits (measured 2-5x slower p50). None keeps FAISS's setting.
+        # thread mostly spin-waits, several times slower. None keeps FAISS's setting.
         self.search_threads = search_threads
         self._parts: dict[str, _Partition] = {p.node_type: p for p in partitions}
         self.set_ef_search(ef_search)
