@@ -70,10 +70,10 @@ def main() -> None:
         tests_failed=int(m.group(1)) if (m := re.search(r"(\d+) failed", counts)) else 0,
     )
     if not args.no_demo:
-        for label in ("demo_after_suite_s", "demo_warm_s"):
+        for label in ("demo_after_suite_s", "demo_warm_s"):  # each with its exit status as <label without _s>_ok
             seconds, code, tail = timed(["make", "demo"], args.where, env, logs / f"{label}.log")
             figures[label] = seconds
-            figures[label.replace("_s", "_ok")] = code == 0
+            figures[label[: -len("_s")] + "_ok"] = code == 0
     print(figures)
     write_result(f"fresh_clone-{commit}", figures)
     shutil.rmtree(cache, ignore_errors=True)

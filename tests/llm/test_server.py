@@ -501,7 +501,7 @@ def test_a_streaming_client_that_hangs_up_stops_the_model_stream() -> None:
 def test_a_hang_up_stops_the_embedded_engine_at_its_next_token(monkeypatch: pytest.MonkeyPatch) -> None:
     """LocalChatModel generates in a worker thread; closing its stream must stop that thread."""
     import graphreason.llm.engine.local_smollm as local
-    from tests.llm.engine.test_cancel import Chars, Endless
+    from tests.runtime.test_cancel import Chars, Endless
 
     decoder = Endless()
     engine = local.LocalEngine(decoder, Chars(), "fp32")  # type: ignore[arg-type]
