@@ -125,30 +125,34 @@ def _provenance(card: dict[str, Any]) -> str:
     return "\n\n".join(lines)
 
 
+def _table(header: list[str], *rows: list[str]) -> list[str]:
+    """Markdown table lines: the header, its rule and one line per row."""
+    return [f"| {' | '.join(header)} |", "|" + "---|" * len(header), *(f"| {' | '.join(row)} |" for row in rows)]
+
+
 def quality(method: str) -> str:
     """What the shipped adapter of ``method`` scored on its validation data, as its card records."""
     if method == "counselor":
         card = _card("counselor-reasoner")
         scores = card["validation_scores"]
         mode = scores["modes"]["counselor"]
-        rows = [
-            "| questions | graph | exact match | ROUGE-L | LLM calls per question | kind |",
-            "|---|---|---|---|---|---|",
-            f"| {scores['n_questions']} {scores['dataset']} | {scores['graph']} | {mode['exact_match']:.1f} | "
-            f"{mode['rouge_l']:.1f} | {mode['llm_calls']:.1f} | in-template: the project's own question templates "
-            "on a graph never trained on |",
-        ]
+        rows = _table(
+            ["questions", "graph", "exact match", "ROUGE-L", "LLM calls per question", "kind"],
+            [f"{scores['n_questions']} {scores['dataset']}", scores["graph"], f"{mode['exact_match']:.1f}",
+             f"{mode['rouge_l']:.1f}", f"{mode['llm_calls']:.1f}",
+             "in-template: the project's own question templates on a graph never trained on"],
+        )  # fmt: skip
         source = "llm/adapters/counselor-reasoner/card.json"
     elif method == "graphagent":
         card = _card("graphagent-agent")
         scores = card["validation_scores"]
         faithful = scores["variants"]["faithful"]
-        rows = [
-            "| nodes | graph and split | accuracy | macro F1 | LLM calls per node | kind |",
-            "|---|---|---|---|---|---|",
-            f"| {faithful['n']} | {scores['dataset']} {scores['split']} {scores['part']} | {faithful['accuracy']:.1f} | "
-            f"{faithful['macro_f1']:.1f} | {faithful['llm_calls']:.2f} | in-distribution: the training graph's test nodes |",
-        ]
+        rows = _table(
+            ["nodes", "graph and split", "accuracy", "macro F1", "LLM calls per node", "kind"],
+            [str(faithful["n"]), f"{scores['dataset']} {scores['split']} {scores['part']}",
+             f"{faithful['accuracy']:.1f}", f"{faithful['macro_f1']:.1f}", f"{faithful['llm_calls']:.2f}",
+             "in-distribution: the training graph's test nodes"],
+        )  # fmt: skip
         source = "llm/adapters/graphagent-agent/card.json"
     elif method == "toolformer":
         card = _card("toolformer-generator")
