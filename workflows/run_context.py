@@ -447,8 +447,9 @@ class RunContext:
     def budget(self, name: str) -> float | None:
         """The numeric field ``name`` as a budget: its value, else for a server client its server maximum.
 
-        For budgets whose unset value means "no limit" (``engine_seconds``, ``parse_seconds``): the
-        CLI and Python keep no limit, while a server client that sets none still gets the most it may ask for.
+        For budgets whose unset value means "no limit" (GAR's ``engine_seconds``, ``parse_seconds`` and
+        ``answer_items``): the CLI and Python keep no limit, while a server client that sets none still
+        gets the most it may ask for.
         """
         value = getattr(self, name)
         if value is not None or not context_is_untrusted():

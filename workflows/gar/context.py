@@ -82,6 +82,7 @@ class GARContext(RunContext):
         "Most entries of a list or mapping answer (a node order, a value per node) the run's state carries; a "
         "longer answer is written whole as JSON to the run's results folder and the state keeps its first entries "
         f"and the file's name (unset: whole answers; for a server client, {SERVER_ANSWER_ITEMS:,}).",
+        low=1,
         server_max=SERVER_ANSWER_ITEMS,
     )
     mode: Mode = setting(
@@ -189,7 +190,7 @@ class GARContext(RunContext):
             raise ValueError("top_k must be at least 1")
         if self.spark_checkpoint_interval is not None and self.spark_checkpoint_interval < 0:
             raise ValueError("spark_checkpoint_interval must be 0 or more (or unset)")
-        for name in ("engine_seconds", "parse_seconds", "answer_items"):
+        for name in ("engine_seconds", "parse_seconds"):  # above 0, which an inclusive low bound cannot say
             if getattr(self, name) is not None and not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive (or unset)")
         if self.max_rounds is not None and self.max_rounds < 0:

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import json
 import os
-import time
-import uuid
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from graphreason.settings import cache_dir
 from graphreason.tools.core.policy import context_is_untrusted, scrub_paths
+from graphreason.tools.gar.results import run_folder
 from graphreason.workflows.gar.context import GARContext
 
 # How much of the engine's sentence about an answer that was cut is kept
@@ -29,8 +27,8 @@ TEXT_CHARS = 2000
 
 def results_folder(ctx: GARContext, algorithm: str) -> Path:
     """A new folder for one run's written answers (the context's results folder, else the cache's gar-results)."""
-    root = Path(ctx.spark_results_dir).expanduser() if ctx.spark_results_dir else cache_dir("gar-results")
-    folder = root / f"{time.strftime('%Y%m%d-%H%M%S')}-{algorithm}-{uuid.uuid4().hex[:6]}"
+    root = str(Path(ctx.spark_results_dir).expanduser()) if ctx.spark_results_dir else None
+    folder = Path(run_folder(algorithm, root))
     folder.mkdir(parents=True, mode=0o700)
     return folder
 

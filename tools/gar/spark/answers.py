@@ -20,11 +20,10 @@ The driver receives only the summary rows: a few per question, never n.
 
 from __future__ import annotations
 
-import time
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphreason.tools.gar.results import run_folder
 from graphreason.tools.gar.spark.edges import SparkEdgeGraph
 from graphreason.tools.gar.vertex.graph import VertexProgramError
 from graphreason.tools.gar.vertex.traversal import as_number
@@ -32,13 +31,6 @@ from graphreason.tools.gar.vertex.traversal import as_number
 FEW = 1000  # node lists up to this long are answered directly; longer ones are written
 TOP = 5  # how many extremes a written answer's summary names
 PATH_HOPS = 10_000  # a path longer than this is given by its length only (one lookup job per hop)
-
-
-def results_root() -> str:
-    """The default folder of written answers (under the cache); on a cluster, give a folder every executor reaches."""
-    from graphreason.settings import cache_dir
-
-    return str(cache_dir("gar-results"))
 
 
 @dataclass
@@ -107,9 +99,7 @@ class DatasetAnswer:
     def folder(self) -> str:
         """This run's folder of written answers (named once, created by the first write)."""
         if self._folder is None:
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            root = self.results_dir or results_root()
-            self._folder = f"{root.rstrip('/')}/{stamp}-{self.algorithm}-{uuid.uuid4().hex[:6]}"
+            self._folder = run_folder(self.algorithm, self.results_dir)
         return self._folder
 
     def write(self, name: str, condition: Any, value: Any) -> dict[str, Any]:
