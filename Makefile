@@ -7,8 +7,7 @@ STAMP := $(VENV)/.installed
 # the test, lint, training and benchmark extras on top of the runtime (make test, make lint, make train-*, make bench)
 DEV_STAMP := $(VENV)/.installed-dev
 # --compile-bytecode: uv installs without .pyc files by default, so with PYTHONDONTWRITEBYTECODE set (as on
-# this machine image) every process compiled torch, transformers and langgraph again (measured:
-# `import torch, langgraph.graph, transformers` 8.4 s before, 4.5 s after).
+# this machine image) every process would compile torch, transformers and langgraph again.
 UV := $(BIN)/uv pip install --compile-bytecode --python $(BIN)/python
 
 .PHONY: .venv dev demo test bench lint clean distclean train-generator train-agent train-reasoner disk-report docs
@@ -48,7 +47,7 @@ LINT_IMPORTS := $(BIN)/python -m tests.import_tree $(IMPORT_TREE) >/dev/null && 
 # Two pytest-xdist workers (a 2-core machine; the suite alone keeps about one core busy); each file
 # runs whole on one worker, the slowest files (marked heavy) are handed out first. The suite writes the
 # project's own .pyc files even where PYTHONDONTWRITEBYTECODE is set: its child interpreters and two
-# workers otherwise compile the same sources again each time (measured: collection 38 s -> 16 s).
+# workers otherwise compile the same sources again each time.
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(LINT_IMPORTS)
@@ -63,8 +62,8 @@ docs: $(DEV_STAMP)
 	$(BIN)/python -m tests.import_tree $(IMPORT_TREE) >/dev/null
 	$(MKDOCS_BUILD)
 
-# The shipped Graph-ToolFormer generator adapter, both stages (measured: 80 + 33 min on 2 CPU cores),
-# then exported over the shipped copy; see llm/adapters/toolformer-generator/card.json.
+# The shipped Graph-ToolFormer generator adapter, both stages, then exported over the shipped copy; its card
+# (llm/adapters/toolformer-generator/card.json) records the data, the steps and the time.
 train-generator: $(DEV_STAMP)
 	$(BIN)/graphreason train generator --threads 2 --out runs/generator-short
 	$(BIN)/graphreason train generator --threads 2 --init-adapter runs/generator-short/adapter \
@@ -74,16 +73,16 @@ train-generator: $(DEV_STAMP)
 
 # The shipped Graph Counselor reasoner adapter: about 1.8 passes over the teacher's trajectories (588 generated
 # questions on Cora, MovieLens and three undirected copies of Cora; the count, vote, most-linked and compare-to-self
-# questions call the Count / Mode / MaxDegree / Differing aggregates), LoRA on the top 10 of the 30 layers (measured: see
-# llm/adapters/counselor-reasoner/card.json), then exported over the shipped copy.
+# questions call the Count / Mode / MaxDegree / Differing aggregates), LoRA on the top 10 of the 30 layers, then exported over
+# the shipped copy; its card (llm/adapters/counselor-reasoner/card.json) records the data, the steps and the time.
 train-reasoner: $(DEV_STAMP)
 	$(BIN)/graphreason train reasoner --threads 2 --n-per-template 12 --max-length 640 --lr 3e-4 --lora-layers 10 \
 		--steps 660 --eval-every 110 --val-examples 8 --save-every 55 --out runs/reasoner-agg
 	$(BIN)/python -m graphreason.llm.finetune.export runs/reasoner-agg llm/adapters/counselor-reasoner
 
 # The shipped GraphAgent agent adapter: four passes over a teacher's faithful-mode decisions on Cora's training
-# and validation nodes, LoRA on the top 10 of the 30 layers (measured: 53 min on 2 CPU cores); see
-# llm/adapters/graphagent-agent/card.json.
+# and validation nodes, LoRA on the top 10 of the 30 layers; its card (llm/adapters/graphagent-agent/card.json)
+# records the data, the steps and the time.
 train-agent: $(DEV_STAMP)
 	$(BIN)/graphreason train agent --threads 2 --modes faithful --navigation-share 0.15 --lr 3e-4 \
 		--lora-layers 10 --steps 360 --eval-every 90 --val-examples 100 --save-every 90 --out runs/agent

@@ -50,7 +50,7 @@ def main() -> None:
             env_file = tmp / ".env"
             env_file.write_text(f"OPENAI_API_KEY=sk-bench\nOPENAI_BASE_URL={endpoint.url}\n")
             env = {"GRAPHREASON_SERVER_LIMITS": f"search_seconds={args.after * 3:g},search_max_steps={10**12}"}
-            with graph_server(tmp, env, config=served_config(tmp, env_file)) as served:
+            with graph_server(tmp, env, config=served_config(tmp, env_file), test_hooks=False) as served:
                 figures = measure(served["base"], served["process"].pid, args.after, args.idle)
     finally:
         endpoint.close()

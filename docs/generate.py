@@ -5,10 +5,12 @@ Nothing here holds a figure of its own. Each part is read from one source:
 * ``docs/generated/diagram-<method>.md``: each method's workflow as mermaid, drawn from its compiled
   graph (``get_graph().draw_mermaid()``);
 * ``docs/generated/config-<method>.md``: one table per method from its context declarations (field,
-  CLI flag, default, server maximum, who may set it, meaning);
+  CLI flag, environment variable, default, server maximum, who may set it, meaning);
 * ``docs/generated/settings.md``: every ``GRAPHREASON_*`` variable (``graphreason.settings.SETTINGS``);
 * ``docs/generated/quality-<method>.md``: the validation scores the shipped adapters' cards
-  (``llm/adapters/*/card.json``) record, with the command that produced them;
+  (``llm/adapters/*/card.json``) record, with the command that produced them, and GAR's accuracy
+  from ``benchmarks/results/quality_gar.json``; the papers' own figures set beside them are the
+  ``*_PAPER`` tables below, copied from the spec of the papers;
 * ``docs/generated/benchmarks.md`` and ``docs/img/*.png``: every result file of ``benchmarks/results/``
   (date, commit, machine, load, command, figures) and the plots drawn from them.
 
@@ -74,13 +76,13 @@ def _maximum(value: float | None) -> str:
 def config_table(method: Any) -> str:
     """The method's context fields as one Markdown table."""
     from graphreason.cli.context_options import option_name
-    from graphreason.workflows.run_context import OWNER_PATH, field_kinds, server_maxima
+    from graphreason.workflows.run_context import OWNER_PATH, env_name, field_kinds, server_maxima
 
     cls = method.context
     maxima, kinds = server_maxima(cls), field_kinds(cls)
     rows = [
-        "| field | CLI flag | default | server maximum | meaning |",
-        "|---|---|---|---|---|",
+        "| field | CLI flag | env var | default | server maximum | meaning |",
+        "|---|---|---|---|---|---|",
     ]
     for item in fields(cls):
         flag = f"`{option_name(item)}`" if item.metadata.get("cli", True) else "Python and Studio only"
@@ -90,7 +92,7 @@ def config_table(method: Any) -> str:
         if kinds.get(item.name) == OWNER_PATH.name:
             meaning += " (owner only on a server)"
         rows.append(
-            f"| `{item.name}` | {flag} | {_cell(_default(item))} | {_maximum(maxima.get(item.name))} | {_cell(meaning)} |"
+            f"| `{item.name}` | {flag} | `{env_name(cls, item.name)}` | {_cell(_default(item))} | {_maximum(maxima.get(item.name))} | {_cell(meaning)} |"
         )
     source = f"{cls.__module__}.{cls.__name__}"
     return NOTICE.format(source=source) + "\n".join(rows) + "\n"
@@ -170,9 +172,30 @@ def quality(method: str) -> str:
             + (f" ({', '.join(trained)})." if trained else ".")
         )
         source = "llm/adapters/toolformer-generator/card.json"
+    elif method == "gar":
+        return _gar_quality()
     else:
         raise KeyError(f"no card for {method}")
     return NOTICE.format(source=source) + "\n".join(rows) + "\n\n" + _provenance(card) + "\n"
+
+
+def _gar_quality() -> str:
+    """GAR's accuracy per task on the shared GraphInstruct questions (``benchmarks/quality_gar.py``)."""
+    result = json.loads((RESULTS / "quality_gar.json").read_text())
+    figures, settings = result["figures"], result["figures"]["settings"]
+    rows = []
+    for name, row in [*figures["by_task"].items(), ("**all**", figures["overall"])]:
+        paper = GAR_PAPER.get(name, GAR_PAPER_AVERAGE if name == "**all**" else None)
+        rows.append([name, str(row["n"]), f"{100 * row['accuracy']:.1f}", f"{100 * row['algorithm_accuracy']:.1f}",
+                     f"{100 * row['fallback_rate']:.1f}", (f"{paper:.2f}" + (" (its six tasks)" if name == "**all**" else "")) if paper is not None else "not reported"])  # fmt: skip
+    lines = _table(["task", "questions", "accuracy", "right algorithm", "fallback", "paper (its test set)"], *rows)
+    note = (
+        f"\nThe shared GraphInstruct `{settings['split']}` split, {settings['mode']} mode, master `{settings['master_model']}`, "
+        f"engine `{settings['engine']}`; measured {result['date'][:10]} on commit `{result['commit']}` by "
+        f"`{result['command']}`. The paper's column is its Table 1 (400 test questions per task, a different "
+        "split); it reports no figure for the other tasks."
+    )
+    return NOTICE.format(source="benchmarks/results/quality_gar.json") + "\n".join(lines) + "\n" + note + "\n"
 
 
 # ----------------------------------------------------------------------------------------- benchmarks
@@ -266,6 +289,8 @@ def plots() -> list[Path]:
     ax.legend(loc="lower right", fontsize=8)
     written.append(_save(fig, "toolformer_vs_paper.png"))
 
+    written.append(_accuracy_against_papers(plt, results))
+
     releases = sorted(
         (r["date"], r["commit"], r["figures"]) for stem, r in results.items() if stem.startswith("fresh_clone-")
     )
@@ -284,12 +309,78 @@ def plots() -> list[Path]:
     return written
 
 
+# The papers' own figures that the accuracy plot sets beside ours (from ../shared/reference/seeds-spec.md).
+# GAR, Table 1: accuracy (%) on GraphInstruct's test set, keyed by the project's task names.
+GAR_PAPER = {"cycle": 99.50, "connectivity": 100.00, "bipartite": 100.00, "topology": 96.50, "shortest": 99.75,
+             "triangle": 93.25}  # fmt: skip
+GAR_PAPER_AVERAGE = 98.00  # the average Table 1 prints (the mean of its six cells is 98.17)
+# Graph Counselor, Table 1: Rouge-L (%) on GRBench's Academic domain, per backbone.
+COUNSELOR_PAPER_RL = {"gemma-2-9b-it": 55.58, "Mistral-NeMo-2407": 54.15, "Llama-3.1-70B": 60.11}
+# GraphAgent: the seed has no main results; its appendix Table 4 gives the full model's accuracy (%).
+GRAPHAGENT_PAPER = {"ogbn-arxiv": 29.67, "ogbn-products": 53.33}
+
 # API-call accuracy of the paper's GPT-J 6B per test set (Graph-ToolFormer, Table 4), keyed by this project's names
 TOOLFORMER_PAPER = {
     "graph_loading": 4.38, "gpr": 80.00, "cora": 100.0, "citeseer": 97.5, "pubmed": 99.38, "proteins": 100.0,
     "ptc": 100.0, "nci1": 100.0, "mutag": 100.0, "movielens": 93.12, "last-fm": 85.62, "amazon": 100.0,
     "foursquare": 95.0, "twitter": 98.75, "freebase": 53.75, "wordnet": 96.88,
 }  # fmt: skip
+
+
+def _accuracy_against_papers(plt: Any, results: dict[str, Any]) -> Path:
+    """One panel per method: this project's measured quality beside the figure its paper reports.
+
+    The two bars of a panel never come from the same question set (each label says which); the panel
+    shows how far the embedded 135M model with its adapters gets, not a like-for-like comparison.
+    """
+    fig, axes = plt.subplots(2, 2, figsize=(11, 8))
+    ours_colour, paper_colour = "tab:blue", "tab:grey"
+
+    ax = axes[0][0]
+    gar = results["quality_gar"]["figures"]["by_task"]
+    tasks = list(gar)
+    xs = range(len(tasks))
+    ax.bar([x - 0.2 for x in xs], [100 * gar[t]["accuracy"] for t in tasks], 0.4, color=ours_colour,
+           label=f"ours: shared {results['quality_gar']['figures']['settings']['split']} split, embedded master")  # fmt: skip
+    known = [(x, GAR_PAPER[t]) for x, t in zip(xs, tasks, strict=True) if t in GAR_PAPER]
+    ax.bar([x + 0.2 for x, _ in known], [v for _, v in known], 0.4, color=paper_colour, label="paper: its test set")
+    ax.set_xticks(list(xs), tasks, rotation=45, ha="right")
+    ax.set_title("GraphAgent-Reasoner: accuracy per GraphInstruct task")
+
+    ax = axes[0][1]
+    card = _card("counselor-reasoner")["validation_scores"]
+    mode = card["modes"]["counselor"]
+    labels = [f"ours: {card['dataset']} {card['graph']}\n(in-template)", *(f"paper: GRBench\nAcademic,\n{b}" for b in COUNSELOR_PAPER_RL)]
+    values = [mode["rouge_l"], *COUNSELOR_PAPER_RL.values()]
+    ax.bar(range(len(values)), values, color=[ours_colour] + [paper_colour] * len(COUNSELOR_PAPER_RL))
+    ax.set_xticks(range(len(values)), labels, fontsize=7)
+    ax.set_title("Graph Counselor: Rouge-L")
+
+    ax = axes[1][0]
+    card = _card("graphagent-agent")["validation_scores"]
+    faithful = card["variants"]["faithful"]
+    labels = [f"ours: {card['dataset']} {card['split']}\n{card['part']} (in-distribution)", *(f"paper: {g}" for g in GRAPHAGENT_PAPER)]
+    values = [faithful["accuracy"], *GRAPHAGENT_PAPER.values()]
+    ax.bar(range(len(values)), values, color=[ours_colour] + [paper_colour] * len(GRAPHAGENT_PAPER))
+    ax.set_xticks(range(len(values)), labels, fontsize=7)
+    ax.set_title("GraphAgent: node classification accuracy")
+
+    ax = axes[1][1]
+    card = _card("toolformer-generator")["validation_scores"]
+    ours = next(iter(card["by_dataset"].values()))
+    names = [name for name in TOOLFORMER_PAPER if name in ours]
+    values = [sum(ours[n]["api_gen_acc"] for n in names) / len(names), sum(TOOLFORMER_PAPER[n] for n in names) / len(names)]
+    ax.bar([0, 1], values, color=[ours_colour, paper_colour])
+    ax.set_xticks([0, 1], [f"ours: SmolLM2-135M + adapter\n(validation split, mean of {len(names)} sets)",
+                           f"paper: GPT-J 6B\n(its test split, mean of {len(names)} sets)"], fontsize=7)  # fmt: skip
+    ax.set_title("Graph-ToolFormer: API-call accuracy")
+
+    for ax in axes.flat:
+        ax.set_ylabel("%")
+        ax.set_ylim(0, 105)
+    axes[0][0].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2)
+    fig.suptitle("Measured here (blue) beside each paper's reported figure (grey): different question sets", fontsize=10)
+    return _save(fig, "accuracy_vs_paper.png")
 
 
 def _save(fig: Any, name: str) -> Path:
@@ -313,8 +404,7 @@ def pages() -> dict[str, str]:
     for method in METHODS:
         out[f"diagram-{method.name}.md"] = diagram(method)
         out[f"config-{method.name}.md"] = config_table(method)
-        if method.name in ("counselor", "graphagent", "toolformer"):
-            out[f"quality-{method.name}.md"] = quality(method.name)
+        out[f"quality-{method.name}.md"] = quality(method.name)
     return out
 
 

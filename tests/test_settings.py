@@ -48,7 +48,17 @@ def test_every_variable_the_code_names_is_declared() -> None:
     texts = [p.read_text() for p in _sources()]
     texts += [(REPO / "README.md").read_text(), *(p.read_text() for p in (REPO / "docs").glob("*.md"))]
     named = {name for text in texts for name in NAME_PATTERN.findall(text)}
-    assert named - NAMES == set()
+    assert named - NAMES - _context_variables() == set()
+
+
+def _context_variables() -> set[str]:
+    """``GRAPHREASON_<METHOD>_<FIELD>`` of every method's context field (the run context reads them)."""
+    from dataclasses import fields
+
+    from graphreason.workflows.methods import METHODS
+    from graphreason.workflows.run_context import env_name
+
+    return {env_name(method.context, item.name) for method in METHODS for item in fields(method.context)}
 
 
 def _environment_key(node: ast.AST) -> ast.AST | None:

@@ -9,6 +9,11 @@ prints) and, where the command line spells it differently, its flag;
 default is written in one place only. Every ``Literal`` field (a method's
 ``mode``) is checked against its values here.
 
+Each field also has an environment variable, ``GRAPHREASON_<METHOD>_<FIELD>``
+(:func:`env_name`): in the CLI and Python, a field the constructor was not
+given takes that variable's value where one is set, checked like any other
+value; a server's untrusted clients always get the declared defaults.
+
 Safe by construction: every field that names something a server client could
 abuse (a model, a graph, a file, an endpoint) says so in its type, and
 :class:`RunContext` applies the server trust policy
@@ -46,6 +51,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import typing
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -306,6 +312,94 @@ def fields_of_kind(context_cls: type, kind: str) -> tuple[str, ...]:
     return tuple(name for name, declared in field_kinds(context_cls).items() if declared == kind)
 
 
+ENV_PREFIX = "GRAPHREASON_"
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
+@functools.cache
+def env_key(context_cls: type) -> str:
+    """The method part of ``context_cls``'s environment variables: ``COUNSELOR`` for Graph Counselor's context.
+
+    It is the class's ``ENV_KEY`` when set, else the package under ``workflows`` that declares the class
+    (so a method's package name), else the class name without ``Context``.
+    """
+    declared = getattr(context_cls, "ENV_KEY", "")
+    if declared:
+        return declared.upper()
+    parts = context_cls.__module__.split(".")
+    if "workflows" in parts[:-1]:
+        return parts[parts.index("workflows") + 1].upper()
+    return context_cls.__name__.removesuffix("Context").upper()
+
+
+def env_name(context_cls: type, name: str) -> str:
+    """The environment variable that sets field ``name``'s default: ``GRAPHREASON_<METHOD>_<FIELD>``."""
+    return f"{ENV_PREFIX}{env_key(context_cls)}_{name.upper()}"
+
+
+def _env_value(context_cls: type, item: Any, raw: str) -> Any:
+    """``raw`` (an environment value) read as field ``item``'s type; ValueError names the variable."""
+    hint = typing.get_type_hints(context_cls)[item.name]
+    args = get_args(hint)
+    nullable = type(None) in args
+    kinds = [a for a in args if a is not type(None)] if nullable else [hint]
+    kind = kinds[0] if len(kinds) == 1 else str
+    text = raw.strip()
+    where = f"{env_name(context_cls, item.name)}={raw!r}"
+    if nullable and text.lower() in ("none", "null", "unset"):
+        return None
+    if kind is bool:
+        if text.lower() in _TRUE | _FALSE:
+            return text.lower() in _TRUE
+        raise ValueError(f"{where} is refused: {item.name} takes true or false")
+    if kind in (int, float):
+        try:
+            value = int(text) if kind is int else float(text)
+        except ValueError:
+            noun = "a whole number" if kind is int else "a number"
+            raise ValueError(f"{where} is refused: {item.name} takes {noun}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{where} is refused: {item.name} takes a finite number")
+        return value
+    return raw  # strings, Literal choices (checked with the field's other rules)
+
+
+def env_default(context_cls: type, item: Any) -> tuple[Any, str | None]:
+    """Field ``item``'s default as the environment sets it: ``(value, variable)``, or ``(declared, None)``.
+
+    An unset or blank variable leaves the declared default; a value the field's type cannot take
+    raises ``ValueError`` naming the variable.
+    """
+    name = env_name(context_cls, item.name)
+    raw = os.environ.get(name, "")
+    if raw.strip():
+        return _env_value(context_cls, item, raw), name
+    return item.default, None
+
+
+def _apply_env_defaults(context: Any) -> dict[str, str]:
+    """Fields left out of the constructor take their ``GRAPHREASON_<METHOD>_<FIELD>`` value, where set.
+
+    Returns the fields set this way, each with its variable.
+
+    Only in the CLI and Python: a server client's context keeps the declared defaults, so what the
+    owner's environment says never meets the checks made for clients.
+    """
+    if context_is_untrusted():
+        return {}
+    given = getattr(context, "_given", None)
+    if given is None:  # built without __new__'s record (a copy): nothing was left out
+        return {}
+    applied = {}
+    for item in fields(context):
+        if item.init and item.name not in given:
+            value, variable = env_default(type(context), item)
+            if variable is not None:
+                object.__setattr__(context, item.name, value)
+                applied[item.name] = variable
+    return applied
+
+
 @functools.cache
 def _post_init_owner(context_cls: type) -> type:
     """The class whose ``__post_init__`` a ``context_cls`` instance runs first (the outermost one)."""
@@ -323,12 +417,21 @@ def _then_trust_policy(owner: type, post_init: Any) -> Any:
     @functools.wraps(post_init)
     def __post_init__(self: RunContext) -> None:
         outermost = _post_init_owner(type(self)) is owner
-        if outermost:
+        if not outermost:
+            post_init(self)
+            return
+        # before any check, so an environment value is checked like any other
+        from_env = _apply_env_defaults(self)
+        try:
             check_number_types(self)  # before any __post_init__ compares a number
             self._canonical_model_specs()
-        post_init(self)
-        if outermost:
-            self._apply_trust_policy()
+            post_init(self)
+        except ValueError as exc:
+            named = [variable for name, variable in from_env.items() if name in str(exc)]
+            if not named or any(variable in str(exc) for variable in named):
+                raise
+            raise ValueError(f"{exc} (set by {', '.join(named)})") from exc
+        self._apply_trust_policy()
 
     __post_init__._trust_owner = owner  # type: ignore[attr-defined]
     return __post_init__
@@ -378,6 +481,14 @@ class RunContext:
 
     # Model fields not typed ModelName (the server policy checks these too); typed ones are found alone.
     MODEL_FIELDS: ClassVar[tuple[str, ...]] = ()
+    # The method part of the fields' environment variables (see env_key); by default the method's package.
+    ENV_KEY: ClassVar[str] = ""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> RunContext:
+        # which fields the caller gave: the others may take their GRAPHREASON_<METHOD>_<FIELD> value
+        self = super().__new__(cls)
+        object.__setattr__(self, "_given", frozenset(kwargs))
+        return self
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -53,6 +53,19 @@ def _help(item: Field, shown_default: Any) -> str:
     return text
 
 
+def _shown_default(context_cls: type, item: Field) -> Any:
+    """The default ``--help`` shows: the field's environment variable's value where one is set."""
+    from graphreason.workflows.run_context import env_default
+
+    if item.default is MISSING:
+        return None
+    try:
+        value, variable = env_default(context_cls, item)
+    except ValueError:  # a bad value is reported when the context is built; help still shows the declared one
+        return item.default
+    return f"{value} from ${variable}" if variable else item.default
+
+
 def cli_fields(context_cls: type) -> list[Field]:
     """The fields of ``context_cls`` that appear on the command line, in declaration order."""
     return [f for f in fields(context_cls) if f.metadata.get("cli", True)]
@@ -83,7 +96,7 @@ def add_context_options(
         if item.name in skip:
             continue
         kind = _base_type(hints[item.name])
-        default = own.get(item.name, None if item.default is MISSING else item.default)
+        default = own.get(item.name, _shown_default(context_cls, item))
         if kind is bool:
             negate = item.metadata.get("negate")
             if negate:  # a switch that turns a default-on feature off
@@ -129,8 +142,14 @@ def add_run_settings(
     command, in its parsed values and in its help.
     """
     from graphreason.cli.options import add_request_options
+    from graphreason.workflows.run_context import env_name
 
-    group = parser.add_argument_group("run settings (the method's runtime context)")
+    example = env_name(context_cls, "<field>")
+    group = parser.add_argument_group(
+        "run settings (the method's runtime context)",
+        f"Each setting left out takes its environment variable ({example}, the field's name in capitals) "
+        "where one is set, else its default.",
+    )
     add_context_options(group, context_cls, skip=skip, defaults=defaults)
     add_request_options(group)
     if defaults:

@@ -159,7 +159,7 @@ def build_parser(*, with_methods: bool = True, with_demo: bool = True) -> argpar
         demo.add_argument(
             "--n", type=_positive, default=1, help="Counselor questions for the model (default 1)"
         )
-        # The embedded 135M model takes 1-4 s per call on 2 cores: a small budget keeps the demo short.
+        # Each call of the embedded 135M model costs seconds on a CPU: a small budget keeps the demo short.
         add_run_settings(demo, CounselorContext, skip=("mode",),
                          defaults={"max_steps": 3, "max_reflections": 0, "embedding_model": "hash"})
     return parser

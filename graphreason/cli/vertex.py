@@ -39,7 +39,7 @@ def add_vertex_parser(subparsers: argparse._SubParsersAction) -> None:
     vertex.add_argument(
         "--engine", choices=ENGINES, default="auto",
         help="compiled: numpy in this process; spark: Pregel on Spark DataFrames; auto (default): Spark for a "
-        "remote or Parquet dataset or a CSV over 1 GiB",
+        "remote or Parquet dataset or a CSV too large for this process's available memory",
     )  # fmt: skip
     vertex.add_argument(
         "--spark-master", default="local[*]",

@@ -11,10 +11,9 @@ turn (when that turn takes at most half the budget) and drops the *oldest* token
 after it, so the latest turns and the assistant header survive. The number of
 dropped tokens is logged and reported as ``response_metadata["truncated_prompt_tokens"]``.
 
-Speed (``benchmarks/bench_embedded_model.py``, 2 idle cores): about 60 generated
-tokens/s in the default int8 precision with 2 threads, 42 with one thread. When
-other processes keep the cores busy, 2 OpenMP threads stall on each other and one
-thread is much faster, so the thread count is chosen from the free cores (or
+Speed is measured by ``benchmarks/bench_embedded_model.py``. When other processes
+keep the cores busy, 2 OpenMP threads stall on each other and one thread is
+faster, so the thread count is chosen from the free cores (or
 ``GRAPHREASON_THREADS``) by :mod:`graphreason.llm.engine.cpu_threads`.
 
 Greedy text differs between CPUs (kernels, thread count, int8 activation range);
@@ -299,11 +298,18 @@ def ensure_converted() -> tuple[Path, bool]:
     return folder, converted
 
 
+# What the first-start announcement says the conversion takes, in seconds; tests/runtime/test_first_use.py
+# keeps it within a factor of 2 of benchmarks/results/first_use.json (benchmarks/first_use.py).
+CONVERT_ESTIMATE_S = 10
+
+
 def _convert(gguf_file: Path, folder: Path, start: float) -> None:
-    # The first start takes tens of seconds with nothing else to show: say what happens.
+    # The first start has nothing else to show for a while: say what happens.
+    from graphreason.runtime.first_use import duration
+
     print(
         f"graphreason: first start of the embedded model: converting {gguf_file.name} into "
-        f"{folder} (about 30-90 s, once; later starts load this cache in seconds; "
+        f"{folder} ({duration(CONVERT_ESTIMATE_S)} on 2 CPU cores, once; later starts load this cache; "
         f"GRAPHREASON_CACHE moves it)",
         file=sys.stderr,
         flush=True,
@@ -321,7 +327,7 @@ def load_engine(n_ctx: int = DEFAULT_N_CTX, precision: str = "int8", adapter: st
 
     ``adapter`` names a shipped LoRA adapter (:mod:`graphreason.llm.engine.adapter`): it is
     added to the converted base weights in memory; only its int8 scales are cached
-    (measured once, a few kB).
+    (measured once, a small file).
     """
     from safetensors.torch import load_file
     from tokenizers import Tokenizer

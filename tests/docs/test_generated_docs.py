@@ -55,7 +55,7 @@ def test_the_benchmark_page_lists_every_result_file_and_its_plots_exist() -> Non
     table = GENERATED["benchmarks.md"]
     for path in (REPO / "benchmarks" / "results").glob("*.json"):
         assert f"`{path.name}`" in table
-    plots = ["gar_spark_steps.png", "gar_parse_linear.png", "toolformer_vs_paper.png"]
+    plots = ["gar_spark_steps.png", "gar_parse_linear.png", "toolformer_vs_paper.png", "accuracy_vs_paper.png"]
     if any((REPO / "benchmarks" / "results").glob("fresh_clone-*.json")):
         plots.append("fresh_clone.png")
     for plot in plots:

@@ -18,6 +18,21 @@ import pytest
 from graphreason.cli.serve import free_port
 
 REPO = Path(__file__).resolve().parents[2]
+HOOKS = Path(__file__).resolve().parent / "runtime_hooks"  # the test-only start-up hook (sitecustomize.py)
+# How often a test server's run queue looks for a new run. LangGraph's in-memory runtime waits 0.5 s
+# between looks when it finds none, which made every run of a test wait about a second.
+QUEUE_POLL_SECONDS = 0.05
+
+
+def with_test_hooks(env: dict[str, str], **settings: str) -> dict[str, str]:
+    """``env`` with the test-only start-up hook on the server's ``PYTHONPATH`` and its ``settings``.
+
+    The hook changes only the runtime's timing (see ``runtime_hooks/sitecustomize.py``): the queue looks
+    for runs every :data:`QUEUE_POLL_SECONDS`, and ``GRAPHREASON_TEST_CANCEL_LISTENER_SECONDS`` (when
+    given) shortens its cancel listener. A benchmark that must measure an unchanged server leaves it out.
+    """
+    path = os.pathsep.join(p for p in (str(HOOKS), env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))) if p)
+    return {**env, "PYTHONPATH": path, "GRAPHREASON_TEST_QUEUE_POLL_SECONDS": str(QUEUE_POLL_SECONDS), **settings}
 
 
 def served_config(tmp: Path, env_file: Path | None = None) -> Path:
@@ -47,8 +62,11 @@ def _ok(base: str) -> bool:
 
 
 @contextmanager
-def graph_server(tmp: Path, env: dict[str, str], config: Path | None = None) -> Iterator[dict]:
+def graph_server(tmp: Path, env: dict[str, str], config: Path | None = None, *, test_hooks: bool = True) -> Iterator[dict]:
     """Serve ``config`` (default: the repo's, from ``tmp``: :func:`served_config`) on a free loopback port with ``env`` added.
+
+    With ``test_hooks`` (the default) the server starts with :func:`with_test_hooks`; a benchmark of the
+    runtime as shipped passes ``test_hooks=False``.
 
     Yields ``{"base", "tmp", "log", "process"}`` once ``/ok`` answers; fails the test with the log's tail
     when the server exits or is not ready within 120 s; stops exactly its process group afterwards.
@@ -62,6 +80,8 @@ def graph_server(tmp: Path, env: dict[str, str], config: Path | None = None) -> 
         "GRAPHREASON_CACHE": str(tmp / "cache"),
         **env,
     }
+    if test_hooks:
+        full_env = with_test_hooks(full_env)
     cmd = [str(Path(sys.executable).parent / "graphreason"), "serve", "--no-reload", "--port", str(port),
            "--config", str(config or served_config(tmp))]  # fmt: skip
     with log_path.open("w") as log:

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from graphreason.cli.serve import free_port
-from tests.integration.graph_server import served_config
+from tests.integration.graph_server import served_config, with_test_hooks
 
 pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 
@@ -37,7 +37,6 @@ SECRET_KEY = "sk-server-secret-0123456789"
 SECRET_TEXT = "TOP-SECRET-FILE-CONTENT"
 QUESTION = "What is the label of the paper Sparse coding of natural images?"
 REPLY = "Action 1: Finish[Vision] [yes]"
-HOOKS = Path(__file__).resolve().parent / "runtime_hooks"
 LISTENER_SECONDS = 3.0
 
 
@@ -173,10 +172,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
         LANGSMITH_TRACING="false",
         GRAPHREASON_CACHE=str(tmp / "cache"),
         GRAPHREASON_DATA_ROOT=str(data),
-        # the runtime stops hearing cancels after LISTENER_SECONDS, as it does after 240 s (see runtime_hooks)
-        PYTHONPATH=os.pathsep.join(p for p in (str(HOOKS), os.environ.get("PYTHONPATH", "")) if p),
-        GRAPHREASON_TEST_CANCEL_LISTENER_SECONDS=str(LISTENER_SECONDS),
     )
+    # the runtime stops hearing cancels after LISTENER_SECONDS, as it does after 240 s (see runtime_hooks)
+    env = with_test_hooks(env, GRAPHREASON_TEST_CANCEL_LISTENER_SECONDS=str(LISTENER_SECONDS))
     config = served_config(tmp, env_file)
     home = tmp / "home"  # the server's working folder: its own run store, which a restart reads back
     home.mkdir()

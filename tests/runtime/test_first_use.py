@@ -35,3 +35,37 @@ def test_every_graph_model_has_a_measured_training_time_for_its_announcement() -
     pairs = {(domain, dataset) for domain in hub.MODELS for dataset in hub.model_class(domain).datasets}
     assert pairs == set(MEASURED_TRAIN_SECONDS)  # a new model or dataset needs its measurement
     assert all(0 < seconds < 3600 for seconds in MEASURED_TRAIN_SECONDS.values())
+
+
+def _recorded(name: str) -> dict:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / f"{name}.json"
+    return json.loads(path.read_text())["figures"]
+
+
+def _within_twice(estimate: float, measured: float) -> bool:
+    return measured / 2 <= estimate <= measured * 2
+
+
+def test_every_training_estimate_is_within_twice_what_was_recorded() -> None:
+    from graphreason.tools.graph_models.base import MEASURED_TRAIN_SECONDS
+
+    recorded = _recorded("first_use")["train_seconds"]  # benchmarks/first_use.py
+    assert {tuple(pair.split("/")) for pair in recorded} == set(MEASURED_TRAIN_SECONDS)
+    for (domain, dataset), estimate in MEASURED_TRAIN_SECONDS.items():
+        measured = recorded[f"{domain}/{dataset}"]
+        assert _within_twice(estimate, measured), (domain, dataset, estimate, measured)
+
+
+def test_the_conversion_static_table_and_adapter_scale_estimates_are_within_twice_what_was_recorded() -> None:
+    from graphreason.llm.engine.local_smollm import CONVERT_ESTIMATE_S, SCALES_ESTIMATE_S
+    from graphreason.tools.core.retrieval.static import DISTIL_ESTIMATE_S
+
+    assert _within_twice(DISTIL_ESTIMATE_S, _recorded("first_use")["static_table_seconds"])
+    assert _within_twice(CONVERT_ESTIMATE_S, _recorded("first_use")["model_conversion_seconds"])
+    # an adapter's first load measures its scales; a later load reads them (benchmarks/bench_adapter_load.py)
+    for row in _recorded("adapter_load")["rows"]:
+        measured = row["first_load_seconds"] - row["later_load_seconds"]
+        assert _within_twice(SCALES_ESTIMATE_S, measured), row

@@ -33,8 +33,8 @@ _NO_ATTRS: Mapping[str, Any] = MappingProxyType({})
 class Edge:
     """One primary edge as loaded (reverse-labelled arcs are not repeated here).
 
-    Slots and the shared empty ``attrs`` matter at scale: a graph.json with
-    500k arcs held about 50 MB less than with a ``__dict__`` and a dict per edge.
+    Slots and the shared empty ``attrs`` matter at scale: a ``__dict__`` and a dict
+    per edge would cost memory on every one of a large graph's edges.
     """
 
     src: str

@@ -20,9 +20,8 @@ import numpy as np
 
 from graphreason.tools.gar.vertex.graph import VertexGraph, VertexProgramError
 
-# Peak memory of the compiled engine per byte of CSV it reads, with the run (measured by
-# benchmarks/bench_gar_spark.py, shortest path, about 5 arcs per node: 10^7 edges, 178 MB of CSV,
-# peak RSS 3,787 MB, 21x; 10^6 edges, 15.8 MB, 431 MB, 27x with the interpreter's own 60-odd MB).
+# Peak memory of the compiled engine per byte of CSV it reads, with the run: calibrated on the peak
+# memory (RSS) that benchmarks/bench_gar_spark.py prints for shortest path at 10^6 and 10^7 edges.
 COMPILED_BYTES_PER_CSV_BYTE = 22
 ENGINES = ("auto", "compiled", "spark")
 

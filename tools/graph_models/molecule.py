@@ -14,9 +14,8 @@ dataset's ``10fold_idx`` and reports accuracy on that fold's test graphs.
 Training uses Adam (lr 0.01, halved every 50 epochs), mini-batches of 32 graphs,
 hidden size 64 (PTC: 32) and dropout 0.5 as in the GIN paper, with each epoch one pass
 over the training graphs (the GIN code instead draws 50 random batches).
-Measured on a shared 2-core machine: MUTAG trains in about 30 s, PTC 1 min,
-PROTEINS 3 min and NCI1 4-6 min; the benchmark
-``benchmarks/graph_models_accuracy.py`` lists the accuracies.
+``benchmarks/first_use.py`` records what each dataset takes to train and
+``benchmarks/graph_models_accuracy.py`` the accuracies.
 """
 
 from __future__ import annotations

@@ -2,9 +2,8 @@
 
 The hub's models are small (a few thousand nodes, batches of a few hundred):
 their operations are too short for intra-op parallelism to pay, and on a
-shared machine the extra OpenMP threads mostly wait for each other. Measured
-on a 2-core machine under load: one GIN training step took 31 ms with one
-thread and 133 ms with two.
+shared machine the extra OpenMP threads mostly wait for each other, so one
+thread trains them faster.
 """
 
 from __future__ import annotations

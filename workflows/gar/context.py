@@ -92,9 +92,10 @@ class GARContext(RunContext):
     )
     engine: Engine = setting(
         "auto",
-        "Executor of the library algorithms in compiled mode. compiled: numpy arrays in this process (fast "
-        "up to a few million edges). spark: Pregel supersteps on Spark DataFrames (graphs beyond one "
-        "machine's memory; about a second per round even on small graphs). auto: compiled for a graph "
+        "Executor of the library algorithms in compiled mode. compiled: numpy arrays in this process (as "
+        "large as its memory allows). spark: Pregel supersteps on Spark DataFrames (graphs beyond one "
+        "machine's memory; each superstep carries Spark's fixed cost, so small graphs are faster compiled). "
+        "auto: compiled for a graph "
         "held in memory, spark for a dataset. The exact searches (Hamiltonian path, substructure) and designed "
         "programs always run on one machine.",
     )

@@ -124,6 +124,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     graph = load_graph_file(args.graph_file) if args.graph_file else None
     context = gar_context(args)
+    if context.engine == "spark":  # asked for by name: say what is missing before any work is done
+        from graphreason.tools.gar.spark.session import require_pyspark
+
+        require_pyspark()
     keep = set(GAROutput.__annotations__)
     if args.json:
         output = stream_solve(args.question, context, graph, lambda event: None)

@@ -14,7 +14,7 @@
     graphreason train generator --threads 2 --out runs/generator --resume   continue from the newest checkpoint
     graphreason train generator --init-adapter runs/generator/adapter --mix gpr=900,... --out runs/stage2
                                                                     a second stage, weighted to hard datasets
-    make train-generator                                             both shipped stages (113 min) and the export
+    make train-generator                                             both shipped stages and the export (time: the card)
     python -m graphreason.llm.finetune.export runs/generator llm/adapters/toolformer-generator   ship it (fp16 + card)
 
 Its data: our training side of prompts_train (graphreason.tools.toolformer.loaders.split), a

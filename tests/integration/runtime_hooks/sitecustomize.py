@@ -1,12 +1,16 @@
-"""Test-only start-up hook of a served process: LangGraph's run-cancel listener gives up early.
+"""Test-only start-up hook of a served process: LangGraph's in-memory runtime with shorter waits.
 
-The in-memory runtime of ``langgraph dev`` listens for a run's cancel message for 240 s and
-then stops listening (``listen_for_cancellation`` in ``langgraph_runtime_inmem/ops.py``): a
-cancel of an older run reaches the run only through the project's own watch
-(:func:`graphreason.workflows.kit.compile.cancel_requested`). A test puts this folder on the
-server's ``PYTHONPATH`` with ``GRAPHREASON_TEST_CANCEL_LISTENER_SECONDS=N`` so that the
-listener gives up after N seconds instead, and a run cancelled past N seconds stands for one
-cancelled past 240 s. Nothing is imported until the runtime itself is.
+Put on a test server's ``PYTHONPATH`` (``tests.integration.graph_server.with_test_hooks``), it changes
+two timings of ``langgraph_runtime_inmem/ops.py`` and nothing else:
+
+* ``GRAPHREASON_TEST_QUEUE_POLL_SECONDS=S``: the run queue, when it finds no run, looks again after S
+  seconds instead of 0.5 (``Runs.next``), so a test's run starts at once instead of a second later;
+* ``GRAPHREASON_TEST_CANCEL_LISTENER_SECONDS=N``: the runtime listens for a run's cancel message for N
+  seconds instead of 240 (``listen_for_cancellation``). A cancel of an older run then reaches the run
+  only through the project's own watch (:func:`graphreason.workflows.kit.compile.cancel_requested`),
+  so a run cancelled past N seconds stands for one cancelled past 240 s.
+
+Each change is printed to the server's log. Nothing is imported until the runtime itself is.
 """
 
 from __future__ import annotations
@@ -33,9 +37,23 @@ def _shorten(module: object, seconds: float) -> None:
     print(f"test hook: the runtime's cancel listener gives up after {seconds:g} s", file=sys.stderr, flush=True)
 
 
+def _poll_sooner(module: object, seconds: float) -> None:
+    runs = module.Runs
+    take = runs.next
+
+    async def next_run(wait: bool, limit: int = 1):  # noqa: ANN202 (the runtime's signature)
+        if wait:
+            await asyncio.sleep(seconds)
+        async for item in take(False, limit):
+            yield item
+
+    runs.next = staticmethod(next_run)
+    print(f"test hook: the runtime's queue looks for new runs every {seconds:g} s", file=sys.stderr, flush=True)
+
+
 class _Finder(importlib.abc.MetaPathFinder):
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
+    def __init__(self, listener: float | None, poll: float | None) -> None:
+        self.listener, self.poll = listener, poll
 
     def find_spec(self, name, path, target=None):  # noqa: ANN001, ANN201 (the import system's signature)
         if name != _TARGET:
@@ -43,16 +61,20 @@ class _Finder(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.loader is None:
             return spec
-        run_module, seconds = spec.loader.exec_module, self.seconds
+        run_module, listener, poll = spec.loader.exec_module, self.listener, self.poll
 
         def exec_module(module: object) -> None:
             run_module(module)
-            _shorten(module, seconds)
+            if listener is not None:
+                _shorten(module, listener)
+            if poll is not None:
+                _poll_sooner(module, poll)
 
         spec.loader.exec_module = exec_module
         return spec
 
 
-_seconds = os.environ.get("GRAPHREASON_TEST_CANCEL_LISTENER_SECONDS")
-if _seconds:
-    sys.meta_path.insert(0, _Finder(float(_seconds)))
+_listener = os.environ.get("GRAPHREASON_TEST_CANCEL_LISTENER_SECONDS")
+_poll = os.environ.get("GRAPHREASON_TEST_QUEUE_POLL_SECONDS")
+if _listener or _poll:
+    sys.meta_path.insert(0, _Finder(float(_listener) if _listener else None, float(_poll) if _poll else None))

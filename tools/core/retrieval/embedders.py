@@ -147,8 +147,8 @@ def _shared_model(path: Path, device: str) -> Any:
 
     A plain BERT folder with mean pooling (``minilm``) is run by the small torch
     encoder in :mod:`graphreason.tools.core.retrieval.bert_lite`, which gives the same vectors without
-    importing sentence-transformers (about 10 s less before the first Retrieve on 2
-    cores); ``GRAPHREASON_LITE_ENCODER=0`` turns it off. Other folders load a
+    importing sentence-transformers (a slow import before the first Retrieve);
+    ``GRAPHREASON_LITE_ENCODER=0`` turns it off. Other folders load a
     SentenceTransformer.
     """
     key = f"{path}::{device}"

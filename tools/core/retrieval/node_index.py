@@ -10,10 +10,10 @@ Index kind, per node type:
 * ``IndexFlatIP`` (exact cosine) when the type has fewer than
   :data:`EXACT_LIMIT` nodes, or always with ``exact=True``;
 * ``IndexHNSWFlat`` (approximate) above that, or always with ``exact=False``.
-  A flat scan reads every vector: measured p50 0.7 ms at 10k x 384 but 15 ms
-  at 100k (one thread). HNSW (M=32, ef_search=128) answered in 1.3-2 ms at
-  100k with recall@1 >= 0.997 against the exact answer (recall@10 0.95 on
-  text-like vectors); it takes ~30 s to build 100k, once, then it is cached.
+  A flat scan reads every vector, so its time grows with the node count; HNSW
+  (M=32, ef_search=128) answers in about the same time at any size, close to
+  the exact answer, and costs a build once, then it is cached
+  (``benchmarks/bench_retrieve.py`` measures both).
   ``ef_search`` sets its accuracy/speed balance. HNSW construction runs on
   several threads, so two builds may differ slightly; a cached index does not.
 

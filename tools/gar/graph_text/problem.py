@@ -60,8 +60,8 @@ def shown(value: Any, limit: int = 60) -> str:
 
 
 # The most nodes a server client's graph may have (the owner may change it: GRAPHREASON_SERVER_LIMITS=max_nodes=N).
-# A 135-character question "numbered from 0 to 4999999" otherwise built five-million-node arrays and a
-# 219 MB answer; a 2,000,000-character question holds about 150,000 edges.
+# A short question "numbered from 0 to 4999999" would otherwise build five-million-node arrays and a
+# huge answer, while a 2,000,000-character question (the longest a client may send) holds about 150,000 edges.
 SERVER_MAX_NODES = 200_000
 
 

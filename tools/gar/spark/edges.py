@@ -246,8 +246,7 @@ def detached(frame: Any) -> Any:
     query plan of one leaf. Every table a run reads again and again is kept detached: a persisted table keeps
     its whole plan, each query that reads it carries that plan as a tree, and the loaded graph's tables share
     sub-plans (the nodes twice in the arcs, the arcs twice in the per-node facts), so the tree grows with
-    every table built on another (measured: 211,707 plan nodes, an 81 MB event-log record, in each
-    superstep's query of a 10^4-edge graph, until the driver's 1 GB heap ran out)."""
+    every table built on another until the driver's heap runs out, even on a small graph."""
     from pyspark.sql import DataFrame
 
     session = frame.sparkSession

@@ -429,12 +429,11 @@ def _cut(frame: Any, key: str = "id", rnd: int = 0, eager: bool = False) -> Any:
     """``frame`` as a table with no history: no query plan and no size estimate carried from earlier rounds.
 
     A round reads the state three times (senders, receivers, update), so an uncut plan grows as
-    3^rounds, and a persisted table keeps its plan (measured: a 13-round BFS on 13 nodes took 66 s
-    with a cut only every 4th round). A local checkpoint cuts the plan, but Spark's checkpoint keeps
+    3^rounds, and a persisted table keeps its plan, so even a short run on a tiny graph slows to a
+    crawl without a cut every round. A local checkpoint cuts the plan, but Spark's checkpoint keeps
     the size estimate of the plan it cut, and the estimate of a join is the product of its sides':
-    the number of digits doubled every round (16, 35, 74 ... 2,498 after 8 rounds of shortest path)
-    and the planner's arithmetic on it came to dominate (measured, 10^5 edges, local[2]: rounds
-    taking 2, 4, 10, 24, 64 s while the frontier shrank to nothing). Rebuilding the table from its
+    its number of digits doubles every round, and the planner's arithmetic on it comes to dominate
+    (each round slower than the last while the frontier shrinks to nothing). Rebuilding the table from its
     rows, which carries no estimate, before the checkpoint keeps every round's planning the same.
 
     The rows are hash-partitioned by ``key`` (``id`` for node tables, as the arcs are by ``src``, with the

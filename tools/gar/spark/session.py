@@ -93,8 +93,8 @@ def parse_conf(items: list[str] | str | None) -> dict[str, str]:
 
 def _local_partitions(master: str) -> int | None:
     """Shuffle partitions of a ``local[N]`` / ``local[*]`` master: two per core, so a slow task does not hold
-    the others back, and one on a single core, whose tasks run one after the other anyway (measured, a
-    6-node max flow on local[1]: 0.9 s per push round with one partition, 1.6 s with two); None for a cluster."""
+    the others back, and one on a single core, whose tasks run one after the other anyway, so a second
+    partition only adds its overhead to each round; None for a cluster."""
     if master == "local":
         return 1
     if master.startswith("local[") and master.endswith("]"):
@@ -168,8 +168,8 @@ def get_session(settings: SparkSettings | None = None) -> Any:
         }
         if local is not None:
             # One machine: the supersteps shuffle small tables, Spark's default of 200 partitions is for
-            # big ones; adaptive re-planning costs more than it saves here (measured: 0.8-1.0 s against
-            # 0.7 s per BFS round on local[1]); and the driver is also the executor.
+            # big ones; adaptive re-planning costs more than it saves on such small tables; and the driver
+            # is also the executor.
             defaults.update(
                 {
                     "spark.sql.shuffle.partitions": str(local),

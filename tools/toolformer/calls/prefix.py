@@ -17,8 +17,8 @@ the 2,560 validation outputs (423,548 prefixes) and of seeded random calls in
 messy spelling (tests/tools/toolformer/calls/test_prefix.py), so a prefix that
 could still become a call is not refused; a refused prefix is one no ending can
 save (``user#A and``, a ``]`` before the call's ``)``, a positional value after
-a keyword). Each test parses the text again: about 60 microseconds for a
-generated sentence.
+a keyword). Each test parses the text again, so its cost grows with the length
+of the sentence so far.
 
 Two limits are not in the grammar; both end loops a small model falls into,
 which would otherwise fill its whole token budget. A single value (a string's
