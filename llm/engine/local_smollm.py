@@ -105,7 +105,7 @@ def _find_stop(text: str, stop: Sequence[str], search_from: int) -> int:
 
 
 # Agent prompts (instructions, examples, scratchpad, reflections) often pass 2k tokens;
-# SmolLM2 was trained with 8k. 4k keeps them whole at ~380 MB of KV cache.
+# SmolLM2 was trained with 8k. 4k keeps them whole with a KV cache half the size of 8k's.
 DEFAULT_N_CTX = 4096
 PREFILL_CHUNK = 64  # prompt tokens per decoder call; also the granularity of prefix reuse
 

@@ -31,7 +31,7 @@ NODES_SUFFIX = "_nodes"
 # Feature names tried, in order, as a node type's main text (what Retrieve embeds).
 TEXT_KEY_CANDIDATES = ("name", "title", "text", "label", "description", "content", "summary")
 _EXAMPLES = 5
-# Files from this size on show progress by default: a 200 MB file takes minutes to load.
+# Files from this size on show progress by default: loading a much larger one takes long enough to need it.
 PROGRESS_BYTES = 20_000_000
 # Set to 1 to keep dangling neighbour ids as untyped nodes (see load_graph_json's strict).
 LENIENT_ENV = LENIENT_GRAPH.name  # declared in graphreason.settings

@@ -69,7 +69,7 @@ class _Budget:
         self.steps += 1
         if self.steps > self.max_steps:
             raise _OutOfBudget
-        if self.steps & 1023 == 0:  # every ~1 ms of search: the clock, and whether the run was cancelled
+        if self.steps & 1023 == 0:  # every 1,024 steps of search: the clock, and whether the run was cancelled
             check_cancelled()
             if time.perf_counter() > self.deadline:
                 raise _OutOfBudget
