@@ -3,7 +3,9 @@
 Runs ``graphreason eval gar`` (compiled mode, the embedded master, every task of the shared split unless
 ``--limit``) in a run folder of its own, then writes ``benchmarks/results/quality_gar.json``: per task the
 questions, the accuracy, the share answered by the right algorithm and the share that needed the
-deterministic fallback, plus the eval's own settings. ``docs/generate.py`` draws the quality table of
+deterministic fallback, plus the eval's own settings. Accuracy is checked against an exact reference
+(networkx, or the structure itself where many answers are right); label agreement compares with the
+dataset's own labels. ``docs/generate.py`` draws the quality table of
 the GAR page and GAR's panel of the accuracy-against-the-paper plot from it.
 
     python benchmarks/quality_gar.py [--limit N] [--concurrency 2]
@@ -21,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_result  # noqa: E402
 
-KEPT = ("n", "accuracy", "algorithm_accuracy", "fallback_rate", "errors", "mean_nodes", "max_nodes")
+KEPT = ("n", "accuracy", "label_agreement", "algorithm_accuracy", "fallback_rate", "errors", "mean_nodes", "max_nodes")
 
 
 def main() -> None:
