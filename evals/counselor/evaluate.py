@@ -23,7 +23,7 @@ from graphreason.tools.core.jsonl import read_jsonl
 from graphreason.workflows.counselor.context import MODES, CounselorContext
 from graphreason.workflows.run_context import with_settings
 
-DATASETS = ("generated", "grbench")
+DATASETS = ("generated", "grbench", "programs")
 SolveFn = Callable[[str, CounselorContext], dict[str, Any]]
 
 __all__ = [
@@ -94,6 +94,12 @@ def load_eval_items(
         return list(load_grbench_questions(str(path) if path else _grbench_domain(graph), graph=graph))
     if path:
         return _load_path(Path(path), graph)
+    if dataset == "programs":  # programs over the graph's schema, n_per_template of each shape
+        from graphreason.evals.datasets.program_questions import SHAPES, program_questions
+        from graphreason.tools.core.loaders import load_graph
+
+        spec = graph or "cora"
+        return program_questions(load_graph(spec), n_per_template * len(SHAPES), seed=seed, graph_spec=spec)
     from graphreason.evals.datasets.generated import generate_questions
 
     return list(generate_questions(graph=graph or "cora", n_per_template=n_per_template, seed=seed))

@@ -55,9 +55,11 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
     )  # the eval's own --graph and --modes
     ec.add_argument(
         "--dataset",
-        choices=("generated", "grbench"),
+        choices=("generated", "grbench", "programs"),
         default=None,
-        help="generated: template questions over --graph (default cora); grbench: GRBench questions, needs --graph PATH/graph.json",
+        help="generated: template questions over --graph (default cora); programs: questions drawn as programs "
+        "over --graph's schema (any graph, --n-per-template of each shape, many wordings); grbench: GRBench "
+        "questions, needs --graph PATH/graph.json",
     )
     ec.add_argument(
         "--path", default=None, help="question file or folder (QAItem JSONL or GRBench JSONL / data folder)"

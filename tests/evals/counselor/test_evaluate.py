@@ -222,3 +222,17 @@ def test_limit_without_groups_is_a_seeded_sample_across_the_file(tmp_path: Path)
     assert first != [str(i) for i in range(10)] and max(map(int, first)) >= 50  # not just the head
     assert first == sorted(first, key=int)  # file order kept
     assert first != [it["qid"] for it in take_balanced(items, 10, seed=1)]
+
+
+def test_program_questions_are_a_dataset_over_any_graph_file(tmp_path: Path):
+    from graphreason.tools.core.loaders import save_graph_json
+    from tests.evals.datasets.test_program_questions import _shop
+
+    path = save_graph_json(_shop(), tmp_path / "shop.json")
+    items = load_eval_items("programs", graph=str(path), n_per_template=2, seed=1)
+    shapes = {item.template for item in items}
+    assert len(shapes) >= 10 and all(shape.startswith("program:") for shape in shapes)
+    assert {item.graph for item in items} == {str(path)}  # what the agent loads again
+    assert items == load_eval_items("programs", graph=str(path), n_per_template=2, seed=1)  # seeded
+    sample = take_balanced(items, 14, seed=0)
+    assert len({item.template for item in sample}) == len(sample)  # a small limit spreads over the shapes

@@ -1,0 +1,516 @@
+"""Question programs sampled over a graph's schema and worded many ways: question sets nobody templated per graph.
+
+:func:`program_questions` picks, for each question, a program shape (:data:`SHAPES`), a subject of a
+node type that has what the shape needs, the relations and features from the graph's schema
+(:func:`graphreason.evals.datasets.programs.schema_of`), and one of the shape's wordings. The gold
+comes from the program's reference evaluator; a program without a well-defined answer is drawn again.
+
+Wordings come in :data:`FAMILIES` (two per family and shape, so ten per shape), so a validation can
+leave one family out of training and ask only its wordings. Relations are phrased from a lexicon of
+the labels the project's graphs use (``cites`` reads as "cites", "references", "links to"; ``cited_by``
+as "is cited by", "cite") in several forms, and any other label from its own words
+(``written_by`` -> "written by"), so a renamed schema still reads as a question.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from graphreason.evals.datasets.items import QAItem
+from graphreason.evals.datasets.programs import (
+    AnyWith,
+    CompareToSubject,
+    Contains,
+    Count,
+    Extreme,
+    Filter,
+    Hop,
+    Join,
+    Lookup,
+    Mode,
+    Names,
+    PlainGraph,
+    Program,
+    Subject,
+    TypeSchema,
+    schema_of,
+)
+
+FAMILIES = ("ask", "tell", "curious", "terse", "formal")
+
+# Graphs never used to build training data (the brief's unseen graphs): evaluation only.
+UNSEEN_GRAPHS = frozenset({"citeseer", "last-fm", "lastfm"})
+
+# Subjects are named in questions and in Retrieve[...]: names with call-language syntax are avoided.
+_UNSAFE = re.compile(r"[\[\]\"`]")
+
+
+# ------------------------------------------------------------------------------------- relation phrases
+# {x}: one node's phrase; {T}: the plural noun of the nodes reached. "single" phrases hang off one node,
+# "many" off a set (two hops), "noun" names what a node has along the relation (for most / fewest).
+_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the {T} that {x} cites", "the {T} cited by {x}", "the {T} {x} references", "the {T} {x} links to"),
+        "many": ("the {T} cited by any of {x}", "the {T} that {x} cite"),
+        "noun": ("references", "outgoing citations"),
+    },
+    "cited_by": {
+        "single": ("the {T} that cite {x}", "the {T} citing {x}", "the {T} that reference {x}", "the {T} {x} is cited by"),
+        "many": ("the {T} that cite any of {x}", "the {T} citing {x}"),
+        "noun": ("citations", "citing papers"),
+    },
+    "links_to": {
+        "single": ("the {T} {x} links to", "the {T} linked from {x}", "the {T} that {x} points to"),
+        "many": ("the {T} linked from any of {x}",),
+        "noun": ("outgoing links", "links out"),
+    },
+    "linked_from": {
+        "single": ("the {T} that link to {x}", "the {T} linking to {x}", "the {T} {x} is linked from"),
+        "many": ("the {T} that link to any of {x}",),
+        "noun": ("incoming links", "links in"),
+    },
+    "rated": {
+        "single": ("the {T} {x} rated", "the {T} rated by {x}", "the {T} that {x} has rated"),
+        "many": ("the {T} rated by any of {x}",),
+        "noun": ("ratings given", "rated movies"),
+    },
+    "rated_by": {
+        "single": ("the {T} who rated {x}", "the {T} that rated {x}", "the {T} {x} was rated by"),
+        "many": ("the {T} who rated any of {x}",),
+        "noun": ("ratings", "raters"),
+    },
+    "has_genre": {
+        "single": ("the {T} of {x}", "the {T} {x} belongs to", "the {T} {x} is tagged with"),
+        "many": ("the {T} of any of {x}",),
+        "noun": ("genres",),
+    },
+    "genre_of": {
+        "single": ("the {T} in {x}", "the {T} tagged with {x}", "the {T} of the genre {x}"),
+        "many": ("the {T} in any of {x}",),
+        "noun": ("movies in it",),
+    },
+    "listener": {
+        "single": ("the {T} who listen to {x}", "the {T} {x} is listened to by", "the listeners of {x}"),
+        "many": ("the {T} who listen to any of {x}",),
+        "noun": ("listeners",),
+    },
+    "tag": {
+        "single": ("the {T} {x} is tagged with", "the tags of {x}", "the {T} attached to {x}"),
+        "many": ("the {T} of any of {x}",),
+        "noun": ("tags",),
+    },
+    "friend": {
+        "single": ("the friends of {x}", "the {T} who are friends of {x}", "{x}'s friends"),
+        "many": ("the friends of any of {x}",),
+        "noun": ("friends",),
+    },
+}
+
+
+def _words(relation: str) -> str:
+    return re.sub(r"[_\-]+", " ", relation).strip()
+
+
+# Labels with a number in them: a rating relation (``rated_4``, ``rated_4_by``).
+_RATED = re.compile(r"rated_(\d+)(_by)?$")
+
+
+def relation_phrases(relation: str) -> dict[str, tuple[str, ...]]:
+    """The phrase forms of ``relation``: the lexicon's, else ones made from the label's words."""
+    known = _LEXICON.get(relation.lower())
+    if known:
+        return known
+    rated = _RATED.match(relation.lower())
+    if rated:
+        stars = rated.group(1)
+        if rated.group(2):
+            return {
+                "single": (f"the {{T}} who gave {{x}} {stars} stars", f"the {{T}} that rated {{x}} {stars} out of 5"),
+                "many": (f"the {{T}} who gave any of {{x}} {stars} stars",),
+                "noun": (f"{stars}-star ratings",),
+            }
+        return {
+            "single": (f"the {{T}} {{x}} gave {stars} stars", f"the {{T}} that {{x}} rated {stars} out of 5"),
+            "many": (f"the {{T}} any of {{x}} gave {stars} stars",),
+            "noun": (f"{stars}-star ratings given",),
+        }
+    words = _words(relation)
+    return {
+        "single": (f"the {{T}} linked to {{x}} by {words}", f"the {words} neighbours of {{x}}", f"the {{T}} {{x}} has as {words}"),
+        "many": (f"the {{T}} linked by {words} to any of {{x}}", f"the {words} neighbours of {{x}}"),
+        "noun": (f"{words} links", f"{words} neighbours"),
+    }
+
+
+def plural(node_type: str) -> str:
+    """The plural noun of a node type's name (``paper`` -> ``papers``, ``category`` -> ``categories``)."""
+    words = _words(node_type)
+    if words.endswith("y") and not words.endswith(("ay", "ey", "oy", "uy")):
+        return words[:-1] + "ies"
+    if words.endswith(("s", "x", "ch", "sh")):
+        return words + "es"
+    return words + "s"
+
+
+# ------------------------------------------------------------------------------------- wordings
+# Two per family and shape. {set}: a node set's phrase; {set2}: the second subject's set; {s}, {s2}:
+# the named nodes; {key}, {value}: a feature and one of its values; {noun}: what "most" counts.
+WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
+    "lookup": (
+        ("ask", "What is the {key} of {s}?"), ("ask", "Which {key} does {s} have?"),
+        ("tell", "Tell me the {key} of {s}."), ("tell", "Give the {key} of {s}."),
+        ("curious", "I wonder what {key} {s} has. Do you know?"), ("curious", "Any idea what the {key} of {s} is?"),
+        ("terse", "{key} of {s}?"), ("terse", "{s}: {key}?"),
+        ("formal", "Please state the {key} recorded for {s}."), ("formal", "Determine the {key} associated with {s}."),
+    ),
+    "count": (
+        ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
+        ("tell", "Count {set}."), ("tell", "Tell me how many of {set} there are."),
+        ("curious", "I'd like to know how many of {set} exist."), ("curious", "How many would you count among {set}?"),
+        ("terse", "Number of {set}?"), ("terse", "Count: {set}."),
+        ("formal", "Determine the number of {set}."), ("formal", "Please report how many of {set} the graph holds."),
+    ),
+    "names": (
+        ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
+        ("tell", "List {set}."), ("tell", "Name all of {set}."),
+        ("curious", "Could you tell me what {set} are?"), ("curious", "I'm curious which ones are {set}."),
+        ("terse", "{set}: list them."), ("terse", "All of {set}?"),
+        ("formal", "Enumerate {set} by name."), ("formal", "Please provide the names of {set}."),
+    ),
+    "two_hop_count": (
+        ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
+        ("tell", "Count {set}."), ("tell", "Tell me how many of {set} there are."),
+        ("curious", "I'd like to know how many of {set} exist."), ("curious", "How many would you find among {set}?"),
+        ("terse", "Number of {set}?"), ("terse", "Count: {set}."),
+        ("formal", "Determine the number of distinct nodes among {set}."), ("formal", "Please report the size of {set}."),
+    ),
+    "most": (
+        ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
+        ("tell", "Find which of {set} has the most {noun}."), ("tell", "Name the one of {set} with the most {noun}."),
+        ("curious", "Of {set}, I wonder which has the most {noun}."), ("curious", "Which of {set} would have the most {noun}?"),
+        ("terse", "Most {noun} among {set}?"), ("terse", "{set}: most {noun}?"),
+        ("formal", "Identify the member of {set} with the greatest number of {noun}."),
+        ("formal", "Determine which of {set} has the highest count of {noun}."),
+    ),
+    "fewest": (
+        ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
+        ("tell", "Find which of {set} has the fewest {noun}."), ("tell", "Name the one of {set} with the fewest {noun}."),
+        ("curious", "Of {set}, I wonder which has the fewest {noun}."), ("curious", "Which of {set} would have the fewest {noun}?"),
+        ("terse", "Fewest {noun} among {set}?"), ("terse", "{set}: fewest {noun}?"),
+        ("formal", "Identify the member of {set} with the smallest number of {noun}."),
+        ("formal", "Determine which of {set} has the lowest count of {noun}."),
+    ),
+    "mode": (
+        ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
+        ("tell", "Tell me the most frequent {key} of {set}."), ("tell", "Find the {key} that most of {set} share."),
+        ("curious", "I wonder which {key} dominates among {set}."), ("curious", "Among {set}, which {key} shows up most?"),
+        ("terse", "Most common {key} of {set}?"), ("terse", "{set}: usual {key}?"),
+        ("formal", "Determine the modal {key} across {set}."), ("formal", "State the {key} held by the largest share of {set}."),
+    ),
+    "filter_count": (
+        ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
+        ("tell", "Count how many of {set} have {key} {value}."), ("tell", "Tell me how many of {set} have {key} {value}."),
+        ("curious", "I'd like to know how many of {set} have {key} {value}."), ("curious", "How many among {set} come with {key} {value}?"),
+        ("terse", "{set} with {key} {value}: how many?"), ("terse", "Count of {set} whose {key} is {value}?"),
+        ("formal", "Determine how many of {set} have {value} as their {key}."),
+        ("formal", "Please report the number of {set} whose {key} equals {value}."),
+    ),
+    "same_as_subject": (
+        ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
+        ("tell", "Count how many of {set} share {s}'s {key}."), ("tell", "Tell me how many of {set} match {s} in {key}."),
+        ("curious", "I wonder how many of {set} have the same {key} as {s}."), ("curious", "How many among {set} agree with {s} on {key}?"),
+        ("terse", "{set} with the {key} of {s}: how many?"), ("terse", "Same {key} as {s}, among {set}: count?"),
+        ("formal", "Determine how many of {set} have a {key} equal to that of {s}."),
+        ("formal", "Please report the number of {set} sharing the {key} of {s}."),
+    ),
+    "differ_from_subject": (
+        ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
+        ("tell", "Count how many of {set} do not share {s}'s {key}."), ("tell", "Tell me how many of {set} differ from {s} in {key}."),
+        ("curious", "I wonder how many of {set} have another {key} than {s}."), ("curious", "How many among {set} disagree with {s} on {key}?"),
+        ("terse", "{set} with a {key} other than {s}'s: how many?"), ("terse", "Different {key} from {s}, among {set}: count?"),
+        ("formal", "Determine how many of {set} have a {key} unlike that of {s}."),
+        ("formal", "Please report the number of {set} whose {key} differs from that of {s}."),
+    ),
+    "shared": (
+        ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
+        ("tell", "Count what {set} and {set2} have in common."), ("tell", "Tell me how many are in both {set} and {set2}."),
+        ("curious", "I wonder how many of {set} are also {set2}."), ("curious", "How much overlap is there between {set} and {set2}?"),
+        ("terse", "Overlap of {set} and {set2}: count?"), ("terse", "In both {set} and {set2}: how many?"),
+        ("formal", "Determine the size of the intersection of {set} and {set2}."),
+        ("formal", "Please report how many nodes belong to both {set} and {set2}."),
+    ),
+    "either": (
+        ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
+        ("tell", "Count {set} together with {set2}, each once."), ("tell", "Tell me how many are in {set} or in {set2}."),
+        ("curious", "I wonder how many there are of {set} and {set2} put together."), ("curious", "Taken together, how many are {set} or {set2}?"),
+        ("terse", "{set} or {set2}: how many?"), ("terse", "Union of {set} and {set2}: count?"),
+        ("formal", "Determine the size of the union of {set} and {set2}."),
+        ("formal", "Please report how many distinct nodes belong to {set} or {set2}."),
+    ),
+    "exists": (
+        ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
+        ("tell", "Tell me whether {s2} is one of {set}."), ("tell", "Check if {s2} is among {set}."),
+        ("curious", "I wonder whether {s2} is one of {set}."), ("curious", "Would {s2} be among {set}?"),
+        ("terse", "{s2} in {set}?"), ("terse", "{set}: includes {s2}?"),
+        ("formal", "Determine whether {s2} belongs to {set}."), ("formal", "Please confirm whether {s2} is among {set}."),
+    ),
+    "any_with": (
+        ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
+        ("tell", "Tell me whether any of {set} has {key} {value}."), ("tell", "Check if one of {set} has {key} {value}."),
+        ("curious", "I wonder whether any of {set} has {key} {value}."), ("curious", "Would any of {set} come with {key} {value}?"),
+        ("terse", "{set}: any with {key} {value}?"), ("terse", "Any of {set} with {key} {value}?"),
+        ("formal", "Determine whether at least one of {set} has {value} as its {key}."),
+        ("formal", "Please confirm whether some member of {set} has the {key} {value}."),
+    ),
+}  # fmt: skip
+
+SHAPES = tuple(WORDINGS)
+_LEVELS = {"lookup": "easy", "count": "easy", "names": "easy", "exists": "easy", "mode": "hard"}
+
+
+@dataclass(frozen=True)
+class _Draft:
+    program: Program
+    phrases: dict[str, str]
+
+
+def reference_action(program: Program, graph: PlainGraph, schema: dict[str, TypeSchema]) -> tuple[str, str] | None:
+    """One Counselor action that yields the program's answer, and the answer rule that reads it.
+
+    ``None`` for the shapes no single call of the graph functions answers (a filter, the fewest, two
+    nodes' sets, membership): their questions still have golds, and a trajectory for them takes steps.
+    """
+    op = program.operation
+    subject = f"Retrieve[{graph.names[program.bound[0]]}]"
+
+    def name_key(relation: str) -> str | None:
+        ends = schema[graph.types[program.bound[0]]].relations.get(relation, ())
+        return schema[ends[0]].name_key if len(ends) == 1 else None
+
+    if isinstance(op, Lookup):
+        return f"Feature[{subject}, {op.key}]", "value"
+    if isinstance(op, Count) and isinstance(op.source, Hop) and isinstance(op.source.source, Subject):
+        return f"Degree[{subject}, {op.source.relation}]", "count"
+    if isinstance(op, Count) and isinstance(op.source, Hop) and isinstance(op.source.source, Hop):
+        inner = op.source.source
+        return f"Count[Neighbour[Neighbour[{subject}, {inner.relation}], {op.source.relation}]]", "count"
+    if isinstance(op, Names) and isinstance(op.source, Hop) and isinstance(op.source.source, Subject):
+        key = name_key(op.source.relation)
+        return (f"Feature[Neighbour[{subject}, {op.source.relation}], {key}]", "list") if key else None
+    if isinstance(op, Extreme) and op.most and isinstance(op.source, Hop):
+        key = name_key(op.source.relation)
+        if key is None:
+            return None
+        return f"Feature[MaxDegree[Neighbour[{subject}, {op.source.relation}], {op.relation}], {key}]", "value"
+    if isinstance(op, Mode) and isinstance(op.source, Hop):
+        return f"Mode[Feature[Neighbour[{subject}, {op.source.relation}], {op.key}]]", "value"
+    if isinstance(op, CompareToSubject) and not op.same and isinstance(op.source, Hop):
+        return f"Differing[{subject}, {op.source.relation}, {op.key}]", "value"
+    return None
+
+
+class _Sampler:
+    """Draws programs of one shape over one graph's schema."""
+
+    def __init__(self, graph: PlainGraph, schema: dict[str, TypeSchema], rng: random.Random) -> None:
+        self.graph, self.schema, self.rng = graph, schema, rng
+        counts: dict[str, int] = {}
+        for name in graph.names.values():
+            counts[name] = counts.get(name, 0) + 1
+        # subjects: nodes named by a unique, safe name, per type
+        self.subjects: dict[str, list[str]] = {}
+        for node, node_type in graph.types.items():
+            name = graph.names[node]
+            if node != name and counts[name] == 1 and not _UNSAFE.search(name) and 3 <= len(name) <= 120:
+                self.subjects.setdefault(node_type, []).append(node)
+
+    def name(self, node: str) -> str:
+        return f'"{self.graph.names[node]}"'
+
+    def phrase(self, relation: str, anchor: str, many: bool = False) -> str:
+        """A node set's phrase: the nodes ``relation`` reaches from ``anchor`` (one node, or a set's phrase)."""
+        forms = relation_phrases(relation)["many" if many else "single"]
+        return self.rng.choice(forms).format(x=anchor, T=self._target_noun(relation))
+
+    def _target_noun(self, relation: str) -> str:
+        ends = sorted({t for ts in self.schema.values() for r, targets in ts.relations.items() if r == relation for t in targets})
+        return plural(ends[0]) if len(ends) == 1 else "nodes"
+
+    def _relations(self, node_type: str) -> list[str]:
+        return list(self.schema[node_type].relations)
+
+    def _subject(self, types: Sequence[str]) -> str | None:
+        pool = [t for t in types if self.subjects.get(t)]
+        if not pool:
+            return None
+        return self.rng.choice(self.subjects[self.rng.choice(pool)])
+
+    def draw(self, shape: str) -> _Draft | None:
+        """One program of ``shape`` with its phrases, or ``None`` when this draw found nothing usable."""
+        rng, schema = self.rng, self.schema
+        types = [t for t, ts in schema.items() if ts.relations] if shape != "lookup" else [t for t, ts in schema.items() if ts.categories]
+        subject = self._subject(types)
+        if subject is None:
+            return None
+        node_type = self.graph.types[subject]
+        own = schema[node_type]
+        s = self.name(subject)
+        if shape == "lookup":
+            key = rng.choice(own.categories)
+            return _Draft(Program(shape, Lookup(key), (subject,)), {"s": s, "key": _words(key)})
+        relation = rng.choice(self._relations(node_type))
+        targets = own.relations[relation]
+        target = schema[targets[0]] if len(targets) == 1 else None
+        hop = Hop(Subject(0), relation)
+        one = self.phrase(relation, s)
+        if shape == "count":
+            return _Draft(Program(shape, Count(hop), (subject,)), {"set": one, "s": s})
+        if shape == "names":
+            return _Draft(Program(shape, Names(hop), (subject,)), {"set": one, "s": s})
+        if target is None:
+            return None
+        if shape == "two_hop_count":
+            second = rng.choice(list(target.relations) or [relation])
+            if second not in target.relations:
+                return None
+            return _Draft(Program(shape, Count(Hop(hop, second)), (subject,)), {"set": self.phrase(second, one, many=True), "s": s})
+        if shape in ("most", "fewest"):
+            if not target.relations:
+                return None
+            second = rng.choice(list(target.relations))
+            noun = rng.choice(relation_phrases(second)["noun"])
+            return _Draft(Program(shape, Extreme(hop, second, most=shape == "most"), (subject,)), {"set": one, "noun": noun, "s": s})
+        if shape in ("mode", "filter_count", "any_with"):
+            if not target.categories:
+                return None
+            key = rng.choice(target.categories)
+            if shape == "mode":
+                return _Draft(Program(shape, Mode(hop, key), (subject,)), {"set": one, "key": _words(key), "s": s})
+            members = sorted(hop.nodes(self.graph, (subject,)))
+            values = sorted({self.graph.features[n][key] for n in members if key in self.graph.features[n]})
+            if not values:
+                return None
+            value = rng.choice(values) if shape == "filter_count" or rng.random() < 0.5 else self._other_value(targets[0], key, values)
+            if value is None:
+                return None
+            op = Count(Filter(hop, key, value)) if shape == "filter_count" else AnyWith(hop, key, value)
+            return _Draft(Program(shape, op, (subject,)), {"set": one, "key": _words(key), "value": value, "s": s})
+        if shape in ("same_as_subject", "differ_from_subject"):
+            shared = [k for k in own.categories if k in target.categories]
+            if not shared:
+                return None
+            key = rng.choice(shared)
+            op = CompareToSubject(hop, key, same=shape == "same_as_subject")
+            return _Draft(Program(shape, op, (subject,)), {"set": one, "key": _words(key), "s": s})
+        if shape in ("shared", "either"):
+            peer = self._peer(subject, relation)
+            if peer is None:
+                return None
+            join = Join(hop, Hop(Subject(1), relation), how="both" if shape == "shared" else "either")
+            return _Draft(Program(shape, Count(join), (subject, peer)),
+                          {"set": one, "set2": self.phrase(relation, self.name(peer)), "s": s})  # fmt: skip
+        if shape == "exists":
+            members = sorted(hop.nodes(self.graph, (subject,)))
+            named = [m for m in members if m in self._named(targets[0])]
+            if rng.random() < 0.5 and named:
+                other = rng.choice(named)
+            else:
+                other = self._subject([targets[0]])
+            if other is None or other == subject:
+                return None
+            return _Draft(Program(shape, Contains(hop, 1), (subject, other)), {"set": one, "s": s, "s2": self.name(other)})
+        raise KeyError(f"unknown shape {shape!r}; choose one of {', '.join(SHAPES)}")
+
+    def _named(self, node_type: str) -> set[str]:
+        return set(self.subjects.get(node_type, ()))
+
+    def _other_value(self, node_type: str, key: str, present: list[str]) -> str | None:
+        """A value of ``key`` some node of ``node_type`` has, but none of ``present``'s (a "no" question)."""
+        seen = {f[key] for n, f in self.graph.features.items() if self.graph.types[n] == node_type and key in f}
+        others = sorted(seen - set(present))
+        return self.rng.choice(others) if others else None
+
+    def _peer(self, subject: str, relation: str) -> str | None:
+        """Another named node of the subject's type with at least one ``relation`` neighbour in common."""
+        mine = self.graph.arcs[subject].get(relation, frozenset())
+        if not mine:
+            return None
+        node_type = self.graph.types[subject]
+        candidates = [n for n in self.subjects.get(node_type, ()) if n != subject and self.graph.arcs[n].get(relation, frozenset()) & mine]
+        return self.rng.choice(candidates) if candidates else None
+
+
+def check_trainable(graph_name: str) -> None:
+    """Refuse to build training data from an unseen graph (:data:`UNSEEN_GRAPHS`): they are for evaluation only."""
+    if graph_name.strip().lower() in UNSEEN_GRAPHS:
+        raise ValueError(
+            f"{graph_name!r} is an unseen graph: it is for evaluation only, never for training data "
+            f"(unseen: {', '.join(sorted(UNSEEN_GRAPHS))})"
+        )
+
+
+def program_questions(
+    store: Any,
+    n: int,
+    seed: int = 0,
+    shapes: Sequence[str] | None = None,
+    families: Sequence[str] | None = None,
+    max_tries: int = 60,
+    for_training: bool = False,
+    graph_spec: str | None = None,
+) -> list[QAItem]:
+    """Up to ``n`` questions over ``store``'s schema, round-robin over ``shapes``, worded in ``families``.
+
+    Deterministic for a seed. Each item's ``meta`` holds the program, its shape, depth and wording family.
+    ``for_training`` refuses an unseen graph (:func:`check_trainable`). Items name their graph by
+    ``graph_spec`` (what loads it again: a name or a path), else by the graph's own name.
+    """
+    if for_training:
+        check_trainable(str(getattr(store, "name", "")))
+    chosen_shapes = tuple(shapes or SHAPES)
+    chosen_families = tuple(families or FAMILIES)
+    for name in chosen_shapes:
+        if name not in WORDINGS:
+            raise KeyError(f"unknown shape {name!r}; choose one of {', '.join(SHAPES)}")
+    for name in chosen_families:
+        if name not in FAMILIES:
+            raise KeyError(f"unknown wording family {name!r}; choose one of {', '.join(FAMILIES)}")
+    graph = PlainGraph.from_store(store)
+    schema = schema_of(graph, getattr(store, "text_keys", None))
+    rng = random.Random(f"{graph.name}:{seed}")
+    sampler = _Sampler(graph, schema, rng)
+    items: list[QAItem] = []
+    seen: set[tuple[str, tuple[str, ...], str]] = set()
+    for index in range(n):  # each slot tries its shape up to max_tries times: rare shapes keep their share
+        shape = chosen_shapes[index % len(chosen_shapes)]
+        for _ in range(max_tries):
+            draft = sampler.draw(shape)
+            if draft is None:
+                continue
+            key = (shape, draft.program.bound, repr(draft.program.operation))
+            gold = draft.program.evaluate(graph)
+            if gold is not None and key not in seen:
+                break
+        else:
+            continue  # this graph offers no new program of the shape now
+        seen.add(key)
+        family, text = rng.choice([w for w in WORDINGS[shape] if w[0] in chosen_families])
+        question = text.format(**draft.phrases)
+        question = question[0].upper() + question[1:]
+        answers = gold if isinstance(gold, list) else None
+        reference = reference_action(draft.program, graph, schema)
+        action, rule = reference or (None, None)
+        items.append(QAItem(
+            qid=f"{graph.name}-program-{len(items)}", question=question,
+            answer=", ".join(gold) if isinstance(gold, list) else gold, answers=answers,
+            level=_LEVELS.get(shape, "medium"), template=f"program:{shape}", graph=graph_spec or graph.name,
+            reference_action=action,
+            meta={"program": repr(draft.program.operation), "shape": shape, "depth": draft.program.depth,
+                  "family": family, "bound": list(draft.program.bound),
+                  **({"reference_answer_rule": rule} if rule else {})},
+        ))  # fmt: skip
+    return items

@@ -1,0 +1,341 @@
+"""Question programs over any graph's schema, with golds from a reference evaluator of their own.
+
+The fixed templates of :mod:`graphreason.evals.datasets.generated` are written per graph; a program
+is written per *schema*. :class:`PlainGraph` reads a graph once into plain dicts (node types, features,
+and every labelled arc, reverse labels included, so each relation is seen in both directions);
+:func:`schema_of` derives from that view which relations each node type has and where they lead,
+and which of its features are names and which are categories. Programs are small trees of
+operations over that schema:
+
+* a node set: the subject's neighbours along a relation (:class:`Hop`, nested for two hops), a set
+  filtered by a feature value (:class:`Filter`), the intersection or union of two sets (:class:`Join`);
+* a value of a set or a node: a feature (:class:`Lookup`), the size (:class:`Count`), the members'
+  names (:class:`Names`), the member with the most / fewest neighbours along a relation
+  (:class:`Extreme`), the most common feature value (:class:`Mode`), how many members share or do not
+  share the subject's value (:class:`CompareToSubject`), whether a node is in the set (:class:`Contains`).
+
+Each program counts its operations (:attr:`Program.depth`, at most :data:`MAX_DEPTH`), and
+:meth:`Program.evaluate` is the reference evaluator: plain set and dict operations over the view,
+never the graph functions an agent calls, so a function bug cannot make a wrong gold look right.
+A program whose answer is not well defined (a tie for the most, an empty set where a value is
+asked, a list too long to write) evaluates to ``None`` and is not asked.
+
+:mod:`graphreason.evals.datasets.program_questions` samples programs and words them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from graphreason.evals.datasets.answer_rules import sorted_items
+
+MAX_DEPTH = 3  # operations in one program
+MAX_LIST = 15  # the most names a list answer holds
+MAX_CATEGORY_VALUES = 40  # a feature with more distinct values per type is a name or a text, not a category
+
+
+@dataclass(frozen=True)
+class PlainGraph:
+    """A graph as plain dicts: what the reference evaluator reads.
+
+    ``arcs[node][relation]`` holds the nodes at the other end of ``relation`` (reverse labels are
+    relations of their own, so ``cites`` and ``cited_by`` are both here); ``names`` is each node's
+    name or title (its id when it has none).
+    """
+
+    name: str
+    types: dict[str, str]
+    features: dict[str, dict[str, str]]
+    arcs: dict[str, dict[str, frozenset[str]]]
+    names: dict[str, str]
+
+    @classmethod
+    def from_store(cls, store: Any) -> PlainGraph:
+        """Read a :class:`~graphreason.tools.core.store.GraphStore` once: nodes, features and labelled arcs."""
+        types, features, arcs, names = {}, {}, {}, {}
+        for node in store.nodes():
+            types[node] = store.node_type(node)
+            raw = store.features(node)
+            features[node] = {k: str(v) for k, v in raw.items() if isinstance(v, str | int | float) and str(v).strip()}
+            arcs[node] = {r: frozenset(store.neighbors(node, r)) for r in store.relations(node)}
+            names[node] = store.text(node)
+        return cls(store.name, types, features, arcs, names)
+
+    def hop(self, nodes: frozenset[str], relation: str) -> frozenset[str]:
+        """Every node one ``relation`` step from any of ``nodes``."""
+        found: set[str] = set()
+        for node in nodes:
+            found |= self.arcs.get(node, {}).get(relation, frozenset())
+        return frozenset(found)
+
+
+@dataclass(frozen=True)
+class TypeSchema:
+    """What one node type has: relations (with the types they lead to), its name feature, its categories."""
+
+    relations: dict[str, tuple[str, ...]]
+    name_key: str | None
+    categories: tuple[str, ...]
+
+
+def schema_of(graph: PlainGraph, text_keys: dict[str, str] | None = None) -> dict[str, TypeSchema]:
+    """Each node type's relations (both directions, as labelled) and features, read from the view.
+
+    A category is a feature that every node of the type carries, with 2 to
+    :data:`MAX_CATEGORY_VALUES` distinct values; the name key is ``text_keys``' entry for the type.
+    """
+    relations: dict[str, dict[str, set[str]]] = {}
+    values: dict[str, dict[str, set[str]]] = {}
+    carried: dict[str, Counter[str]] = {}
+    counts: Counter[str] = Counter()
+    for node, node_type in graph.types.items():
+        counts[node_type] += 1
+        for relation, ends in graph.arcs[node].items():
+            relations.setdefault(node_type, {}).setdefault(relation, set()).update(graph.types[e] for e in ends)
+        for key, value in graph.features[node].items():
+            values.setdefault(node_type, {}).setdefault(key, set()).add(value)
+            carried.setdefault(node_type, Counter())[key] += 1
+    schema = {}
+    for node_type in sorted(counts):
+        name_key = (text_keys or {}).get(node_type)
+        categories = tuple(
+            key for key, seen in sorted(values.get(node_type, {}).items())
+            if key != name_key and carried[node_type][key] == counts[node_type] and 2 <= len(seen) <= MAX_CATEGORY_VALUES
+        )  # fmt: skip
+        schema[node_type] = TypeSchema(
+            {r: tuple(sorted(ends)) for r, ends in sorted(relations.get(node_type, {}).items())}, name_key, categories
+        )
+    return schema
+
+
+# ------------------------------------------------------------------------------------- node sets
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A node the question names (``slot`` 0 is the subject, 1 a second node)."""
+
+    slot: int = 0
+
+    def nodes(self, graph: PlainGraph, bound: tuple[str, ...]) -> frozenset[str]:
+        return frozenset((bound[self.slot],))
+
+    @property
+    def depth(self) -> int:
+        return 0
+
+
+@dataclass(frozen=True)
+class Hop:
+    """The nodes one ``relation`` step from the nodes of ``source``."""
+
+    source: Subject | Hop | Filter | Join
+    relation: str
+
+    def nodes(self, graph: PlainGraph, bound: tuple[str, ...]) -> frozenset[str]:
+        return graph.hop(self.source.nodes(graph, bound), self.relation)
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+@dataclass(frozen=True)
+class Filter:
+    """The nodes of ``source`` whose ``key`` is ``value``."""
+
+    source: Hop | Join
+    key: str
+    value: str
+
+    def nodes(self, graph: PlainGraph, bound: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(n for n in self.source.nodes(graph, bound) if graph.features[n].get(self.key) == self.value)
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+@dataclass(frozen=True)
+class Join:
+    """The intersection (``both``) or union (``either``) of two node sets."""
+
+    left: Hop
+    right: Hop
+    how: Literal["both", "either"]
+
+    def nodes(self, graph: PlainGraph, bound: tuple[str, ...]) -> frozenset[str]:
+        a, b = self.left.nodes(graph, bound), self.right.nodes(graph, bound)
+        return a & b if self.how == "both" else a | b
+
+    @property
+    def depth(self) -> int:
+        return max(self.left.depth, self.right.depth) + 1
+
+
+NodeSet = Subject | Hop | Filter | Join
+
+
+# ------------------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """One feature of the subject."""
+
+    key: str
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        return graph.features[bound[0]].get(self.key)
+
+    @property
+    def depth(self) -> int:
+        return 1
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many distinct nodes a set holds (0 is an answer)."""
+
+    source: NodeSet
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        return str(len(self.source.nodes(graph, bound)))
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+@dataclass(frozen=True)
+class Names:
+    """The distinct names of a set's nodes, sorted as list answers are; 1 to :data:`MAX_LIST` of them."""
+
+    source: NodeSet
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> list[str] | None:
+        names = sorted_items(graph.names[n] for n in self.source.nodes(graph, bound))
+        return names if 1 <= len(names) <= MAX_LIST else None
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+@dataclass(frozen=True)
+class Extreme:
+    """The name of the one node of a set with the most (``most``) or fewest neighbours along ``relation``."""
+
+    source: NodeSet
+    relation: str
+    most: bool = True
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        degrees = {n: len(graph.arcs[n].get(self.relation, ())) for n in self.source.nodes(graph, bound)}
+        if len(degrees) < 2:
+            return None
+        best = max(degrees.values()) if self.most else min(degrees.values())
+        winners = [n for n, d in degrees.items() if d == best]
+        return graph.names[winners[0]] if len(winners) == 1 else None
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+@dataclass(frozen=True)
+class Mode:
+    """The single most common ``key`` among a set's nodes (a tie has no answer)."""
+
+    source: NodeSet
+    key: str
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        counts = Counter(graph.features[n][self.key] for n in self.source.nodes(graph, bound) if self.key in graph.features[n])
+        if len(counts) == 0:
+            return None
+        (top, first), *rest = counts.most_common()
+        return top if not rest or rest[0][1] < first else None
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+@dataclass(frozen=True)
+class CompareToSubject:
+    """How many of a set's nodes have the subject's ``key`` (``same``) or another value."""
+
+    source: NodeSet
+    key: str
+    same: bool
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        own = graph.features[bound[0]].get(self.key)
+        if own is None:
+            return None
+        members = self.source.nodes(graph, bound)
+        matching = sum(1 for n in members if (graph.features[n].get(self.key) == own) == self.same)
+        return str(matching)
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+@dataclass(frozen=True)
+class Contains:
+    """``yes`` when the node in ``slot`` is in the set, else ``no``."""
+
+    source: NodeSet
+    slot: int = 1
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        return "yes" if bound[self.slot] in self.source.nodes(graph, bound) else "no"
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+@dataclass(frozen=True)
+class AnyWith:
+    """``yes`` when some node of a set has ``key`` equal to ``value``, else ``no``."""
+
+    source: NodeSet
+    key: str
+    value_: str
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        members = self.source.nodes(graph, bound)
+        if not members:
+            return None
+        return "yes" if any(graph.features[n].get(self.key) == self.value_ for n in members) else "no"
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+Operation = Lookup | Count | Names | Extreme | Mode | CompareToSubject | Contains | AnyWith
+
+
+@dataclass(frozen=True)
+class Program:
+    """A question's meaning: one operation over the graph and the nodes it names (``bound``)."""
+
+    shape: str
+    operation: Operation
+    bound: tuple[str, ...]
+
+    @property
+    def depth(self) -> int:
+        return self.operation.depth
+
+    def evaluate(self, graph: PlainGraph) -> str | list[str] | None:
+        """The gold answer, or ``None`` when the program has no well-defined one."""
+        if self.depth > MAX_DEPTH:
+            raise ValueError(f"{self.shape} has {self.depth} operations; programs have at most {MAX_DEPTH}")
+        return self.operation.value(graph, self.bound)
