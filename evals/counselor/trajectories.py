@@ -72,9 +72,11 @@ from graphreason.evals.counselor.reference_agent import (
 from graphreason.evals.datasets.answer_rules import flatten
 from graphreason.evals.datasets.generated import generate_questions, instantiate, make_splits
 from graphreason.evals.datasets.items import QAItem, save_items
+from graphreason.evals.datasets.program_questions import FAMILIES, SHAPES, check_trainable, program_questions
 from graphreason.evals.datasets.templates_citeseer import RawCiteSeer, linked_templates
 from graphreason.evals.datasets.templates_cora import read_raw_cora
 from graphreason.evals.metrics import exact_match
+from graphreason.tools.core.loaders import load_graph
 from graphreason.tools.core.loaders.citeseer import distinct_links
 from graphreason.tools.core.loaders.cora import load_cora
 from graphreason.tools.core.loaders.grbench import save_graph_json
@@ -408,18 +410,32 @@ def build_records(
     root_of: dict[str, Any] | None = None,
     work_dir: str | Path | None = None,
     held_out_file: str | Path | None = None,
+    program_graphs: Iterable[str] = (),
+    programs_per_shape: int = 20,
+    held_out_graph: str | None = None,
+    held_out_family: str | None = None,
 ) -> tuple[list[ReasonerRecord], list[ReasonerRecord], dict[str, Any]]:
     """``(train, validation, info)`` records of the teacher over generated questions on ``graphs``.
+
+    ``program_graphs`` (names or ``graph.json`` paths) add question programs over each graph's schema
+    (:mod:`graphreason.evals.datasets.program_questions`), ``programs_per_shape`` of each shape, those
+    that one reference action answers. For a validation of generalization rather than fit, every
+    question on ``held_out_graph`` (a graph's name) or worded in ``held_out_family`` is held out whole:
+    none of them, nor any other question on that graph or in that family, is trained on.
 
     ``links`` names the undirected Cora copies (one each, written under ``work_dir``, a fresh
     temporary folder by default). ``root_of`` may name a raw data folder per graph (the tests'
     small copies; ``cora`` also serves the copies). ``held_out_file``: where to write the held-out
     questions (QAItem JSONL, the ones with records), so ``graphreason eval counselor --path`` scores them.
     """
-    graphs, links = list(graphs), list(links)
+    graphs, links, program_graphs = list(graphs), list(links), list(program_graphs)
     unseen = [g for g in graphs if g.strip().lower() in UNSEEN]
     if unseen:
         raise ValueError(f"{unseen[0]} is the unseen graph: the tuned reasoner is never trained on it")
+    for spec in program_graphs:
+        check_trainable(spec)  # a loaded graph's own name is checked again when its questions are drawn
+    if held_out_family is not None and held_out_family not in FAMILIES:
+        raise ValueError(f"unknown wording family {held_out_family!r}; choose one of {', '.join(FAMILIES)}")
     roots = root_of or {}
     items: list[QAItem] = []
     for graph in graphs:
@@ -427,7 +443,20 @@ def build_records(
     folder = Path(work_dir) if work_dir is not None else Path(tempfile.mkdtemp(prefix="reasoner-graphs-"))
     for link in links:
         items += linked_questions(link, folder, n_per_template=n_per_template, seed=seed, root=roots.get("cora"))
-    train_items, held_out = split_questions(items, seed)
+    for spec in program_graphs:
+        store = load_graph(spec)
+        asked = program_questions(store, programs_per_shape * len(SHAPES), seed=seed, graph_spec=spec, for_training=True)
+        items += [replace(item, meta={**item.meta, "graph_name": store.name}) for item in asked if item.reference_action]
+
+    def held_out_whole(item: QAItem) -> bool:
+        name = str(item.meta.get("graph_name") or item.graph or "")
+        return (held_out_graph is not None and name == held_out_graph) or (
+            held_out_family is not None and item.meta.get("family") == held_out_family
+        )
+
+    whole = [item for item in items if held_out_whole(item)]
+    train_items, held_out = split_questions([item for item in items if not held_out_whole(item)], seed)
+    held_out += whole
 
     skipped: list[str] = []
 
@@ -458,5 +487,11 @@ def build_records(
         "skipped_qids": skipped,
         "validation_fraction": VALIDATION_FRACTION,
         "prompt_form": "tuned",
+        "program_graphs": program_graphs,
+        "programs_per_shape": programs_per_shape if program_graphs else 0,
+        "program_questions": sum(1 for item in items if str(item.template or "").startswith("program:")),
+        "held_out_graph": held_out_graph,
+        "held_out_family": held_out_family,
+        "held_out_whole": len(whole),
     }
     return train, validation, info

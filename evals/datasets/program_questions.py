@@ -18,6 +18,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from graphreason.evals.datasets.items import QAItem
@@ -325,7 +326,7 @@ class _Sampler:
         self.subjects: dict[str, list[str]] = {}
         for node, node_type in graph.types.items():
             name = graph.names[node]
-            if node != name and counts[name] == 1 and not _UNSAFE.search(name) and 3 <= len(name) <= 120:
+            if node in graph.named and counts[name] == 1 and not _UNSAFE.search(name) and 3 <= len(name) <= 120:
                 self.subjects.setdefault(node_type, []).append(node)
 
     def name(self, node: str) -> str:
@@ -362,7 +363,13 @@ class _Sampler:
         if shape == "lookup":
             key = rng.choice(own.categories)
             return _Draft(Program(shape, Lookup(key), (subject,)), {"s": s, "key": _words(key)})
-        relation = rng.choice(self._relations(node_type))
+        present = sorted(self.graph.arcs[subject])
+        if shape == "count" and (not present or rng.random() < 0.1):  # now and then a relation it has none of
+            relation = rng.choice(self._relations(node_type))
+        elif present:
+            relation = rng.choice(present)
+        else:
+            return None
         targets = own.relations[relation]
         target = schema[targets[0]] if len(targets) == 1 else None
         hop = Hop(Subject(0), relation)
@@ -373,15 +380,16 @@ class _Sampler:
             return _Draft(Program(shape, Names(hop), (subject,)), {"set": one, "s": s})
         if target is None:
             return None
+        reached = sorted({r for n in hop.nodes(self.graph, (subject,)) for r in self.graph.arcs[n]})
         if shape == "two_hop_count":
-            second = rng.choice(list(target.relations) or [relation])
-            if second not in target.relations:
+            if not reached:
                 return None
+            second = rng.choice(reached)
             return _Draft(Program(shape, Count(Hop(hop, second)), (subject,)), {"set": self.phrase(second, one, many=True), "s": s})
         if shape in ("most", "fewest"):
-            if not target.relations:
+            if not reached:
                 return None
-            second = rng.choice(list(target.relations))
+            second = rng.choice(reached)
             noun = rng.choice(relation_phrases(second)["noun"])
             return _Draft(Program(shape, Extreme(hop, second, most=shape == "most"), (subject,)), {"set": one, "noun": noun, "s": s})
         if shape in ("mode", "filter_count", "any_with"):
@@ -445,8 +453,13 @@ class _Sampler:
 
 
 def check_trainable(graph_name: str) -> None:
-    """Refuse to build training data from an unseen graph (:data:`UNSEEN_GRAPHS`): they are for evaluation only."""
-    if graph_name.strip().lower() in UNSEEN_GRAPHS:
+    """Refuse to build training data from an unseen graph (:data:`UNSEEN_GRAPHS`): they are for evaluation only.
+
+    ``graph_name`` is a graph's name or a path to one: a path is refused when any of its parts, or its
+    file's stem, names an unseen graph (``data/last-fm/graph.json``).
+    """
+    parts = {part.lower() for part in PurePath(graph_name.strip()).parts} | {PurePath(graph_name.strip()).stem.lower()}
+    if parts & UNSEEN_GRAPHS:
         raise ValueError(
             f"{graph_name!r} is an unseen graph: it is for evaluation only, never for training data "
             f"(unseen: {', '.join(sorted(UNSEEN_GRAPHS))})"

@@ -50,18 +50,22 @@ class PlainGraph:
     features: dict[str, dict[str, str]]
     arcs: dict[str, dict[str, frozenset[str]]]
     names: dict[str, str]
+    named: frozenset[str] = frozenset()  # the nodes with a name of their own (not their id)
 
     @classmethod
     def from_store(cls, store: Any) -> PlainGraph:
         """Read a :class:`~graphreason.tools.core.store.GraphStore` once: nodes, features and labelled arcs."""
-        types, features, arcs, names = {}, {}, {}, {}
+        types, features, arcs, names, named = {}, {}, {}, {}, set()
         for node in store.nodes():
             types[node] = store.node_type(node)
             raw = store.features(node)
             features[node] = {k: str(v) for k, v in raw.items() if isinstance(v, str | int | float) and str(v).strip()}
             arcs[node] = {r: frozenset(store.neighbors(node, r)) for r in store.relations(node)}
             names[node] = store.text(node)
-        return cls(store.name, types, features, arcs, names)
+            key = store.text_keys.get(types[node])
+            if key and str(raw.get(key) or "").strip():
+                named.add(node)
+        return cls(store.name, types, features, arcs, names, frozenset(named))
 
     def hop(self, nodes: frozenset[str], relation: str) -> frozenset[str]:
         """Every node one ``relation`` step from any of ``nodes``."""
@@ -211,12 +215,15 @@ class Count:
 
 @dataclass(frozen=True)
 class Names:
-    """The distinct names of a set's nodes, sorted as list answers are; 1 to :data:`MAX_LIST` of them."""
+    """The distinct names of a set's nodes, sorted as list answers are; 1 to :data:`MAX_LIST` of them, all named."""
 
     source: NodeSet
 
     def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> list[str] | None:
-        names = sorted_items(graph.names[n] for n in self.source.nodes(graph, bound))
+        members = self.source.nodes(graph, bound)
+        if any(n not in graph.named for n in members):  # a node without a name would be answered by its id
+            return None
+        names = sorted_items(graph.names[n] for n in members)
         return names if 1 <= len(names) <= MAX_LIST else None
 
     @property
@@ -238,7 +245,7 @@ class Extreme:
             return None
         best = max(degrees.values()) if self.most else min(degrees.values())
         winners = [n for n, d in degrees.items() if d == best]
-        return graph.names[winners[0]] if len(winners) == 1 else None
+        return graph.names[winners[0]] if len(winners) == 1 and winners[0] in graph.named else None
 
     @property
     def depth(self) -> int:

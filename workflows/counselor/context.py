@@ -54,7 +54,7 @@ class CounselorContext(RunContext):
 
     graph: GraphSpec = setting(
         "cora",
-        "Graph to reason over: a known name (cora, citeseer, movielens, wikispeedia) or a path to a GRBench graph.json "
+        "Graph to reason over: a known name (cora, citeseer, movielens, wikispeedia, wn18rr, fb15k-237) or a path to a GRBench graph.json "
         "(from a server client: a path relative to the server's data root).",
     )
     reasoner_model: ModelName = main_model("Model for the planner, thought and execution agents")

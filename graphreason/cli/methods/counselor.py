@@ -96,6 +96,7 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
     """``train reasoner``: LoRA fine-tuning of the embedded SmolLM2 as the Counselor's reasoning agents."""
     from graphreason.cli.finetune import add_training_target
     from graphreason.evals.counselor.trajectories import LINK_NAMES, TRAIN_GRAPHS, VALIDATION_FRACTION
+    from graphreason.evals.datasets.program_questions import FAMILIES
 
     reasoner = add_training_target(
         models,
@@ -122,6 +123,22 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
     reasoner.add_argument(
         "--n-per-template", type=positive, default=20, help="generated questions per template (default 20)"
     )
+    reasoner.add_argument(
+        "--programs", default="",
+        help="comma-separated graphs (names or graph.json paths) to add question programs over their schema; "
+        "never an unseen graph (default: none)",
+    )  # fmt: skip
+    reasoner.add_argument(
+        "--programs-per-shape", type=positive, default=20, help="program questions per shape and graph (default 20)"
+    )
+    reasoner.add_argument(
+        "--hold-out-graph", default=None,
+        help="hold out every question on this graph (its name): a leave-one-graph-out validation",
+    )  # fmt: skip
+    reasoner.add_argument(
+        "--hold-out-family", default=None, choices=FAMILIES,
+        help="hold out every program question worded in this family: a leave-one-wording-family-out validation",
+    )  # fmt: skip
     reasoner.add_argument("--examples", type=positive, default=None, help="at most N training examples (default: all)")
     reasoner.add_argument(
         "--val-examples", type=positive, default=48, help="validation examples per graph for the loss (default 48)"
@@ -142,8 +159,13 @@ def cmd_train_reasoner(args: argparse.Namespace) -> int:
     unseen = [g for g in graphs if g in UNSEEN]
     if unseen:
         raise ValueError(f"{unseen[0]} is the unseen graph: the tuned reasoner is never trained on it")
+    programs = [g.strip() for g in args.programs.split(",") if g.strip()]
+    for spec in programs:  # before any model is loaded
+        from graphreason.evals.datasets.program_questions import check_trainable
+
+        check_trainable(spec)
     unknown = [g for g in graphs if g not in TEMPLATES]
-    if unknown or not graphs:
+    if unknown or not (graphs or programs):
         known = ", ".join(g for g in TEMPLATES if g not in UNSEEN)
         raise ValueError(f"--graphs takes graphs with question templates ({known}); got {args.graphs!r}")
     links = [name.strip() for name in args.links.split(",") if name.strip()]
@@ -152,7 +174,8 @@ def cmd_train_reasoner(args: argparse.Namespace) -> int:
         raise ValueError(f"--links takes relation names of lower-case letters, digits and _; got {bad[0]!r}")
     card: dict[str, Any] = {
         "data": {"source": "teacher trajectories through the Counselor workflow over generated questions on "
-                 f"{', '.join(graphs)}; never CiteSeer"},
+                 f"{', '.join(graphs) or 'no template graph'}"
+                 + (f" and question programs over {', '.join(programs)}" if programs else "") + "; never CiteSeer"},
         "prompt": "graphreason.workflows.counselor.tuned.tuned_prompt",
     }  # fmt: skip
 
@@ -166,6 +189,8 @@ def cmd_train_reasoner(args: argparse.Namespace) -> int:
         train, validation, info = build_records(
             graphs, links=links, n_per_template=args.n_per_template, seed=args.seed,
             work_dir=Path(args.out) / "graphs", held_out_file=Path(args.out) / HELD_OUT_FILE,
+            program_graphs=programs, programs_per_shape=args.programs_per_shape,
+            held_out_graph=args.hold_out_graph, held_out_family=args.hold_out_family,
         )  # fmt: skip
         card["data"].update(info)
         card["split"] = (

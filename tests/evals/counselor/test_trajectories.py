@@ -272,3 +272,38 @@ def test_a_question_whose_observation_is_cut_short_is_left_out_and_listed(monkey
     from graphreason.evals.datasets.items import load_items
 
     assert [item.qid for item in load_items(held_out)] == info["held_out_qids"]
+
+
+def test_program_questions_train_through_the_real_workflow_and_hold_out_a_graph_or_a_family(tmp_path) -> None:
+    """Program questions on two small graphs: each teacher trajectory reaches its gold through the workflow;
+    one graph is held out whole (leave-one-graph-out), then one wording family (leave-one-family-out)."""
+    from graphreason.tools.core.loaders import save_graph_json
+    from tests.evals.datasets.test_program_questions import _shop
+
+    shop = str(save_graph_json(_shop(), tmp_path / "shop.json"))
+    other = _shop()
+    other.name = "store2"
+    second = str(save_graph_json(other, tmp_path / "store2.json"))
+    train, validation, info = build_records(
+        [], links=[], program_graphs=[shop, second], programs_per_shape=2, held_out_graph="store2", seed=4
+    )
+    assert info["program_questions"] >= 20 and info["held_out_graph"] == "store2"
+    assert train and {r.graph for r in train} == {"shop"}  # nothing of the held-out graph is trained on
+    assert "store2" in {r.graph for r in validation}
+    assert all(r.template.startswith("program:") for r in train + validation)
+    train, validation, info = build_records(
+        [], links=[], program_graphs=[shop], programs_per_shape=3, held_out_family="terse", seed=4
+    )
+    held = set(info["held_out_qids"])
+    assert info["held_out_whole"] >= 1 and {r.qid for r in validation} <= held
+    assert not {r.qid for r in train} & held
+    with pytest.raises(ValueError, match="unknown wording family"):
+        build_records([], links=[], program_graphs=[shop], held_out_family="shouty")
+    with pytest.raises(ValueError, match="evaluation only"):
+        build_records([], links=[], program_graphs=["citeseer"])
+
+
+def test_train_reasoner_refuses_unseen_program_graphs_before_loading_a_model(capsys) -> None:
+    assert main(["train", "reasoner", "--graphs", "", "--programs", "cora,last-fm"]) == 2
+    err = capsys.readouterr().err
+    assert "'last-fm' is an unseen graph" in err and "Loading weights" not in err

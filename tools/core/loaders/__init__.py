@@ -1,6 +1,7 @@
 """Graph loaders: the bundled real graphs by name, or any GRBench ``graph.json``.
 
-``load_graph("cora")`` / ``"citeseer"`` / ``"movielens"`` / ``"wikispeedia"`` read the shared
+``load_graph("cora")`` / ``"citeseer"`` / ``"movielens"`` / ``"wikispeedia"`` / ``"wn18rr"`` /
+``"fb15k-237"`` read the shared
 data root (see :mod:`graphreason.settings`; a missing dataset raises
 :class:`~graphreason.settings.DataMissingError`); ``load_graph("path/graph.json")`` or a
 folder holding ``graph.json`` reads that file. In a server process a path must
@@ -17,6 +18,7 @@ from graphreason.tools.core.errors import GraphFileError
 from graphreason.tools.core.loaders.citeseer import load_citeseer
 from graphreason.tools.core.loaders.cora import load_cora
 from graphreason.tools.core.loaders.grbench import load_graph_json, save_graph_json
+from graphreason.tools.core.loaders.knowledge_graphs import load_fb15k237, load_wn18rr
 from graphreason.tools.core.loaders.movielens import load_movielens
 from graphreason.tools.core.loaders.wikispeedia import load_wikispeedia
 from graphreason.tools.core.policy import confine_file, confine_path, context_is_untrusted
@@ -27,6 +29,8 @@ KNOWN_GRAPHS: dict[str, Callable[[], GraphStore]] = {
     "citeseer": load_citeseer,
     "movielens": load_movielens,
     "wikispeedia": load_wikispeedia,
+    "wn18rr": load_wn18rr,
+    "fb15k-237": load_fb15k237,
 }
 
 
@@ -56,9 +60,11 @@ __all__ = [
     "KNOWN_GRAPHS",
     "load_citeseer",
     "load_cora",
+    "load_fb15k237",
     "load_graph",
     "load_graph_json",
     "load_movielens",
     "load_wikispeedia",
+    "load_wn18rr",
     "save_graph_json",
 ]
