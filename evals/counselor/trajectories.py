@@ -115,6 +115,11 @@ RULE_PLANS = {
     "weighted_mean": "average the ratings, weighted by their counts",
     "argmax": "take the node with the largest count",
     "count_differing": "count the values that differ from the node's own",
+    "count_same": "count the values that equal the node's own",
+    "argmin": "take the node with the smallest count",
+    "count_common": "count the items both lists hold",
+    "count_union": "count the distinct items of both lists together",
+    "contains": "check whether the list holds the other node",
 }
 
 
@@ -207,9 +212,24 @@ def worked_thought(rule: str, values: list[Any], answer: str, target: str | None
         counts = Counter(str(v) for v in flatten(result) if v not in (None, ""))
         listed = ", ".join(f"{k} x{n}" for k, n in counts.most_common(SHOWN_VALUES))
         return f"Counts: {listed}. The most common is {answer}."
-    if rule == "argmax":
+    if rule in ("argmax", "argmin"):
         names, numbers = result
+        if rule == "argmin":
+            return f"The smallest count is {min(numbers)}, for {answer}."
         return f"The largest count is {max(numbers)}, for {answer}."
+    if rule == "count_same":
+        own, others = result
+        return f"Its own value is {own}; {answer} of the {len(flatten(others))} values equal it."
+    if rule in ("count_common", "count_union"):
+        first, second = ({str(v) for v in flatten(side) if v not in (None, "")} for side in result)
+        if rule == "count_common":
+            shared = sorted(first & second)
+            return f"Both lists hold {_shown(shared) or 'nothing'}: {answer} in all." if shared else "The lists share nothing: 0."
+        return f"The first list has {len(first)}, the second {len(second)}, {len(first & second)} in both: {answer} in all."
+    if rule == "contains":
+        values, wanted = result
+        where = "is" if answer == "yes" else "is not"
+        return f"{wanted} {where} in the list, so the answer is {answer}."
     if rule == "count_differing" and isinstance(result, int):  # Differing gave it
         return f"The observation gives the count, {answer}."
     if rule == "count_differing":

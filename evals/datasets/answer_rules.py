@@ -15,6 +15,11 @@ of such values when the action has several comma-separated calls. The rules:
 ``weighted_mean``       ``[n_1, ..., n_5]`` counts per star value -> mean stars.
 ``argmax``              ``(names, numbers)`` aligned -> the name with the largest number.
 ``count_differing``     ``(value, values)`` -> how many of ``values`` differ from ``value`` (an int: that count).
+``count_same``          ``(value, values)`` -> how many of ``values`` equal ``value``.
+``argmin``              ``(names, numbers)`` aligned -> the name with the smallest number.
+``count_common``        ``(list, list)`` -> how many distinct items both lists hold.
+``count_union``         ``(list, list)`` -> how many distinct items either list holds.
+``contains``            ``(list, value)`` -> ``yes`` when the list holds the value, else ``no``.
 
 Numbers are written with at most two decimals and no trailing zeros. List
 answers are sorted (case-insensitively) and joined with ``", "``.
@@ -37,6 +42,11 @@ RULES = (
     "weighted_mean",
     "argmax",
     "count_differing",
+    "count_same",
+    "argmin",
+    "count_common",
+    "count_union",
+    "contains",
 )
 
 
@@ -103,16 +113,25 @@ def apply_answer_rule(rule: str, result: Any, target: str | None = None) -> tupl
         if not sum(counts):
             raise ValueError("rule 'weighted_mean' got no counts")
         return format_number(sum(star * c for star, c in enumerate(counts, 1)) / sum(counts)), None
-    if rule == "argmax":
+    if rule in ("argmax", "argmin"):
         names, numbers = result
-        best = max(numbers)
+        best = max(numbers) if rule == "argmax" else min(numbers)
         winners = {str(n) for n, v in zip(names, numbers, strict=True) if v == best}
         if len(winners) != 1:
-            raise ValueError(f"rule 'argmax' found a tie between {sorted(winners)}")
+            raise ValueError(f"rule {rule!r} found a tie between {sorted(winners)}")
         return winners.pop(), None
     if rule == "count_differing":
         if isinstance(result, int):  # the Differing aggregate counted them
             return str(result), None
         own, others = result
         return str(sum(1 for v in flatten(others) if v != own)), None
+    if rule == "count_same":
+        own, others = result
+        return str(sum(1 for v in flatten(others) if v == own)), None
+    if rule in ("count_common", "count_union"):
+        first, second = ({str(v) for v in flatten(side) if v not in (None, "")} for side in result)
+        return str(len(first & second if rule == "count_common" else first | second)), None
+    if rule == "contains":
+        values, wanted = result
+        return ("yes" if str(wanted) in {str(v) for v in flatten(values)} else "no"), None
     raise ValueError(f"unknown answer rule {rule!r}; rules: {', '.join(RULES)}")

@@ -282,8 +282,9 @@ class _Draft:
 def reference_action(program: Program, graph: PlainGraph, schema: dict[str, TypeSchema]) -> tuple[str, str] | None:
     """One Counselor action that yields the program's answer, and the answer rule that reads it.
 
-    ``None`` for the shapes no single call of the graph functions answers (a filter, the fewest, two
-    nodes' sets, membership): their questions still have golds, and a trajectory for them takes steps.
+    An action may be several comma-separated calls whose results the rule combines (the fewest: names
+    and degrees; an overlap: two neighbour lists). ``None`` for a filter by a value the question names
+    (no rule reads a value from the question): those questions still have golds.
     """
     op = program.operation
     subject = f"Retrieve[{graph.names[program.bound[0]]}]"
@@ -307,10 +308,25 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
         if key is None:
             return None
         return f"Feature[MaxDegree[Neighbour[{subject}, {op.source.relation}], {op.relation}], {key}]", "value"
+    if isinstance(op, Extreme) and not op.most and isinstance(op.source, Hop):
+        key = name_key(op.source.relation)
+        if key is None:
+            return None
+        members = f"Neighbour[{subject}, {op.source.relation}]"
+        return f"Feature[{members}, {key}], Degree[{members}, {op.relation}]", "argmin"
     if isinstance(op, Mode) and isinstance(op.source, Hop):
         return f"Mode[Feature[Neighbour[{subject}, {op.source.relation}], {op.key}]]", "value"
-    if isinstance(op, CompareToSubject) and not op.same and isinstance(op.source, Hop):
-        return f"Differing[{subject}, {op.source.relation}, {op.key}]", "value"
+    if isinstance(op, CompareToSubject) and isinstance(op.source, Hop):
+        if not op.same:
+            return f"Differing[{subject}, {op.source.relation}, {op.key}]", "value"
+        return f"Feature[{subject}, {op.key}], Feature[Neighbour[{subject}, {op.source.relation}], {op.key}]", "count_same"
+    if isinstance(op, Count) and isinstance(op.source, Join):
+        other = f"Retrieve[{graph.names[program.bound[1]]}]"
+        rule = "count_common" if op.source.how == "both" else "count_union"
+        relation = op.source.left.relation
+        return f"Neighbour[{subject}, {relation}], Neighbour[{other}, {relation}]", rule
+    if isinstance(op, Contains) and isinstance(op.source, Hop):
+        return f"Neighbour[{subject}, {op.source.relation}], Retrieve[{graph.names[program.bound[1]]}]", "contains"
     return None
 
 

@@ -71,6 +71,13 @@ def test_invalid_items_are_rejected(tmp_path: Path) -> None:
         ("weighted_mean", (0, 0, 1, 1, 2), ("4.25", None)),
         ("argmax", (["P", "Q", "R"], [3, 7, 1]), ("Q", None)),
         ("count_differing", ("Theory", ["Theory", "Case Based", "Rule Learning"]), ("2", None)),
+        ("count_same", ("Theory", ["Theory", "Case Based", "Theory"]), ("2", None)),
+        ("argmin", (["P", "Q", "R"], [3, 7, 1]), ("R", None)),
+        ("count_common", (["a", "b", "c", "c"], ["c", "d", "a"]), ("2", None)),
+        ("count_common", (["a"], []), ("0", None)),
+        ("count_union", (["a", "b", "c"], ["c", "d"]), ("4", None)),
+        ("contains", (["u1", "u2"], "u2"), ("yes", None)),
+        ("contains", (["u1", "u2"], "u3"), ("no", None)),
     ],
 )
 def test_answer_rules(rule: str, result: object, expected: tuple) -> None:
@@ -82,6 +89,8 @@ def test_answer_rules_refuse_ties_and_bad_shapes() -> None:
         apply_answer_rule("most_common", ["a", "b"])
     with pytest.raises(ValueError, match="tie"):
         apply_answer_rule("argmax", (["a", "b"], [2, 2]))
+    with pytest.raises(ValueError, match="'argmin' found a tie"):
+        apply_answer_rule("argmin", (["a", "b", "c"], [1, 1, 3]))
     with pytest.raises(ValueError, match="needs a scalar"):
         apply_answer_rule("value", ["a"])
     with pytest.raises(ValueError, match="unknown answer rule 'median'"):
