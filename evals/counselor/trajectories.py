@@ -69,7 +69,7 @@ from graphreason.evals.counselor.reference_agent import (
     observation_values,
     subject_text,
 )
-from graphreason.evals.datasets.answer_rules import flatten
+from graphreason.evals.datasets.answer_rules import flatten, same_key
 from graphreason.evals.datasets.generated import generate_questions, instantiate, make_splits
 from graphreason.evals.datasets.items import QAItem, save_items
 from graphreason.evals.datasets.program_questions import FAMILIES, SHAPES, check_trainable, program_questions
@@ -221,7 +221,7 @@ def worked_thought(rule: str, values: list[Any], answer: str, target: str | None
         own, others = result
         return f"Its own value is {own}; {answer} of the {len(flatten(others))} values equal it."
     if rule in ("count_common", "count_union"):
-        first, second = ({str(v) for v in flatten(side) if v not in (None, "")} for side in result)
+        first, second = ({same_key(v) for v in flatten(side) if v not in (None, "")} for side in result)
         if rule == "count_common":
             shared = sorted(first & second)
             return f"Both lists hold {_shown(shared) or 'nothing'}: {answer} in all." if shared else "The lists share nothing: 0."
@@ -270,11 +270,19 @@ def slip(action: str, features: Sequence[str], relations: Sequence[str], rng: ra
     named = {arg for call in parse_action(action) for inner in call.nested() for arg in inner.args[1:]}
     used = sorted({arg for arg in named if isinstance(arg, str)} & (set(features) | set(relations)))
     if not used:
-        raise ValueError(f"{action!r} names no relation or feature to misname")
+        raise SlipUnseen(f"{action!r} names no relation or feature the graph line shows, so none to misname")
     right = rng.choice(used)
     pool = SLIP_RELATIONS if right in relations else SLIP_FEATURES
     wrong = rng.choice([name for name in pool if name not in features and name not in relations])
     return re.sub(rf"(?<=, ){re.escape(right)}(?=[,\]])", wrong, action), wrong, right  # a whole argument
+
+
+class SlipUnseen(AssertionError):
+    """A recovering trajectory's error observation does not name the right relation or feature.
+
+    On a graph with more names than an error lists, the one to read may be cut off; such a question is
+    taught without the slip instead.
+    """
 
 
 class _Teacher:
@@ -320,7 +328,7 @@ class _Teacher:
         _, wrong, right = self.slip
         observation = last_observation(messages)
         if f"'{wrong}' does not exist" not in observation or right not in observation:
-            raise AssertionError(f"{self.item.qid}: the slip {wrong!r} drew no error naming {right!r}: {observation!r}")
+            raise SlipUnseen(f"{self.item.qid}: the slip {wrong!r} drew no error naming {right!r}: {observation!r}")
         return self._say(f"The graph has no {wrong}; the observation lists {right}, so run the call again with {right}.")
 
     def _error_thought(self, messages: list[BaseMessage]) -> str:
@@ -485,7 +493,10 @@ def build_records(
         for item in side:
             recover = random.Random(f"recover:{seed}:{item.qid}").random() < RECOVERY_SHARE
             try:
-                made += teacher_records(item, seed=seed, embedding_model=embedding_model, recover=recover)
+                try:
+                    made += teacher_records(item, seed=seed, embedding_model=embedding_model, recover=recover)
+                except SlipUnseen:  # the error's list of names was cut before the right one
+                    made += teacher_records(item, seed=seed, embedding_model=embedding_model)
             except ObservationParseError:  # the observation shows too few of the values (a truncated list)
                 skipped.append(item.qid)
         return [replace(record, index=i) for i, record in enumerate(made)]

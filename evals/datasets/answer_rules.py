@@ -69,6 +69,15 @@ def flatten(value: Any) -> list[Any]:
     return [value]
 
 
+def same_key(value: Any) -> str:
+    """What two mentions of one node or value share: its text, with an all-digit id read as its number.
+
+    An observation may show an id such as ``07212190`` once as text and once read as the number 7212190.
+    """
+    text = str(value).strip()
+    return str(int(text)) if text.isdigit() else text
+
+
 def unique_mode(values: Iterable[Any]) -> Any | None:
     """The single most frequent value, or ``None`` when the top count is tied or empty."""
     ranked = Counter(values).most_common(2)
@@ -129,9 +138,9 @@ def apply_answer_rule(rule: str, result: Any, target: str | None = None) -> tupl
         own, others = result
         return str(sum(1 for v in flatten(others) if v == own)), None
     if rule in ("count_common", "count_union"):
-        first, second = ({str(v) for v in flatten(side) if v not in (None, "")} for side in result)
+        first, second = ({same_key(v) for v in flatten(side) if v not in (None, "")} for side in result)
         return str(len(first & second if rule == "count_common" else first | second)), None
     if rule == "contains":
         values, wanted = result
-        return ("yes" if str(wanted) in {str(v) for v in flatten(values)} else "no"), None
+        return ("yes" if same_key(wanted) in {same_key(v) for v in flatten(values)} else "no"), None
     raise ValueError(f"unknown answer rule {rule!r}; rules: {', '.join(RULES)}")

@@ -307,3 +307,24 @@ def test_train_reasoner_refuses_unseen_program_graphs_before_loading_a_model(cap
     assert main(["train", "reasoner", "--graphs", "", "--programs", "cora,last-fm"]) == 2
     err = capsys.readouterr().err
     assert "'last-fm' is an unseen graph" in err and "Loading weights" not in err
+
+
+def test_a_slip_the_error_cannot_show_is_taught_without_the_slip(monkeypatch) -> None:
+    """On a graph with more names than an error lists, a recovering question falls back to the plain trajectory."""
+    from graphreason.evals.counselor import trajectories
+
+    items = [QAItem(f"g-t-{i:03d}", "q?", "a", level="easy", template="t", graph="g") for i in range(8)]
+    monkeypatch.setattr(trajectories, "generate_questions", lambda graph, **kw: list(items))
+    monkeypatch.setattr(trajectories, "RECOVERY_SHARE", 1.0)  # every question would recover
+    calls = []
+
+    def fake(item, *, recover=False, **kw):
+        calls.append((item.qid, recover))
+        if recover:
+            raise trajectories.SlipUnseen("the error's list was cut before the right name")
+        return [trajectories.ReasonerRecord("g", item.qid, "t", "plan", 1, "in", "out")]
+
+    monkeypatch.setattr(trajectories, "teacher_records", fake)
+    train, validation, info = trajectories.build_records(["g"], links=[])
+    assert len(train) + len(validation) == 8 and not info["skipped_qids"]
+    assert calls == [(qid, flag) for qid, _ in calls[::2] for flag in (True, False)]

@@ -78,6 +78,8 @@ def test_invalid_items_are_rejected(tmp_path: Path) -> None:
         ("count_union", (["a", "b", "c"], ["c", "d"]), ("4", None)),
         ("contains", (["u1", "u2"], "u2"), ("yes", None)),
         ("contains", (["u1", "u2"], "u3"), ("no", None)),
+        ("contains", (["07212190", "00521562"], 7212190), ("yes", None)),  # an id read once as a number
+        ("count_common", (["07212190"], [7212190, "x"]), ("1", None)),
     ],
 )
 def test_answer_rules(rule: str, result: object, expected: tuple) -> None:
