@@ -495,7 +495,8 @@ def program_questions(
     """Up to ``n`` questions over ``store``'s schema, round-robin over ``shapes``, worded in ``families``.
 
     Deterministic for a seed. Each item's ``meta`` holds the program, its shape, depth and wording family.
-    ``for_training`` refuses an unseen graph (:func:`check_trainable`). Items name their graph by
+    ``for_training`` refuses an unseen graph (:func:`check_trainable`) and draws from the training
+    stream: an evaluation with the same seed asks other questions. Items name their graph by
     ``graph_spec`` (what loads it again: a name or a path), else by the graph's own name.
     """
     if for_training:
@@ -510,7 +511,8 @@ def program_questions(
             raise KeyError(f"unknown wording family {name!r}; choose one of {', '.join(FAMILIES)}")
     graph = PlainGraph.from_store(store)
     schema = schema_of(graph, getattr(store, "text_keys", None))
-    rng = random.Random(f"{graph.name}:{seed}")
+    # training and evaluation draw from streams of their own, so one seed never gives both the same questions
+    rng = random.Random(f"{graph.name}:{seed}:{'train' if for_training else 'eval'}")
     sampler = _Sampler(graph, schema, rng)
     items: list[QAItem] = []
     seen: set[tuple[str, tuple[str, ...], str]] = set()

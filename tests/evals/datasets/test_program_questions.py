@@ -236,3 +236,10 @@ def test_a_path_to_an_unseen_graph_is_refused_too(tmp_path) -> None:
         with pytest.raises(ValueError, match="evaluation only"):
             check_trainable(spec)
     check_trainable(str(tmp_path / "shop" / "graph.json"))
+
+
+def test_training_and_evaluation_never_draw_the_same_questions_from_one_seed() -> None:
+    store = _shop()
+    trained = {item.question for item in program_questions(store, 40, seed=0, for_training=True)}
+    asked = [item.question for item in program_questions(store, 40, seed=0)]
+    assert sum(question in trained for question in asked) < len(asked) // 4  # a small graph repeats a few
