@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -40,6 +41,7 @@ from graphreason.evals.datasets.programs import (
     TypeSchema,
     schema_of,
 )
+from graphreason.tools.core.retrieval.lexical import normalise
 
 FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 
@@ -335,14 +337,13 @@ class _Sampler:
 
     def __init__(self, graph: PlainGraph, schema: dict[str, TypeSchema], rng: random.Random) -> None:
         self.graph, self.schema, self.rng = graph, schema, rng
-        counts: dict[str, int] = {}
-        for name in graph.names.values():
-            counts[name] = counts.get(name, 0) + 1
+        # a name must be unique as Retrieve reads names: case, spaces and punctuation aside ("Priest", "priest")
+        counts = Counter(normalise(name) for name in graph.names.values())
         # subjects: nodes named by a unique, safe name, per type
         self.subjects: dict[str, list[str]] = {}
         for node, node_type in graph.types.items():
             name = graph.names[node]
-            if node in graph.named and counts[name] == 1 and not _UNSAFE.search(name) and 3 <= len(name) <= 120:
+            if node in graph.named and counts[normalise(name)] == 1 and not _UNSAFE.search(name) and 3 <= len(name) <= 120:
                 self.subjects.setdefault(node_type, []).append(node)
 
     def name(self, node: str) -> str:
