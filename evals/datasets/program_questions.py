@@ -312,8 +312,8 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
         return f"Feature[MaxDegree[Neighbour[{subject}, {op.source.relation}], {op.relation}], {key}]", "value"
     if isinstance(op, Extreme) and not op.most and isinstance(op.source, Hop):
         key = name_key(op.source.relation)
-        if key is None:
-            return None
+        if key is None or any(n not in graph.named for n in op.source.nodes(graph, program.bound)):
+            return None  # the action reads every member's name
         members = f"Neighbour[{subject}, {op.source.relation}]"
         return f"Feature[{members}, {key}], Degree[{members}, {op.relation}]", "argmin"
     if isinstance(op, Mode) and isinstance(op.source, Hop):
