@@ -150,7 +150,8 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
 
-def _flag(text: str) -> bool:
+def parse_flag(text: str) -> bool:
+    """A flag's text as a bool: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off`` (any case)."""
     word = text.lower()
     if word in _TRUE:
         return True
@@ -302,7 +303,7 @@ THREADS: Setting[int | None] = Setting(
 LITE_ENCODER: Setting[bool] = Setting(
     "GRAPHREASON_LITE_ENCODER", "flag", True,
     "Run plain mean-pooled BERT encoders (minilm) on CPU with the built-in encoder, not sentence-transformers.",
-    _flag,
+    parse_flag,
 )
 TIMEOUT: Setting[float | None] = Setting(
     "GRAPHREASON_TIMEOUT", "positive number of seconds", None,
@@ -317,17 +318,17 @@ MAX_RETRIES: Setting[int | None] = Setting(
 LENIENT_GRAPH: Setting[bool] = Setting(
     "GRAPHREASON_LENIENT_GRAPH", "flag", False,
     "Keep a graph file's dangling neighbour ids as untyped nodes instead of refusing the file.",
-    _flag,
+    parse_flag,
 )
 SERVER: Setting[bool] = Setting(
     "GRAPHREASON_SERVER", "flag", False,
     "This process is a server: run contexts come from untrusted clients and the trust policy applies.",
-    _flag,
+    parse_flag,
 )
 TRUST_CLIENTS: Setting[bool] = Setting(
     "GRAPHREASON_TRUST_CLIENTS", "flag", False,
     "Switch the server trust policy off (tests, a server only its owner uses).",
-    _flag,
+    parse_flag,
 )
 GRAPH_DIRS: Setting[list[Path]] = Setting(
     "GRAPHREASON_GRAPH_DIRS", f"paths separated by {os.pathsep!r}", [],
@@ -367,12 +368,12 @@ ALLOWED_ORIGINS: Setting[list[str]] = Setting(
 ALLOW_CRONS: Setting[bool] = Setting(
     "GRAPHREASON_ALLOW_CRONS", "flag", False,
     "Let clients of the graph server create crons (scheduled runs that outlive the request).",
-    _flag,
+    parse_flag,
 )
 ALLOW_BATCHES: Setting[bool] = Setting(
     "GRAPHREASON_ALLOW_BATCHES", "flag", False,
     "Let clients of the graph server start batches of runs in one request.",
-    _flag,
+    parse_flag,
 )
 MODEL_SERVER_TOKEN: Setting[str | None] = Setting(
     "GRAPHREASON_MODEL_SERVER_TOKEN", "a token without spaces", None,
@@ -392,7 +393,7 @@ CLIENT_QUOTAS: Setting[dict[str, float]] = Setting(
 DEBUG: Setting[bool] = Setting(
     "GRAPHREASON_DEBUG", "flag", False,
     "The CLI shows tracebacks instead of one-line errors.",
-    _flag,
+    parse_flag,
 )
 
 SETTINGS: tuple[Setting[Any], ...] = (

@@ -52,11 +52,13 @@ from __future__ import annotations
 import functools
 import math
 import os
+import types
 import typing
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
 
+from graphreason.settings import parse_flag
 from graphreason.tools.core.policy import (
     PolicyError,
     check_plain_name,
@@ -313,7 +315,14 @@ def fields_of_kind(context_cls: type, kind: str) -> tuple[str, ...]:
 
 
 ENV_PREFIX = "GRAPHREASON_"
-_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
+def base_type(annotation: Any) -> Any:
+    """The type a field's text is read as: ``int | None`` -> ``int`` (a union of several types: ``str``)."""
+    if get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        return args[0] if len(args) == 1 else str
+    return annotation
 
 
 @functools.cache
@@ -340,18 +349,16 @@ def env_name(context_cls: type, name: str) -> str:
 def _env_value(context_cls: type, item: Any, raw: str) -> Any:
     """``raw`` (an environment value) read as field ``item``'s type; ValueError names the variable."""
     hint = typing.get_type_hints(context_cls)[item.name]
-    args = get_args(hint)
-    nullable = type(None) in args
-    kinds = [a for a in args if a is not type(None)] if nullable else [hint]
-    kind = kinds[0] if len(kinds) == 1 else str
+    nullable, kind = type(None) in get_args(hint), base_type(hint)
     text = raw.strip()
     where = f"{env_name(context_cls, item.name)}={raw!r}"
     if nullable and text.lower() in ("none", "null", "unset"):
         return None
     if kind is bool:
-        if text.lower() in _TRUE | _FALSE:
-            return text.lower() in _TRUE
-        raise ValueError(f"{where} is refused: {item.name} takes true or false")
+        try:
+            return parse_flag(text)
+        except ValueError:
+            raise ValueError(f"{where} is refused: {item.name} takes true or false") from None
     if kind in (int, float):
         try:
             value = int(text) if kind is int else float(text)

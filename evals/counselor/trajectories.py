@@ -76,7 +76,7 @@ from graphreason.evals.datasets.program_questions import FAMILIES, SHAPES, check
 from graphreason.evals.datasets.templates_citeseer import RawCiteSeer, linked_templates
 from graphreason.evals.datasets.templates_cora import read_raw_cora
 from graphreason.evals.metrics import exact_match
-from graphreason.tools.core.loaders import load_graph
+from graphreason.tools.core.loaders import UNSEEN_GRAPHS, load_graph
 from graphreason.tools.core.loaders.citeseer import distinct_links
 from graphreason.tools.core.loaders.cora import load_cora
 from graphreason.tools.core.loaders.grbench import save_graph_json
@@ -86,7 +86,7 @@ from graphreason.tools.counselor.registry import AGGREGATES
 from graphreason.workflows.counselor import CounselorContext, solve
 from graphreason.workflows.models.scripted import ScriptedChatModel
 
-UNSEEN = ("citeseer",)  # never trained on: the tuned reasoner is evaluated on it as an unseen graph
+UNSEEN = tuple(sorted(UNSEEN_GRAPHS))  # never trained on: the tuned reasoner is evaluated on them as unseen graphs
 TRAIN_GRAPHS = ("cora", "movielens")
 LINK_NAMES = ("connected", "linked", "related")  # the one relation of each undirected copy of Cora
 LABEL_KEYS = {"connected": "topic", "related": "category"}  # the class feature's name, where not Cora's "label"

@@ -41,12 +41,11 @@ from graphreason.evals.datasets.programs import (
     TypeSchema,
     schema_of,
 )
+from graphreason.tools.core.loaders import UNSEEN_GRAPHS
 from graphreason.tools.core.retrieval.lexical import normalise
 
 FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 
-# Graphs never used to build training data (the brief's unseen graphs): evaluation only.
-UNSEEN_GRAPHS = frozenset({"citeseer", "last-fm", "lastfm"})
 
 # Subjects are named in questions and in Retrieve[...]: names with call-language syntax are avoided.
 _UNSAFE = re.compile(r"[\[\]\"`]")

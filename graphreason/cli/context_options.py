@@ -11,19 +11,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import types
 import typing
 from collections.abc import Mapping
 from dataclasses import MISSING, Field, fields
 from typing import Any, Literal, get_args, get_origin
-
-
-def _base_type(annotation: Any) -> Any:
-    """The type an option parses: ``int | None`` -> ``int`` (None means "left out" on the command line)."""
-    if get_origin(annotation) in (typing.Union, types.UnionType):
-        args = [a for a in get_args(annotation) if a is not type(None)]
-        return args[0] if len(args) == 1 else str
-    return annotation
 
 
 def _converter(kind: Any, name: str) -> Any:
@@ -90,12 +81,14 @@ def add_context_options(
     ``defaults`` are the command's own defaults where they differ from the
     context's (the caller sets them with ``set_defaults``); the help shows them.
     """
+    from graphreason.workflows.run_context import base_type
+
     hints = typing.get_type_hints(context_cls)
     own = dict(defaults or {})
     for item in cli_fields(context_cls):
         if item.name in skip:
             continue
-        kind = _base_type(hints[item.name])
+        kind = base_type(hints[item.name])
         default = own.get(item.name, _shown_default(context_cls, item))
         if kind is bool:
             negate = item.metadata.get("negate")

@@ -13,12 +13,13 @@ from typing import Any, Literal, get_args, get_origin
 
 import pytest
 
-from graphreason.cli.context_options import _base_type, cli_fields, option_name
+from graphreason.cli.context_options import cli_fields, option_name
 from graphreason.cli.main import build_parser
 from graphreason.cli.methods.counselor import counselor_context
 from graphreason.cli.methods.gar import gar_context
 from graphreason.workflows.counselor.context import CounselorContext
 from graphreason.workflows.gar.context import GARContext
+from graphreason.workflows.run_context import base_type
 
 _STRINGS = {
     "graph": "movielens",
@@ -40,7 +41,7 @@ def _argv_and_expected(context_cls: type, skip: tuple[str, ...] = ()) -> tuple[l
     for item in cli_fields(context_cls):
         if item.name in skip:
             continue
-        kind = _base_type(hints[item.name])
+        kind = base_type(hints[item.name])
         default = None if item.default is MISSING else item.default
         if kind is bool:
             if item.metadata.get("negate"):

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from graphreason.tools.core.loaders import UNSEEN_GRAPHS
 from graphreason.tools.graphagent.actions import NodeEnvironment
 from graphreason.tools.graphagent.registry import ANSWER, FEATURES, NEIGHBOURS
 from graphreason.workflows.graphagent.common import step_line
@@ -40,7 +41,7 @@ from graphreason.workflows.graphagent.start import given_line
 from graphreason.workflows.graphagent.summarise import kept_observation
 from graphreason.workflows.graphagent.tuned import tuned_grammar, tuned_prompt
 
-UNSEEN = ("citeseer",)  # never trained on: the tuned agent is evaluated on it as an unseen graph
+UNSEEN = tuple(sorted(UNSEEN_GRAPHS))  # never trained on: the tuned agent is evaluated on them as unseen graphs
 MODES = ("faithful", "tool")
 PARTS = ("train", "val")  # the labelled parts a teacher may run on (never "test")
 VALIDATION_NODES = 100

@@ -24,6 +24,9 @@ from graphreason.tools.core.loaders.wikispeedia import load_wikispeedia
 from graphreason.tools.core.policy import confine_file, confine_path, context_is_untrusted
 from graphreason.tools.core.store import GraphStore
 
+# The brief's unseen graphs: evaluation only, never training data for any model the project trains.
+UNSEEN_GRAPHS = frozenset({"citeseer", "last-fm", "lastfm"})
+
 KNOWN_GRAPHS: dict[str, Callable[[], GraphStore]] = {
     "cora": load_cora,
     "citeseer": load_citeseer,
@@ -58,6 +61,7 @@ def load_graph(spec: str) -> GraphStore:
 
 __all__ = [
     "KNOWN_GRAPHS",
+    "UNSEEN_GRAPHS",
     "load_citeseer",
     "load_cora",
     "load_fb15k237",
