@@ -65,7 +65,7 @@ docs: $(DEV_STAMP)
 # The shipped Graph-ToolFormer generator adapter, both stages, then exported over the shipped copy; its card
 # (llm/adapters/toolformer-generator/card.json) records the data, the steps and the time.
 train-generator: $(DEV_STAMP)
-	$(BIN)/graphreason train generator --threads 2 --out runs/generator-short
+	$(BIN)/graphreason train generator --threads 2 --examples 4200 --out runs/generator-short
 	$(BIN)/graphreason train generator --threads 2 --init-adapter runs/generator-short/adapter \
 		--mix gpr=900,graph_loading=250,twitter=200,foursquare=100,freebase=100,wordnet=50 --per-dataset 25 \
 		--lr 1e-4 --seed 1 --out runs/generator-stage2

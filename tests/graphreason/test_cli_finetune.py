@@ -33,7 +33,7 @@ def test_prompt_forms() -> None:
 def test_defaults_are_the_shipped_first_stage() -> None:
     args = build_parser().parse_args(["train", "generator"])
     assert (args.prompt_form, args.batch_size, args.lr, args.seed) == ("short", 8, 2e-4, 0)
-    assert (args.examples, args.mix, args.init_adapter) == (None, None, None)  # 4800 examples, evenly spread
+    assert (args.examples, args.mix, args.init_adapter) == (None, None, None)  # DEFAULT_EXAMPLES, evenly spread
 
 
 def test_second_stage_options_parse() -> None:

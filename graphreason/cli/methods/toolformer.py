@@ -18,7 +18,8 @@
     python -m graphreason.llm.finetune.export runs/generator llm/adapters/toolformer-generator   ship it (fp16 + card)
 
 Its data: our training side of prompts_train (graphreason.tools.toolformer.loaders.split), a
-balanced mix over datasets; the validation loss uses the held-out slice.
+balanced mix over datasets; the validation loss uses the held-out slice. CiteSeer and Last.fm
+are unseen graphs: no record of theirs, nor any record naming them, is trained on.
 """
 
 from __future__ import annotations
@@ -234,8 +235,8 @@ def _add_generator_parser(models: argparse._SubParsersAction) -> None:
         "--examples",
         type=positive,
         default=None,
-        help="training examples, spread evenly over the datasets (default 4800: 300 per dataset, one pass "
-        "is the first stage of the shipped recipe, whose time the adapter's card records; with --mix, the mix's total)",
+        help="training examples, spread evenly over the datasets (default 4200: 300 for each of the 14 that are "
+        "not unseen graphs; one pass is the first stage of the shipped recipe, whose time the adapter's card records; with --mix, the mix's total)",
     )
     gen.add_argument(
         "--per-dataset", type=non_negative, default=None, help="cap per dataset instead of an even spread"
@@ -272,13 +273,16 @@ def prompt_function(form: str) -> Any:
     raise ValueError(f"prompt form must be one of {PROMPT_FORMS}, got {form!r}")
 
 
+DEFAULT_EXAMPLES = 4200  # 300 for each of the 14 datasets left when the unseen graphs' are taken out
+
+
 def cmd_train_generator(args: argparse.Namespace) -> int:
     from graphreason.cli.finetune import run_training
     from graphreason.llm.finetune.data import parse_mix
     from graphreason.tools.toolformer.training_data import training_data
 
     counts = parse_mix(args.mix) if args.mix else None
-    examples = args.examples if args.examples is not None or counts else 4800
+    examples = args.examples if args.examples is not None or counts else DEFAULT_EXAMPLES
     per_dataset = args.per_dataset if args.per_dataset is not None or not counts else 0
 
     def build(tokenizer: Any) -> Any:
@@ -295,7 +299,10 @@ def cmd_train_generator(args: argparse.Namespace) -> int:
         )
 
     card = {
-        "data": {"source": "Graph_Toolformer/prompt/**/prompts_train", "prompt_form": args.prompt_form},
+        "data": {
+            "source": "Graph_Toolformer/prompt/**/prompts_train, less the unseen graphs' records",
+            "prompt_form": args.prompt_form,
+        },
         "split": "graphreason.tools.toolformer.loaders.split: 160 validation records per dataset (seed 0), never trained on",
     }
     return run_training(args, "generator", build, card)

@@ -14,7 +14,8 @@ from graphreason.llm.finetune.data import (
     mix_records,
     parse_mix,
 )
-from graphreason.tools.toolformer.training_data import records_by_dataset, training_data
+from graphreason.tools.core.loaders import UNSEEN_GRAPHS
+from graphreason.tools.toolformer.training_data import names_unseen_graph, records_by_dataset, training_data
 from graphreason.workflows.toolformer.prompts import generation_prompt
 from tests.conftest import require_data
 
@@ -65,7 +66,27 @@ def test_validation_records_never_train(sides, prompt_root, tokenizer) -> None:
     assert {(e.dataset, e.index) for e in train}.isdisjoint(held)
     assert {(e.dataset, e.index) for e in validation} <= held
     assert info["train_examples"] == len(train) <= 64
-    assert max(info["train_counts"].values()) <= info["per_dataset"] == 4  # 64 spread over 16 datasets
+    assert max(info["train_counts"].values()) <= info["per_dataset"] == 5  # 64 spread over the 14 trained on
+
+
+def test_unseen_graphs_are_never_trained_on(sides, prompt_root, tokenizer) -> None:
+    """CiteSeer and Last.fm are unseen: neither their records nor any record naming them reaches training."""
+    train_side, _ = sides
+    assert {"citeseer", "last-fm"} <= set(train_side)  # the data has them; the evaluation reads them
+    naming = [r for records in train_side.values() for r in records if names_unseen_graph(r)]
+    assert {r.dataset for r in naming} >= {"citeseer", "last-fm", "graph_loading"}  # loading prompts name citeseerx
+    kept = records_by_dataset(prompt_root, "train", unseen=False)
+    assert not set(kept) & UNSEEN_GRAPHS
+    assert not any(names_unseen_graph(r) for records in kept.values() for r in records)
+    by_key = {(r.dataset, r.index): r for records in train_side.values() for r in records}
+    train, validation, info = training_data(
+        tokenizer, workflow_prompt, root=prompt_root, per_dataset=2000, val_per_dataset=160, max_length=320
+    )
+    dropped = info["dropped_over_max_length"]["train"]  # a few workflow-form prompts exceed 320 tokens
+    assert len(train) + dropped == sum(len(records) for records in kept.values())  # everything else is trained on
+    assert not any(names_unseen_graph(by_key[(e.dataset, e.index)]) for e in train)
+    assert not {e.dataset for e in train + validation} & UNSEEN_GRAPHS
+    assert info["never_trained_on"] == sorted(UNSEEN_GRAPHS)
 
 
 def test_mix_is_balanced_and_seeded(sides) -> None:
