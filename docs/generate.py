@@ -145,6 +145,7 @@ def quality(method: str) -> str:
              "in-template: the project's own question templates on a graph never trained on"],
         )  # fmt: skip
         source = "llm/adapters/counselor-reasoner/card.json"
+        rows += ["", *_counselor_generalization()]
     elif method == "graphagent":
         card = _card("graphagent-agent")
         scores = card["validation_scores"]
@@ -161,15 +162,17 @@ def quality(method: str) -> str:
         scores = card["validation_scores"]
         model = next(iter(scores["by_dataset"]))
         overall = scores["modes"][model]
-        rows = ["| test set | questions | API-call accuracy | parses |", "|---|---|---|---|"]
+        trained = set((card.get("data") or {}).get("train_counts") or {})
+        rows = ["| test set | questions | API-call accuracy | parses | kind |", "|---|---|---|---|---|"]
         for name, row in sorted(scores["by_dataset"][model].items()):
-            rows.append(f"| {name} | {row['n']} | {row['api_gen_acc']:.1f} | {row['parses']:.1f} |")
-        rows.append(f"| **all** | {overall['n']} | {overall['api_gen_acc']:.1f} | {overall['parses']:.1f} |")
-        trained = sorted((card.get("data") or {}).get("train_counts") or {})
+            kind = "in-distribution" if name in trained else "**unseen graph**: no record of it trained on"
+            rows.append(f"| {name} | {row['n']} | {row['api_gen_acc']:.1f} | {row['parses']:.1f} | {kind} |")
+        rows.append(f"| **all** | {overall['n']} | {overall['api_gen_acc']:.1f} | {overall['parses']:.1f} | mixed |")
         rows.append("")
         rows.append(
-            "In-distribution: validation prompts (never trained on) of the datasets the adapter was trained on"
-            + (f" ({', '.join(trained)})." if trained else ".")
+            "Every row is validation prompts the adapter never trained on. In-distribution rows are datasets whose "
+            f"other prompts it trained on ({', '.join(sorted(trained))}); an unseen graph's prompts, and every prompt "
+            "naming one, were kept out of its training altogether."
         )
         source = "llm/adapters/toolformer-generator/card.json"
     elif method == "gar":
@@ -177,6 +180,32 @@ def quality(method: str) -> str:
     else:
         raise KeyError(f"no card for {method}")
     return NOTICE.format(source=source) + "\n".join(rows) + "\n\n" + _provenance(card) + "\n"
+
+
+def _counselor_generalization() -> list[str]:
+    """The tuned reasoner on question programs over graphs it never trained on (``benchmarks/quality_counselor.py``)."""
+    path = RESULTS / "quality_counselor.json"
+    if not path.is_file():
+        return ["Out of distribution: not measured yet (`python benchmarks/quality_counselor.py`)."]
+    result = json.loads(path.read_text())
+    figures = result["figures"]
+    rows = [[graph, row["kind"], str(row["n"]), f"{row['exact_match']:.1f}", str(row["finals_refused"]),
+             str(row["finals_mapped"]), f"{row['seconds_mean']:.1f}"] for graph, row in figures["graphs"].items()]  # fmt: skip
+    lines = [
+        f"**Out of distribution: {figures['out_of_distribution_exact_match']:.1f}% exact match** on "
+        f"{figures['out_of_distribution_questions']} question programs over graphs the adapter never trained on "
+        f"(schemas, questions and wordings it never saw), {figures['n_per_template']} per program shape and graph.",
+        "",
+        *_table(["graph", "kind", "questions", "exact match", "finals refused", "finals mapped", "s / question"], *rows),
+        "",
+        f"Measured {result['date'][:10]} on commit `{result['commit']}` by `{result['command']}`, embedded defaults "
+        f"(reasoner `{figures['models']['reasoner']}`, {figures['settings']['max_steps']} steps, "
+        f"{figures['settings']['max_reflections']} reflections). Rows marked *trained on* are in-distribution "
+        "and left out of the pooled figure.",
+    ]
+    if figures.get("adapter_sha256") != (_card("counselor-reasoner").get("shipped") or {}).get("sha256"):
+        lines.append("These figures were measured on other adapter weights than the ones shipped now.")
+    return lines
 
 
 def _gar_quality() -> str:
@@ -282,7 +311,9 @@ def plots() -> list[Path]:
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
         written.append(_save(fig, "gar_spark_steps.png"))
-    card = json.loads((ADAPTERS / "toolformer-generator" / "card.json").read_text())["validation_scores"]
+    generator = _card("toolformer-generator")
+    card = generator["validation_scores"]
+    trained = set((generator.get("data") or {}).get("train_counts") or {})
     ours = next(iter(card["by_dataset"].values()))
     names = [name for name in TOOLFORMER_PAPER if name in ours]
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -290,7 +321,7 @@ def plots() -> list[Path]:
     ax.bar([x - 0.2 for x in xs], [TOOLFORMER_PAPER[n] for n in names], 0.4, label="paper: GPT-J 6B (its test split)")
     ax.bar([x + 0.2 for x in xs], [ours[n]["api_gen_acc"] for n in names], 0.4,
            label="this project: SmolLM2-135M + adapter (validation split)")  # fmt: skip
-    ax.set_xticks(list(xs), names, rotation=45, ha="right")
+    ax.set_xticks(list(xs), [n if n in trained else f"{n}\n(unseen graph)" for n in names], rotation=45, ha="right")
     ax.set_ylabel("API-call accuracy (%)")
     ax.set_title("Graph-ToolFormer: API-call generation per dataset")
     ax.legend(loc="lower right", fontsize=8)
@@ -372,13 +403,21 @@ def _accuracy_against_papers(plt: Any, results: dict[str, Any]) -> Path:
                       {f"paper: {g}": v for g, v in GRAPHAGENT_PAPER.items()})  # fmt: skip
 
     ax = axes[1][1]
-    card = _card("toolformer-generator")["validation_scores"]
-    ours = next(iter(card["by_dataset"].values()))
-    names = [name for name in TOOLFORMER_PAPER if name in ours]
-    values = [sum(ours[n]["api_gen_acc"] for n in names) / len(names), sum(TOOLFORMER_PAPER[n] for n in names) / len(names)]
-    ax.bar([0, 1], values, color=[ours_colour, paper_colour])
-    ax.set_xticks([0, 1], [f"ours: SmolLM2-135M + adapter\n(validation split, mean of {len(names)} sets)",
-                           f"paper: GPT-J 6B\n(its test split, mean of {len(names)} sets)"], fontsize=7)  # fmt: skip
+    generator = _card("toolformer-generator")
+    trained = set((generator.get("data") or {}).get("train_counts") or {})
+    ours = next(iter(generator["validation_scores"]["by_dataset"].values()))
+    groups = [("in-distribution", [n for n in TOOLFORMER_PAPER if n in ours and n in trained]),
+              ("unseen graphs", [n for n in TOOLFORMER_PAPER if n in ours and n not in trained])]  # fmt: skip
+    labels, values, colours = [], [], []
+    for kind, names in groups:
+        if names:
+            labels += [f"ours: {kind}\n({', '.join(names) if len(names) < 4 else f'{len(names)} sets'}, mean)",
+                       "paper, same sets\n(its test split)"]  # fmt: skip
+            values += [sum(ours[n]["api_gen_acc"] for n in names) / len(names),
+                       sum(TOOLFORMER_PAPER[n] for n in names) / len(names)]  # fmt: skip
+            colours += [ours_colour, paper_colour]
+    ax.bar(range(len(values)), values, color=colours)
+    ax.set_xticks(range(len(values)), labels, fontsize=7)
     ax.set_title("Graph-ToolFormer: API-call accuracy")
 
     for ax in axes.flat:

@@ -73,6 +73,7 @@ from graphreason.evals.datasets.answer_rules import flatten, same_key
 from graphreason.evals.datasets.generated import generate_questions, instantiate, make_splits
 from graphreason.evals.datasets.items import QAItem, save_items
 from graphreason.evals.datasets.program_questions import FAMILIES, SHAPES, check_trainable, program_questions
+from graphreason.evals.datasets.renamed_graphs import RENAMINGS, write_renamed
 from graphreason.evals.datasets.templates_citeseer import RawCiteSeer, linked_templates
 from graphreason.evals.datasets.templates_cora import read_raw_cora
 from graphreason.evals.metrics import exact_match
@@ -84,6 +85,7 @@ from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.calls import Call, parse_action
 from graphreason.tools.counselor.registry import AGGREGATES
 from graphreason.workflows.counselor import CounselorContext, solve
+from graphreason.workflows.counselor.tuned import TRAINED_FORM, names_in_graph_line
 from graphreason.workflows.models.scripted import ScriptedChatModel
 
 UNSEEN = tuple(sorted(UNSEEN_GRAPHS))  # never trained on: the tuned reasoner is evaluated on them as unseen graphs
@@ -97,6 +99,7 @@ SLIP_FEATURES = ("area", "category", "label", "name", "topic", "year")
 VALIDATION_FRACTION = 0.2
 MAX_STEPS = 3  # what the workflow gives the embedded reasoner (EMBEDDED_BUDGET)
 SHOWN_VALUES = 6  # values a worked thought lists before "..."
+KEEPS_RULE = {"any"}  # rules still worked out after an aggregate (a count becomes yes or no)
 
 PLAN_FORMS = (
     "Get {needs} from the graph, then answer.",
@@ -120,6 +123,7 @@ RULE_PLANS = {
     "count_common": "count the items both lists hold",
     "count_union": "count the distinct items of both lists together",
     "contains": "check whether the list holds the other node",
+    "any": "say yes when the count is above zero, else no",
 }
 
 
@@ -166,6 +170,9 @@ def _need(call: Call) -> str:
         return f"how many distinct items are in {_need(call.args[0])}"
     if call.name == "Mode":
         return f"the most common value of {_need(call.args[0])}"
+    if call.name == "Matching":
+        nodes, key, value = call.args
+        return f"{_node_phrase(nodes)} whose {key} is {value}"
     if call.name == "Differing":
         node, relation, key = call.args
         return f"how many {relation} neighbours of {_node_phrase(node)} have a {key} other than its own"
@@ -230,6 +237,8 @@ def worked_thought(rule: str, values: list[Any], answer: str, target: str | None
         values, wanted = result
         where = "is" if answer == "yes" else "is not"
         return f"{wanted} {where} in the list, so the answer is {answer}."
+    if rule == "any":
+        return f"The count is {result}, so the answer is {answer}."
     if rule == "count_differing" and isinstance(result, int):  # Differing gave it
         return f"The observation gives the count, {answer}."
     if rule == "count_differing":
@@ -254,11 +263,8 @@ def in_observed_order(values: Sequence[Any], items: Sequence[str]) -> list[str]:
 
 
 def graph_names_in(prompt: str) -> tuple[list[str], list[str]]:
-    """``(features, relations)`` as the tuned prompt's graph line lists them."""
-    found = re.search(r"Features: (.*?)\. Relations: (.*?)\.$", prompt.splitlines()[0])
-    if not found:
-        raise ValueError(f"no graph line in the prompt: {prompt[:120]!r}")
-    return found.group(1).split(", "), found.group(2).split(", ")
+    """``(features, relations)`` as the tuned prompt's graph line shows them."""
+    return names_in_graph_line(prompt.splitlines()[0] if prompt else "")
 
 
 def slip(action: str, features: Sequence[str], relations: Sequence[str], rng: random.Random) -> tuple[str, str, str]:
@@ -301,7 +307,9 @@ class _Teacher:
         self.answer: str | None = None
         self.slip: tuple[str, str, str] | None = None
         self.what = needs(item.reference_action)
-        rule = "value" if aggregated(item.reference_action) else item.reference_answer_rule
+        rule = item.reference_answer_rule
+        if aggregated(item.reference_action) and rule not in KEEPS_RULE:
+            rule = "value"
         self._plan = rng.choice(PLAN_FORMS).format(needs=self.what)
         self._thought_1 = rng.choice(THOUGHT_FORMS).format(needs=self.what)
         self._answer_plan = f"The observation is in; {RULE_PLANS[rule]}."
@@ -445,7 +453,8 @@ def build_records(
 ) -> tuple[list[ReasonerRecord], list[ReasonerRecord], dict[str, Any]]:
     """``(train, validation, info)`` records of the teacher over generated questions on ``graphs``.
 
-    ``program_graphs`` (names or ``graph.json`` paths) add question programs over each graph's schema
+    ``program_graphs`` (names, ``graph.json`` paths or the renamed copies of
+    :data:`~graphreason.evals.datasets.renamed_graphs.RENAMINGS`) add question programs over each graph's schema
     (:mod:`graphreason.evals.datasets.program_questions`), ``programs_per_shape`` of each shape, those
     that one reference action answers. For a validation of generalization rather than fit, every
     question on ``held_out_graph`` (a graph's name) or worded in ``held_out_family`` is held out whole:
@@ -472,8 +481,9 @@ def build_records(
     for link in links:
         items += linked_questions(link, folder, n_per_template=n_per_template, seed=seed, root=roots.get("cora"))
     for spec in program_graphs:
-        store = load_graph(spec)
-        asked = program_questions(store, programs_per_shape * len(SHAPES), seed=seed, graph_spec=spec, for_training=True)
+        path = write_renamed(spec, folder) if spec in RENAMINGS else spec  # a renamed copy is written first
+        store = load_graph(path)
+        asked = program_questions(store, programs_per_shape * len(SHAPES), seed=seed, graph_spec=path, for_training=True)
         items += [replace(item, meta={**item.meta, "graph_name": store.name}) for item in asked if item.reference_action]
 
     def held_out_whole(item: QAItem) -> bool:
@@ -517,7 +527,7 @@ def build_records(
         "held_out_qids": [item.qid for item in held_out if item.qid not in skipped],
         "skipped_qids": skipped,
         "validation_fraction": VALIDATION_FRACTION,
-        "prompt_form": "tuned",
+        "prompt_form": f"tuned, {TRAINED_FORM} graph line",
         "program_graphs": program_graphs,
         "programs_per_shape": programs_per_shape if program_graphs else 0,
         "program_questions": sum(1 for item in items if str(item.template or "").startswith("program:")),

@@ -20,6 +20,7 @@ of such values when the action has several comma-separated calls. The rules:
 ``count_common``        ``(list, list)`` -> how many distinct items both lists hold.
 ``count_union``         ``(list, list)`` -> how many distinct items either list holds.
 ``contains``            ``(list, value)`` -> ``yes`` when the list holds the value, else ``no``.
+``any``                 a count (an int, or a list's distinct items) -> ``yes`` when above zero, else ``no``.
 
 Numbers are written with at most two decimals and no trailing zeros. List
 answers are sorted (case-insensitively) and joined with ``", "``.
@@ -47,6 +48,7 @@ RULES = (
     "count_common",
     "count_union",
     "contains",
+    "any",
 )
 
 
@@ -143,4 +145,7 @@ def apply_answer_rule(rule: str, result: Any, target: str | None = None) -> tupl
     if rule == "contains":
         values, wanted = result
         return ("yes" if same_key(wanted) in {same_key(v) for v in flatten(values)} else "no"), None
+    if rule == "any":
+        count = result if isinstance(result, int) else len({str(v) for v in flatten(result) if v is not None})
+        return ("yes" if count > 0 else "no"), None
     raise ValueError(f"unknown answer rule {rule!r}; rules: {', '.join(RULES)}")

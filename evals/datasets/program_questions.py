@@ -105,6 +105,26 @@ _LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
         "many": ("the {T} of any of {x}",),
         "noun": ("tags",),
     },
+    "listened": {
+        "single": ("the {T} {x} listened to", "the {T} that {x} listens to", "the {T} listened to by {x}"),
+        "many": ("the {T} that any of {x} listened to",),
+        "noun": ("artists listened to", "listens"),
+    },
+    "listened_by": {
+        "single": ("the {T} who listened to {x}", "the {T} that listen to {x}", "the listeners of {x}"),
+        "many": ("the {T} who listened to any of {x}",),
+        "noun": ("listeners",),
+    },
+    "tagged": {
+        "single": ("the {T} {x} is tagged with", "the tags of {x}", "the {T} given to {x}"),
+        "many": ("the {T} of any of {x}",),
+        "noun": ("tags",),
+    },
+    "tag_of": {
+        "single": ("the {T} tagged with {x}", "the {T} that carry the tag {x}", "the {T} tagged {x}"),
+        "many": ("the {T} tagged with any of {x}",),
+        "noun": ("tagged items",),
+    },
     "friend": {
         "single": ("the friends of {x}", "the {T} who are friends of {x}", "{x}'s friends"),
         "many": ("the friends of any of {x}",),
@@ -284,8 +304,9 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
     """One Counselor action that yields the program's answer, and the answer rule that reads it.
 
     An action may be several comma-separated calls whose results the rule combines (the fewest: names
-    and degrees; an overlap: two neighbour lists). ``None`` for a filter by a value the question names
-    (no rule reads a value from the question): those questions still have golds.
+    and degrees; an overlap: two neighbour lists). A filter by a value the question names keeps the
+    matching nodes with ``Matching`` and counts them. ``None`` where no action reads the answer (the
+    fewest among members without names): those questions still have golds.
     """
     op = program.operation
     subject = f"Retrieve[{graph.names[program.bound[0]]}]"
@@ -326,9 +347,28 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
         rule = "count_common" if op.source.how == "both" else "count_union"
         relation = op.source.left.relation
         return f"Neighbour[{subject}, {relation}], Neighbour[{other}, {relation}]", rule
+    if isinstance(op, Count) and isinstance(op.source, Filter) and _one_hop(op.source.source):
+        if not _call_safe(op.source.value):
+            return None
+        kept = f"Matching[Neighbour[{subject}, {op.source.source.relation}], {op.source.key}, {op.source.value}]"
+        return f"Count[{kept}]", "count"
+    if isinstance(op, AnyWith) and _one_hop(op.source):
+        if not _call_safe(op.value_):
+            return None
+        return f"Count[Matching[Neighbour[{subject}, {op.source.relation}], {op.key}, {op.value_}]]", "any"
     if isinstance(op, Contains) and isinstance(op.source, Hop):
         return f"Neighbour[{subject}, {op.source.relation}], Retrieve[{graph.names[program.bound[1]]}]", "contains"
     return None
+
+
+def _call_safe(value: str) -> bool:
+    """Whether a value can be one argument of a call: no brackets, no argument separator."""
+    return not _UNSAFE.search(value) and ", " not in value
+
+
+def _one_hop(source: object) -> bool:
+    """A set one relation away from the question's (first) subject."""
+    return isinstance(source, Hop) and isinstance(source.source, Subject)
 
 
 class _Sampler:

@@ -29,7 +29,7 @@ def test_demo_with_the_embedded_model_is_right_where_it_can_be_and_honest_elsewh
     assert gold_lines[1].endswith(("[right]", "[wrong]"))
     assert "Model 'local:smollm2-135m-counselor', question 1/1 on 'citeseer'" in out
     assert "The tuned reasoner (local:smollm2-135m-counselor" in out and "never citeseer" in out
-    assert re.search(r"measured on \d+ generated citeseer questions it answers \d+\.\d% exactly", out), out
+    assert re.search(r"own templates over citeseer \(in-template\) \d+\.\d%", out), out  # labelled as such
     assert "--model openai:MODEL --base-url URL" in out
     # Graph-ToolFormer: whatever the model wrote, the annotated call runs exactly
     assert "Annotated call run by the executor: The diameter of the lollipop graph is 11." in out

@@ -1,4 +1,4 @@
-"""Graph Counselor's vocabulary, declared once: Retrieve, Feature, Neighbour, Degree, Finish, and four aggregates.
+"""Graph Counselor's vocabulary, declared once: Retrieve, Feature, Neighbour, Degree, Finish, four aggregates and a filter.
 
 Each entry runs against a :class:`~graphreason.tools.counselor.functions.GraphFunctions` (the graph
 context) and renders the observation formats of the paper's case studies::
@@ -25,6 +25,10 @@ with the node itself::
     MaxDegree  MaxDegree[Neighbour[12, cites], cites]: The node with the most cites neighbors (4) is: 3.
     Differing  Differing[12, cites, label]: The number of cites neighbors of 12 whose label is not
                its own (Theory) is: 1.
+
+``Matching`` filters a list by a value the question names, for Count or Finish to read::
+
+    Matching   Matching[Neighbour[12, cites], label, Theory]: The nodes whose label is Theory are: ['3'].
 
 The paper's four functions leave counting and comparing to the language model; a
 135M model cannot count thirty items in its head, so the tuned reasoner is taught to call
@@ -166,7 +170,7 @@ def _single(values: Any) -> bool:
 _ONE_VALUE = "got one value, not a list"
 _EMPTY = "got an empty list"
 # the note an aggregate adds after its value (readers of observations strip it: INPUT_NOTE.sub("", text))
-INPUT_NOTE = re.compile(r" \((?:Count|Mode|MaxDegree) got (?:one value, not a list|an empty list)\)$")
+INPUT_NOTE = re.compile(r" \((?:Count|Mode|MaxDegree|Matching) got (?:one value, not a list|an empty list)\)$")
 
 
 def _count(fx: GraphFunctions, values: Any) -> Applied:
@@ -265,6 +269,40 @@ DIFFERING = Entry(
     maps=MapMode.NONE,
 )
 
+def folded(value: Any) -> str:
+    """A feature value as Matching compares it: case, underscores and runs of spaces aside."""
+    return " ".join(str(value).replace("_", " ").split()).casefold()
+
+
+def _matching(fx: GraphFunctions, nodes: Any, key: str, value: Any) -> Applied:
+    members = [node for node in ([nodes] if _single(nodes) else nodes) if node is not None]
+    wanted, name, kept = folded(value), str(key), []
+    for index, node in enumerate(members):
+        nid = fx.resolve_node(node)
+        if index == 0:  # the first member resolves the feature's name; one its type lacks is an error
+            name = fx.lookup_feature(nid, key)[1]
+        found = fx.store.features(nid).get(name)  # a member without the feature does not match
+        values = found if isinstance(found, (list, tuple)) else [found]
+        if any(v is not None and folded(v) == wanted for v in values):
+            kept.append(nid)
+    note = _ONE_VALUE if _single(nodes) else (_EMPTY if not members else "")
+    return Applied(kept, subject=note, label=f"{name} is {value}")
+
+
+MATCHING = Entry(
+    "Matching",
+    (
+        Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."),
+        Param("key", FEATURE_KEY, "Feature name, e.g. label.", placeholder="feature"),
+        Param("value", TEXT, "The value to keep, as the question or an observation writes it.", placeholder="value"),
+    ),
+    "Keep the nodes of a list whose feature has the given value (case and underscores aside).",
+    run=_matching,
+    observe=lambda fx, a: _noted("Matching", a.subject, f"the nodes whose {a.label} are: {fx.render_list(a.value)}."),
+    maps=MapMode.NONE,
+    returns=NODE,
+)
+
 AGGREGATES = (COUNT_ENTRY.name, MODE.name, MAX_DEGREE.name, DIFFERING.name)  # beyond the paper: their observation holds the answer
 
 FINISH_ENTRY = Entry(
@@ -278,5 +316,5 @@ FINISH_ENTRY = Entry(
 )
 
 GRAPH_FUNCTIONS = Registry(
-    [RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, COUNT_ENTRY, MODE, MAX_DEGREE, DIFFERING, FINISH_ENTRY]
+    [RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, COUNT_ENTRY, MODE, MAX_DEGREE, DIFFERING, MATCHING, FINISH_ENTRY]
 )

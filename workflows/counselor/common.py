@@ -78,7 +78,7 @@ def role_prompt(role: str, index: int, state: CounselorState, context: Counselor
         return tuned_prompt(
             role, index, state["question"], graph_functions(context).store,
             [*(state.get("steps") or []), *([pending] if pending else [])],
-            lessons=reflections_in_force(state, context), with_plan=context.planner_on,
+            lessons=reflections_in_force(state, context), with_plan=context.planner_on, form=context.prompt_form,
         )  # fmt: skip
     return step_prompt(role, index, shared_prompt(state, context, graph_definition(context)))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from graphreason.workflows.counselor.tuned import TRAINED_FORM, PromptForm, adapter_prompt_form
 from graphreason.workflows.kit.native import TOOL_CALLING_HELP, ToolCalling, check_native_model
 from graphreason.workflows.kit.review import REVIEW_HELP
 from graphreason.workflows.run_context import (
@@ -54,7 +55,8 @@ class CounselorContext(RunContext):
 
     graph: GraphSpec = setting(
         "cora",
-        "Graph to reason over: a known name (cora, citeseer, movielens, wikispeedia, wn18rr, fb15k-237) or a path to a GRBench graph.json "
+        "Graph to reason over: a known name (cora, citeseer, movielens, wikispeedia, wn18rr, fb15k-237, last-fm) or a path "
+        "to a GRBench graph.json "
         "(from a server client: a path relative to the server's data root).",
     )
     reasoner_model: ModelName = main_model("Model for the planner, thought and execution agents")
@@ -187,6 +189,14 @@ class CounselorContext(RunContext):
         from graphreason.workflows.models.factory import tuned_local_spec
 
         return tuned_local_spec(self.reasoner_model, self.tuned_reasoner, TUNED_ADAPTER)
+
+    @property
+    def prompt_form(self) -> PromptForm:
+        """The short prompt's graph-line form: the shipped adapter's own when the tuned reasoner runs
+        (:func:`~graphreason.workflows.counselor.tuned.adapter_prompt_form`), else the form training writes."""
+        if self.tuned_spec is not None:
+            return adapter_prompt_form(TUNED_ADAPTER)
+        return TRAINED_FORM
 
     @property
     def short_prompt(self) -> bool:

@@ -8,9 +8,16 @@ project (``graphreason train reasoner``) is sent this short form instead,
 exactly as its training data was written (the trajectories are recorded
 from the real workflow, see :mod:`graphreason.workflows.counselor.trajectories`):
 
-* the graph's node types, feature names and relation names, read from the
-  loaded graph, so what the model learns is to copy names from the prompt,
-  never to remember ``cites``;
+* the graph line, read from the loaded graph, so what the model learns is to
+  copy names from the prompt, never to remember ``cites``. Its ``schema`` form
+  (the one ``train reasoner`` records) names each node type with its features
+  and its relations with their target types, as Graph-CoT's graph definition
+  does: ``Graph: lastfm. artist: name; listener->user, tag->tag. tag: name;
+  tagged->artist. ...``. On a wide schema each type shows the relations whose
+  words the question shares first, then the rest up to a cap. Its ``flat``
+  form (one list of node types, one of features, one of relations) is the one
+  adapters trained before the schema form were trained on; a card without a
+  ``prompt_form`` names that one;
 * the functions of the call language, one line;
 * the question and the Plan/Thought/Action/Observation lines of this trial;
 * the label of the line to write (``Thought 2:``); the reply is that line's text.
@@ -20,7 +27,12 @@ Reflections, when a trial is retried, come before the question as ``Lesson:`` li
 
 from __future__ import annotations
 
+import functools
+import json
+import re
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
 
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.call_examples import vocabulary
@@ -32,14 +44,74 @@ FUNCTIONS = (
     "MaxDegree[nodes, relation] gives the node with the most neighbours; "
     "Differing[node, relation, feature] counts neighbours whose feature differs from the node's; Finish[answer]"
 )
+# the schema form's adapters also learn Matching (the flat form's line is what its adapters were trained on)
+SCHEMA_FUNCTIONS = FUNCTIONS.replace(
+    "; Finish[answer]", "; Matching[nodes, feature, value] keeps the nodes whose feature has that value; Finish[answer]"
+)
 LABELS = {"plan": "Plan", "thought": "Thought", "action": "Action"}
 
 
-def graph_line(store: GraphStore) -> str:
-    """One line naming the graph, its node types, feature names and relations."""
-    features, relations = vocabulary(store)
-    types = ", ".join(store.node_types()) or "node"
-    return f"Graph: {store.name}. Nodes: {types}. Features: {features}. Relations: {relations}."
+PromptForm = Literal["flat", "schema"]
+PROMPT_FORMS: tuple[PromptForm, ...] = ("flat", "schema")
+TRAINED_FORM: PromptForm = "schema"  # the form `train reasoner` records its trajectories in
+SCHEMA_TYPES = 6  # node types the schema line shows (the question's first)
+SCHEMA_FEATURES = 6  # feature names per type
+SCHEMA_RELATIONS = 10  # relations per type: a wide schema (FB15k-237's) cannot swamp the prompt
+
+
+def graph_line(store: GraphStore, form: PromptForm = TRAINED_FORM, question: str = "") -> str:
+    """One line naming the graph and its schema, in the prompt ``form`` (see the module's docstring)."""
+    if form == "flat":
+        features, relations = vocabulary(store)
+        types = ", ".join(store.node_types()) or "node"
+        return f"Graph: {store.name}. Nodes: {types}. Features: {features}. Relations: {relations}."
+    if form != "schema":
+        raise ValueError(f"prompt form must be one of {', '.join(PROMPT_FORMS)}, got {form!r}")
+    words = question_stems(question)
+    schema, features = store.schema(), store.type_features()
+    types = sorted(set(schema) | set(features))
+    parts = []
+    for node_type in chosen(types, words, SCHEMA_TYPES):
+        relations = schema.get(node_type, {})
+        shown = [f"{r}->{'/'.join(relations[r])}" for r in chosen(list(relations), words, SCHEMA_RELATIONS)]
+        if len(relations) > SCHEMA_RELATIONS:
+            shown.append(f"+{len(relations) - SCHEMA_RELATIONS} more")
+        named = ", ".join(chosen(features.get(node_type, []), words, SCHEMA_FEATURES)) or "no features"
+        parts.append(f"{node_type}: {named}; {', '.join(shown) or 'no relations'}")
+    if len(types) > SCHEMA_TYPES:
+        parts.append(f"+{len(types) - SCHEMA_TYPES} more node types")
+    return f"Graph: {store.name}. " + ". ".join(parts or ["no nodes"]) + "."
+
+
+def question_stems(text: str) -> set[str]:
+    """The question's words cut to five letters (``citing``, ``cites``, ``cited`` -> ``citin``, ``cites``, ``cited``;
+    ``listeners`` -> ``liste``), the unit :func:`chosen` matches names on."""
+    return {word[:5] for word in re.findall(r"[a-z0-9]+", text.lower()) if len(word) > 2}
+
+
+def chosen(names: Sequence[str], stems: set[str], limit: int) -> list[str]:
+    """At most ``limit`` of ``names``, in their own order: all when they fit, else those sharing
+    most of the question's ``stems`` (ties: the earlier name)."""
+    if len(names) <= limit:
+        return list(names)
+    ranked = sorted(range(len(names)), key=lambda i: -len(question_stems(names[i].replace("_", " ")) & stems))
+    return [names[i] for i in sorted(ranked[:limit])]
+
+
+def names_in_graph_line(line: str) -> tuple[list[str], list[str]]:
+    """``(features, relations)`` a graph line shows, in either form (what a reader of the prompt can copy)."""
+    flat = re.search(r"Features: (.*?)\. Relations: (.*?)\.$", line)
+    if flat:
+        return flat.group(1).split(", "), flat.group(2).split(", ")
+    header = re.match(r"Graph: .*?\. ", line)
+    if not header:
+        raise ValueError(f"not a graph line: {line[:120]!r}")
+    features: list[str] = []
+    relations: list[str] = []
+    for part in re.findall(r"(?:^|\. )[^:;]+: ([^;]*); ([^;]*?)(?=\. |\.$)", line[header.end() :]):
+        features += [name for name in part[0].split(", ") if name and name != "no features"]
+        relations += [item.split("->")[0] for item in part[1].split(", ") if "->" in item]
+    return list(dict.fromkeys(features)), list(dict.fromkeys(relations))
 
 
 def trial_lines(steps: Sequence[Step], with_plan: bool = True) -> list[str]:
@@ -63,15 +135,18 @@ def tuned_prompt(
     *,
     lessons: Sequence[str] = (),
     with_plan: bool = True,
+    form: PromptForm = TRAINED_FORM,
 ) -> str:
     """The prompt of one reasoning line (``role``: plan, thought or action) for step ``index``.
 
     ``steps`` are the finished steps of the trial, then the step being written
-    (its earlier lines); ``lessons`` the reflections in force.
+    (its earlier lines); ``lessons`` the reflections in force; ``form`` the
+    graph line's form, the one the adapter was trained on (:func:`adapter_prompt_form`).
     """
     if role not in LABELS:
         raise ValueError(f"role must be one of {', '.join(LABELS)}, got {role!r}")
-    lines = [graph_line(store), f"Functions: {FUNCTIONS}."]
+    functions = FUNCTIONS if form == "flat" else SCHEMA_FUNCTIONS
+    lines = [graph_line(store, form, question), f"Functions: {functions}."]
     lines += [f"Lesson: {' '.join(lesson.split())}" for lesson in lessons]
     lines.append(f"Question: {question}")
     lines += trial_lines(steps, with_plan)
@@ -79,10 +154,42 @@ def tuned_prompt(
     return "\n".join(lines)
 
 
-def tuned_reasoner_scores() -> str:
-    """What the shipped reasoner's card says it scored, in words (the eval its card records, if any)."""
-    import json
+def adapter_prompt_form(adapter: str = "counselor") -> PromptForm:
+    """The graph line's form the shipped reasoner adapter was trained on: its card's ``prompt_form``.
 
+    A card without one predates the schema form, so its adapter read the flat line;
+    an adapter that cannot be found reads the form training writes now.
+    """
+    from graphreason.llm.engine.adapter import shipped_adapter
+    from graphreason.llm.engine.weights import LocalModelError
+
+    try:
+        card = shipped_adapter(adapter) / "card.json"
+        return _card_form(str(card), card.stat().st_mtime_ns)
+    except (OSError, LocalModelError):
+        return TRAINED_FORM
+
+
+@functools.lru_cache(maxsize=8)
+def _card_form(path: str, mtime_ns: int) -> PromptForm:
+    """The ``prompt_form`` of one card file (read once per version of the file)."""
+    try:
+        card = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return TRAINED_FORM
+    form = card.get("prompt_form", "flat") if isinstance(card, dict) else "flat"
+    if form not in PROMPT_FORMS:
+        raise ValueError(f"{path} names prompt form {form!r}, not one of {', '.join(PROMPT_FORMS)}")
+    return form
+
+
+def tuned_reasoner_scores() -> str:
+    """What the shipped reasoner's card says it scored, in words: out of distribution first, when measured.
+
+    The out-of-distribution figure (``generalization_scores``, written by
+    ``benchmarks/quality_counselor.py --card``) is quoted only while it names the shipped
+    weights' digest; the in-template figure (the card's ``validation_scores``) is labelled as such.
+    """
     from graphreason.llm.engine.adapter import shipped_adapter
     from graphreason.llm.engine.weights import LocalModelError
 
@@ -93,4 +200,16 @@ def tuned_reasoner_scores() -> str:
         em, n = float(row["exact_match"]), int(row["n"])
     except (OSError, LookupError, TypeError, ValueError, LocalModelError):
         return "its measured exact-match rate is in docs/methods/counselor.md"
-    return f"measured on {n} generated {graph} questions it answers {em:.1f}% exactly"
+    in_template = f"on {n} questions from the project's own templates over {graph} (in-template) {em:.1f}%"
+    try:
+        ood = card["generalization_scores"]
+        if ood["adapter_sha256"] != card["shipped"]["sha256"]:
+            raise ValueError("measured on other weights")
+        graphs = sorted(g for g, r in ood["graphs"].items() if r["kind"] != "trained on (other questions)")
+        ood_em, ood_n = float(ood["out_of_distribution_exact_match"]), int(ood["out_of_distribution_questions"])
+    except (LookupError, TypeError, ValueError):
+        return f"it answers {in_template} exactly; out of distribution it was not measured"
+    return (
+        f"on {ood_n} question programs over graphs it never trained on ({', '.join(graphs)}) it answers "
+        f"{ood_em:.1f}% exactly, {in_template}"
+    )

@@ -97,6 +97,7 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
     from graphreason.cli.finetune import add_training_target
     from graphreason.evals.counselor.trajectories import LINK_NAMES, TRAIN_GRAPHS, VALIDATION_FRACTION
     from graphreason.evals.datasets.program_questions import FAMILIES
+    from graphreason.evals.datasets.renamed_graphs import RENAMINGS
 
     reasoner = add_training_target(
         models,
@@ -125,8 +126,9 @@ def add_train_parser(models: argparse._SubParsersAction) -> None:
     )
     reasoner.add_argument(
         "--programs", default="",
-        help="comma-separated graphs (names or graph.json paths) to add question programs over their schema; "
-        "never an unseen graph (default: none)",
+        help="comma-separated graphs (names, graph.json paths, or renamed copies of a training graph: "
+        f"{', '.join(RENAMINGS)}) to add question programs over their schema; never an unseen graph "
+        "(default: none)",
     )  # fmt: skip
     reasoner.add_argument(
         "--programs-per-shape", type=positive, default=20, help="program questions per shape and graph (default 20)"
@@ -154,6 +156,7 @@ def cmd_train_reasoner(args: argparse.Namespace) -> int:
     from graphreason.evals.counselor.trajectories import UNSEEN, build_records
     from graphreason.evals.datasets.generated import TEMPLATES
     from graphreason.llm.finetune.data import training_data
+    from graphreason.workflows.counselor.tuned import TRAINED_FORM
 
     graphs = [g.strip().lower() for g in args.graphs.split(",") if g.strip()]
     unseen = [g for g in graphs if g in UNSEEN]
@@ -177,6 +180,7 @@ def cmd_train_reasoner(args: argparse.Namespace) -> int:
                  f"{', '.join(graphs) or 'no template graph'}"
                  + (f" and question programs over {', '.join(programs)}" if programs else "") + "; never CiteSeer"},
         "prompt": "graphreason.workflows.counselor.tuned.tuned_prompt",
+        "prompt_form": TRAINED_FORM,  # the graph line the trajectories show; the workflow sends this adapter the same
     }  # fmt: skip
 
     def by_graph(records: list[Any]) -> dict[str, list[Any]]:

@@ -97,7 +97,7 @@ def test_every_template_gives_six_turns_recorded_from_the_workflow(cora_items) -
         assert records[-1].output.startswith("Finish[")  # the answer the teacher derived (checked against the gold)
         labels = [f"{r.role.capitalize()} {r.step}:" for r in records]
         assert [r.input.splitlines()[-1] for r in records] == labels
-        assert all(r.input.startswith("Graph: cora. Nodes: paper.") for r in records)
+        assert all(r.input.startswith("Graph: cora. paper: abstract, label, paper_id, title; ") for r in records)
         assert "Observation 1: " in records[3].input and "Observation 1: " not in records[2].input
         # a replay of the recorded replies through the workflow sends exactly the recorded prompts
         model = ScriptedChatModel(script=[r.output for r in records])
@@ -208,21 +208,21 @@ def test_undirected_cora_copies_ask_the_direction_free_questions_under_their_own
         )
         records = teacher_records(item)  # the teacher reaches every gold on the copy too
         assert records[0].graph == "cora-connected"
-        assert records[0].input.startswith("Graph: cora-connected. Nodes: paper.") and "Relations: connected." in (
+        assert records[0].input.startswith("Graph: cora-connected. paper: ") and "; connected->paper." in (
             records[0].input
         )
     # the connected copy names the class feature "topic": the model reads feature names off the graph line too
     assert copy.features(next(iter(copy.nodes()))).keys() == {"paper_id", "title", "abstract", "topic"}
     label = next(i for i in items if i.template == "paper_label")
-    assert label.reference_action.endswith(", topic]") and "Features: paper_id, title, abstract, topic." in (
+    assert label.reference_action.endswith(", topic]") and "paper: abstract, paper_id, title, topic;" in (
         teacher_records(label)[0].input
     )
     # a copy's graph name is not always Cora's: the name on the graph line is no cue to the questions
     assert copy_name("connected") == "cora-connected" and copy_name("related") == "paper-links"
     related = linked_questions("related", tmp_path, n_per_template=1, seed=0)
     first = teacher_records(next(i for i in related if i.template == "paper_label"))[0]
-    assert first.graph == "paper-links" and first.input.startswith("Graph: paper-links. Nodes: paper.")
-    assert "Features: paper_id, title, abstract, category. Relations: related." in first.input
+    assert first.graph == "paper-links" and first.input.startswith("Graph: paper-links. paper: ")
+    assert "paper: abstract, category, paper_id, title; related->paper." in first.input
     # the held-out split depends on the copy's name, not on the folder it was written to (a fresh temporary
     # one per training run: a split by path made every run's data differ, and --resume refuse its checkpoints)
     here, elsewhere = (linked_questions("connected", tmp_path / f, n_per_template=2, seed=0) for f in ("a", "b"))
@@ -328,3 +328,23 @@ def test_a_slip_the_error_cannot_show_is_taught_without_the_slip(monkeypatch) ->
     train, validation, info = trajectories.build_records(["g"], links=[])
     assert len(train) + len(validation) == 8 and not info["skipped_qids"]
     assert calls == [(qid, flag) for qid, _ in calls[::2] for flag in (True, False)]
+
+
+def test_filter_questions_count_with_matching_through_the_workflow(tmp_path) -> None:
+    """The two shapes that filter by a value the question names: Count[Matching[...]] and the count
+    (or yes / no) read off it, reaching the gold through the real workflow."""
+    from graphreason.evals.datasets.program_questions import program_questions
+    from graphreason.tools.core.loaders import save_graph_json
+    from tests.evals.datasets.test_program_questions import _shop
+
+    store = _shop()
+    shop = str(save_graph_json(store, tmp_path / "shop.json"))
+    items = [item for item in program_questions(store, 6, seed=1, for_training=True, graph_spec=shop, shapes=("filter_count", "any_with"))
+             if item.meta["shape"] in ("filter_count", "any_with") and item.reference_action]  # fmt: skip
+    assert {item.meta["shape"] for item in items} == {"filter_count", "any_with"}
+    for item in items:
+        records = teacher_records(item)
+        assert records[2].output == item.reference_action and "Matching[Neighbour[Retrieve[" in item.reference_action
+        assert records[-1].output == f"Finish[{item.answer}]"
+        if item.meta["shape"] == "any_with":
+            assert item.answer in ("yes", "no") and "so the answer is" in records[-2].output

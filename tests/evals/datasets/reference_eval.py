@@ -3,7 +3,7 @@
 It follows the documented call semantics - Retrieve by the node's main text,
 Feature and Degree mapped element-wise over a list, a mapped Neighbour giving
 the de-duplicated union, the aggregates Count, Mode and MaxDegree taking the
-whole list, Differing comparing a node's neighbours with the node, comma-separated calls giving a tuple - so that a
+whole list, Matching keeping a list's nodes with a feature value, Differing comparing a node's neighbours with the node, comma-separated calls giving a tuple - so that a
 question's gold (computed from the raw files) can be checked against what the
 loaded graph yields. Retrieve is an exact, case-insensitive title lookup and
 fails on ambiguity, which also proves the subject title is unique.
@@ -72,6 +72,14 @@ class ReferenceEvaluator:
             node = self.call(node_text)
             own = self.store.feature(node, feature)
             return sum(1 for other in self.store.neighbors(node, relation) if self.store.feature(other, feature) != own)
+        if name == "Matching":  # the nodes of a list whose feature is the value (case, _ and spaces aside)
+            nodes_text, feature, value = split_top_level(inner)
+            nodes = self.call(nodes_text)
+
+            def fold(v: Any) -> str:
+                return re.sub(r"[\s_]+", " ", str(v)).strip().casefold()
+
+            return [n for n in nodes if fold(self.store.features(n).get(feature, "")) == fold(value)]
         subject_text, key = split_top_level(inner)
         subject = self.call(subject_text)
         if name == "MaxDegree":

@@ -68,7 +68,7 @@ def test_every_entry_of_every_registry_is_a_tool_listing_its_params(functions: G
 def test_terminal_entries_are_not_tools(functions: GraphFunctions) -> None:
     names = [t.name for t in GRAPH_FUNCTIONS.as_tools(functions)]
     assert "finish" not in names and names == [
-        "retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "differing"
+        "retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "differing", "matching"
     ]
 
 

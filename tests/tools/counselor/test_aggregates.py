@@ -89,3 +89,23 @@ def test_an_empty_list_is_named_empty(functions: GraphFunctions) -> None:
     empty = run_action("MaxDegree[Neighbour[6, cites], cites]", functions)
     assert not empty.ok and "got an empty list" in empty.observation
     assert run_action("Count[Neighbour[6, cites]]", functions).observation.endswith("(Count got an empty list)")
+
+
+def test_matching_keeps_the_nodes_with_the_value_the_question_names(functions: GraphFunctions) -> None:
+    """1 cites 2, 3 and 4 (years 2022 to 2024); Matching keeps a list's nodes by value for Count to count."""
+    kept = run_action("Matching[Neighbour[1, cites], year, 2023]", functions)
+    assert kept.ok and kept.observation == "The nodes whose year is 2023 are: ['3']."
+    assert run_action("Count[Matching[Neighbour[1, cites], year, 2023]]", functions).observation == (
+        "The number of distinct values is: 1."
+    )
+    none = run_action("Count[Matching[Neighbour[1, cites], year, 1999]]", functions)
+    assert none.observation == "The number of distinct values is: 0. (Count got an empty list)"
+    title = functions.store.features("4")["title"]
+    loose = run_action(f"Matching[Neighbour[1, cites], title, {title.upper()}]", functions)  # case aside
+    assert loose.observation.endswith("are: ['4'].")
+    one = run_action("Matching[3, year, 2023]", functions)
+    assert one.observation == "The nodes whose year is 2023 are: ['3']. (Matching got one value, not a list)"
+    empty = run_action("Matching[Neighbour[6, cites], year, 2023]", functions)
+    assert empty.observation == "The nodes whose year is 2023 are: []. (Matching got an empty list)"
+    unknown = run_action("Matching[Neighbour[1, cites], colour, red]", functions)
+    assert not unknown.ok and "year" in unknown.observation  # the valid feature names are named

@@ -16,8 +16,9 @@ def tools(functions: GraphFunctions) -> dict[str, BaseTool]:
 
 def test_names_schemas_and_descriptions(tools: dict[str, BaseTool]) -> None:
     assert sorted(tools) == [
-        "count", "degree", "differing", "feature", "maxdegree", "mode", "neighbour", "retrieve"
+        "count", "degree", "differing", "feature", "matching", "maxdegree", "mode", "neighbour", "retrieve"
     ]  # fmt: skip
+    assert set(tools["matching"].args) == {"nodes", "key", "value"}
     assert tools["count"].tool_call_schema.model_json_schema()["properties"]["values"]["type"] == "array"
     schema = tools["feature"].tool_call_schema.model_json_schema()
     assert schema["required"] == ["node", "key"]
@@ -35,6 +36,9 @@ def test_invoke_with_dict_args(tools: dict[str, BaseTool]) -> None:
     )
     assert tools["degree"].invoke({"node": "4", "relation": "cited_by"}) == (
         "The cited_by neighbor number of 4 is 3."
+    )
+    assert tools["matching"].invoke({"nodes": ["1", "2", "3"], "key": "title", "value": "reflexion"}) == (
+        "The nodes whose title is reflexion are: ['3']."
     )
 
 

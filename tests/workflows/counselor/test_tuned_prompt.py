@@ -7,8 +7,18 @@ from pathlib import Path
 import pytest
 
 from graphreason.tools.core.loaders import load_graph
+from graphreason.tools.core.store import GraphStore
 from graphreason.workflows.counselor import CounselorContext, solve
-from graphreason.workflows.counselor.tuned import FUNCTIONS, graph_line, tuned_prompt
+from graphreason.workflows.counselor.tuned import (
+    FUNCTIONS,
+    SCHEMA_FUNCTIONS,
+    SCHEMA_RELATIONS,
+    TRAINED_FORM,
+    adapter_prompt_form,
+    graph_line,
+    names_in_graph_line,
+    tuned_prompt,
+)
 from graphreason.workflows.models.scripted import ScriptedChatModel
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "mini_academic.json"
@@ -72,8 +82,11 @@ def test_the_prompt_names_the_loaded_graph_and_ends_with_the_line_to_write() -> 
     steps = [{"index": 1, "plan": "p", "thought": "t", "action": "Retrieve[x]", "observation": "The ID ... is p2."}]
     prompt = tuned_prompt("thought", 2, QUESTION, store, [*steps, {"index": 2, "plan": "next"}], lessons=["Look  again."])
     lines = prompt.splitlines()
-    assert lines[0] == graph_line(store) and "Relations: author, cited_by, cites, paper." in lines[0]
-    assert lines[1] == f"Functions: {FUNCTIONS}." and lines[2] == "Lesson: Look again."
+    assert lines[0] == graph_line(store, question=QUESTION)
+    assert lines[0] == "Graph: mini_academic. author: name; paper->paper. paper: label, title, year; " \
+        "author->author, cited_by->paper, cites->paper."  # each type: its features, its relations and their targets
+    assert lines[1] == f"Functions: {SCHEMA_FUNCTIONS}." and lines[2] == "Lesson: Look again."
+    assert "Matching[nodes, feature, value]" in SCHEMA_FUNCTIONS and "Matching" not in FUNCTIONS
     assert lines[3] == f"Question: {QUESTION}"
     assert lines[4:] == [
         "Plan 1: p", "Thought 1: t", "Action 1: Retrieve[x]", "Observation 1: The ID ... is p2.", "Plan 2: next",
@@ -107,6 +120,82 @@ def test_the_measured_rate_comes_from_the_shipped_cards_scores(monkeypatch, tmp_
     monkeypatch.setattr(adapter, "shipped_adapter", lambda name: tmp_path)
     (tmp_path / "card.json").write_text(json.dumps({"validation_scores": {
         "graph": "citeseer", "modes": {"counselor": {"n": 45, "exact_match": 31.111}}}}))  # fmt: skip
-    assert tuned_reasoner_scores() == "measured on 45 generated citeseer questions it answers 31.1% exactly"
+    in_template = "on 45 questions from the project's own templates over citeseer (in-template) 31.1%"
+    assert tuned_reasoner_scores() == f"it answers {in_template} exactly; out of distribution it was not measured"
+    ood = {"adapter_sha256": "abc", "out_of_distribution_exact_match": 12.345, "out_of_distribution_questions": 90,
+           "graphs": {"wn18rr": {"kind": "never trained on"}, "last-fm": {"kind": "unseen graph"},
+                      "cora": {"kind": "trained on (other questions)"}}}  # fmt: skip
+    scores = {"graph": "citeseer", "modes": {"counselor": {"n": 45, "exact_match": 31.111}}}
+    (tmp_path / "card.json").write_text(json.dumps(
+        {"validation_scores": scores, "generalization_scores": ood, "shipped": {"sha256": "abc"}}))  # fmt: skip
+    assert tuned_reasoner_scores() == (
+        f"on 90 question programs over graphs it never trained on (last-fm, wn18rr) it answers 12.3% exactly, {in_template}"
+    )
+    (tmp_path / "card.json").write_text(json.dumps(
+        {"validation_scores": scores, "generalization_scores": ood, "shipped": {"sha256": "new weights"}}))  # fmt: skip
+    assert tuned_reasoner_scores().endswith("out of distribution it was not measured")  # measured on other bytes
     (tmp_path / "card.json").write_text(json.dumps({"history": []}))  # no scores recorded: no number is made up
     assert tuned_reasoner_scores() == "its measured exact-match rate is in docs/methods/counselor.md"
+
+
+def test_the_flat_form_is_the_one_older_adapters_read() -> None:
+    store = load_graph(str(FIXTURE))
+    flat, functions = tuned_prompt("thought", 1, QUESTION, store, [], form="flat").splitlines()[:2]
+    assert functions == f"Functions: {FUNCTIONS}."  # the line the flat form's adapters were trained on
+    assert flat == "Graph: mini_academic. Nodes: author, paper. Features: title, label, year, name. " \
+        "Relations: author, cited_by, cites, paper."
+    with pytest.raises(ValueError, match="prompt form must be one of flat, schema"):
+        graph_line(store, "typed")  # type: ignore[arg-type]
+
+
+def _wide_store() -> GraphStore:
+    """One node type with 30 relations (a wide schema, like FB15k-237's), and a second type."""
+    store = GraphStore(name="wide", directed=True, text_keys={"singer": "name", "album": "name"})
+    store.add_node("s", "singer", {"name": "Ann"})
+    store.add_node("a", "album", {"name": "First", "year": 1999})
+    for i in range(30):
+        store.add_node(f"t{i}", "singer", {"name": f"T{i}"})
+        store.add_edge("s", f"t{i}", f"relation_{i:02d}")
+    store.add_edge("s", "a", "sings_on_album")
+    return store
+
+
+def test_a_wide_schema_shows_the_questions_relations_within_the_cap() -> None:
+    store = _wide_store()
+    line = graph_line(store, question="On which albums does Ann sing?")
+    assert line.startswith("Graph: wide. album: name, year; no relations. singer: name; ")
+    features, relations = names_in_graph_line(line)
+    assert features == ["name", "year"] and len(relations) == SCHEMA_RELATIONS
+    assert "sings_on_album" in relations and "+21 more" in line  # the question's words pick it from 31
+    assert "sings_on_album" not in names_in_graph_line(graph_line(store, question="How old is Ann?"))[1]
+    assert line.count("->") == SCHEMA_RELATIONS and "sings_on_album->album" in line
+
+
+def test_the_graph_line_is_read_back_in_both_forms() -> None:
+    store = load_graph(str(FIXTURE))
+    expected = (["name", "label", "title", "year"], ["paper", "author", "cited_by", "cites"])
+    assert names_in_graph_line(graph_line(store)) == expected
+    flat_features, flat_relations = names_in_graph_line(graph_line(store, "flat"))
+    assert sorted(flat_features) == sorted(expected[0]) and sorted(flat_relations) == sorted(expected[1])
+    with pytest.raises(ValueError, match="not a graph line"):
+        names_in_graph_line("Question: who?")
+
+
+def test_the_adapter_reads_the_form_its_card_names(monkeypatch, tmp_path) -> None:
+    import json
+
+    from graphreason.llm.engine import adapter
+
+    monkeypatch.setattr(adapter, "shipped_adapter", lambda name: tmp_path)
+    card = tmp_path / "card.json"
+    card.write_text(json.dumps({"prompt": "tuned_prompt"}))  # trained before the schema form: the flat line
+    assert adapter_prompt_form() == "flat"
+    card.write_text(json.dumps({"prompt_form": "schema", "pad": "x"}))
+    assert adapter_prompt_form() == "schema"
+    tuned = CounselorContext()
+    assert tuned.tuned_spec == TUNED and tuned.prompt_form == "schema"
+    card.write_text(json.dumps({"prompt_form": "typed", "pad": "xy"}))
+    with pytest.raises(ValueError, match="names prompt form 'typed', not one of flat, schema"):
+        adapter_prompt_form()
+    scripted = CounselorContext(reasoner_model=ScriptedChatModel(script=["x"]), reasoner_prompt="tuned")
+    assert scripted.prompt_form == TRAINED_FORM  # the teacher records the form training writes

@@ -1,7 +1,7 @@
 """Graph loaders: the bundled real graphs by name, or any GRBench ``graph.json``.
 
 ``load_graph("cora")`` / ``"citeseer"`` / ``"movielens"`` / ``"wikispeedia"`` / ``"wn18rr"`` /
-``"fb15k-237"`` read the shared
+``"fb15k-237"`` / ``"last-fm"`` read the shared
 data root (see :mod:`graphreason.settings`; a missing dataset raises
 :class:`~graphreason.settings.DataMissingError`); ``load_graph("path/graph.json")`` or a
 folder holding ``graph.json`` reads that file. In a server process a path must
@@ -19,6 +19,7 @@ from graphreason.tools.core.loaders.citeseer import load_citeseer
 from graphreason.tools.core.loaders.cora import load_cora
 from graphreason.tools.core.loaders.grbench import load_graph_json, save_graph_json
 from graphreason.tools.core.loaders.knowledge_graphs import load_fb15k237, load_wn18rr
+from graphreason.tools.core.loaders.lastfm import load_lastfm
 from graphreason.tools.core.loaders.movielens import load_movielens
 from graphreason.tools.core.loaders.wikispeedia import load_wikispeedia
 from graphreason.tools.core.policy import confine_file, confine_path, context_is_untrusted
@@ -34,6 +35,7 @@ KNOWN_GRAPHS: dict[str, Callable[[], GraphStore]] = {
     "wikispeedia": load_wikispeedia,
     "wn18rr": load_wn18rr,
     "fb15k-237": load_fb15k237,
+    "last-fm": load_lastfm,
 }
 
 
@@ -67,6 +69,7 @@ __all__ = [
     "load_fb15k237",
     "load_graph",
     "load_graph_json",
+    "load_lastfm",
     "load_movielens",
     "load_wikispeedia",
     "load_wn18rr",

@@ -70,3 +70,34 @@ def test_both_load_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
     assert loaders.KNOWN_GRAPHS["wn18rr"] is load_wn18rr and loaders.KNOWN_GRAPHS["fb15k-237"] is load_fb15k237
     monkeypatch.setitem(loaders.KNOWN_GRAPHS, "fb15k-237", lambda: GraphStore(name="fb15k-237"))
     assert load_graph("FB15k-237").name == "fb15k-237"  # names are read case-blind
+
+
+def test_last_fm_has_users_artists_and_tags_as_the_files_list_them() -> None:
+    """Counts read from the raw files here, independently of the loader."""
+    import csv
+
+    from graphreason.tools.core.loaders.lastfm import load_lastfm
+
+    folder = require_data("lastfm-hetrec2011")
+
+    def rows(name: str, encoding: str = "utf-8") -> list[list[str]]:
+        with (folder / name).open(encoding=encoding, newline="") as fh:
+            return list(csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))[1:]
+
+    listens, friends = rows("user_artists.dat"), rows("user_friends.dat")
+    pairs = {(r[1], r[2]) for r in rows("user_taggedartists.dat")}
+    artists = {r[0] for r in rows("artists.dat")}
+    store = load_lastfm(folder)
+    users = {r[0] for r in listens} | {u for r in friends for u in r[:2]}
+    assert len(store) == len(users) + len(artists) + len(rows("tags.dat", "latin-1"))
+    kept = {p for p in pairs if p[0] in artists}
+    assert store.num_edges == len(listens) + len(friends) + len(kept)
+    assert store.schema() == {
+        "artist": {"listened_by": ["user"], "tagged": ["tag"]},
+        "tag": {"tag_of": ["artist"]},
+        "user": {"friend": ["user"], "listened": ["artist"]},
+    }
+    user, artist = f"u{listens[0][0]}", f"a{listens[0][1]}"
+    assert artist in store.neighbors(user, "listened") and user in store.neighbors(artist, "listened_by")
+    assert store.text(user) == f"user {listens[0][0]}" and store.text("a1") == "MALICE MIZER"
+    assert load_graph("last-fm").name == "last-fm"

@@ -19,7 +19,7 @@ TINY = {
 
 
 def test_known_names() -> None:
-    assert set(KNOWN_GRAPHS) == {"cora", "citeseer", "movielens", "wikispeedia", "wn18rr", "fb15k-237"}
+    assert set(KNOWN_GRAPHS) == {"cora", "citeseer", "movielens", "wikispeedia", "wn18rr", "fb15k-237", "last-fm"}
 
 
 def test_path_to_file_and_to_folder(tmp_path: Path) -> None:
