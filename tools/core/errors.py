@@ -8,10 +8,16 @@ when the observation names the options.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from difflib import SequenceMatcher
 
 
-def _preview(items: Iterable[str], limit: int = 12) -> str:
+def _preview(items: Iterable[str], limit: int = 12, near: str = "") -> str:
+    """Up to ``limit`` names; when there are more, those spelled most like ``near`` (the name given) come first."""
     items = list(items)
+    if len(items) > limit and near:
+        wanted = near.lower()
+        closeness = {item: SequenceMatcher(None, wanted, item.lower()).ratio() for item in items}
+        items = sorted(items, key=lambda item: -closeness[item])
     shown = ", ".join(items[:limit])
     return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "") if items else "(none)"
 
@@ -52,7 +58,7 @@ class UnknownRelationError(GraphError, KeyError):
         where = f"node {node}" if node_type is None else f"node {node} (type {node_type})"
         super().__init__(
             f"The neighbor type {relation!r} does not exist for {where}. "
-            f"Valid neighbor types here: {_preview(self.valid)}."
+            f"Valid neighbor types here: {_preview(self.valid, near=relation)}."
         )
 
     def __str__(self) -> str:
@@ -64,7 +70,7 @@ class UnknownFeatureError(GraphError, KeyError):
         self.node, self.key, self.valid = node, key, list(valid)
         super().__init__(
             f"The feature {key!r} does not exist for node {node}. "
-            f"Valid feature names: {_preview(self.valid)}."
+            f"Valid feature names: {_preview(self.valid, near=key)}."
         )
 
     def __str__(self) -> str:

@@ -57,3 +57,20 @@ def test_native_tools_give_the_same_error(functions: GraphFunctions) -> None:
     assert "(type author). Valid neighbor types here: writes." in str(text)
     assert not functions.call("Degree", "a1", "cites").ok
     assert isinstance(functions.call("Degree", "a1", "cites"), FunctionResult)
+
+
+def test_on_a_wide_schema_the_error_names_the_closest_relations_first() -> None:
+    """Thirty relations are more than an error lists: the ones spelled like the misnamed one come first."""
+    from graphreason.tools.core.store import GraphStore
+
+    store = GraphStore(name="wide", directed=True, text_keys={"entity": "name"})
+    store.add_node("e0", "entity", {"name": "Ann", "birth_year": 1970})
+    for i in range(30):
+        store.add_node(f"e{i + 1}", "entity", {"name": f"E{i}"})
+        store.add_edge("e0", f"e{i + 1}", f"relation_{i:02d}")
+    store.add_edge("e0", "e1", "place_of_birth")
+    result = run_action("Neighbour[e0, birth_place]", GraphFunctions(store))
+    assert not result.ok and "Valid neighbor types here: place_of_birth, " in result.observation
+    assert "(31 in all)" in result.observation
+    feature = run_action("Feature[e0, year_of_birth]", GraphFunctions(store))
+    assert not feature.ok and "birth_year" in feature.observation
