@@ -36,6 +36,10 @@ def test_the_shipped_adapter_is_small_and_carries_its_card() -> None:
                   "validation_scores"):
         assert card.get(field), field
     assert card["data"]["prompt_form"] == "short"  # what the workflow sends the tuned generator
+    # the unseen graphs are evaluated on, never trained on, in either stage
+    assert {"citeseer", "last-fm"} <= set(card["data"]["never_trained_on"])
+    for stage in (card["data"], (card.get("earlier_stage") or {}).get("data") or {}):
+        assert not {"citeseer", "last-fm"} & set(stage.get("train_counts") or {})
 
 
 def test_the_tuned_generator_writes_calls_that_parse() -> None:

@@ -264,6 +264,16 @@ def _user_and_k(user: Any, k: Any = 10) -> tuple[Any, ...]:
     return str(user), count
 
 
+# The datasets each domain has models for (the paper's graph model hub), as the decoding grammar holds a call
+# to them (tools/toolformer/calls/known_names.py); the tool descriptions below name those in the data root.
+RUNS_ON: dict[str, tuple[str, ...]] = {
+    "toolx": ("gpr",),
+    "graph_bert": ("cora", "citeseer", "pubmed"),
+    "seg_bert": ("mutag", "ptc", "proteins", "nci1"),
+    "bpr": ("movielens", "last-fm", "amazon"),
+    "kmeans": ("foursquare", "twitter"),
+    "transe": ("wordnet", "freebase"),
+}
 _PAPERS = 'the citation network "cora" or "citeseer"'
 _MOLECULES = 'a set of molecule graphs: "mutag", "ptc", "proteins" or "nci1"'
 _RATINGS = 'a user-item graph: "movielens" or "last-fm"'

@@ -19,6 +19,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graphreason.tools.toolformer.calls.constraint import ToolformerCalls
+from graphreason.tools.toolformer.calls.known_names import known_names
 from graphreason.workflows.kit.chat import input_from_chat
 from graphreason.workflows.kit.events import emit
 from graphreason.workflows.kit.llm import ask_role
@@ -77,7 +78,7 @@ def generate(state: ToolformerState, runtime: Runtime[ToolformerContext]) -> dic
     constrained = bool(tuned) and context.grammar
     reply = ask_role(
         context, tuned or context.generator_model, prompt, stop=["\nInput:", "\n\n"],
-        call_options={"grammar": ToolformerCalls(source=text, min_calls=1)} if constrained else None,
+        call_options={"grammar": ToolformerCalls(source=text, min_calls=1, names=known_names())} if constrained else None,
         temperature=context.temperature, max_tokens=context.max_tokens,
     )
     annotated = clean_reply(reply.text)

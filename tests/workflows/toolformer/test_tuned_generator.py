@@ -8,6 +8,7 @@ import pytest
 
 import graphreason.workflows.toolformer.generate as generate_module
 from graphreason.tools.toolformer.calls.constraint import ToolformerCalls
+from graphreason.tools.toolformer.calls.known_names import known_names
 from graphreason.workflows.models.invoke import LLMReply
 from graphreason.workflows.models.scripted import ScriptedChatModel
 from graphreason.workflows.toolformer import ToolformerContext, solve
@@ -49,7 +50,7 @@ def test_the_tuned_generator_gets_its_training_prompt_and_no_examples(monkeypatc
         generator_model="local", few_shot=4, embedding_model="hash", execute_calls=False))
     assert calls == [{"model": TUNED_SPEC, "prompt": tuned_prompt("What is the topic of paper #35 in cora?"),
                       "call_options": {"grammar": ToolformerCalls(
-                          source="What is the topic of paper #35 in cora?", min_calls=1)}}]
+                          source="What is the topic of paper #35 in cora?", min_calls=1, names=known_names())}}]
     assert out["annotated"] == CALL and out["examples"] == []
     assert out["trace"][0]["generator"] == "tuned" and out["trace"][0]["grammar"] is True
 
