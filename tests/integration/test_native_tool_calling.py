@@ -68,8 +68,10 @@ def test_counselor_runs_native_tool_calls_on_the_graph() -> None:
     for body in bodies[1::2]:
         tools = _tools(body)
         assert set(tools) == {
-            "retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "differing", "finish"
+            "retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "differing", "matching",
+            "finish",
         }
+        assert set(tools["matching"]["parameters"]["required"]) == {"nodes", "key", "value"}
         assert set(tools["differing"]["parameters"]["required"]) == {"node", "relation", "key"}
         assert tools["count"]["parameters"]["properties"]["values"]["type"] == "array"  # an aggregate takes a list
         assert set(tools["feature"]["parameters"]["properties"]) == {"node", "key"}
