@@ -61,15 +61,27 @@ def asks_for_name(question: str, node_types: Sequence[str] = ()) -> bool:
     )
 
 
+# the values an Observation shows: quoted list items ('Abstract'), or the one value ending it (": Abstract.")
+_VALUES = re.compile(r"'([^']*)'|: ([^'\[\]]+?)\.$")
+
+
 def _parts(answer: str) -> list[str]:
     text = answer.strip().strip("[]")
     return [p.strip().strip("'\"").strip() for p in text.split(",") if p.strip().strip("'\"").strip()]
 
 
 def check_final(
-    answer: str, functions: GraphFunctions, question: str, failed_observations: Sequence[str] = ()
+    answer: str,
+    functions: GraphFunctions,
+    question: str,
+    failed_observations: Sequence[str] = (),
+    observations: Sequence[str] = (),
 ) -> FinalCheck:
-    """Check a Finish's ``answer`` (see the module docstring)."""
+    """Check a Finish's ``answer`` (see the module docstring).
+
+    A part that an Observation shows as a value (``'Abstract'``, a paper's title) is an answer
+    even where it spells a relation or feature name.
+    """
     names = sorted({n for entry in functions.registry for n in (entry.name, *entry.aliases)}, key=len, reverse=True)
     call = re.search(r"\b(" + "|".join(re.escape(n) for n in names) + r")\s*\[", answer, re.IGNORECASE)
     if call:
@@ -79,15 +91,17 @@ def check_final(
         ))
     store = functions.store
     parts = _parts(answer)
+    shown = {name_key(value) for obs in observations for found in _VALUES.findall(obs) for value in found if value}
+    unshown = [p for p in parts if name_key(p) not in shown]  # a value an Observation shows is an answer
     relations = {name_key(r) for rels in store.schema().values() for r in rels}
-    named = [p for p in parts if name_key(p) in relations]
+    named = [p for p in unshown if name_key(p) in relations]
     if named:
         return FinalCheck(None, "refused", "relation", (
             f"{named[0]!r} is a neighbor type of the graph, not an answer; the task is not finished. Finish with "
             "the value itself (a name, title, number or list from the Observations)."
         ))
     features = {name_key(k) for keys in store.type_features().values() for k in keys}
-    keys = [p for p in parts if name_key(p) in features]
+    keys = [p for p in unshown if name_key(p) in features]
     if keys:
         return FinalCheck(None, "refused", "feature name", (
             f"{keys[0]!r} is the name of a feature, not its value; the task is not finished. Read the "

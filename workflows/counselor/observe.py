@@ -40,8 +40,10 @@ def observe(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     answer = regularize_answer(result.finish) if result.finish is not None else None
     check = None
     if answer is not None and not is_placeholder_answer(answer) and ctx.mode != "base":
-        failed = [str(s.get("observation") or "") for s in state.get("steps") or [] if s.get("ok") is False]
-        check = check_final(answer, graph_functions(ctx), state["question"], failed)
+        steps = state.get("steps") or []
+        failed = [str(s.get("observation") or "") for s in steps if s.get("ok") is False]
+        seen = [str(s.get("observation") or "") for s in steps if s.get("ok") is not False]
+        check = check_final(answer, graph_functions(ctx), state["question"], failed, seen)
         if check.action != "kept":  # the trace says what was refused or mapped, and from what
             step["final_check"] = check.record(answer)
     if answer is not None and is_placeholder_answer(answer):  # e.g. Finish[Answer: answer]

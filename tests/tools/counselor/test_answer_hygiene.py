@@ -83,3 +83,13 @@ def test_an_answer_is_grounded_when_its_items_occur_in_the_observations() -> Non
     assert grounded("3", seen, "How many papers cite ReAct?")
     assert not grounded("Reflexion", seen, "How many papers cite ReAct?")  # a count must be a number
     assert not grounded("", seen, "Which paper?") and not grounded(None, seen, "Which paper?")
+
+
+def test_a_value_an_observation_shows_is_an_answer_even_where_it_spells_a_name(functions: GraphFunctions) -> None:
+    """Cora has a paper titled "Abstract" (a feature's name): listed by an Observation, it is a title."""
+    listed = ["The title feature of ['3', '4'] are: ['Abstract', 'ReAct']."]
+    assert check_final("Abstract, ReAct", functions, WHICH, observations=listed).action == "kept"
+    assert check_final("Abstract, ReAct", functions, WHICH).action == "refused"  # shown nowhere: a name
+    single = ["The most common value (2 of 3) is: title."]
+    assert check_final("title", functions, WHICH, observations=single).action == "kept"
+    assert check_final("cites", functions, WHICH, observations=listed).kind == "relation"
