@@ -28,10 +28,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_result  # noqa: E402
 
+from graphreason.tools.core.loaders import UNSEEN_GRAPHS  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 CARD = ROOT / "llm" / "adapters" / "counselor-reasoner" / "card.json"
 GRAPHS = ("wikispeedia", "wn18rr", "fb15k-237", "last-fm", "citeseer", "cora", "movielens")
-UNSEEN = ("citeseer", "last-fm")  # tools.core.loaders.UNSEEN_GRAPHS, by the names the loaders give them
 KEPT = ("n", "exact_match", "rouge_l", "finals_refused", "finals_mapped", "seconds_mean", "llm_calls")
 
 
@@ -45,7 +46,7 @@ def trained_graphs(card: dict) -> set[str]:
 
 
 def kind_of(graph: str, trained: set[str]) -> str:
-    if graph in UNSEEN:
+    if graph in UNSEEN_GRAPHS:
         return "unseen graph"
     return "trained on (other questions)" if graph in trained else "never trained on"
 

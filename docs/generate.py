@@ -116,6 +116,11 @@ def _card(name: str) -> dict[str, Any]:
     return json.loads((ADAPTERS / name / "card.json").read_text())
 
 
+def _trained_on(card: dict[str, Any]) -> set[str]:
+    """The datasets an adapter's card says its training examples came from."""
+    return set((card.get("data") or {}).get("train_counts") or {})
+
+
 def _provenance(card: dict[str, Any]) -> str:
     """Where the card's scores come from: the evaluation's records file and the adapter's training command."""
     scores = card.get("validation_scores") or {}
@@ -162,7 +167,7 @@ def quality(method: str) -> str:
         scores = card["validation_scores"]
         model = next(iter(scores["by_dataset"]))
         overall = scores["modes"][model]
-        trained = set((card.get("data") or {}).get("train_counts") or {})
+        trained = _trained_on(card)
         rows = ["| test set | questions | API-call accuracy | parses | kind |", "|---|---|---|---|---|"]
         for name, row in sorted(scores["by_dataset"][model].items()):
             kind = "in-distribution" if name in trained else "**unseen graph**: no record of it trained on"
@@ -313,7 +318,7 @@ def plots() -> list[Path]:
         written.append(_save(fig, "gar_spark_steps.png"))
     generator = _card("toolformer-generator")
     card = generator["validation_scores"]
-    trained = set((generator.get("data") or {}).get("train_counts") or {})
+    trained = _trained_on(generator)
     ours = next(iter(card["by_dataset"].values()))
     names = [name for name in TOOLFORMER_PAPER if name in ours]
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -404,7 +409,7 @@ def _accuracy_against_papers(plt: Any, results: dict[str, Any]) -> Path:
 
     ax = axes[1][1]
     generator = _card("toolformer-generator")
-    trained = set((generator.get("data") or {}).get("train_counts") or {})
+    trained = _trained_on(generator)
     ours = next(iter(generator["validation_scores"]["by_dataset"].values()))
     groups = [("in-distribution", [n for n in TOOLFORMER_PAPER if n in ours and n in trained]),
               ("unseen graphs", [n for n in TOOLFORMER_PAPER if n in ours and n not in trained])]  # fmt: skip

@@ -262,11 +262,6 @@ def in_observed_order(values: Sequence[Any], items: Sequence[str]) -> list[str]:
     return ordered
 
 
-def graph_names_in(prompt: str) -> tuple[list[str], list[str]]:
-    """``(features, relations)`` as the tuned prompt's graph line shows them."""
-    return names_in_graph_line(prompt.splitlines()[0] if prompt else "")
-
-
 def slip(action: str, features: Sequence[str], relations: Sequence[str], rng: random.Random) -> tuple[str, str, str]:
     """``(wrong action, wrong name, right name)``: one relation or feature name of ``action`` misnamed everywhere.
 
@@ -327,7 +322,7 @@ class _Teacher:
         ]  # fmt: skip
 
     def _slip(self, messages: list[BaseMessage]) -> str:
-        features, relations = graph_names_in(str(messages[-1].content))
+        features, relations = names_in_graph_line(str(messages[-1].content).split("\n", 1)[0])
         self.slip = slip(str(self.item.reference_action), features, relations, self.rng)
         return self._say(self.slip[0])
 

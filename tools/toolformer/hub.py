@@ -148,11 +148,16 @@ def known_datasets() -> list[str]:
     return list(DATASETS)
 
 
+def dataset_form(name: str) -> str:
+    """A dataset spelling as the hub compares it: lower case, runs of blanks, ``_``, ``.`` and ``-`` as one ``-``."""
+    return re.sub(r"[\s_.\-]+", "-", name.strip().strip("\"'{} ").lower())
+
+
 def dataset_key(name: object) -> str:
     """Canonical dataset name for a spelling variant, or :class:`UnknownDatasetError`."""
     if not isinstance(name, str) or not name.strip():
         raise UnknownDatasetError(f"GL needs a dataset name; known datasets: {', '.join(DATASETS)}.")
-    key = re.sub(r"[\s_.\-]+", "-", name.strip().strip("\"'{} ").lower()).strip("-")
+    key = dataset_form(name).strip("-")
     candidates = [key, *(key.removesuffix(s) for s in _SUFFIXES if key.endswith(s))]
     for candidate in candidates:
         canonical = ALIASES.get(candidate, candidate)

@@ -20,6 +20,16 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from graphreason.tools.toolformer.hub import (
+    _SUFFIXES,
+    ALIASES,
+    DATASETS,
+    UnknownDatasetError,
+    dataset_form,
+    dataset_key,
+)
+from graphreason.tools.toolformer.registry import RUNS_ON, TOOLFORMER_FUNCTIONS
+
 _DATASET = re.compile(r'GR\(\s*GL\(\s*"([^"\n]*)("?)')
 _FUNCTION = re.compile(r'GR\(\s*GL\(\s*(?:"([^"\n]*)")?[^()\n]*\)\s*,\s*"([^"\n]*)("?)')
 
@@ -33,41 +43,36 @@ def _function_form(name: str) -> str:
     return name.lower().replace("_", "-")
 
 
-def _dataset_form(name: str) -> str:
-    """A dataset spelling as the hub compares it (lower case, runs of blanks, ``_``, ``.``, ``-`` as one ``-``)."""
-    return re.sub(r"[\s_.\-]+", "-", name.lower()).lstrip("-")
-
-
 @dataclass(frozen=True)
 class KnownNames:
     """The datasets and functions a ``GR`` call may name, and which datasets each function's domain runs on.
 
-    ``datasets``: each accepted spelling (compared form) -> the canonical dataset; ``functions``:
-    each entry name or alias (compared form) -> the domains it may mean; ``runs_on``: a
-    domain -> the datasets it has models for (a domain not listed is not held to any).
+    ``datasets``: every dataset name and alias of the hub, as :func:`~graphreason.tools.toolformer.hub.dataset_form`
+    writes them; ``functions``: each entry name or alias (compared form) -> the domains it may mean;
+    ``runs_on``: a domain -> the datasets it has models for (a domain not listed is not held to any).
+    A closed dataset name is resolved by the hub itself (:func:`~graphreason.tools.toolformer.hub.dataset_key`).
     """
 
-    datasets: dict[str, str]
-    suffixes: tuple[str, ...]
+    datasets: frozenset[str]
     functions: dict[str, frozenset[str]]
     runs_on: dict[str, frozenset[str]]
 
-    def dataset(self, name: str) -> str | None:
+    @staticmethod
+    def dataset(name: str) -> str | None:
         """The canonical dataset a closed spelling names, or None."""
-        form = _dataset_form(name).rstrip("-")
-        for candidate in (form, *(form.removesuffix(s) for s in self.suffixes if form.endswith(s))):
-            if candidate in self.datasets:
-                return self.datasets[candidate]
-        return None
+        try:
+            return dataset_key(name)
+        except UnknownDatasetError:
+            return None
 
     def dataset_ok(self, name: str, closed: bool) -> bool:
         if "/" in name:
             return True
         if closed:
             return self.dataset(name) is not None
-        form = _dataset_form(name)
+        form = dataset_form(name).lstrip("-")
         return any(known.startswith(form) for known in self.datasets) or any(
-            form.startswith(known) and any(s.startswith(form[len(known) :]) for s in self.suffixes)
+            form.startswith(known) and any(s.startswith(form[len(known) :]) for s in _SUFFIXES)
             for known in self.datasets
         )
 
@@ -95,11 +100,6 @@ class KnownNames:
 @lru_cache(maxsize=1)
 def known_names() -> KnownNames:
     """The hub's datasets and the registry's functions, with every spelling they accept."""
-    from graphreason.tools.toolformer.hub import _SUFFIXES, ALIASES, DATASETS
-    from graphreason.tools.toolformer.registry import RUNS_ON, TOOLFORMER_FUNCTIONS
-
-    datasets = {_dataset_form(name): name for name in DATASETS}
-    datasets |= {_dataset_form(alias): canonical for alias, canonical in ALIASES.items()}
     functions: dict[str, set[str]] = {}
     for entry in TOOLFORMER_FUNCTIONS:
         domain = entry.name.split(":", 1)[0]
@@ -109,8 +109,7 @@ def known_names() -> KnownNames:
             if ":" in key:  # a bare name takes the dataset's default domain
                 functions.setdefault(key.split(":", 1)[1], set()).add(domain)
     return KnownNames(
-        datasets,
-        tuple(_SUFFIXES),
+        frozenset(dataset_form(name) for name in [*DATASETS, *ALIASES]),
         {key: frozenset(domains) for key, domains in functions.items()},
         {domain: frozenset(names) for domain, names in RUNS_ON.items()},
     )
