@@ -200,13 +200,18 @@ def _counselor_generalization() -> list[str]:
         f"**Out of distribution: {figures['out_of_distribution_exact_match']:.1f}% exact match** on "
         f"{figures['out_of_distribution_questions']} question programs over graphs the adapter never trained on "
         f"(schemas, questions and wordings it never saw), {figures['n_per_template']} per program shape and graph.",
+        *([""] if figures.get("family_out_questions") else []),
+        *([f"**Held-out wording family: {figures['family_out_exact_match']:.1f}% exact match** on "
+           f"{figures['family_out_questions']} question programs over the graphs it trained on, every one worded in "
+           f"the `{figures['held_out_family']}` family, which training left out whole."]
+          if figures.get("family_out_questions") else []),
         "",
         *_table(["graph", "kind", "questions", "exact match", "finals refused", "finals mapped", "s / question"], *rows),
         "",
         f"Measured {result['date'][:10]} on commit `{result['commit']}` by `{result['command']}`, embedded defaults "
         f"(reasoner `{figures['models']['reasoner']}`, {figures['settings']['max_steps']} steps, "
         f"{figures['settings']['max_reflections']} reflections). Rows marked *trained on* are in-distribution "
-        "and left out of the pooled figure.",
+        "and left out of the pooled figures.",
     ]
     if figures.get("adapter_sha256") != (_card("counselor-reasoner").get("shipped") or {}).get("sha256"):
         lines.append("These figures were measured on other adapter weights than the ones shipped now.")

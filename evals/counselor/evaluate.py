@@ -76,12 +76,19 @@ def load_eval_items(
     graph: str | None = None,
     n_per_template: int = 5,
     seed: int = 0,
+    families: Sequence[str] | None = None,
 ) -> list[Any]:
-    """The question items of a run, from a dataset name and/or a file or folder."""
+    """The question items of a run, from a dataset name and/or a file or folder.
+
+    ``families`` (programs only) asks only those wording families: a leave-one-wording-family-out
+    validation of an adapter trained without one.
+    """
     if dataset not in (None, *DATASETS):
         raise EvalConfigError(
             f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)} (or give --path)"
         )
+    if families and (dataset != "programs" or path):
+        raise EvalConfigError("wording families are chosen among question programs: use them with --dataset programs")
     if dataset == "grbench":
         if not graph or not Path(graph).is_file():
             where = f" ({graph} is not a file)" if graph else ""
@@ -95,11 +102,16 @@ def load_eval_items(
     if path:
         return _load_path(Path(path), graph)
     if dataset == "programs":  # programs over the graph's schema, n_per_template of each shape
-        from graphreason.evals.datasets.program_questions import SHAPES, program_questions
+        from graphreason.evals.datasets.program_questions import FAMILIES, SHAPES, program_questions
         from graphreason.tools.core.loaders import load_graph
 
+        unknown = [name for name in families or () if name not in FAMILIES]
+        if unknown:
+            raise EvalConfigError(f"unknown wording family {unknown[0]!r}; choose among {', '.join(FAMILIES)}")
         spec = graph or "cora"
-        return program_questions(load_graph(spec), n_per_template * len(SHAPES), seed=seed, graph_spec=spec)
+        return program_questions(
+            load_graph(spec), n_per_template * len(SHAPES), seed=seed, families=families, graph_spec=spec
+        )
     from graphreason.evals.datasets.generated import generate_questions
 
     return list(generate_questions(graph=graph or "cora", n_per_template=n_per_template, seed=seed))
@@ -240,6 +252,7 @@ def run_counselor_eval(
     seed: int = 0,
     progress: bool = True,
     solve: SolveFn | None = None,
+    families: Sequence[str] | None = None,
     **settings: Any,
 ) -> EvalResult:
     """Run each mode over the question set, then write report.md, scores.png and summary.json.
@@ -248,7 +261,8 @@ def run_counselor_eval(
     ``settings`` override its fields by name (``max_steps=4``). Each question
     runs on a copy with its mode and graph filled in. ``graph``
     overrides the graph named by each item (required for GRBench).
-    ``seed`` picks the generated questions and the ``--limit`` sample.
+    ``seed`` picks the generated questions and the ``--limit`` sample; ``families`` keeps question
+    programs to those wording families.
     ``metric_judge_model`` adds the LLM-judge score (QS/LS style). ``solve``
     replaces :func:`graphreason.workflows.counselor.solve` (tests). Finished questions in an
     existing ``records.jsonl`` are not run again.
@@ -259,7 +273,7 @@ def run_counselor_eval(
             f"unknown mode(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(MODES)}"
         )
     driver.check_run_options(limit, concurrency)
-    items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed), limit, seed)
+    items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed, families), limit, seed)
     items = _with_graph(items, graph, path)
     template = with_settings(
         context if context is not None else CounselorContext(seed=seed), settings, EvalConfigError
@@ -280,6 +294,8 @@ def run_counselor_eval(
         return solve_item
 
     run = {"limit": limit, "concurrency": concurrency, "question_seed": seed}
+    if families:
+        run["wording_families"] = list(families)
     graphs = graph or sorted(set(graph_of.values()))
     meta = _meta(template, dataset, path, graphs, metric_judge_model, run)
     return driver.run_eval(

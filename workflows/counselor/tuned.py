@@ -205,11 +205,17 @@ def tuned_reasoner_scores() -> str:
         ood = card["generalization_scores"]
         if ood["adapter_sha256"] != card["shipped"]["sha256"]:
             raise ValueError("measured on other weights")
-        graphs = sorted(g for g, r in ood["graphs"].items() if r["kind"] != "trained on (other questions)")
+        graphs = sorted(g for g, r in ood["graphs"].items() if r["kind"] in ("unseen graph", "never trained on"))
         ood_em, ood_n = float(ood["out_of_distribution_exact_match"]), int(ood["out_of_distribution_questions"])
     except (LookupError, TypeError, ValueError):
         return f"it answers {in_template} exactly; out of distribution it was not measured"
+    family = ""
+    if ood.get("family_out_questions"):
+        family = (
+            f", on {int(ood['family_out_questions'])} over its training graphs worded in a family it never saw "
+            f"({ood['held_out_family']}) {float(ood['family_out_exact_match']):.1f}%"
+        )
     return (
         f"on {ood_n} question programs over graphs it never trained on ({', '.join(graphs)}) it answers "
-        f"{ood_em:.1f}% exactly, {in_template}"
+        f"{ood_em:.1f}% exactly{family}, {in_template}"
     )

@@ -43,6 +43,7 @@ def add_run_parser(methods: argparse._SubParsersAction) -> None:
 
 def add_eval_parser(methods: argparse._SubParsersAction) -> None:
     """``eval counselor``: the modes compared on a question set."""
+    from graphreason.evals.datasets.program_questions import FAMILIES
     from graphreason.workflows.counselor.context import MODES, CounselorContext
 
     ec = add_method_parser(
@@ -85,6 +86,14 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
     )
     ec.add_argument(
         "--n-per-template", type=positive, default=5, help="generated questions per template (default 5)"
+    )
+    ec.add_argument(
+        "--families",
+        nargs="+",
+        choices=FAMILIES,
+        default=None,
+        help="with --dataset programs: ask only these wording families (a leave-one-wording-family-out "
+        "validation of a reasoner trained with --hold-out-family; default: all)",
     )
     _lenient_option(ec)
 
@@ -320,6 +329,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         metric_judge_model=args.metric_judge_model,
         n_per_template=args.n_per_template,
         seed=args.seed if args.seed is not None else 0,
+        families=args.families,
     )
     print()
     print(markdown_table(result.summary["modes"], "mode"))

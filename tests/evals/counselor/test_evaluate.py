@@ -236,3 +236,18 @@ def test_program_questions_are_a_dataset_over_any_graph_file(tmp_path: Path):
     assert items == load_eval_items("programs", graph=str(path), n_per_template=2, seed=1)  # seeded
     sample = take_balanced(items, 14, seed=0)
     assert len({item.template for item in sample}) == len(sample)  # a small limit spreads over the shapes
+
+
+def test_program_questions_keep_to_the_chosen_wording_families(tmp_path: Path):
+    from graphreason.tools.core.loaders import save_graph_json
+    from tests.evals.datasets.test_program_questions import _shop
+
+    path = save_graph_json(_shop(), tmp_path / "shop.json")
+    terse = load_eval_items("programs", graph=str(path), n_per_template=2, seed=1, families=["terse"])
+    assert terse and {item.meta["family"] for item in terse} == {"terse"}
+    everything = load_eval_items("programs", graph=str(path), n_per_template=2, seed=1)
+    assert len({item.meta["family"] for item in everything}) > 1
+    with pytest.raises(EvalConfigError, match="unknown wording family 'shouty'"):
+        load_eval_items("programs", graph=str(path), families=["shouty"])
+    with pytest.raises(EvalConfigError, match="--dataset programs"):
+        load_eval_items("generated", graph="cora", families=["terse"])
