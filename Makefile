@@ -71,14 +71,17 @@ train-generator: $(DEV_STAMP)
 		--lr 1e-4 --seed 1 --out runs/generator-stage2
 	$(BIN)/python -m graphreason.llm.finetune.export runs/generator-stage2 llm/adapters/toolformer-generator
 
-# The shipped Graph Counselor reasoner adapter: about 1.8 passes over the teacher's trajectories (588 generated
-# questions on Cora, MovieLens and three undirected copies of Cora; the count, vote, most-linked and compare-to-self
-# questions call the Count / Mode / MaxDegree / Differing aggregates), LoRA on the top 10 of the 30 layers, then exported over
-# the shipped copy; its card (llm/adapters/counselor-reasoner/card.json) records the data, the steps and the time.
+# The shipped Graph Counselor reasoner adapter: about 1.2 passes over the teacher's trajectories (template questions on
+# Cora, MovieLens and three undirected copies of Cora, plus question programs over eight schemas: four graphs and four
+# renamed copies; the `terse` wording family and Wikispeedia, CiteSeer and Last.fm are never trained on), LoRA on the
+# top 10 of the 30 layers, then exported over the shipped copy; its card (llm/adapters/counselor-reasoner/card.json)
+# records the data, the steps and the time. `make train-reasoner TRAIN_FLAGS=--resume` continues a cut run.
 train-reasoner: $(DEV_STAMP)
-	$(BIN)/graphreason train reasoner --threads 2 --n-per-template 12 --max-length 640 --lr 3e-4 --lora-layers 10 \
-		--steps 660 --eval-every 110 --val-examples 8 --save-every 55 --out runs/reasoner-agg
-	$(BIN)/python -m graphreason.llm.finetune.export runs/reasoner-agg llm/adapters/counselor-reasoner
+	$(BIN)/graphreason train reasoner --threads 2 --graphs cora,movielens --n-per-template 12 \
+		--programs cora,movielens,wn18rr,fb15k-237,cora-articles,cora-notes,movielens-shop,movielens-library \
+		--programs-per-shape 8 --hold-out-family terse --max-length 768 --lr 3e-4 --lora-layers 10 --steps 900 \
+		--eval-every 150 --val-examples 16 --save-every 50 --out runs/reasoner-schema $(TRAIN_FLAGS)
+	$(BIN)/python -m graphreason.llm.finetune.export runs/reasoner-schema llm/adapters/counselor-reasoner
 
 # The shipped GraphAgent agent adapter: four passes over a teacher's faithful-mode decisions on Cora's training
 # and validation nodes, LoRA on the top 10 of the 30 layers; its card (llm/adapters/graphagent-agent/card.json)
