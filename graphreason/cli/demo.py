@@ -23,7 +23,7 @@ from typing import Any
 from graphreason.cli.methods.counselor import counselor_context
 from graphreason.cli.trace import EventPrinter, shorten
 from graphreason.workflows.counselor.context import PAPER_TEMPERATURE, CounselorContext
-from graphreason.workflows.counselor.tuned import tuned_reasoner_scores
+from graphreason.workflows.counselor.tuned import tuned_reasoner_data, tuned_reasoner_scores
 from graphreason.workflows.run_context import shared_settings
 
 # two problems in GraphInstruct's phrasing, with their answers worked out by hand
@@ -278,10 +278,11 @@ def _counselor_part(context: CounselorContext, n_questions: int, clock: _Clock) 
     print(f"\n=== {clock} Done: the model answered {right}/{len(rows)} Counselor question(s) exactly ===")
     if context.tuned_spec is not None:
         print(
-            f"The tuned reasoner ({context.tuned_spec}: SmolLM2-135M with Graph Counselor's LoRA adapter, trained on\n"
-            f"teacher trajectories over Cora, undirected copies of Cora and MovieLens, never {UNSEEN_GRAPH}) plans,\n"
-            f"acts and finishes in the paper's format; {tuned_reasoner_scores()},\n"
-            "so some of its answers are wrong. The reference plan shows the tools reach the gold.\n"
+            f"The tuned reasoner ({context.tuned_spec}: SmolLM2-135M with Graph Counselor's LoRA adapter) plans,\n"
+            "acts and finishes in the paper's format.\n"
+            f"Its training data: {tuned_reasoner_data()}.\n"
+            f"Measured: {tuned_reasoner_scores()}; so some of its answers are wrong.\n"
+            "The reference plan shows the tools reach the gold.\n"
             f"Plug in a capable OpenAI-compatible endpoint with: graphreason demo {CAPABLE_FLAG}"
         )
     elif context.embedded_reasoner:

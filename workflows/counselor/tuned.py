@@ -183,6 +183,28 @@ def _card_form(path: str, mtime_ns: int) -> PromptForm:
     return form
 
 
+def tuned_reasoner_data() -> str:
+    """What the shipped reasoner's card says it was trained on, in words (the graphs, never a guess)."""
+    from graphreason.llm.engine.adapter import shipped_adapter
+    from graphreason.llm.engine.weights import LocalModelError
+    from graphreason.tools.core.loaders import UNSEEN_GRAPHS
+
+    try:
+        data = json.loads((shipped_adapter("counselor") / "card.json").read_text())["data"]
+        graphs, links = list(data.get("graphs") or []), list(data.get("undirected_cora_relations") or [])
+        programs = list(data.get("program_graphs") or [])
+    except (OSError, LookupError, TypeError, ValueError, LocalModelError):
+        return "teacher trajectories (its card is unreadable)"
+    parts = [f"template questions on {', '.join(graphs)}"] if graphs else []
+    if links:
+        parts.append(f"{len(links)} undirected copies of Cora")
+    if programs:
+        parts.append(f"question programs over {', '.join(programs)}")
+    never = " or ".join(sorted({"last-fm" if g == "lastfm" else g for g in UNSEEN_GRAPHS}))
+    family = f", nor the {data['held_out_family']} wording family" if data.get("held_out_family") else ""
+    return f"teacher trajectories over {'; '.join(parts) or 'no graph'}; never {never}{family}"
+
+
 def tuned_reasoner_scores() -> str:
     """What the shipped reasoner's card says it scored, in words: out of distribution first, when measured.
 

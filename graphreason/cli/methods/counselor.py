@@ -187,7 +187,7 @@ def cmd_train_reasoner(args: argparse.Namespace) -> int:
     card: dict[str, Any] = {
         "data": {"source": "teacher trajectories through the Counselor workflow over generated questions on "
                  f"{', '.join(graphs) or 'no template graph'}"
-                 + (f" and question programs over {', '.join(programs)}" if programs else "") + "; never CiteSeer"},
+                 + (f" and question programs over {', '.join(programs)}" if programs else "") + "; never CiteSeer or Last.fm"},
         "prompt": "graphreason.workflows.counselor.tuned.tuned_prompt",
         "prompt_form": TRAINED_FORM,  # the graph line the trajectories show; the workflow sends this adapter the same
     }  # fmt: skip

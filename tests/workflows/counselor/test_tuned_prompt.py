@@ -207,3 +207,23 @@ def test_the_adapter_reads_the_form_its_card_names(monkeypatch, tmp_path) -> Non
         adapter_prompt_form()
     scripted = CounselorContext(reasoner_model=ScriptedChatModel(script=["x"]), reasoner_prompt="tuned")
     assert scripted.prompt_form == TRAINED_FORM  # the teacher records the form training writes
+
+
+def test_the_training_data_is_told_from_the_shipped_card(monkeypatch, tmp_path) -> None:
+    import json
+
+    from graphreason.llm.engine import adapter
+    from graphreason.workflows.counselor.tuned import tuned_reasoner_data
+
+    monkeypatch.setattr(adapter, "shipped_adapter", lambda name: tmp_path)
+    (tmp_path / "card.json").write_text(json.dumps({"data": {
+        "graphs": ["cora", "movielens"], "undirected_cora_relations": ["connected", "linked"],
+        "program_graphs": ["wn18rr", "cora-notes"], "held_out_family": "terse"}}))  # fmt: skip
+    assert tuned_reasoner_data() == (
+        "teacher trajectories over template questions on cora, movielens; 2 undirected copies of Cora; "
+        "question programs over wn18rr, cora-notes; never citeseer or last-fm, nor the terse wording family"
+    )
+    (tmp_path / "card.json").write_text(json.dumps({"data": {"graphs": ["cora"]}}))
+    assert tuned_reasoner_data() == "teacher trajectories over template questions on cora; never citeseer or last-fm"
+    (tmp_path / "card.json").write_text("{")  # nothing made up from a broken card
+    assert tuned_reasoner_data() == "teacher trajectories (its card is unreadable)"
