@@ -71,7 +71,7 @@ train-generator: $(DEV_STAMP)
 		--lr 1e-4 --seed 1 --out runs/generator-stage2
 	$(BIN)/python -m graphreason.llm.finetune.export runs/generator-stage2 llm/adapters/toolformer-generator
 
-# The shipped Graph Counselor reasoner adapter: about 1.2 passes over the teacher's trajectories (template questions on
+# The shipped Graph Counselor reasoner adapter: about 1.06 passes over the teacher's trajectories (template questions on
 # Cora, MovieLens and three undirected copies of Cora, plus question programs over eight schemas: four graphs and four
 # renamed copies; the `terse` wording family and Wikispeedia, CiteSeer and Last.fm are never trained on), LoRA on the
 # top 10 of the 30 layers, then exported over the shipped copy; its card (llm/adapters/counselor-reasoner/card.json)
@@ -79,7 +79,7 @@ train-generator: $(DEV_STAMP)
 train-reasoner: $(DEV_STAMP)
 	$(BIN)/graphreason train reasoner --threads 2 --graphs cora,movielens --n-per-template 12 \
 		--programs cora,movielens,wn18rr,fb15k-237,cora-articles,cora-notes,movielens-shop,movielens-library \
-		--programs-per-shape 8 --hold-out-family terse --max-length 768 --lr 3e-4 --lora-layers 10 --steps 900 \
+		--programs-per-shape 8 --hold-out-family terse --max-length 768 --lr 3e-4 --lora-layers 10 --steps 800 \
 		--eval-every 150 --val-examples 16 --save-every 50 --out runs/reasoner-schema $(TRAIN_FLAGS)
 	$(BIN)/python -m graphreason.llm.finetune.export runs/reasoner-schema llm/adapters/counselor-reasoner
 

@@ -199,7 +199,7 @@ def _counselor_generalization() -> list[str]:
     lines = [
         f"**Out of distribution: {figures['out_of_distribution_exact_match']:.1f}% exact match** on "
         f"{figures['out_of_distribution_questions']} question programs over graphs the adapter never trained on "
-        f"(schemas, questions and wordings it never saw), {figures['n_per_template']} per program shape and graph.",
+        f"(schemas and questions it never saw), {figures['n_per_template']} per program shape and graph.",
         *([""] if figures.get("family_out_questions") else []),
         *([f"**Held-out wording family: {figures['family_out_exact_match']:.1f}% exact match** on "
            f"{figures['family_out_questions']} question programs over the graphs it trained on, every one worded in "
