@@ -166,6 +166,7 @@ def test_each_shipped_adapter_is_small_and_carries_its_card(name: str) -> None:
     assert (folder / adapter_module.ADAPTER_WEIGHTS).stat().st_size <= 10_000_000  # at most 10 MB
     card = json.loads((folder / "card.json").read_text())
     assert card["hyper_parameters"]["device"] == "cpu" and card["machine"]["cpu_count"] == 2
-    # one training run per stage within two hours on 2 CPU cores (the card adds up the stages)
-    assert 0 < card["training_seconds"] <= 2 * 3600 * max(1, 1 + bool(card["hyper_parameters"].get("init_adapter")))
+    # one training run per stage within 2.5 hours on 2 CPU cores (the card adds up the stages)
+    stages = max(1, 1 + bool(card["hyper_parameters"].get("init_adapter")))
+    assert 0 < card["training_seconds"] <= 2.5 * 3600 * stages
     assert card["shipped"]["sha256"] and card["validation_loss"] < card["history"][0]["loss"]
