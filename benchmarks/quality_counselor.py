@@ -49,15 +49,16 @@ def trained_graphs(card: dict) -> set[str]:
     return graphs
 
 
-FAMILY_OUT = "held-out wording family"
+UNSEEN, NEVER_TRAINED = "unseen graph", "never trained on"  # pooled: leave-one-graph-out
+FAMILY_OUT = "held-out wording family"  # pooled apart: leave-one-wording-family-out
 IN_DISTRIBUTION = "trained on (other questions)"
 
 
 def kind_of(graph: str, trained: set[str], held_out_family: str | None = None) -> str:
     if graph in UNSEEN_GRAPHS:
-        return "unseen graph"
+        return UNSEEN
     if graph not in trained:
-        return "never trained on"
+        return NEVER_TRAINED
     return FAMILY_OUT if held_out_family else IN_DISTRIBUTION
 
 
@@ -96,7 +97,7 @@ def main() -> None:
             settings = settings or {"models": summary["models"], "settings": summary["settings"]}
             print(f"{graph:12s} {rows[graph]['kind']:28s} n={mode['n']:3d} EM={mode['exact_match']:5.1f} "
                   f"refused={mode['finals_refused']} mapped={mode['finals_mapped']} s/q={mode['seconds_mean']:.2f}")  # fmt: skip
-    logo, n = pooled([row for row in rows.values() if row["kind"] in ("unseen graph", "never trained on")])
+    logo, n = pooled([row for row in rows.values() if row["kind"] in (UNSEEN, NEVER_TRAINED)])
     lofo, n_family = pooled([row for row in rows.values() if row["kind"] == FAMILY_OUT])
     print(f"leave-one-graph-out, pooled over {n} questions: EM={logo}")
     if n_family:

@@ -102,12 +102,13 @@ def load_eval_items(
     if path:
         return _load_path(Path(path), graph)
     if dataset == "programs":  # programs over the graph's schema, n_per_template of each shape
-        from graphreason.evals.datasets.program_questions import FAMILIES, SHAPES, program_questions
+        from graphreason.evals.datasets.program_questions import SHAPES, program_questions, wording_families
         from graphreason.tools.core.loaders import load_graph
 
-        unknown = [name for name in families or () if name not in FAMILIES]
-        if unknown:
-            raise EvalConfigError(f"unknown wording family {unknown[0]!r}; choose among {', '.join(FAMILIES)}")
+        try:
+            wording_families(families)  # before a graph loads
+        except KeyError as error:
+            raise EvalConfigError(error.args[0]) from None
         spec = graph or "cora"
         return program_questions(
             load_graph(spec), n_per_template * len(SHAPES), seed=seed, families=families, graph_spec=spec

@@ -522,6 +522,14 @@ def check_trainable(graph_name: str) -> None:
         )
 
 
+def wording_families(families: Sequence[str] | None = None) -> tuple[str, ...]:
+    """The wording families to ask (all when none are named); KeyError names an unknown one."""
+    for name in families or ():
+        if name not in FAMILIES:
+            raise KeyError(f"unknown wording family {name!r}; choose one of {', '.join(FAMILIES)}")
+    return tuple(families or FAMILIES)
+
+
 def program_questions(
     store: Any,
     n: int,
@@ -542,13 +550,10 @@ def program_questions(
     if for_training:
         check_trainable(str(getattr(store, "name", "")))
     chosen_shapes = tuple(shapes or SHAPES)
-    chosen_families = tuple(families or FAMILIES)
+    chosen_families = wording_families(families)
     for name in chosen_shapes:
         if name not in WORDINGS:
             raise KeyError(f"unknown shape {name!r}; choose one of {', '.join(SHAPES)}")
-    for name in chosen_families:
-        if name not in FAMILIES:
-            raise KeyError(f"unknown wording family {name!r}; choose one of {', '.join(FAMILIES)}")
     graph = PlainGraph.from_store(store)
     schema = schema_of(graph, getattr(store, "text_keys", None))
     # training and evaluation draw from streams of their own, so one seed never gives both the same questions

@@ -32,7 +32,7 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.call_examples import vocabulary
@@ -183,24 +183,33 @@ def _card_form(path: str, mtime_ns: int) -> PromptForm:
     return form
 
 
-def tuned_reasoner_data() -> str:
-    """What the shipped reasoner's card says it was trained on, in words (the graphs, never a guess)."""
+def _shipped_card() -> Any:
+    """The shipped reasoner's card, or None when it cannot be found or read."""
     from graphreason.llm.engine.adapter import shipped_adapter
     from graphreason.llm.engine.weights import LocalModelError
-    from graphreason.tools.core.loaders import UNSEEN_GRAPHS
 
     try:
-        data = json.loads((shipped_adapter("counselor") / "card.json").read_text())["data"]
+        return json.loads((shipped_adapter("counselor") / "card.json").read_text())
+    except (OSError, ValueError, LocalModelError):
+        return None
+
+
+def tuned_reasoner_data() -> str:
+    """What the shipped reasoner's card says it was trained on, in words (the graphs, never a guess)."""
+    from graphreason.tools.core.loaders import KNOWN_GRAPHS, UNSEEN_GRAPHS
+
+    try:
+        data = _shipped_card()["data"]
         graphs, links = list(data.get("graphs") or []), list(data.get("undirected_cora_relations") or [])
         programs = list(data.get("program_graphs") or [])
-    except (OSError, LookupError, TypeError, ValueError, LocalModelError):
+    except (LookupError, TypeError):
         return "teacher trajectories (its card is unreadable)"
     parts = [f"template questions on {', '.join(graphs)}"] if graphs else []
     if links:
         parts.append(f"{len(links)} undirected copies of Cora")
     if programs:
         parts.append(f"question programs over {', '.join(programs)}")
-    never = " or ".join(sorted({"last-fm" if g == "lastfm" else g for g in UNSEEN_GRAPHS}))
+    never = " or ".join(sorted(name for name in KNOWN_GRAPHS if name in UNSEEN_GRAPHS))  # by their loaders' names
     family = f", nor the {data['held_out_family']} wording family" if data.get("held_out_family") else ""
     return f"teacher trajectories over {'; '.join(parts) or 'no graph'}; never {never}{family}"
 
@@ -212,15 +221,12 @@ def tuned_reasoner_scores() -> str:
     ``benchmarks/quality_counselor.py --card``) is quoted only while it names the shipped
     weights' digest; the in-template figure (the card's ``validation_scores``) is labelled as such.
     """
-    from graphreason.llm.engine.adapter import shipped_adapter
-    from graphreason.llm.engine.weights import LocalModelError
-
     try:
-        card = json.loads((shipped_adapter("counselor") / "card.json").read_text())
+        card = _shipped_card()
         scores = card["validation_scores"]
         row, graph = scores["modes"]["counselor"], scores["graph"]
         em, n = float(row["exact_match"]), int(row["n"])
-    except (OSError, LookupError, TypeError, ValueError, LocalModelError):
+    except (LookupError, TypeError, ValueError):
         return "its measured exact-match rate is in docs/methods/counselor.md"
     in_template = f"on {n} questions from the project's own templates over {graph} (in-template) {em:.1f}%"
     try:
