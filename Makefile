@@ -83,13 +83,15 @@ train-reasoner: $(DEV_STAMP)
 		--eval-every 150 --val-examples 16 --save-every 50 --out runs/reasoner-schema $(TRAIN_FLAGS)
 	$(BIN)/python -m graphreason.llm.finetune.export runs/reasoner-schema llm/adapters/counselor-reasoner
 
-# The shipped GraphAgent agent adapter: four passes over a teacher's faithful-mode decisions on Cora's training
-# and validation nodes, LoRA on the top 10 of the 30 layers; its card (llm/adapters/graphagent-agent/card.json)
-# records the data, the steps and the time.
+# The shipped GraphAgent agent adapter: about three passes over a teacher's faithful-mode decisions on Cora's
+# training and validation nodes (each episode starts from the label recall line; half run under permuted label
+# names), LoRA on the top 10 of the 30 layers; its card (llm/adapters/graphagent-agent/card.json) records the
+# data, the steps and the time. TRAIN_FLAGS=--resume continues a cut run.
 train-agent: $(DEV_STAMP)
-	$(BIN)/graphreason train agent --threads 2 --modes faithful --navigation-share 0.15 --lr 3e-4 \
-		--lora-layers 10 --steps 360 --eval-every 90 --val-examples 100 --save-every 90 --out runs/agent
-	$(BIN)/python -m graphreason.llm.finetune.export runs/agent llm/adapters/graphagent-agent
+	$(BIN)/graphreason train agent --threads 2 --modes faithful --navigation-share 0.15 --rename-share 0.5 \
+		--recall-k 10 --lr 3e-4 --lora-layers 10 --steps 240 --eval-every 80 --val-examples 100 --save-every 80 \
+		--out runs/agent-recall $(TRAIN_FLAGS)
+	$(BIN)/python -m graphreason.llm.finetune.export runs/agent-recall llm/adapters/graphagent-agent
 
 # What the cache and the virtual environment hold on disk (run it after `make demo`); writes benchmarks/results/disk.json
 disk-report: .venv

@@ -162,6 +162,7 @@ def quality(method: str) -> str:
              "in-distribution: the training graph's test nodes"],
         )  # fmt: skip
         source = "llm/adapters/graphagent-agent/card.json"
+        rows += ["", *_graphagent_generalization()]
     elif method == "toolformer":
         card = _card("toolformer-generator")
         scores = card["validation_scores"]
@@ -214,6 +215,38 @@ def _counselor_generalization() -> list[str]:
         "and left out of the pooled figures.",
     ]
     if figures.get("adapter_sha256") != (_card("counselor-reasoner").get("shipped") or {}).get("sha256"):
+        lines.append("These figures were measured on other adapter weights than the ones shipped now.")
+    return lines
+
+
+def _graphagent_generalization() -> list[str]:
+    """The tuned agent on sampled test nodes of Cora and of CiteSeer, the unseen graph (``benchmarks/quality_graphagent.py``)."""
+    path = RESULTS / "quality_graphagent.json"
+    if not path.is_file():
+        return ["Unseen graph: not measured yet (`python benchmarks/quality_graphagent.py`)."]
+    result = json.loads(path.read_text())
+    figures = result["figures"]
+    table = []
+    for row in figures["rows"]:
+        for name, value in row["variants"].items():
+            table.append([row["dataset"], str(row["sample_seed"]), row["kind"], name, str(value["n"]),
+                          f"{value['accuracy']:.1f}", f"{value['macro_f1']:.1f}", f"{value['seconds']:.1f}"])  # fmt: skip
+    unseen = [row for row in figures["rows"] if row["kind"].startswith("unseen") and "faithful" in row["variants"]]
+    lines = []
+    for row in unseen:
+        faithful = row["variants"]["faithful"]
+        lines += [f"**Unseen graph: {faithful['accuracy']:.1f}% accuracy** for the faithful agent on "
+                  f"{faithful['n']} {row['dataset']} test nodes (sample seed {row['sample_seed']}), a graph and a "
+                  "label set it never trained on.", ""]  # fmt: skip
+    lines += [
+        *_table(["graph", "sample seed", "kind", "variant", "nodes", "accuracy", "macro F1", "s / node"], *table),
+        "",
+        f"Measured {result['date'][:10]} on commit `{result['commit']}` by `{result['command']}`, embedded defaults "
+        f"(agent `{figures['agent_model']}`, T_max {figures['settings']['max_steps']}, "
+        f"{figures['settings'].get('recall_k', 0)} labelled nodes recalled). `graph_model` is the graph model alone "
+        "on the same nodes.",
+    ]
+    if figures.get("adapter_sha256") != (_card("graphagent-agent").get("shipped") or {}).get("sha256"):
         lines.append("These figures were measured on other adapter weights than the ones shipped now.")
     return lines
 

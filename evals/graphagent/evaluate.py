@@ -341,8 +341,8 @@ def run_graphagent_eval(
         "settings": {
             key: getattr(context, key)
             for key in ("max_steps", "tuned_agent", "grammar", "temperature", "max_tokens", "summary_words",
-                        "long_term", "experience_path",
-                        "top_k", "alpha", "experience_bonus", "tool_guard", "override_risk", "embedding_model")
+                        "long_term", "experience_path", "top_k", "recall_k", "alpha", "experience_bonus",
+                        "tool_guard", "override_risk", "embedding_model")
             if hasattr(context, key)
         },
     }

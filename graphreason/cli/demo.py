@@ -179,11 +179,14 @@ def _graphagent_part(counselor: CounselorContext, clock: _Clock, temperature: fl
     output = stream_solve(node, scripted, on_event=printer)
     printer.flush()
     print(f"Answer: {output.get('answer')}   gold: {output.get('gold')}", flush=True)
-    probe = GraphAgentContext(**base, agent_model=counselor.reasoner_model)
+    # the tuned agent starts from its long-term memory, label recall; by word features here, which embed
+    # nothing (a run's default, text embeddings, costs a minute or two once per graph)
+    probe = GraphAgentContext(**{**base, "long_term": True, "recall_by": "words"}, agent_model=counselor.reasoner_model)
     if probe.tuned_spec is not None:  # the tuned agent, prompted exactly as in its training (T_max 6)
         print(f"The tuned agent's own attempt ({probe.tuned_spec}: SmolLM2-135M with GraphAgent's LoRA adapter, "
               "trained on a teacher's decisions over Cora's training and validation nodes, never test nodes; "
-              "faithful mode, no graph model):", flush=True)
+              f"faithful mode, no graph model; its memory starts with the labels of the {probe.recall_k} labelled "
+              "papers most like this one, compared by word features):", flush=True)
         printer = EventPrinter(sys.stdout)
         tried = stream_solve(node, probe, on_event=printer)
         printer.flush()

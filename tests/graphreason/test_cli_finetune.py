@@ -121,6 +121,7 @@ def test_agent_options_parse_with_the_shared_training_options() -> None:
     ])
     assert args.target == "agent" and (args.modes, args.navigation_share, args.lr) == ("faithful", 0.15, 3e-4)
     assert (args.steps, args.out, args.threads, args.dataset, args.max_length) == (4, "y", 2, "cora", 1024)
+    assert (args.recall_k, args.rename_share) == (10, 0.5)  # the recipe of the shipped adapter
 
 
 @pytest.mark.parametrize(
@@ -130,6 +131,8 @@ def test_agent_options_parse_with_the_shared_training_options() -> None:
         (["--dataset", "CiteSeer"], "unseen graph"),
         (["--modes", "faithful,guess"], "--modes takes faithful, tool"),
         (["--navigation-share", "1.5"], "--navigation-share must be in [0, 1]"),
+        (["--rename-share", "-0.1"], "--rename-share must be in [0, 1]"),
+        (["--recall-k", "-1"], "--recall-k must be 0 or more"),
     ],
 )
 def test_bad_agent_training_requests_are_one_line_before_any_data_loads(argv, message, tmp_path, capsys) -> None:

@@ -14,7 +14,13 @@ optionally, a node classifier (``TopicModel``: ``predict(node_id) -> (label,
   least-cited (the paper's "explore low degree nodes"). A node with 160
   neighbours gives the same few hundred words as one with 20;
 * ``predict_label(node_id)`` - the classifier's label and its
-  :data:`TOP_CLASSES` most probable classes.
+  :data:`TOP_CLASSES` most probable classes;
+* ``recalled(node_id, k)`` - not a command: the tuned agent's long-term memory,
+  the labels of the ``k`` labelled nodes most like the node
+  (:mod:`graphreason.tools.graphagent.recall`, once :meth:`NodeEnvironment.attach_recall` has run).
+
+A teacher episode may run under renamed labels (``label_names``): every label the
+environment shows (label set, gold, public labels) then carries its new name.
 
 Validation and test labels are never shown. Nothing raises out of a command:
 an unknown id, a node without text or a missing classifier is an observation
@@ -32,11 +38,13 @@ registry's, and their observation is the text of the method here.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from graphreason.tools.core.node_ids import bare_id, find_id
+from graphreason.tools.graphagent.recall import RECALL_K, LabelRecall, Recalled, recall_text
 
 if TYPE_CHECKING:
     pass
@@ -63,15 +71,41 @@ def clip(text: str, words: int) -> str:
 class NodeEnvironment:
     """The commands of one node dataset (and optionally its classifier), answering with bounded texts."""
 
-    def __init__(self, data: Any, classifier: Any | None = None, *, show_train_labels: bool = True) -> None:
+    def __init__(
+        self,
+        data: Any,
+        classifier: Any | None = None,
+        *,
+        show_train_labels: bool = True,
+        label_names: Mapping[str, str] | None = None,
+    ) -> None:
+        if label_names is not None:
+            if classifier is not None:
+                raise ValueError("renamed labels are for teacher episodes without a graph model")
+            if sorted(label_names) != sorted(map(str, data.graph.classes)) or len(set(label_names.values())) != len(
+                label_names
+            ):
+                raise ValueError("label_names must rename every label of the dataset to a distinct name")
         self.data = data
         self.classifier = classifier
         self.show_train_labels = show_train_labels
+        self.label_names = dict(label_names) if label_names else None
         graph = data.graph
         self.ids: list[str] = [str(i) for i in graph.ids]
         self._position = {node: i for i, node in enumerate(self.ids)}
         self._neighbours = _undirected_neighbours(np.asarray(graph.edges), len(self.ids))
         self._known = set(int(i) for i in np.asarray(data.parts.get("train", []))) if show_train_labels else set()
+        self.recall: LabelRecall | None = None  # set by attach_recall
+
+    def attach_recall(self, vectors: np.ndarray) -> LabelRecall:
+        """Build the label recall (:mod:`~graphreason.tools.graphagent.recall`) over these text embeddings."""
+        labels = [str(label) for label in self.data.graph.labels]
+        self.recall = LabelRecall(self.ids, vectors, self._neighbours, sorted(self._known), labels)
+        return self.recall
+
+    def shown_name(self, label: Any) -> str:
+        """A label as this environment shows it (renamed in a renamed-label teacher episode)."""
+        return self.label_names.get(str(label), str(label)) if self.label_names else str(label)
 
     # -------------------------------------------------------------- lookups
     @property
@@ -81,7 +115,7 @@ class NodeEnvironment:
     @property
     def labels(self) -> list[str]:
         """The dataset's label set (a label id is a position in it)."""
-        return list(self.data.graph.classes)
+        return [self.shown_name(label) for label in self.data.graph.classes]
 
     def find(self, node_id: Any) -> str | None:
         """The dataset's id for ``node_id`` read leniently, or None when there is no such node."""
@@ -94,12 +128,12 @@ class NodeEnvironment:
         return _clean(self.data.text(node_id))
 
     def gold(self, node_id: str) -> str:
-        return str(self.data.graph.labels[self._position[node_id]])
+        return self.shown_name(self.data.graph.labels[self._position[node_id]])
 
     def public_label(self, node_id: str) -> str | None:
         """The node's label when it may be shown (training part and ``show_train_labels``)."""
         position = self._position[node_id]
-        return str(self.data.graph.labels[position]) if position in self._known else None
+        return self.shown_name(self.data.graph.labels[position]) if position in self._known else None
 
     def neighbours(self, node_id: str) -> list[str]:
         return [self.ids[i] for i in self._neighbours[self._position[node_id]]]
@@ -153,6 +187,18 @@ class NodeEnvironment:
         if len(around) > len(listed):
             lines.append(f"(and {len(around) - len(listed)} more not listed)")
         return "\n".join(lines)
+
+    def recalled(self, node_id: Any, k: int = RECALL_K) -> str:
+        """The labels of the ``k`` labelled nodes most like the node (the tuned agent's long-term memory)."""
+        node = self.find(node_id)
+        if node is None:
+            return self.unknown(node_id)
+        if self.recall is None:
+            return "Label recall is not available in this run."
+        found = [
+            Recalled(item.node, self.shown_name(item.label), item.similarity) for item in self.recall.recall(node, k)
+        ]
+        return recall_text(node, found, self.title(found[0].node) if found else "")
 
     def predict_label(self, node_id: Any) -> str:
         """The classifier's prediction for the node and its most probable classes."""

@@ -27,7 +27,9 @@ and explained here:
 * ``tuned_agent`` = on: with the embedded model, the decisions go to the
   GraphAgent adapter with the short prompt it was trained on
   (:mod:`graphreason.workflows.graphagent.tuned`); observations are then kept
-  as they are and no lessons are replayed, as in its training.
+  as they are, and its long-term memory is label recall (``recall_k`` = 10
+  labelled nodes most like the node, :mod:`graphreason.tools.graphagent.recall`)
+  instead of lessons, as in its training.
 * ``grammar`` = on: with the embedded model, each decision is decoded under
   the reply format (:class:`graphreason.tools.graphagent.constraint.AgentReply`),
   so SmolLM2-135M writes a command the run offers instead of prose; other
@@ -46,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from graphreason.tools.graphagent.recall import RECALL_K
 from graphreason.tools.graphagent.registry import ANALYZE, COMMANDS, FEATURES, NEIGHBOURS, PREDICT
 from graphreason.workflows.kit.native import TOOL_CALLING_HELP, ToolCalling, check_native_model
 from graphreason.workflows.kit.review import REVIEW_HELP
@@ -62,6 +65,7 @@ from graphreason.workflows.run_context import (
 )
 
 Bonus = Literal["success", "short", "none"]
+RecallBy = Literal["text", "words"]
 
 
 @dataclass(kw_only=True)
@@ -83,6 +87,11 @@ class GraphAgentContext(RunContext):
     max_bad_replies: int = setting(
         2, "Unusable replies in a row that end a run early with the fallback (0: only T_max ends it).",
         low=0, high=50,
+    )
+    recall_by: RecallBy = setting(
+        "text",
+        "Tuned agent: what label recall compares: text (embeddings of title and abstract, computed once per "
+        "graph and cached; the graph model reads the same) or words (the dataset's word features, no embedding).",
     )
     temperature: float = setting(
         0.0, "Sampling temperature of every call (0: greedy, reproducible).", server_max=2.0
@@ -128,7 +137,16 @@ class GraphAgentContext(RunContext):
         negate="--no-summarise",
     )
     summary_words: int = setting(4000, "Word budget of the short-term memory (paper: 4,000).", low=50, high=100_000)
-    long_term: bool = setting(True, "Replay lessons from similar past episodes.", negate="--no-long-term")
+    long_term: bool = setting(
+        True,
+        "Long-term memory: replay lessons from similar past episodes; the tuned agent instead recalls the "
+        "labels of the labelled nodes most like the node (recall_k).",
+        negate="--no-long-term",
+    )
+    recall_k: int = setting(
+        RECALL_K, "Tuned agent: labelled nodes recalled by text and neighbourhood similarity (0: none).",
+        low=0, high=50,
+    )
     experience_path: OwnerPath = setting(
         None, "SQLite file of the experience store (unset: this process's in-memory store)."
     )
@@ -198,6 +216,11 @@ class GraphAgentContext(RunContext):
     def replays_lessons(self) -> bool:
         """Lessons of past episodes go into the prompt (``long_term``, ``top_k``), never for the tuned agent."""
         return self.long_term and self.top_k > 0 and self.tuned_spec is None
+
+    @property
+    def recalls_labels(self) -> bool:
+        """The tuned agent's long-term memory: the labels of similar labelled nodes (``long_term``, ``recall_k``)."""
+        return self.long_term and self.recall_k > 0 and self.tuned_spec is not None
 
     def commands(self) -> list[str]:
         """The commands this run offers, in the registry's order (the order the prompt lists them).

@@ -5,6 +5,11 @@ Episodes live in :class:`graphreason.memory.experience.ExperienceMemory` under
 (its own episode would carry its gold label). A lesson is written by the LLM
 once per episode and cached in the store; later runs read it back.
 An empty store (or ``long_term`` off) gives no lessons and no LLM call.
+
+The tuned agent's long-term memory is label recall instead
+(:meth:`~graphreason.tools.graphagent.actions.NodeEnvironment.recalled`): one
+memory line with the labels of the labelled nodes most like the node, and no
+LLM call.
 """
 
 from __future__ import annotations
@@ -31,8 +36,21 @@ def experience_memory(context: GraphAgentContext, dataset: str, path: str | None
     return ExperienceMemory(resources.store(context, path), namespace=(NAMESPACE, dataset))
 
 
+def recalled_line(observation: str) -> str:
+    """The short-term memory line of the label recall, given before the first decision."""
+    return f"step 0 (recalled): {observation}"
+
+
 def retrieve_experience(state: GraphAgentState, runtime: Runtime[GraphAgentContext]) -> dict[str, Any]:
     context = runtime.context
+    if context.recalls_labels:  # the tuned agent's long-term memory: the labels of similar labelled nodes
+        env = resources.recall_environment(context)
+        observation = env.recalled(state["node"], context.recall_k)
+        return {
+            "lessons": [],
+            "short_term": {"add": [recalled_line(observation)], "max_words": context.summary_words},
+            "trace": [{"step": "retrieve_experience", "recalled": observation}],
+        }
     if not context.replays_lessons:
         return {"lessons": [], "trace": [{"step": "retrieve_experience", "skipped": True}]}
     memory = experience_memory(context, state["dataset"])

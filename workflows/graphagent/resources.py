@@ -20,12 +20,15 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from graphreason.tools.graphagent.actions import NodeEnvironment
 from graphreason.workflows.graphagent.guard import Calibration, calibrate, fixed
 
 _LOCK = threading.RLock()
 _DATA: dict[tuple[str, str], Any] = {}
 _CLASSIFIERS: dict[tuple[str, str], Any] = {}
+_RECALL_ENVIRONMENTS: dict[tuple, NodeEnvironment] = {}
 _ENVIRONMENTS: dict[tuple[str, str, bool, bool], NodeEnvironment] = {}
 _CALIBRATION: dict[tuple[int, str], tuple[list[float], list[bool]]] = {}
 _STORES: dict[tuple[str, str], Any] = {}
@@ -41,8 +44,9 @@ def provide(name: str, data: Any, classifier: Any | None = None, *, split: str =
     with _LOCK:
         _DATA[key] = data
         _CLASSIFIERS[key] = classifier
-        for cached in [k for k in _ENVIRONMENTS if k[:2] == key]:
-            del _ENVIRONMENTS[cached]
+        for cache in (_ENVIRONMENTS, _RECALL_ENVIRONMENTS):
+            for cached in [k for k in cache if k[:2] == key]:
+                del cache[cached]
 
 
 def node_data(source: str | Path, split: str) -> Any:
@@ -115,6 +119,36 @@ def environment(context: Any, *, progress: bool = False) -> NodeEnvironment:
     with _LOCK:
         _ENVIRONMENTS[key] = env
     return env
+
+
+def recall_environment(context: Any) -> NodeEnvironment:
+    """The run's environment with a label recall attached (embedding every node's text on first use).
+
+    ``recall_by="text"`` compares a text-attributed graph's nodes by the embeddings of title and
+    abstract (the graph model's cached vectors when the embedder is the same); ``"words"``, or a graph
+    without texts, by its word features. It is an environment of its own, kept apart from
+    :func:`environment`'s, which never recalls.
+    """
+    key = (context.source, context.split, bool(context.graph_tool), bool(context.show_train_labels),
+           str(context.embedding_model), context.recall_by)
+    with _LOCK:
+        if key in _RECALL_ENVIRONMENTS:
+            return _RECALL_ENVIRONMENTS[key]
+    base = environment(context)
+    graph = base.data.graph
+    if graph.texts is not None and context.recall_by == "text":
+        from graphreason.tools.graph_models.node_features import TEXT_WORDS, text_embeddings
+
+        texts = [" ".join(text.split()[:TEXT_WORDS]) for text in graph.texts]
+        vectors = text_embeddings(graph.name, texts, context.embedding_model)
+    elif getattr(graph, "features", None) is not None:
+        vectors = np.asarray(graph.features, dtype=np.float32)
+    else:
+        raise GraphAgentInputError(f"{graph.name} has no word features to recall labelled nodes by; use recall_by=text")
+    env = NodeEnvironment(base.data, base.classifier, show_train_labels=base.show_train_labels)
+    env.attach_recall(vectors)
+    with _LOCK:
+        return _RECALL_ENVIRONMENTS.setdefault(key, env)
 
 
 def check_labels(expected: list[str], given: list[str], what: str) -> None:

@@ -7,7 +7,9 @@ teacher policy over Cora's training and validation nodes
 ``tuned_agent`` on (the default), every decision goes to that adapter with
 :func:`tuned_prompt`, the reply is decoded under the JSON reply grammar without
 the ``reasoning`` and ``plan`` fields (:func:`tuned_grammar`), observations
-are kept as they are (no summary calls) and no lessons are replayed: the
+are kept as they are (no summary calls), and the long-term memory is one line
+of label recall (the labels of the labelled nodes most like the node,
+:mod:`graphreason.tools.graphagent.recall`) instead of replayed lessons: the
 tuned model sees exactly what it was trained on. A capable endpoint, or the
 plain model (``--no-tuned-agent``), still gets the paper's prompts.
 

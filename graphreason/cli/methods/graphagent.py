@@ -22,6 +22,7 @@ from typing import Any
 
 from graphreason.cli.context_options import add_method_parser
 from graphreason.cli.options import add_eval_run_options, add_json_option, eval_run_values, positive
+from graphreason.tools.graphagent.recall import RECALL_K
 
 
 def add_run_parser(methods: argparse._SubParsersAction) -> None:
@@ -115,6 +116,21 @@ def _add_agent_parser(models: argparse._SubParsersAction) -> None:
         type=float,
         default=0.34,
         help="share of episodes whose two reading decisions are trained too; every answer is (default 0.34)",
+    )
+    agent.add_argument(
+        "--recall-k",
+        type=int,
+        default=RECALL_K,
+        help=f"labelled nodes each episode recalls, as the tuned agent's long-term memory does; the faithful "
+        f"teacher then answers the label its memory supports most (0: no recall, the gold label) "
+        f"(default {RECALL_K})",
+    )
+    agent.add_argument(
+        "--rename-share",
+        type=float,
+        default=0.5,
+        help="share of faithful episodes run under permuted label names, so answers come from the evidence "
+        "(default 0.5)",
     )
     agent.add_argument(
         "--examples", type=positive, default=None, help="at most N training examples (default: all)"
@@ -266,9 +282,16 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
         raise ValueError(f"--modes takes {', '.join(MODES)}; got {args.modes!r}")
     if not 0.0 <= args.navigation_share <= 1.0:
         raise ValueError(f"--navigation-share must be in [0, 1], got {args.navigation_share}")
-    context = GraphAgentContext(dataset=args.dataset, graph_tool="tool" in modes)
-    env = resources.environment(context, progress=not args.no_progress)
-    train, validation, info = build_records(env, modes=modes, seed=args.seed, navigation_share=args.navigation_share)
+    if args.recall_k < 0:
+        raise ValueError(f"--recall-k must be 0 or more, got {args.recall_k}")
+    if not 0.0 <= args.rename_share <= 1.0:
+        raise ValueError(f"--rename-share must be in [0, 1], got {args.rename_share}")
+    context = GraphAgentContext(dataset=args.dataset, graph_tool="tool" in modes, recall_k=args.recall_k)
+    env = resources.recall_environment(context) if args.recall_k else resources.environment(context)
+    train, validation, info = build_records(
+        env, modes=modes, seed=args.seed, navigation_share=args.navigation_share,
+        rename_share=args.rename_share if args.recall_k else 0.0, recall_k=args.recall_k,
+    )
 
     def build(tokenizer: Any) -> Any:
         return training_data(
@@ -278,7 +301,9 @@ def cmd_train_agent(args: argparse.Namespace) -> int:
 
     card = {
         "data": {"source": f"teacher decisions on {env.name} ({context.split} split): training and validation "
-                 "nodes, never test nodes", **info},
+                 "nodes, never test nodes", **info,
+                 **({"recall_by": context.recall_by, "embedding_model": context.embedding_model}
+                    if args.recall_k else {})},
         "split": f"{len(info['held_out_nodes'])} validation nodes held out of training (seed {args.seed})",
         "prompt": "graphreason.workflows.graphagent.tuned.tuned_prompt",
     }

@@ -29,6 +29,7 @@ class TinyGraph:
     texts: list[str]
     titles: list[str]
     name: str = "tiny"
+    features: np.ndarray | None = None  # word flags: one column per label's word
 
     @property
     def classes(self) -> list[str]:
@@ -83,7 +84,8 @@ TOOL_TABLE = {
 def tiny_data() -> TinyData:
     edges = np.array([[0, 0, 1, 3, 4, 5, 6, 6, 7], [3, 6, 7, 6, 2, 0, 5, 1, 6]])
     texts = [f"Abstract about {label.lower()} and more words." for label in GOLD]
-    graph = TinyGraph(IDS, GOLD, edges, texts, TITLES)
+    features = np.array([[label == name for name in LABELS] for label in GOLD], dtype=np.float32)
+    graph = TinyGraph(IDS, GOLD, edges, texts, TITLES, features=features)
     parts = {"train": np.array([0, 1, 2]), "val": np.array([3, 4, 5]), "test": np.array([6, 7])}
     return TinyData("tiny", graph, parts)
 
