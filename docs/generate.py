@@ -157,7 +157,8 @@ def quality(method: str) -> str:
         faithful = scores["variants"]["faithful"]
         rows = _table(
             ["nodes", "graph and split", "accuracy", "macro F1", "LLM calls per node", "kind"],
-            [str(faithful["n"]), f"{scores['dataset']} {scores['split']} {scores['part']}",
+            [str(faithful["n"]), f"{scores['dataset']} {scores['split']} {scores['part']}"
+             + (f" (sampled, seed {scores['seed']})" if scores.get("limit") else ""),
              f"{faithful['accuracy']:.1f}", f"{faithful['macro_f1']:.1f}", f"{faithful['llm_calls']:.2f}",
              "in-distribution: the training graph's test nodes"],
         )  # fmt: skip
