@@ -189,12 +189,24 @@ def quality(method: str) -> str:
     return NOTICE.format(source=source) + "\n".join(rows) + "\n\n" + _provenance(card) + "\n"
 
 
+def _measured(name: str) -> dict[str, Any] | None:
+    """A quality benchmark's result file (``benchmarks/results/<name>.json``), or None before its first run."""
+    path = RESULTS / f"{name}.json"
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def _other_weights(adapter: str, figures: dict[str, Any]) -> list[str]:
+    """A warning line when the figures were measured on other weights than the adapter shipped now."""
+    if figures.get("adapter_sha256") != (_card(adapter).get("shipped") or {}).get("sha256"):
+        return ["These figures were measured on other adapter weights than the ones shipped now."]
+    return []
+
+
 def _counselor_generalization() -> list[str]:
     """The tuned reasoner on question programs over graphs it never trained on (``benchmarks/quality_counselor.py``)."""
-    path = RESULTS / "quality_counselor.json"
-    if not path.is_file():
+    result = _measured("quality_counselor")
+    if result is None:
         return ["Out of distribution: not measured yet (`python benchmarks/quality_counselor.py`)."]
-    result = json.loads(path.read_text())
     figures = result["figures"]
     rows = [[graph, row["kind"], str(row["n"]), f"{row['exact_match']:.1f}", str(row["finals_refused"]),
              str(row["finals_mapped"]), f"{row['seconds_mean']:.1f}"] for graph, row in figures["graphs"].items()]  # fmt: skip
@@ -215,17 +227,14 @@ def _counselor_generalization() -> list[str]:
         f"{figures['settings']['max_reflections']} reflections). Rows marked *trained on* are in-distribution "
         "and left out of the pooled figures.",
     ]
-    if figures.get("adapter_sha256") != (_card("counselor-reasoner").get("shipped") or {}).get("sha256"):
-        lines.append("These figures were measured on other adapter weights than the ones shipped now.")
-    return lines
+    return lines + _other_weights("counselor-reasoner", figures)
 
 
 def _graphagent_generalization() -> list[str]:
     """The tuned agent on sampled test nodes of Cora and of CiteSeer, the unseen graph (``benchmarks/quality_graphagent.py``)."""
-    path = RESULTS / "quality_graphagent.json"
-    if not path.is_file():
+    result = _measured("quality_graphagent")
+    if result is None:
         return ["Unseen graph: not measured yet (`python benchmarks/quality_graphagent.py`)."]
-    result = json.loads(path.read_text())
     figures = result["figures"]
     table = []
     for row in figures["rows"]:
@@ -247,9 +256,7 @@ def _graphagent_generalization() -> list[str]:
         f"{figures['settings'].get('recall_k', 0)} labelled nodes recalled). `graph_model` is the graph model alone "
         "on the same nodes.",
     ]
-    if figures.get("adapter_sha256") != (_card("graphagent-agent").get("shipped") or {}).get("sha256"):
-        lines.append("These figures were measured on other adapter weights than the ones shipped now.")
-    return lines
+    return lines + _other_weights("graphagent-agent", figures)
 
 
 def _gar_quality() -> str:

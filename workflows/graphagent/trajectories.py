@@ -91,7 +91,12 @@ def _plain(text: str) -> str:
 
 def known_labels(neighbours_observation: str) -> dict[str, int]:
     """The neighbours' public label counts as get_neighbors wrote them (``{}`` when none are known)."""
-    found = _KNOWN.search(neighbours_observation)
+    return _label_counts(_KNOWN, neighbours_observation)
+
+
+def _label_counts(pattern: re.Pattern[str], observation: str) -> dict[str, int]:
+    """``Label x2, Other x1`` as the pattern's first group finds it in ``observation``, as counts."""
+    found = pattern.search(observation)
     counts: dict[str, int] = {}
     for part in (found.group(1).split(", ") if found else []):
         label, _, n = part.rpartition(" x")
@@ -121,13 +126,7 @@ def answer_reply(gold: str, counts: dict[str, int], prediction: tuple[str, float
 
 def recalled_labels(recall_observation: str) -> dict[str, int]:
     """The recalled label counts as :func:`~graphreason.tools.graphagent.recall.recall_text` wrote them."""
-    found = _RECALLED.search(recall_observation)
-    counts: dict[str, int] = {}
-    for part in (found.group(1).split(", ") if found else []):
-        label, _, n = part.rpartition(" x")
-        if label and n.isdigit():
-            counts[label] = int(n)
-    return counts
+    return _label_counts(_RECALLED, recall_observation)
 
 
 def evidence_label(recalled: dict[str, int], neighbours: dict[str, int]) -> str | None:
