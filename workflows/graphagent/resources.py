@@ -144,7 +144,8 @@ def recall_environment(context: Any) -> NodeEnvironment:
     elif getattr(graph, "features", None) is not None:
         vectors = np.asarray(graph.features, dtype=np.float32)
     else:
-        raise GraphAgentInputError(f"{graph.name} has no word features to recall labelled nodes by; use recall_by=text")
+        other = "recall_by=text" if graph.texts is not None else "long_term off (--no-long-term)"
+        raise GraphAgentInputError(f"{graph.name} has no word features to recall labelled nodes by; run with {other}")
     env = NodeEnvironment(base.data, base.classifier, show_train_labels=base.show_train_labels)
     env.attach_recall(vectors)
     with _LOCK:
