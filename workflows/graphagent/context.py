@@ -88,11 +88,6 @@ class GraphAgentContext(RunContext):
         2, "Unusable replies in a row that end a run early with the fallback (0: only T_max ends it).",
         low=0, high=50,
     )
-    recall_by: RecallBy = setting(
-        "text",
-        "Tuned agent: what label recall compares: text (embeddings of title and abstract, computed once per "
-        "graph and cached; the graph model reads the same) or words (the dataset's word features, no embedding).",
-    )
     temperature: float = setting(
         0.0, "Sampling temperature of every call (0: greedy, reproducible).", server_max=2.0
     )
@@ -146,6 +141,11 @@ class GraphAgentContext(RunContext):
     recall_k: int = setting(
         RECALL_K, "Tuned agent: labelled nodes recalled by text and neighbourhood similarity (0: none).",
         low=0, high=50,
+    )
+    recall_by: RecallBy = setting(
+        "text",
+        "Tuned agent: what label recall compares: text (embeddings of title and abstract, computed once per "
+        "graph and cached; the graph model reads the same) or words (the dataset's word features, no embedding).",
     )
     experience_path: OwnerPath = setting(
         None, "SQLite file of the experience store (unset: this process's in-memory store)."
