@@ -93,10 +93,7 @@ class LabelRecall:
 
 def recall_counts(recalled: Sequence[Recalled]) -> Counter[str]:
     """How many recalled nodes carry each label, in first-recalled order among ties."""
-    counts: Counter[str] = Counter()
-    for item in recalled:
-        counts[item.label] += 1
-    return counts
+    return Counter(item.label for item in recalled)
 
 
 def recall_text(node: str, recalled: Sequence[Recalled], title: str = "") -> str:

@@ -16,6 +16,7 @@ that name then uses them.
 
 from __future__ import annotations
 
+import copy
 import threading
 from pathlib import Path
 from typing import Any
@@ -137,16 +138,15 @@ def recall_environment(context: Any) -> NodeEnvironment:
     base = environment(context)
     graph = base.data.graph
     if graph.texts is not None and context.recall_by == "text":
-        from graphreason.tools.graph_models.node_features import TEXT_WORDS, text_embeddings
+        from graphreason.tools.graph_models.node_features import feature_blocks
 
-        texts = [" ".join(text.split()[:TEXT_WORDS]) for text in graph.texts]
-        vectors = text_embeddings(graph.name, texts, context.embedding_model)
+        vectors = feature_blocks(graph, "text", context.embedding_model)[0]  # the graph model's text features
     elif getattr(graph, "features", None) is not None:
         vectors = np.asarray(graph.features, dtype=np.float32)
     else:
         other = "recall_by=text" if graph.texts is not None else "long_term off (--no-long-term)"
         raise GraphAgentInputError(f"{graph.name} has no word features to recall labelled nodes by; run with {other}")
-    env = NodeEnvironment(base.data, base.classifier, show_train_labels=base.show_train_labels)
+    env = copy.copy(base)  # the same data, classifier and neighbour lists; only the recall is its own
     env.attach_recall(vectors)
     with _LOCK:
         return _RECALL_ENVIRONMENTS.setdefault(key, env)
