@@ -76,6 +76,8 @@ train-generator: $(DEV_STAMP)
 # renamed copies; the `terse` wording family and Wikispeedia, CiteSeer and Last.fm are never trained on), LoRA on the
 # top 10 of the 30 layers, then exported over the shipped copy; its card (llm/adapters/counselor-reasoner/card.json)
 # records the data, the steps and the time. `make train-reasoner TRAIN_FLAGS=--resume` continues a cut run.
+# The shipped adapter was recorded in the `schema` prompt form with multi-call program actions; run now, the teacher
+# records the `composed` form (one call per question program), so this trains that recipe, not a copy of the shipped one.
 train-reasoner: $(DEV_STAMP)
 	$(BIN)/graphreason train reasoner --threads 2 --graphs cora,movielens --n-per-template 12 \
 		--programs cora,movielens,wn18rr,fb15k-237,cora-articles,cora-notes,movielens-shop,movielens-library \

@@ -46,6 +46,8 @@ def trained_graphs(card: dict) -> set[str]:
     graphs = {str(g).lower() for g in [*(data.get("graphs") or []), *(data.get("program_graphs") or [])]}
     if data.get("undirected_cora_relations"):
         graphs.add("cora")
+    if isinstance(card.get("earlier_stage"), dict):  # a second stage also carries what the first was trained on
+        graphs |= trained_graphs(card["earlier_stage"])
     return graphs
 
 

@@ -301,12 +301,14 @@ class _Draft:
 
 
 def reference_action(program: Program, graph: PlainGraph, schema: dict[str, TypeSchema]) -> tuple[str, str] | None:
-    """One Counselor action that yields the program's answer, and the answer rule that reads it.
+    """One Counselor action whose observation holds the program's answer, and the answer rule that reads it.
 
-    An action may be several comma-separated calls whose results the rule combines (the fewest: names
-    and degrees; an overlap: two neighbour lists). A filter by a value the question names keeps the
-    matching nodes with ``Matching`` and counts them. ``None`` where no action reads the answer (the
-    fewest among members without names): those questions still have golds.
+    Every shape is one (nested) call: what is worked out over lists (the fewest, the members that
+    share the subject's value, two sets' overlap or union, membership, existence) is a function of
+    its own (:mod:`graphreason.tools.counselor.registry`), so the reasoner copies the answer from
+    the observation instead of computing it. A filter by a value the question names keeps the
+    matching nodes with ``Matching``. ``None`` where no action reads the answer (a set whose
+    members have no name feature to read): those questions still have golds.
     """
     op = program.operation
     subject = f"Retrieve[{graph.names[program.bound[0]]}]"
@@ -325,28 +327,22 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
     if isinstance(op, Names) and isinstance(op.source, Hop) and isinstance(op.source.source, Subject):
         key = name_key(op.source.relation)
         return (f"Feature[Neighbour[{subject}, {op.source.relation}], {key}]", "list") if key else None
-    if isinstance(op, Extreme) and op.most and isinstance(op.source, Hop):
+    if isinstance(op, Extreme) and isinstance(op.source, Hop):
         key = name_key(op.source.relation)
         if key is None:
             return None
-        return f"Feature[MaxDegree[Neighbour[{subject}, {op.source.relation}], {op.relation}], {key}]", "value"
-    if isinstance(op, Extreme) and not op.most and isinstance(op.source, Hop):
-        key = name_key(op.source.relation)
-        if key is None or any(n not in graph.named for n in op.source.nodes(graph, program.bound)):
-            return None  # the action reads every member's name
-        members = f"Neighbour[{subject}, {op.source.relation}]"
-        return f"Feature[{members}, {key}], Degree[{members}, {op.relation}]", "argmin"
+        pick = "MaxDegree" if op.most else "MinDegree"
+        return f"Feature[{pick}[Neighbour[{subject}, {op.source.relation}], {op.relation}], {key}]", "value"
     if isinstance(op, Mode) and isinstance(op.source, Hop):
         return f"Mode[Feature[Neighbour[{subject}, {op.source.relation}], {op.key}]]", "value"
     if isinstance(op, CompareToSubject) and isinstance(op.source, Hop):
-        if not op.same:
-            return f"Differing[{subject}, {op.source.relation}, {op.key}]", "value"
-        return f"Feature[{subject}, {op.key}], Feature[Neighbour[{subject}, {op.source.relation}], {op.key}]", "count_same"
+        compare = "Same" if op.same else "Differing"
+        return f"{compare}[{subject}, {op.source.relation}, {op.key}]", "value"
     if isinstance(op, Count) and isinstance(op.source, Join):
         other = f"Retrieve[{graph.names[program.bound[1]]}]"
-        rule = "count_common" if op.source.how == "both" else "count_union"
-        relation = op.source.left.relation
-        return f"Neighbour[{subject}, {relation}], Neighbour[{other}, {relation}]", rule
+        combine = "Intersect" if op.source.how == "both" else "Union"
+        left, right = op.source.left.relation, op.source.right.relation
+        return f"Count[{combine}[Neighbour[{subject}, {left}], Neighbour[{other}, {right}]]]", "count"
     if isinstance(op, Count) and isinstance(op.source, Filter) and _one_hop(op.source.source):
         if not _call_safe(op.source.value):
             return None
@@ -355,9 +351,10 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
     if isinstance(op, AnyWith) and _one_hop(op.source):
         if not _call_safe(op.value_):
             return None
-        return f"Count[Matching[Neighbour[{subject}, {op.source.relation}], {op.key}, {op.value_}]]", "any"
+        return f"Exists[Matching[Neighbour[{subject}, {op.source.relation}], {op.key}, {op.value_}]]", "value"
     if isinstance(op, Contains) and isinstance(op.source, Hop):
-        return f"Neighbour[{subject}, {op.source.relation}], Retrieve[{graph.names[program.bound[1]]}]", "contains"
+        other = f"Retrieve[{graph.names[program.bound[1]]}]"
+        return f"Contains[Neighbour[{subject}, {op.source.relation}], {other}]", "value"
     return None
 
 

@@ -65,6 +65,18 @@ RENAMINGS: dict[str, Renaming] = {
         relations={"rated": "borrowed", "has_genre": "on_shelf", "genre_of": "holds"},
         features={"genres": "shelves", "imdb_url": "catalogue_url", "release_date": "published"},
     ),
+    "cora-web": Renaming(
+        "cora",
+        types={"paper": "page"},
+        relations={"cites": "hyperlinks", "cited_by": "hyperlinked_by"},
+        features={"label": "category", "abstract": "content"},
+    ),
+    "movielens-catalogue": Renaming(
+        "movielens",
+        types={"movie": "item", "user": "member", "genre": "category"},
+        relations={"rated": "reviewed", "has_genre": "in_category", "genre_of": "category_of"},
+        features={"genres": "categories", "occupation": "profession", "release_date": "added"},
+    ),
 }
 
 

@@ -1,4 +1,4 @@
-"""Graph Counselor's vocabulary, declared once: Retrieve, Feature, Neighbour, Degree, Finish, four aggregates and a filter.
+"""Graph Counselor's vocabulary, declared once: Retrieve, Feature, Neighbour, Degree, Finish, aggregates, sets and a filter.
 
 Each entry runs against a :class:`~graphreason.tools.counselor.functions.GraphFunctions` (the graph
 context) and renders the observation formats of the paper's case studies::
@@ -29,6 +29,18 @@ with the node itself::
 ``Matching`` filters a list by a value the question names, for Count or Finish to read::
 
     Matching   Matching[Neighbour[12, cites], label, Theory]: The nodes whose label is Theory are: ['3'].
+
+The rest close the questions whose answer is worked out over lists (the fewest, the same value
+as the node's, two lists' overlap or union, membership, existence), so that every question
+program of :mod:`graphreason.evals.datasets.programs` is one action whose observation holds
+its answer::
+
+    MinDegree  MinDegree[Neighbour[12, cites], cites]: The node with the fewest cites neighbors (0) is: 4.
+    Same       Same[12, cites, label]: The number of cites neighbors of 12 whose label is its own (Theory) is: 1.
+    Intersect  Intersect[Neighbour[12, cites], Neighbour[7, cites]]: The nodes in both lists are: ['3'].
+    Union      Union[Neighbour[12, cites], Neighbour[7, cites]]: The nodes in either list are: ['3', '4', '9'].
+    Contains   Contains[Neighbour[12, cites], 3]: Whether the list holds 3 is: yes.
+    Exists     Exists[Matching[Neighbour[12, cites], label, Theory]]: Whether the list holds anything is: yes.
 
 The paper's four functions leave counting and comparing to the language model; a
 135M model cannot count thirty items in its head, so the tuned reasoner is taught to call
@@ -170,7 +182,7 @@ def _single(values: Any) -> bool:
 _ONE_VALUE = "got one value, not a list"
 _EMPTY = "got an empty list"
 # the note an aggregate adds after its value (readers of observations strip it: INPUT_NOTE.sub("", text))
-INPUT_NOTE = re.compile(r" \((?:Count|Mode|MaxDegree|Matching) got (?:one value, not a list|an empty list)\)$")
+INPUT_NOTE = re.compile(r" \((?:Count|Mode|MaxDegree|MinDegree|Matching|Exists) got (?:one value, not a list|an empty list)\)$")
 
 
 def _count(fx: GraphFunctions, values: Any) -> Applied:
@@ -193,7 +205,8 @@ def _mode(fx: GraphFunctions, values: Any) -> Applied:
     return Applied(tied[0], subject=_ONE_VALUE if _single(values) else "", label=f"{top} of {total}")
 
 
-def _max_degree(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
+def _degrees(fx: GraphFunctions, nodes: Any, relation: str, name: str) -> tuple[dict[str, int], str]:
+    """Each node's number of ``relation`` neighbours (``nodes`` a list or one node) and the edge label resolved."""
     degrees: dict[str, int] = {}
     label = str(relation)
     for node in [nodes] if _single(nodes) else nodes:
@@ -202,7 +215,12 @@ def _max_degree(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
         nid, label, ids = fx.lookup_neighbours(node, relation)
         degrees[nid] = len(ids)
     if not degrees:
-        raise GraphError("MaxDegree got an empty list of nodes. Give it a list of node ids, e.g. Neighbour[...].")
+        raise GraphError(f"{name} got an empty list of nodes. Give it a list of node ids, e.g. Neighbour[...].")
+    return degrees, label
+
+
+def _max_degree(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
+    degrees, label = _degrees(fx, nodes, relation, "MaxDegree")
     tied, top = _leaders(degrees)
     if len(tied) > 1:
         raise GraphError(
@@ -251,13 +269,19 @@ MAX_DEGREE = Entry(
 )
 
 
-def _differing(fx: GraphFunctions, node: Any, relation: str, key: str) -> Applied:
+def _compared(fx: GraphFunctions, node: Any, relation: str, key: str, name: str, same: bool) -> Applied:
+    """How many of a node's ``relation`` neighbours have (``same``) or lack its own ``key`` value."""
     if isinstance(node, (list, tuple)):
-        raise GraphError("Differing compares one node with its neighbours: give it one node id, not a list.")
+        raise GraphError(f"{name} compares one node with its neighbours: give it one node id, not a list.")
     nid, label, ids = fx.lookup_neighbours(node, relation)
-    _, name, own = fx.lookup_feature(nid, key)
-    differing = sum(1 for other in ids if fx.lookup_feature(other, name)[2] != own)
-    return Applied(differing, subject=nid, label=f"{label} neighbors of {nid} whose {name} is not its own ({own})")
+    _, feature, own = fx.lookup_feature(nid, key)
+    counted = sum(1 for other in ids if (fx.lookup_feature(other, feature)[2] == own) == same)
+    whose = "is its own" if same else "is not its own"
+    return Applied(counted, subject=nid, label=f"{label} neighbors of {nid} whose {feature} {whose} ({own})")
+
+
+def _differing(fx: GraphFunctions, node: Any, relation: str, key: str) -> Applied:
+    return _compared(fx, node, relation, key, "Differing", same=False)
 
 
 DIFFERING = Entry(
@@ -303,7 +327,123 @@ MATCHING = Entry(
     returns=NODE,
 )
 
-AGGREGATES = (COUNT_ENTRY.name, MODE.name, MAX_DEGREE.name, DIFFERING.name)  # beyond the paper: their observation holds the answer
+def _min_degree(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
+    degrees, label = _degrees(fx, nodes, relation, "MinDegree")
+    low = min(degrees.values())
+    tied = [nid for nid, degree in degrees.items() if degree == low]
+    if len(tied) > 1:
+        raise GraphError(f"No single node has the fewest {label} neighbors: {fx.render_list(tied)} have {low} each.")
+    note = _ONE_VALUE if _single(nodes) else ""
+    return Applied(tied[0], subject=note, label=f"{label} neighbors ({low})")
+
+
+MIN_DEGREE = Entry(
+    "MinDegree",
+    (Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."), _RELATION),
+    "The one node of a list with the fewest neighbours along an edge type (a tie is reported, not broken).",
+    run=_min_degree,
+    observe=lambda fx, a: _noted("MinDegree", a.subject, f"the node with the fewest {a.label} is: {a.value}."),
+    maps=MapMode.NONE,
+    returns=NODE,
+)
+
+
+def _same(fx: GraphFunctions, node: Any, relation: str, key: str) -> Applied:
+    return _compared(fx, node, relation, key, "Same", same=True)
+
+
+SAME = Entry(
+    "Same",
+    (_NODE, _RELATION, Param("key", FEATURE_KEY, "Feature name, e.g. label.", placeholder="feature")),
+    "Count the neighbours of a node along one edge type whose feature value equals the node's own.",
+    run=_same,
+    observe=lambda fx, a: f"The number of {a.label} is: {a.value}.",
+    maps=MapMode.NONE,
+)
+
+
+def _members(fx: GraphFunctions, nodes: Any) -> list[str]:
+    """The node ids of a list argument (one node is a list of one), resolved, de-duplicated in order."""
+    return list(dict.fromkeys(fx.resolve_node(n) for n in ([nodes] if _single(nodes) else nodes) if n is not None))
+
+
+def _set_of(name: str, keep_both: bool) -> Any:
+    def run(fx: GraphFunctions, first: Any, second: Any) -> Applied:
+        if isinstance(second, str) and second.startswith("["):
+            raise GraphError(f"{name} takes two lists from inner calls, e.g. {name}[Neighbour[1, cites], Neighbour[2, cites]].")
+        left, right = _members(fx, first), _members(fx, second)
+        other = set(right)
+        kept = [n for n in left if n in other] if keep_both else list(dict.fromkeys(left + right))
+        return Applied(kept, label="in both lists" if keep_both else "in either list")
+
+    return run
+
+
+_LISTS = (
+    Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."),
+    Param("other", NODE, "A second list of node ids, e.g. another Neighbour[...]."),
+)
+
+INTERSECT = Entry(
+    "Intersect",
+    _LISTS,
+    "The nodes that are in both of two lists (e.g. the neighbours two nodes share).",
+    run=_set_of("Intersect", keep_both=True),
+    observe=lambda fx, a: f"The nodes {a.label} are: {fx.render_list(a.value)}.",
+    aliases=("Intersection", "Common"),
+    maps=MapMode.NONE,
+    returns=NODE,
+)
+
+UNION = Entry(
+    "Union",
+    _LISTS,
+    "The nodes that are in either of two lists, each once.",
+    run=_set_of("Union", keep_both=False),
+    observe=lambda fx, a: f"The nodes {a.label} are: {fx.render_list(a.value)}.",
+    maps=MapMode.NONE,
+    returns=NODE,
+)
+
+
+def _contains(fx: GraphFunctions, nodes: Any, node: Any) -> Applied:
+    if isinstance(node, (list, tuple)):
+        if len(node) != 1:
+            raise GraphError("Contains looks for one node: give it one node id (or Retrieve[...]) as its second argument.")
+        node = node[0]
+    wanted = fx.resolve_node(node)
+    return Applied("yes" if wanted in _members(fx, nodes) else "no", subject=wanted)
+
+
+CONTAINS = Entry(
+    "Contains",
+    (Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."), Param("node", NODE, "The node to look for.")),
+    "Whether a node is one of a list of nodes: yes or no.",
+    run=_contains,
+    observe=lambda fx, a: f"Whether the list holds {a.subject} is: {a.value}.",
+    maps=MapMode.NONE,
+)
+
+
+def _exists(fx: GraphFunctions, values: Any) -> Applied:
+    found = bool(_items(values))
+    return Applied("yes" if found else "no", label=_ONE_VALUE if _single(values) else "")
+
+
+EXISTS = Entry(
+    "Exists",
+    (_VALUES,),
+    "Whether a list returned by an inner call (e.g. Matching[...]) holds anything: yes or no.",
+    run=_exists,
+    observe=lambda fx, a: _noted("Exists", a.label, f"whether the list holds anything is: {a.value}."),
+    maps=MapMode.NONE,
+)
+
+# beyond the paper: their observation holds the answer
+AGGREGATES = (
+    COUNT_ENTRY.name, MODE.name, MAX_DEGREE.name, DIFFERING.name,
+    MIN_DEGREE.name, SAME.name, CONTAINS.name, EXISTS.name,
+)  # fmt: skip
 
 FINISH_ENTRY = Entry(
     FINISH,
@@ -316,5 +456,8 @@ FINISH_ENTRY = Entry(
 )
 
 GRAPH_FUNCTIONS = Registry(
-    [RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, COUNT_ENTRY, MODE, MAX_DEGREE, DIFFERING, MATCHING, FINISH_ENTRY]
+    [
+        RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, COUNT_ENTRY, MODE, MAX_DEGREE, DIFFERING, MATCHING,
+        MIN_DEGREE, SAME, INTERSECT, UNION, CONTAINS, EXISTS, FINISH_ENTRY,
+    ]  # fmt: skip
 )

@@ -10,7 +10,7 @@ from the real workflow, see :mod:`graphreason.workflows.counselor.trajectories`)
 
 * the graph line, read from the loaded graph, so what the model learns is to
   copy names from the prompt, never to remember ``cites``. Its ``schema`` form
-  (the one ``train reasoner`` records) names each node type with its features
+  (and the ``composed`` form ``train reasoner`` records now) names each node type with its features
   and its relations with their target types, as Graph-CoT's graph definition
   does: ``Graph: lastfm. artist: name; listener->user, tag->tag. tag: name;
   tagged->artist. ...``. On a wide schema each type shows the relations whose
@@ -18,7 +18,8 @@ from the real workflow, see :mod:`graphreason.workflows.counselor.trajectories`)
   form (one list of node types, one of features, one of relations) is the one
   adapters trained before the schema form were trained on; a card without a
   ``prompt_form`` names that one;
-* the functions of the call language, one line;
+* the functions of the call language, one line (the ``composed`` form's line adds MinDegree, Same,
+  Intersect, Union, Contains and Exists, which close every question program in one call);
 * the question and the Plan/Thought/Action/Observation lines of this trial;
 * the label of the line to write (``Thought 2:``); the reply is that line's text.
 
@@ -48,12 +49,21 @@ FUNCTIONS = (
 SCHEMA_FUNCTIONS = FUNCTIONS.replace(
     "; Finish[answer]", "; Matching[nodes, feature, value] keeps the nodes whose feature has that value; Finish[answer]"
 )
+# the composed form's adapters also learn the functions that close a question worked out over lists,
+# so each question is one call whose observation holds the answer
+COMPOSED_FUNCTIONS = SCHEMA_FUNCTIONS.replace(
+    "; Finish[answer]",
+    "; MinDegree[nodes, relation] gives the node with the fewest neighbours; Same[node, relation, feature] counts "
+    "neighbours whose feature equals the node's; Intersect[nodes, nodes] and Union[nodes, nodes] combine two lists; "
+    "Contains[nodes, node] and Exists[list] answer yes or no; Finish[answer]",
+)
 LABELS = {"plan": "Plan", "thought": "Thought", "action": "Action"}
 
 
-PromptForm = Literal["flat", "schema"]
-PROMPT_FORMS: tuple[PromptForm, ...] = ("flat", "schema")
-TRAINED_FORM: PromptForm = "schema"  # the form `train reasoner` records its trajectories in
+PromptForm = Literal["flat", "schema", "composed"]
+PROMPT_FORMS: tuple[PromptForm, ...] = ("flat", "schema", "composed")
+TRAINED_FORM: PromptForm = "composed"  # the form `train reasoner` records its trajectories in
+FUNCTION_LINES: dict[str, str] = {"flat": FUNCTIONS, "schema": SCHEMA_FUNCTIONS, "composed": COMPOSED_FUNCTIONS}
 SCHEMA_TYPES = 6  # node types the schema line shows (the question's first)
 SCHEMA_FEATURES = 6  # feature names per type
 SCHEMA_RELATIONS = 10  # relations per type: a wide schema (FB15k-237's) cannot swamp the prompt
@@ -65,7 +75,7 @@ def graph_line(store: GraphStore, form: PromptForm = TRAINED_FORM, question: str
         features, relations = vocabulary(store)
         types = ", ".join(store.node_types()) or "node"
         return f"Graph: {store.name}. Nodes: {types}. Features: {features}. Relations: {relations}."
-    if form != "schema":
+    if form not in PROMPT_FORMS:
         raise ValueError(f"prompt form must be one of {', '.join(PROMPT_FORMS)}, got {form!r}")
     words = question_stems(question)
     schema, features = store.schema(), store.type_features()
@@ -145,7 +155,9 @@ def tuned_prompt(
     """
     if role not in LABELS:
         raise ValueError(f"role must be one of {', '.join(LABELS)}, got {role!r}")
-    functions = FUNCTIONS if form == "flat" else SCHEMA_FUNCTIONS
+    if form not in FUNCTION_LINES:
+        raise ValueError(f"prompt form must be one of {', '.join(PROMPT_FORMS)}, got {form!r}")
+    functions = FUNCTION_LINES[form]
     lines = [graph_line(store, form, question), f"Functions: {functions}."]
     lines += [f"Lesson: {' '.join(lesson.split())}" for lesson in lessons]
     lines.append(f"Question: {question}")
@@ -199,9 +211,12 @@ def tuned_reasoner_data() -> str:
     from graphreason.tools.core.loaders import KNOWN_GRAPHS, UNSEEN_GRAPHS
 
     try:
-        data = _shipped_card()["data"]
-        graphs, links = list(data.get("graphs") or []), list(data.get("undirected_cora_relations") or [])
-        programs = list(data.get("program_graphs") or [])
+        card = _shipped_card()
+        stages = [card["data"]] + ([card["earlier_stage"]["data"]] if isinstance(card.get("earlier_stage"), dict) else [])
+        data = stages[0]
+        graphs = list(dict.fromkeys(g for stage in stages for g in stage.get("graphs") or []))
+        links = list(dict.fromkeys(r for stage in stages for r in stage.get("undirected_cora_relations") or []))
+        programs = list(dict.fromkeys(g for stage in stages for g in stage.get("program_graphs") or []))
     except (LookupError, TypeError):
         return "teacher trajectories (its card is unreadable)"
     parts = [f"template questions on {', '.join(graphs)}"] if graphs else []

@@ -331,8 +331,8 @@ def test_a_slip_the_error_cannot_show_is_taught_without_the_slip(monkeypatch) ->
 
 
 def test_filter_questions_count_with_matching_through_the_workflow(tmp_path) -> None:
-    """The two shapes that filter by a value the question names: Count[Matching[...]] and the count
-    (or yes / no) read off it, reaching the gold through the real workflow."""
+    """The two shapes that filter by a value the question names: Count[Matching[...]] or Exists[Matching[...]],
+    whose observation holds the count (or yes / no), reaching the gold through the real workflow."""
     from graphreason.evals.datasets.program_questions import program_questions
     from graphreason.tools.core.loaders import save_graph_json
     from tests.evals.datasets.test_program_questions import _shop
@@ -347,4 +347,4 @@ def test_filter_questions_count_with_matching_through_the_workflow(tmp_path) -> 
         assert records[2].output == item.reference_action and "Matching[Neighbour[Retrieve[" in item.reference_action
         assert records[-1].output == f"Finish[{item.answer}]"
         if item.meta["shape"] == "any_with":
-            assert item.answer in ("yes", "no") and "so the answer is" in records[-2].output
+            assert item.answer in ("yes", "no") and records[-2].output == f"The observation gives {item.answer}."

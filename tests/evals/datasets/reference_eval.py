@@ -67,11 +67,19 @@ class ReferenceEvaluator:
             mode = unique_mode(values)
             assert mode is not None, f"{text}: tied"
             return mode
-        if name == "Differing":
+        if name in ("Differing", "Same"):
             node_text, relation, feature = split_top_level(inner)
             node = self.call(node_text)
             own = self.store.feature(node, feature)
-            return sum(1 for other in self.store.neighbors(node, relation) if self.store.feature(other, feature) != own)
+            neighbours = self.store.neighbors(node, relation)
+            return sum(1 for other in neighbours if (self.store.feature(other, feature) == own) == (name == "Same"))
+        if name in ("Intersect", "Union", "Contains"):  # two arguments, both evaluated
+            first, second = (self.call(part) for part in split_top_level(inner))
+            if name == "Contains":
+                return "yes" if second in first else "no"
+            return [n for n in first if n in second] if name == "Intersect" else list(dict.fromkeys([*first, *second]))
+        if name == "Exists":
+            return "yes" if flatten(self.call(inner)) else "no"
         if name == "Matching":  # the nodes of a list whose feature is the value (case, _ and spaces aside)
             nodes_text, feature, value = split_top_level(inner)
             nodes = self.call(nodes_text)
@@ -82,8 +90,9 @@ class ReferenceEvaluator:
             return [n for n in nodes if fold(self.store.features(n).get(feature, "")) == fold(value)]
         subject_text, key = split_top_level(inner)
         subject = self.call(subject_text)
-        if name == "MaxDegree":
-            best = unique_argmax({node: len(self.store.neighbors(node, key)) for node in subject})
+        if name in ("MaxDegree", "MinDegree"):
+            sign = 1 if name == "MaxDegree" else -1
+            best = unique_argmax({node: sign * len(self.store.neighbors(node, key)) for node in subject})
             assert best is not None, f"{text}: tied"
             return best[0]
         if name == "Feature":

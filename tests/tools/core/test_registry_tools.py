@@ -68,8 +68,9 @@ def test_every_entry_of_every_registry_is_a_tool_listing_its_params(functions: G
 def test_terminal_entries_are_not_tools(functions: GraphFunctions) -> None:
     names = [t.name for t in GRAPH_FUNCTIONS.as_tools(functions)]
     assert "finish" not in names and names == [
-        "retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "differing", "matching"
-    ]
+        "retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "differing", "matching",
+        "mindegree", "same", "intersect", "union", "contains", "exists",
+    ]  # fmt: skip
 
 
 def test_parameter_kinds_type_the_schema() -> None:

@@ -16,7 +16,8 @@ def tools(functions: GraphFunctions) -> dict[str, BaseTool]:
 
 def test_names_schemas_and_descriptions(tools: dict[str, BaseTool]) -> None:
     assert sorted(tools) == [
-        "count", "degree", "differing", "feature", "matching", "maxdegree", "mode", "neighbour", "retrieve"
+        "contains", "count", "degree", "differing", "exists", "feature", "intersect", "matching", "maxdegree",
+        "mindegree", "mode", "neighbour", "retrieve", "same", "union",
     ]  # fmt: skip
     assert set(tools["matching"].args) == {"nodes", "key", "value"}
     assert tools["count"].tool_call_schema.model_json_schema()["properties"]["values"]["type"] == "array"
@@ -40,6 +41,13 @@ def test_invoke_with_dict_args(tools: dict[str, BaseTool]) -> None:
     assert tools["matching"].invoke({"nodes": ["1", "2", "3"], "key": "title", "value": "reflexion"}) == (
         "The nodes whose title is reflexion are: ['3']."
     )
+
+
+def test_a_second_node_argument_takes_a_list_or_one_id(tools: dict[str, BaseTool]) -> None:
+    other = tools["intersect"].tool_call_schema.model_json_schema()["properties"]["other"]
+    assert {option["type"] for option in other["anyOf"]} == {"string", "array"}
+    assert tools["intersect"].invoke({"nodes": ["1", "2", "3"], "other": ["3", "4"]}) == "The nodes in both lists are: ['3']."
+    assert tools["contains"].invoke({"nodes": ["1", "2"], "node": 2}) == "Whether the list holds 2 is: yes."
 
 
 def test_numeric_ids_are_accepted(tools: dict[str, BaseTool]) -> None:

@@ -10,6 +10,7 @@ from graphreason.tools.core.loaders import load_graph
 from graphreason.tools.core.store import GraphStore
 from graphreason.workflows.counselor import CounselorContext, solve
 from graphreason.workflows.counselor.tuned import (
+    COMPOSED_FUNCTIONS,
     FUNCTIONS,
     SCHEMA_FUNCTIONS,
     SCHEMA_RELATIONS,
@@ -85,7 +86,7 @@ def test_the_prompt_names_the_loaded_graph_and_ends_with_the_line_to_write() -> 
     assert lines[0] == graph_line(store, question=QUESTION)
     assert lines[0] == "Graph: mini_academic. author: name; paper->paper. paper: label, title, year; " \
         "author->author, cited_by->paper, cites->paper."  # each type: its features, its relations and their targets
-    assert lines[1] == f"Functions: {SCHEMA_FUNCTIONS}." and lines[2] == "Lesson: Look again."
+    assert lines[1] == f"Functions: {COMPOSED_FUNCTIONS}." and lines[2] == "Lesson: Look again."
     assert "Matching[nodes, feature, value]" in SCHEMA_FUNCTIONS and "Matching" not in FUNCTIONS
     assert lines[3] == f"Question: {QUESTION}"
     assert lines[4:] == [
@@ -103,7 +104,7 @@ def test_the_workflow_sends_the_short_prompt_only_when_asked() -> None:
     labels = ["Plan 1:", "Thought 1:", "Action 1:", "Plan 2:", "Thought 2:", "Action 2:", "Plan 3:", "Thought 3:"]
     prompts = [str(call[-1].content) for call in tuned.calls]
     assert [p.splitlines()[-1] for p in prompts[:8]] == labels
-    assert all(p.startswith("Graph: mini_academic.") and len(p) < 1200 for p in prompts)
+    assert all(p.startswith("Graph: mini_academic.") and len(p) < 1500 for p in prompts)
     assert "Observation 1: The ID of this retrieval target node is p2." in prompts[3]
     for form in ("auto", "paper"):  # a scripted model is not the tuned reasoner: auto gives it the paper's
         paper, _ = _run(form)
@@ -152,7 +153,7 @@ def test_the_flat_form_is_the_one_older_adapters_read() -> None:
     assert functions == f"Functions: {FUNCTIONS}."  # the line the flat form's adapters were trained on
     assert flat == "Graph: mini_academic. Nodes: author, paper. Features: title, label, year, name. " \
         "Relations: author, cited_by, cites, paper."
-    with pytest.raises(ValueError, match="prompt form must be one of flat, schema"):
+    with pytest.raises(ValueError, match="prompt form must be one of flat, schema, composed"):
         graph_line(store, "typed")  # type: ignore[arg-type]
 
 
@@ -203,7 +204,7 @@ def test_the_adapter_reads_the_form_its_card_names(monkeypatch, tmp_path) -> Non
     tuned = CounselorContext()
     assert tuned.tuned_spec == TUNED and tuned.prompt_form == "schema"
     card.write_text(json.dumps({"prompt_form": "typed", "pad": "xy"}))
-    with pytest.raises(ValueError, match="names prompt form 'typed', not one of flat, schema"):
+    with pytest.raises(ValueError, match="names prompt form 'typed', not one of flat, schema, composed"):
         adapter_prompt_form()
     scripted = CounselorContext(reasoner_model=ScriptedChatModel(script=["x"]), reasoner_prompt="tuned")
     assert scripted.prompt_form == TRAINED_FORM  # the teacher records the form training writes
@@ -225,5 +226,21 @@ def test_the_training_data_is_told_from_the_shipped_card(monkeypatch, tmp_path) 
     )
     (tmp_path / "card.json").write_text(json.dumps({"data": {"graphs": ["cora"]}}))
     assert tuned_reasoner_data() == "teacher trajectories over template questions on cora; never citeseer or last-fm"
+    (tmp_path / "card.json").write_text(json.dumps({  # a second stage names what both stages were trained on
+        "data": {"graphs": [], "program_graphs": ["cora", "cora-web"], "held_out_family": "terse"},
+        "earlier_stage": {"data": {"graphs": ["movielens"], "program_graphs": ["cora", "wn18rr"]}}}))  # fmt: skip
+    assert tuned_reasoner_data() == (
+        "teacher trajectories over template questions on movielens; question programs over cora, cora-web, wn18rr; "
+        "never citeseer or last-fm, nor the terse wording family"
+    )
     (tmp_path / "card.json").write_text("{")  # nothing made up from a broken card
     assert tuned_reasoner_data() == "teacher trajectories (its card is unreadable)"
+
+
+def test_each_form_sends_the_functions_line_its_adapters_were_trained_on() -> None:
+    store = load_graph(str(FIXTURE))
+    composed = tuned_prompt("action", 1, "How many?", store, [], form="composed").splitlines()[1]
+    for name in ("MinDegree[", "Same[", "Intersect[", "Union[", "Contains[", "Exists[", "Matching["):
+        assert name in composed
+    assert tuned_prompt("action", 1, "How many?", store, [], form="schema").splitlines()[1] == f"Functions: {SCHEMA_FUNCTIONS}."
+    assert tuned_prompt("action", 1, "How many?", store, [], form="flat").splitlines()[1] == f"Functions: {FUNCTIONS}."

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from graphreason.tools.core.errors import GraphError
-from graphreason.tools.core.registry.entry import Applied, Entry, MapMode
+from graphreason.tools.core.registry.entry import NODE, VALUES, Applied, Entry, MapMode, Param
 from graphreason.tools.core.registry.registry import FunctionCallError
 
 
@@ -41,8 +41,9 @@ class GraphContext(Protocol):
 def apply(entry: Entry, ctx: GraphContext, args: Sequence[Any]) -> FunctionResult:
     """Apply ``entry`` to ``args`` against ``ctx``; raises :class:`~graphreason.tools.core.errors.GraphError` on bad input.
 
-    Arguments after the first are passed as text. A list (or tuple) as first
-    argument is mapped over as the entry's ``maps`` says.
+    Arguments after the first are passed as text, except a list an inner call returned for a
+    parameter of node or value kind (``Intersect[Neighbour[1, cites], Neighbour[2, cites]]``).
+    A list (or tuple) as first argument is mapped over as the entry's ``maps`` says.
     """
     if entry.run is None or entry.observe is None:
         raise FunctionCallError(  # a terminal entry: the executor reads it, nothing applies it
@@ -54,10 +55,20 @@ def apply(entry: Entry, ctx: GraphContext, args: Sequence[Any]) -> FunctionResul
         raise FunctionCallError(message + ctx.arity_hint(entry, args))
     if not args:
         return _result(entry, ctx, entry.run(ctx))
-    subject, rest = args[0], [a if isinstance(a, str) else str(a) for a in args[1:]]
+    subject, rest = args[0], [_passed(entry, param, a) for param, a in zip(entry.params[1:], args[1:], strict=False)]
     if isinstance(subject, (list, tuple)) and entry.maps is not MapMode.NONE:
         return _mapped(entry, ctx, list(subject), rest)
     return _result(entry, ctx, entry.run(ctx, subject, *rest))
+
+
+def _passed(entry: Entry, param: Param, arg: Any) -> Any:
+    """A later argument as the implementation receives it: text, except a list for an entry that takes
+    whole lists (``maps`` NONE) where the parameter is of node or value kind."""
+    if isinstance(arg, str):
+        return arg
+    if isinstance(arg, (list, tuple)) and entry.maps is MapMode.NONE and param.kind in (NODE, VALUES):
+        return arg
+    return str(arg)
 
 
 def _result(entry: Entry, ctx: GraphContext, applied: Applied) -> FunctionResult:

@@ -47,7 +47,7 @@ from pydantic import BaseModel, BeforeValidator, Field, ValidationError, WithJso
 
 from graphreason.tools.core.errors import GraphError
 from graphreason.tools.core.registry.dispatch import FunctionResult, GraphContext, apply
-from graphreason.tools.core.registry.entry import Entry, MapMode, Param
+from graphreason.tools.core.registry.entry import NODE, Entry, MapMode, Param
 from graphreason.tools.core.registry.registry import Registry
 
 __all__ = [
@@ -74,11 +74,15 @@ def _as_text(value: Any) -> Any:
     return value if isinstance(value, str) else str(value)
 
 
+def _text_or_list(value: Any) -> Any:
+    # a later node argument: a list from an inner call stays a list; one id is read as text
+    return value if isinstance(value, (list, tuple)) else _as_text(value)
+
+
 Text = Annotated[str, BeforeValidator(_as_text)]
+_ONE_OR_MANY = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
 # The first argument: a value or, from an inner call, a list; passed on as it came.
-SubjectArg = Annotated[
-    Any, WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]})
-]
+SubjectArg = Annotated[Any, WithJsonSchema(_ONE_OR_MANY)]
 # How usage texts name the JSON types of parameters.
 _PY_TYPES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
 
@@ -105,6 +109,8 @@ def _field_type(entry: Entry, index: int) -> Any:
         one = {"type": json_type}
         many = {"anyOf": [one, {"type": "array", "items": one}]}
         return Annotated[Any, WithJsonSchema(one if entry.maps is MapMode.NONE else many)]
+    if entry.params[index].kind is NODE and entry.maps is MapMode.NONE:  # one node, or a list (Intersect's second)
+        return Annotated[Any, BeforeValidator(_text_or_list), WithJsonSchema(_ONE_OR_MANY)]
     if json_type == "string":
         return Text
     # passed through as given: the implementation checks it and says what it expected

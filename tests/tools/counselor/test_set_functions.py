@@ -1,0 +1,78 @@
+"""The functions that close the questions worked out over lists: MinDegree, Same, Intersect, Union, Contains, Exists.
+
+Each returns the answer in its observation, so a question program is one action (the tuned
+reasoner never intersects two lists in its head). On the test graph (tests/tools/conftest.py)
+paper 1 cites 2, 3 and 4; 2 cites 4 and 5; 3 cites 4; 4 cites 5 and 6; years are 2021 + id - 1.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graphreason.evals.counselor.reference_agent import observation_values
+from graphreason.tools.counselor.calls import run_action
+from graphreason.tools.counselor.functions import GraphFunctions
+from graphreason.tools.counselor.registry import AGGREGATES, GRAPH_FUNCTIONS
+
+
+@pytest.mark.parametrize(
+    ("action", "observation", "value"),
+    [
+        # 2, 3, 4 cite 2, 1 and 2 papers: 3 is the one with the fewest
+        ("MinDegree[Neighbour[1, cites], cites]", "The node with the fewest cites neighbors (1) is: 3.", 3),
+        ("Feature[MinDegree[Neighbour[1, cites], cites], title]", None, None),
+        ("Same[1, cites, year]", "The number of cites neighbors of 1 whose year is its own (2021) is: 0.", 0),
+        ("Same[1, cites, abstract]", "The number of cites neighbors of 1 whose abstract is its own () is: 3.", 3),
+        ("Intersect[Neighbour[1, cites], Neighbour[2, cites]]", "The nodes in both lists are: ['4'].", ["4"]),
+        ("Count[Intersect[Neighbour[1, cites], Neighbour[2, cites]]]", "The number of distinct values is: 1.", 1),
+        ("Count[Union[Neighbour[1, cites], Neighbour[2, cites]]]", "The number of distinct values is: 4.", 4),
+        ("Contains[Neighbour[1, cites], 4]", "Whether the list holds 4 is: yes.", "yes"),
+        ("Contains[Neighbour[1, cites], 5]", "Whether the list holds 5 is: no.", "no"),
+        ("Exists[Matching[Neighbour[1, cites], year, 2022]]", "Whether the list holds anything is: yes.", "yes"),
+        ("Exists[Matching[Neighbour[1, cites], year, 1999]]", "Whether the list holds anything is: no.", "no"),
+    ],
+)
+def test_each_observation_holds_the_answer(
+    functions: GraphFunctions, action: str, observation: str | None, value: object
+) -> None:
+    result = run_action(action, functions)
+    assert result.ok, result.observation
+    if observation is None:  # a node found by MinDegree feeds a Feature like any node id
+        assert result.observation == f"The title feature of 3 are: {functions.store.features('3')['title']}."
+        return
+    assert result.observation == observation
+    assert observation_values(result.observation) == [value]
+
+
+def test_union_keeps_each_node_once_in_first_seen_order(functions: GraphFunctions) -> None:
+    result = run_action("Union[Neighbour[1, cites], Neighbour[2, cites]]", functions)
+    assert result.ok and result.observation == "The nodes in either list are: ['2', '3', '4', '5']."
+
+
+def test_a_tie_for_the_fewest_is_reported_not_broken(functions: GraphFunctions) -> None:
+    tie = run_action("MinDegree[Neighbour[2, cites], cites]", functions)  # 4 cites 2 papers, 5 cites 0? see below
+    degrees = {n: len(functions.store.neighbors(n, "cites")) for n in ("4", "5")}
+    if degrees["4"] == degrees["5"]:
+        assert not tie.ok and "No single node has the fewest" in tie.observation
+    else:
+        assert tie.ok and tie.observation.endswith(f"is: {min(degrees, key=degrees.get)}.")
+    two = run_action("MinDegree[Neighbour[4, cited_by], cites]", functions)  # 1, 2, 3 cite 3, 2 and 1 papers
+    assert two.ok and two.observation.endswith("is: 3.")
+
+
+def test_bad_arguments_say_what_is_valid(functions: GraphFunctions) -> None:
+    assert "give it one node id, not a list" in run_action("Same[Neighbour[1, cites], cites, year]", functions).observation
+    missing = run_action("Same[1, written, year]", functions)
+    assert not missing.ok and "cites" in missing.observation  # the relations paper 1 has are named
+    empty = run_action("MinDegree[Neighbour[6, cites], cites]", functions)
+    assert not empty.ok and "MinDegree got an empty list" in empty.observation
+    many = run_action("Contains[Neighbour[1, cites], Neighbour[2, cites]]", functions)
+    assert not many.ok and "Contains looks for one node" in many.observation
+    assert run_action("Exists[3]", functions).observation.endswith("(Exists got one value, not a list)")
+
+
+def test_every_new_function_is_declared_once_and_answers_in_its_observation() -> None:
+    for name in ("MinDegree", "Same", "Contains", "Exists"):
+        assert name in AGGREGATES and GRAPH_FUNCTIONS.get(name) is not None
+    for name in ("Intersect", "Union"):  # lists for Count or Feature to read, like Matching
+        assert name not in AGGREGATES and GRAPH_FUNCTIONS.get(name) is not None
