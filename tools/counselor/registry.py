@@ -219,17 +219,6 @@ def _degrees(fx: GraphFunctions, nodes: Any, relation: str, name: str) -> tuple[
     return degrees, label
 
 
-def _max_degree(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
-    degrees, label = _degrees(fx, nodes, relation, "MaxDegree")
-    tied, top = _leaders(degrees)
-    if len(tied) > 1:
-        raise GraphError(
-            f"No single node has the most {label} neighbors: {fx.render_list(tied)} have {top} each."
-        )
-    note = _ONE_VALUE if _single(nodes) else ""
-    return Applied(tied[0], subject=note, label=f"{label} neighbors ({top})")
-
-
 def _noted(name: str, note: str | None, sentence: str) -> str:
     """An aggregate's observation, then what it says about its input (one value, an empty list), if anything.
 
@@ -258,15 +247,32 @@ MODE = Entry(
     maps=MapMode.NONE,
 )
 
-MAX_DEGREE = Entry(
-    "MaxDegree",
-    (Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."), _RELATION),
-    "The one node of a list with the most neighbours along an edge type (a tie is reported, not broken).",
-    run=_max_degree,
-    observe=lambda fx, a: _noted("MaxDegree", a.subject, f"the node with the most {a.label} is: {a.value}."),
-    maps=MapMode.NONE,
-    returns=NODE,
-)
+def _extreme(name: str, most: bool) -> Entry:
+    """MaxDegree or MinDegree: the one node of a list with the most (fewest) neighbours along a relation."""
+    word = "most" if most else "fewest"
+
+    def run(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
+        degrees, label = _degrees(fx, nodes, relation, name)
+        best = max(degrees.values()) if most else min(degrees.values())
+        tied = [nid for nid, degree in degrees.items() if degree == best]
+        if len(tied) > 1:
+            raise GraphError(f"No single node has the {word} {label} neighbors: {fx.render_list(tied)} have {best} each.")
+        note = _ONE_VALUE if _single(nodes) else ""
+        return Applied(tied[0], subject=note, label=f"{label} neighbors ({best})")
+
+    return Entry(
+        name,
+        (Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."), _RELATION),
+        f"The one node of a list with the {word} neighbours along an edge type (a tie is reported, not broken).",
+        run=run,
+        observe=lambda fx, a: _noted(name, a.subject, f"the node with the {word} {a.label} is: {a.value}."),
+        maps=MapMode.NONE,
+        returns=NODE,
+    )
+
+
+MAX_DEGREE = _extreme("MaxDegree", most=True)
+MIN_DEGREE = _extreme("MinDegree", most=False)
 
 
 def _compared(fx: GraphFunctions, node: Any, relation: str, key: str, name: str, same: bool) -> Applied:
@@ -280,18 +286,29 @@ def _compared(fx: GraphFunctions, node: Any, relation: str, key: str, name: str,
     return Applied(counted, subject=nid, label=f"{label} neighbors of {nid} whose {feature} {whose} ({own})")
 
 
-def _differing(fx: GraphFunctions, node: Any, relation: str, key: str) -> Applied:
-    return _compared(fx, node, relation, key, "Differing", same=False)
+def _comparing(name: str, same: bool, description: str) -> Entry:
+    """Differing or Same: how many of a node's neighbours lack (or share) its own feature value."""
+
+    def run(fx: GraphFunctions, node: Any, relation: str, key: str) -> Applied:
+        return _compared(fx, node, relation, key, name, same)
+
+    return Entry(
+        name,
+        (_NODE, _RELATION, Param("key", FEATURE_KEY, "Feature name, e.g. label.", placeholder="feature")),
+        description,
+        run=run,
+        observe=lambda fx, a: f"The number of {a.label} is: {a.value}.",
+        maps=MapMode.NONE,
+    )
 
 
-DIFFERING = Entry(
-    "Differing",
-    (_NODE, _RELATION, Param("key", FEATURE_KEY, "Feature name, e.g. label.", placeholder="feature")),
-    "Count the neighbours of a node along one edge type whose feature value differs from the node's own.",
-    run=_differing,
-    observe=lambda fx, a: f"The number of {a.label} is: {a.value}.",
-    maps=MapMode.NONE,
+DIFFERING = _comparing(
+    "Differing", False, "Count the neighbours of a node along one edge type whose feature value differs from the node's own."
 )
+SAME = _comparing(
+    "Same", True, "Count the neighbours of a node along one edge type whose feature value equals the node's own."
+)
+
 
 def folded(value: Any) -> str:
     """A feature value as Matching compares it: case, underscores and runs of spaces aside."""
@@ -326,41 +343,6 @@ MATCHING = Entry(
     maps=MapMode.NONE,
     returns=NODE,
 )
-
-def _min_degree(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
-    degrees, label = _degrees(fx, nodes, relation, "MinDegree")
-    low = min(degrees.values())
-    tied = [nid for nid, degree in degrees.items() if degree == low]
-    if len(tied) > 1:
-        raise GraphError(f"No single node has the fewest {label} neighbors: {fx.render_list(tied)} have {low} each.")
-    note = _ONE_VALUE if _single(nodes) else ""
-    return Applied(tied[0], subject=note, label=f"{label} neighbors ({low})")
-
-
-MIN_DEGREE = Entry(
-    "MinDegree",
-    (Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."), _RELATION),
-    "The one node of a list with the fewest neighbours along an edge type (a tie is reported, not broken).",
-    run=_min_degree,
-    observe=lambda fx, a: _noted("MinDegree", a.subject, f"the node with the fewest {a.label} is: {a.value}."),
-    maps=MapMode.NONE,
-    returns=NODE,
-)
-
-
-def _same(fx: GraphFunctions, node: Any, relation: str, key: str) -> Applied:
-    return _compared(fx, node, relation, key, "Same", same=True)
-
-
-SAME = Entry(
-    "Same",
-    (_NODE, _RELATION, Param("key", FEATURE_KEY, "Feature name, e.g. label.", placeholder="feature")),
-    "Count the neighbours of a node along one edge type whose feature value equals the node's own.",
-    run=_same,
-    observe=lambda fx, a: f"The number of {a.label} is: {a.value}.",
-    maps=MapMode.NONE,
-)
-
 
 def _members(fx: GraphFunctions, nodes: Any) -> list[str]:
     """The node ids of a list argument (one node is a list of one), resolved, de-duplicated in order."""
