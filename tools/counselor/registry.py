@@ -349,43 +349,38 @@ def _members(fx: GraphFunctions, nodes: Any) -> list[str]:
     return list(dict.fromkeys(fx.resolve_node(n) for n in ([nodes] if _single(nodes) else nodes) if n is not None))
 
 
-def _set_of(name: str, keep_both: bool) -> Any:
+def _set_entry(name: str, keep_both: bool, description: str, aliases: tuple[str, ...] = ()) -> Entry:
+    """Intersect or Union: the nodes in both of two lists (``keep_both``), or in either, each once."""
+    label = "in both lists" if keep_both else "in either list"
+
     def run(fx: GraphFunctions, first: Any, second: Any) -> Applied:
         if isinstance(second, str) and second.startswith("["):
             raise GraphError(f"{name} takes two lists from inner calls, e.g. {name}[Neighbour[1, cites], Neighbour[2, cites]].")
         left, right = _members(fx, first), _members(fx, second)
         other = set(right)
         kept = [n for n in left if n in other] if keep_both else list(dict.fromkeys(left + right))
-        return Applied(kept, label="in both lists" if keep_both else "in either list")
+        return Applied(kept, label=label)
 
-    return run
+    return Entry(
+        name,
+        (
+            Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."),
+            Param("other", NODE, "A second list of node ids, e.g. another Neighbour[...]."),
+        ),
+        description,
+        run=run,
+        observe=lambda fx, a: f"The nodes {a.label} are: {fx.render_list(a.value)}.",
+        aliases=aliases,
+        maps=MapMode.NONE,
+        returns=NODE,
+    )
 
 
-_LISTS = (
-    Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."),
-    Param("other", NODE, "A second list of node ids, e.g. another Neighbour[...]."),
-)
-
-INTERSECT = Entry(
-    "Intersect",
-    _LISTS,
-    "The nodes that are in both of two lists (e.g. the neighbours two nodes share).",
-    run=_set_of("Intersect", keep_both=True),
-    observe=lambda fx, a: f"The nodes {a.label} are: {fx.render_list(a.value)}.",
+INTERSECT = _set_entry(
+    "Intersect", True, "The nodes that are in both of two lists (e.g. the neighbours two nodes share).",
     aliases=("Intersection", "Common"),
-    maps=MapMode.NONE,
-    returns=NODE,
-)
-
-UNION = Entry(
-    "Union",
-    _LISTS,
-    "The nodes that are in either of two lists, each once.",
-    run=_set_of("Union", keep_both=False),
-    observe=lambda fx, a: f"The nodes {a.label} are: {fx.render_list(a.value)}.",
-    maps=MapMode.NONE,
-    returns=NODE,
-)
+)  # fmt: skip
+UNION = _set_entry("Union", False, "The nodes that are in either of two lists, each once.")
 
 
 def _contains(fx: GraphFunctions, nodes: Any, node: Any) -> Applied:

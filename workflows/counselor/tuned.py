@@ -61,9 +61,10 @@ LABELS = {"plan": "Plan", "thought": "Thought", "action": "Action"}
 
 
 PromptForm = Literal["flat", "schema", "composed"]
-PROMPT_FORMS: tuple[PromptForm, ...] = ("flat", "schema", "composed")
+# each form's functions line: the one its adapters were trained on
+FUNCTION_LINES: dict[PromptForm, str] = {"flat": FUNCTIONS, "schema": SCHEMA_FUNCTIONS, "composed": COMPOSED_FUNCTIONS}
+PROMPT_FORMS: tuple[PromptForm, ...] = tuple(FUNCTION_LINES)
 TRAINED_FORM: PromptForm = "composed"  # the form `train reasoner` records its trajectories in
-FUNCTION_LINES: dict[str, str] = {"flat": FUNCTIONS, "schema": SCHEMA_FUNCTIONS, "composed": COMPOSED_FUNCTIONS}
 SCHEMA_TYPES = 6  # node types the schema line shows (the question's first)
 SCHEMA_FEATURES = 6  # feature names per type
 SCHEMA_RELATIONS = 10  # relations per type: a wide schema (FB15k-237's) cannot swamp the prompt
@@ -155,10 +156,8 @@ def tuned_prompt(
     """
     if role not in LABELS:
         raise ValueError(f"role must be one of {', '.join(LABELS)}, got {role!r}")
-    if form not in FUNCTION_LINES:
-        raise ValueError(f"prompt form must be one of {', '.join(PROMPT_FORMS)}, got {form!r}")
-    functions = FUNCTION_LINES[form]
-    lines = [graph_line(store, form, question), f"Functions: {functions}."]
+    lines = [graph_line(store, form, question)]  # refuses an unknown form
+    lines.append(f"Functions: {FUNCTION_LINES[form]}.")
     lines += [f"Lesson: {' '.join(lesson.split())}" for lesson in lessons]
     lines.append(f"Question: {question}")
     lines += trial_lines(steps, with_plan)
