@@ -10,7 +10,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 # this machine image) every process would compile torch, transformers and langgraph again.
 UV := $(BIN)/uv pip install --compile-bytecode --python $(BIN)/python
 
-.PHONY: .venv dev demo test bench lint clean distclean train-generator train-agent train-reasoner disk-report docs
+.PHONY: .venv dev demo test bench lint clean distclean train-generator train-agent train-reasoner train-planner disk-report docs
 
 .venv: $(STAMP)
 dev: $(DEV_STAMP)
@@ -84,6 +84,11 @@ train-reasoner: $(DEV_STAMP)
 		--programs-per-shape 8 --hold-out-family terse --max-length 768 --lr 3e-4 --lora-layers 10 --steps 800 \
 		--eval-every 150 --val-examples 16 --save-every 50 --out runs/reasoner-schema $(TRAIN_FLAGS)
 	$(BIN)/python -m graphreason.llm.finetune.export runs/reasoner-schema llm/adapters/counselor-reasoner
+
+# The shipped operation planner of Graph Counselor (which functions, nested how, a question's Action needs): a text
+# classifier fitted in under a minute on the reasoner's training questions; its card records its figures.
+train-planner: $(DEV_STAMP)
+	$(BIN)/graphreason train planner --out llm/adapters/counselor-planner
 
 # The shipped GraphAgent agent adapter: about three passes over a teacher's faithful-mode decisions on Cora's
 # training and validation nodes (each episode starts from the label recall line; half run under permuted label

@@ -119,7 +119,7 @@ def main() -> None:
             key: figures[key] for key in ("out_of_distribution_exact_match", "out_of_distribution_questions",
                                           "held_out_family", "family_out_exact_match", "family_out_questions",
                                           "graphs", "n_per_template", "adapter_sha256")  # fmt: skip
-        }
+        } | {"operation_planner": figures["models"].get("operation_planner")}
         CARD.write_text(json.dumps(card, indent=2, default=str) + "\n")
 
 

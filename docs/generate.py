@@ -22,6 +22,7 @@ differs, so the docs cannot drift from the code or the files.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sys
@@ -150,7 +151,7 @@ def quality(method: str) -> str:
              "in-template: the project's own question templates on a graph never trained on"],
         )  # fmt: skip
         source = "llm/adapters/counselor-reasoner/card.json"
-        rows += ["", *_counselor_generalization()]
+        rows += ["", *_counselor_generalization(), "", *_counselor_planner()]
     elif method == "graphagent":
         card = _card("graphagent-agent")
         scores = card["validation_scores"]
@@ -222,12 +223,46 @@ def _counselor_generalization() -> list[str]:
         "",
         *_table(["graph", "kind", "questions", "exact match", "finals refused", "finals mapped", "s / question"], *rows),
         "",
-        f"Measured {result['date'][:10]} on commit `{result['commit']}` by `{result['command']}`, embedded defaults "
-        f"(reasoner `{figures['models']['reasoner']}`, {figures['settings']['max_steps']} steps, "
+        f"Measured {result['date'][:10]} on commit `{result['commit']}`"
+        f"{' with uncommitted changes' if result.get('uncommitted_changes') else ''} by `{result['command']}`, "
+        f"embedded defaults (reasoner `{figures['models']['reasoner']}`, {figures['settings']['max_steps']} steps, "
         f"{figures['settings']['max_reflections']} reflections). Rows marked *trained on* are in-distribution "
         "and left out of the pooled figures.",
     ]
-    return lines + _other_weights("counselor-reasoner", figures)
+    return lines + _planner_note(figures["models"]) + _other_weights("counselor-reasoner", figures)
+
+
+def _planner_note(models: dict[str, Any]) -> list[str]:
+    """Whether the figures' Actions were shaped by the operation planner shipped now."""
+    used = models.get("operation_planner")
+    if not used:
+        return ["The operation planner was off for these figures."]
+    path = REPO / "llm" / "adapters" / "counselor-planner" / "planner.json"
+    shipped = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.is_file() else None
+    if used != shipped:
+        return ["These figures were measured with another operation planner than the one shipped now."]
+    return [f"The operation planner shipped now (`{used}`) shaped the Actions."]
+
+
+def _counselor_planner() -> list[str]:
+    """The operation planner on questions it never trained on, as its card records."""
+    if not (ADAPTERS / "counselor-planner" / "card.json").is_file():
+        return ["The operation planner: no card (`graphreason train planner`)."]
+    card = _card("counselor-planner")
+    rows = [[name, str(row["n"]), f"{row['top1']:.1f}", f"{row['applied']:.1f}",
+             "" if row["applied_right"] is None else f"{row['applied_right']:.1f}"]
+            for name, row in card["validation"].items() if row.get("n")]  # fmt: skip
+    data = card["data"]
+    return [
+        f"**The operation planner** (`llm/adapters/counselor-planner/`) was fitted in {card['seconds']:.0f} s on "
+        f"{data['trained_on']} questions of {len(data['skeletons'])} skeletons (the reasoner's training graphs; "
+        f"the `{data['held_out_family']}` wording family left out). It shapes an Action when its top skeleton's "
+        f"probability is at least {card['confidence']}:",
+        "",
+        *_table(["questions", "n", "top skeleton right %", "applied %", "right when applied %"], *rows),
+        "",
+        f"Fitted {card['date'][:10]} by `{card['command']}`.",
+    ]
 
 
 def _graphagent_generalization() -> list[str]:

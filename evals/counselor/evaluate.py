@@ -21,6 +21,7 @@ from graphreason.evals.report import COUNSELOR_REPORT
 from graphreason.evals.runner import default_scores, gold_of, item_field
 from graphreason.tools.core.jsonl import read_jsonl
 from graphreason.workflows.counselor.context import MODES, CounselorContext
+from graphreason.workflows.counselor.operations import planner_in_use
 from graphreason.workflows.run_context import with_settings
 
 DATASETS = ("generated", "grbench", "programs")
@@ -231,6 +232,9 @@ def _meta(
             "judge": driver.model_name(template.model_of("judge")),
             "metric_judge": metric_judge_model,
             "embedding": template.embedding_model,
+            "operation_planner": planner_in_use(
+                template.operation_confidence, template.grammar and template.embedded_reasoner
+            ),  # the planner file's digest where it shapes the Actions
         },
         "settings": {
             **{f.name: getattr(template, f.name) for f in fields(template) if f.name not in _NOT_SETTINGS},

@@ -431,6 +431,44 @@ def linked_questions(link: str, folder: str | Path, *, n_per_template: int, seed
     return [replace(item, graph=spec, meta={**item.meta, "graph_name": name}) for item in items]
 
 
+def training_questions(
+    graphs: Iterable[str],
+    *,
+    links: Iterable[str],
+    n_per_template: int,
+    seed: int,
+    root_of: dict[str, Any] | None = None,
+    work_dir: str | Path | None = None,
+    program_graphs: Iterable[str] = (),
+    programs_per_shape: int = 20,
+) -> list[QAItem]:
+    """The questions the tuned reasoner's teacher (and the operation planner) learn from, before any split.
+
+    Templates on ``graphs``, the direction-free family on one undirected Cora copy per ``links`` name
+    (written under ``work_dir``), and question programs with a reference action over ``program_graphs``
+    (renamed copies are written first). See :func:`build_records` for the arguments.
+    """
+    roots = root_of or {}
+    items: list[QAItem] = []
+    for graph in graphs:
+        items += generate_questions(graph, n_per_template=n_per_template, seed=seed, root=roots.get(graph))
+    folder = Path(work_dir) if work_dir is not None else Path(tempfile.mkdtemp(prefix="reasoner-graphs-"))
+    for link in links:
+        items += linked_questions(link, folder, n_per_template=n_per_template, seed=seed, root=roots.get("cora"))
+    for spec in program_graphs:
+        path = write_renamed(spec, folder) if spec in RENAMINGS else spec  # a renamed copy is written first
+        store = load_graph(path)
+        asked = program_questions(store, programs_per_shape * len(SHAPES), seed=seed, graph_spec=path, for_training=True)
+        items += [replace(item, meta={**item.meta, "graph_name": store.name}) for item in asked if item.reference_action]
+    return items
+
+
+def held_out_whole(item: QAItem, graph: str | None, family: str | None) -> bool:
+    """Whether ``item`` is on the held-out ``graph`` (its name) or worded in the held-out ``family``."""
+    name = str(item.meta.get("graph_name") or item.graph or "")
+    return (graph is not None and name == graph) or (family is not None and item.meta.get("family") == family)
+
+
 def build_records(
     graphs: Iterable[str] = TRAIN_GRAPHS,
     *,
@@ -468,27 +506,14 @@ def build_records(
         check_trainable(spec)  # a loaded graph's own name is checked again when its questions are drawn
     if held_out_family is not None and held_out_family not in FAMILIES:
         raise ValueError(f"unknown wording family {held_out_family!r}; choose one of {', '.join(FAMILIES)}")
-    roots = root_of or {}
-    items: list[QAItem] = []
-    for graph in graphs:
-        items += generate_questions(graph, n_per_template=n_per_template, seed=seed, root=roots.get(graph))
-    folder = Path(work_dir) if work_dir is not None else Path(tempfile.mkdtemp(prefix="reasoner-graphs-"))
-    for link in links:
-        items += linked_questions(link, folder, n_per_template=n_per_template, seed=seed, root=roots.get("cora"))
-    for spec in program_graphs:
-        path = write_renamed(spec, folder) if spec in RENAMINGS else spec  # a renamed copy is written first
-        store = load_graph(path)
-        asked = program_questions(store, programs_per_shape * len(SHAPES), seed=seed, graph_spec=path, for_training=True)
-        items += [replace(item, meta={**item.meta, "graph_name": store.name}) for item in asked if item.reference_action]
-
-    def held_out_whole(item: QAItem) -> bool:
-        name = str(item.meta.get("graph_name") or item.graph or "")
-        return (held_out_graph is not None and name == held_out_graph) or (
-            held_out_family is not None and item.meta.get("family") == held_out_family
-        )
-
-    whole = [item for item in items if held_out_whole(item)]
-    train_items, held_out = split_questions([item for item in items if not held_out_whole(item)], seed)
+    items = training_questions(
+        graphs, links=links, n_per_template=n_per_template, seed=seed, root_of=root_of, work_dir=work_dir,
+        program_graphs=program_graphs, programs_per_shape=programs_per_shape,
+    )  # fmt: skip
+    whole = [item for item in items if held_out_whole(item, held_out_graph, held_out_family)]
+    train_items, held_out = split_questions(
+        [item for item in items if not held_out_whole(item, held_out_graph, held_out_family)], seed
+    )
     held_out += whole
 
     skipped: list[str] = []

@@ -14,9 +14,26 @@ write an Action that parses and names what exists:
   observation shows, or (with ``compound``, at most :data:`MAX_DEPTH` calls
   deep) a call of a function that returns node ids (``Retrieve``, ``Neighbour``);
 * a list argument (``Count[...]``, ``Mode[...]``) is a call of any graph function (``compound`` only);
-* a relation or feature argument is one of the loaded graph's own names;
+* a relation or feature argument is one of the loaded graph's own names and, where the type of the
+  node argument before it is known, one that type has (the relations and features of
+  :meth:`~graphreason.tools.core.store.GraphStore.schema` and ``type_features``). A node's type is
+  known for an id, for a ``Retrieve`` of text that is some node's name (case, spacing and punctuation
+  aside: the node hybrid Retrieve returns first), and through the calls: ``Neighbour[x, r]`` gives the
+  types ``r`` reaches from ``x``'s, a function that keeps or picks nodes of a list the list's types.
+  Where no relation or feature of the known types exists, all the graph's are allowed, so an error
+  observation can teach the valid ones. Of the relations left, those that share a word with the
+  question (``listened`` for "the artists user 7 listened to"), and the ones sharing their root (the
+  other direction: ``cites`` beside ``cited_by``, as "cited by X" means what X cites), are the only
+  ones when there are any;
 * search text (``Retrieve[...]``) is copied verbatim from the question or an
   observation;
+* with a ``skeleton`` (:mod:`graphreason.tools.counselor.skeleton`, the operation planner's
+  prediction), a call other than Finish is one call of exactly that shape: its functions and their
+  nesting are fixed, each named node an id or a ``Retrieve[...]``; the relations, features, values
+  and search text are still the model's;
+* under a skeleton that reads one feature of a neighbour list (``Feature[Neighbour[...]]``: the question
+  asks for the names of a set), a Finish after a list observation is the whole list the last such
+  observation shows, items in its order (a weak model otherwise copies one item of it);
 * the terminal call (``Finish[answer]``) stands alone, and only once something
   was observed: its answer is a whole value copied from an observation, items
   separated by ``", "`` that are each such a value, or one number (a count, a
@@ -31,14 +48,18 @@ parsed and executed as any other model's.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable, Sequence
+from weakref import WeakKeyDictionary
 
 from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, VALUES, Entry, Registry
+from graphreason.tools.core.retrieval.lexical import normalise, word_stems
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
+from graphreason.tools.counselor.skeleton import NAMED, Skeleton, structural
 
 MAX_TEXT_CHARS = 200  # a search text: a title, a name, keywords
 MAX_ANSWER_CHARS = 2000  # an answer may list many titles (an observation is cut at 2,000 characters too)
@@ -53,6 +74,25 @@ _LABEL = re.compile(r"Action \d{1,3}: ")
 _NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
 _NUMBER_PREFIX = re.compile(r"-?(?:\d{1,12}(?:\.\d{0,6})?)?")
 _LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?")
+_FREE = object()  # a call position no skeleton shapes (a skeleton's named node is None)
+HOPS = frozenset({"Neighbour"})  # functions whose nodes are the ones their relation reaches
+Types = frozenset[str] | None  # the node types a node argument may have; None: not known
+_NAME_TYPES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], dict[str, frozenset[str]]]] = WeakKeyDictionary()
+
+
+def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
+    """``normalised name -> the types of the nodes with that name``, read once per store (again when it grows)."""
+    size = (len(store), store.num_edges)
+    cached = _NAME_TYPES.get(store)
+    if cached is None or cached[0] != size:
+        found: dict[str, set[str]] = {}
+        for node in store.nodes():
+            text = store.text(node)
+            if text != node:  # a node without a name is never retrieved by one
+                found.setdefault(normalise(text), set()).add(store.node_type(node))
+        cached = (size, {name: frozenset(types) for name, types in found.items()})
+        _NAME_TYPES[store] = cached
+    return cached[1]
 
 
 def _open_brackets(text: str) -> int | None:
@@ -85,6 +125,7 @@ class CounselorAction:
         registry: Registry | None = None,
         compound: bool = True,
         max_depth: int | None = None,
+        skeleton: Skeleton | None = None,
     ) -> None:
         self.registry = GRAPH_FUNCTIONS if registry is None else registry
         self.entries: dict[str, Entry] = {entry.name: entry for entry in self.registry}
@@ -94,10 +135,43 @@ class CounselorAction:
         self.max_depth = min(max_depth or MAX_DEPTH, MAX_DEPTH, MAX_NESTING)
         features, relations = graph_names(store)
         self.relations, self.features = sorted(set(relations)), sorted(features)
+        self.store, self.schema, self.type_features = store, store.schema(), store.type_features()
+        self.named = name_types(store)
+        self.stems = word_stems(question)
+        self.relation_stems = {relation: word_stems(relation) for relation in self.relations}
+        self.named_relations: dict[tuple[str, ...], list[str]] = {}  # valid relations -> those the question names
         self.ids = sorted(_ids_in(self.sources, store))
         # the functions a call may name at each nesting depth, decided once (the reader asks at every call)
         self.names_at_depth = {depth: {e.name for e in self.entries.values() if self.completable(e, depth)}
                          for depth in range(1, self.max_depth + 1)}
+        self.skeleton = skeleton if skeleton is not None and self.fits(skeleton) else None
+        self.whole_list = self._listed_answer() if self.skeleton is not None and _lists_names(self.skeleton) else None
+
+    def _listed_answer(self) -> str | None:
+        """The items of the last observation that shows a list of values, joined by ``", "`` (None: none does)."""
+        for observation in reversed(self.observations):
+            found = _LISTED.search(observation)
+            if not found:
+                continue
+            try:
+                items = ast.literal_eval(found.group(1))
+            except (ValueError, SyntaxError):
+                return None
+            texts = [str(item) for item in items] if isinstance(items, list) else []
+            answer = _SEPARATOR.join(texts)
+            if texts and _open_brackets(answer) == 0 and "\n" not in answer and len(answer) <= MAX_ANSWER_CHARS:
+                return answer
+            return None
+        return None
+
+    def fits(self, skeleton: Skeleton, depth: int = 1) -> bool:
+        """Whether an Action of ``skeleton``'s shape can be written here (its functions exist and can be finished)."""
+        if not self.compound or skeleton.name not in self.names_at_depth.get(depth, ()):
+            return False
+        if len(structural(self.registry, skeleton.name)) != len(skeleton.children):
+            return False
+        named_ok = bool(self.ids) or NAMED in self.names_at_depth.get(depth + 1, ())
+        return all(named_ok if child is None else self.fits(child, depth + 1) for child in skeleton.children)
 
     def completable(self, entry: Entry, depth: int) -> bool:
         """Whether a call of ``entry`` at nesting ``depth`` can be finished here (no dead-end prefixes).
@@ -145,6 +219,15 @@ class CounselorAction:
             return _Reader(self, text).action()
         except (_End, _Dead):
             return False
+
+
+_LISTED = re.compile(r" are: (\[.*\])\.?$")  # a mapped observation's values: "The name feature of [...] are: [...]."
+
+
+def _lists_names(skeleton: Skeleton) -> bool:
+    """Whether ``skeleton`` reads a feature of a neighbour list (the question asks for a set's names or values)."""
+    child = skeleton.children[0] if skeleton.children else None
+    return skeleton.name == "Feature" and child is not None and child.name in HOPS
 
 
 def _ids_in(sources: Iterable[str], store: GraphStore) -> set[str]:
@@ -214,10 +297,11 @@ class _Reader:
     def action(self) -> bool:
         """The whole Action; True when it was read to its end."""
         self._label()
-        first = self._call(depth=1, top=True)
+        shaped = self.lang.skeleton is not None
+        first, _ = self._call(depth=1, top=True, shape=self.lang.skeleton if shaped else _FREE)
         calls = 1
         while not self._at_end():
-            if self.lang.entries[first].terminal or not self.lang.compound or calls >= MAX_CALLS:
+            if self.lang.entries[first].terminal or not self.lang.compound or calls >= MAX_CALLS or shaped:
                 raise _Dead
             self._expect(_SEPARATOR)
             self._call(depth=1, top=False)  # the terminal call stands alone
@@ -232,55 +316,122 @@ class _Reader:
         elif _LABEL_PREFIX.fullmatch(self.text):
             raise _End
 
-    def _call(self, depth: int, top: bool, returns: object = None) -> str:
-        """One call; only the Action's first top-level call may be the terminal one.
+    def _call(self, depth: int, top: bool, returns: object = None, shape: object = _FREE) -> tuple[str, Types]:
+        """One call, and the node types its value may have (None: not known, or not nodes).
 
-        ``returns`` (a parameter kind) keeps to the functions whose value fills such an argument.
+        Only the Action's first top-level call may be the terminal one. ``returns`` (a parameter
+        kind) keeps to the functions whose value fills such an argument; ``shape`` to the skeleton's
+        function (None: a named node's ``Retrieve``), at the top besides Finish.
         """
         if depth > self.lang.max_depth:
             raise _Dead
+        wanted = None if shape is _FREE else NAMED if shape is None else shape.name  # type: ignore[attr-defined]
         names = [
             name for name, entry in self.lang.entries.items()
             if (top or not entry.terminal) and (returns is None or entry.returns is returns)
             and name in self.lang.names_at_depth[depth]
+            and (wanted is None or name == wanted or (top and entry.terminal))
         ]
         name = self._choice(names, "[")
         entry = self.lang.entries[name]
+        children = iter(shape.children) if isinstance(shape, Skeleton) and not entry.terminal else None
         self._expect("[")
+        node_types: list[Types] = []  # the types of each node argument, in order
+        relation: str | None = None
+        text: str | None = None
         for index, param in enumerate(entry.params):
             if index:
                 self._expect(_SEPARATOR)
             last = index == len(entry.params) - 1
-            self._argument(param.kind, depth, "]" if last else ",")
+            child = next(children) if children is not None and param.kind in (NODE, VALUES) else _FREE
+            subject = node_types[0] if node_types else None
+            value = self._argument(param.kind, depth, "]" if last else ",", child, subject)
+            if param.kind is NODE:
+                node_types.append(value)  # type: ignore[arg-type]
+            elif param.kind is RELATION:
+                relation = value  # type: ignore[assignment]
+            elif param.kind is TEXT:
+                text = value  # type: ignore[assignment]
         self._expect("]")
-        return name
+        return name, self._result_types(entry, node_types, relation, text)
 
-    def _argument(self, kind: object, depth: int, stop: str) -> None:
+    def _result_types(self, entry: Entry, node_types: list[Types], relation: str | None, text: str | None) -> Types:
+        if entry.returns is not NODE:
+            return None
+        if entry.name == NAMED:
+            return self.lang.named.get(normalise(text or ""))
+        if entry.name in HOPS and relation is not None:
+            sources = node_types[0] if node_types else None
+            schema = self.lang.schema
+            reached = {t for source in (sources or schema) for t in schema.get(source, {}).get(relation, ())}
+            return frozenset(reached) or None
+        if not node_types or any(types is None for types in node_types):
+            return None
+        return frozenset().union(*node_types)  # type: ignore[arg-type]
+
+    def _argument(self, kind: object, depth: int, stop: str, shape: object = _FREE, subject: Types = None) -> object:
+        """One argument; returns a node argument's types, a relation's name or a search text (else None)."""
         if kind is NODE:
-            self._node(depth, stop)
-        elif kind is RELATION:
-            self._choice(self.lang.relations, stop)
-        elif kind is FEATURE_KEY:
-            self._choice(self.lang.features, stop)
-        elif kind is TEXT:
-            self._copied("[]" if stop == "]" else "[]" + stop)
-        elif kind is ANSWER:
+            return self._node(depth, stop, shape)
+        if kind is RELATION:
+            valid = self._names_of(subject, self.lang.relations, self._relations_of)
+            return self._choice(self._named_relations(valid), stop)
+        if kind is FEATURE_KEY:
+            return self._choice(self._names_of(subject, self.lang.features, self._features_of), stop)
+        if kind is TEXT:
+            return self._copied("[]" if stop == "]" else "[]" + stop)
+        if kind is ANSWER:
             self._answer()
         elif kind is VALUES:  # a list comes only from an inner call
-            self._call(depth + 1, top=False)
+            if shape is None:  # a skeleton never puts a named node where a list goes
+                raise _Dead
+            self._call(depth + 1, top=False, shape=shape)
         else:  # a kind this language does not know: any text without brackets
             self._copied_free(stop)
+        return None
 
-    def _node(self, depth: int, stop: str) -> None:
-        """A call returning node ids (``compound`` only) or an id shown in a source."""
+    def _named_relations(self, valid: list[str]) -> list[str]:
+        """Of ``valid``, the relations the question names, with every relation sharing their root (the other
+        direction: "cited by X" names ``cited_by`` but may mean ``cites``); all of ``valid`` when it names none."""
+        key = tuple(valid)
+        if key not in self.lang.named_relations:  # asked at every token: worked out once per set of relations
+            stems = self.lang.relation_stems
+            named = [relation for relation in valid if stems[relation] & self.lang.stems]
+            roots = {stem[:4] for relation in named for stem in stems[relation] if len(stem) >= 4}
+            kept = [relation for relation in valid if any(stem[:4] in roots for stem in stems[relation])]
+            self.lang.named_relations[key] = kept or valid
+        return self.lang.named_relations[key]
+
+    def _relations_of(self, node_type: str) -> Iterable[str]:
+        return self.lang.schema.get(node_type, {})
+
+    def _features_of(self, node_type: str) -> Iterable[str]:
+        return self.lang.type_features.get(node_type, ())
+
+    @staticmethod
+    def _names_of(types: Types, every: list[str], of_type: object) -> list[str]:
+        """The names the ``types`` have (all of ``every`` when the types are not known or have none)."""
+        if not types:
+            return every
+        own = {name for node_type in types for name in of_type(node_type)}  # type: ignore[operator]
+        kept = [name for name in every if name in own]
+        return kept or every
+
+    def _node(self, depth: int, stop: str, shape: object = _FREE) -> Types:
+        """A call returning node ids (``compound`` only) or an id shown in a source; returns its types.
+
+        Under a skeleton, a named node (``shape`` None) is an id or a ``Retrieve``, anything else the shape's call.
+        """
         start = self.pos
         if self.lang.compound:
             try:
-                self._call(depth + 1, top=False, returns=NODE)
-                return
+                return self._call(depth + 1, top=False, returns=NODE, shape=shape)[1]
             except _Dead:
                 self.pos = start
-        self._choice(self.lang.ids, stop)
+        if shape is not _FREE and shape is not None:
+            raise _Dead
+        node = self._choice(self.lang.ids, stop)
+        return frozenset({self.lang.store.node_type(node)})
 
     def _answer(self) -> None:
         """Finish's answer, ended by the Action's last ``]``: values read off the observations.
@@ -298,6 +449,14 @@ class _Reader:
         if head is None:  # a ``]`` closed Finish and more text followed
             raise _Dead
         closes_finish = rest.endswith("]") and head == 0
+        whole = self.lang.whole_list
+        if whole is not None:  # the set's names: the whole list, as the observation shows it
+            if closes_finish and rest[:-1] == whole:
+                self.pos = len(self.text) - 1
+                return
+            if not closes_finish and whole.startswith(rest):
+                raise _End
+            raise _Dead
         if closes_finish and self._is_answer(rest[:-1]):  # an answer has balanced brackets
             self.pos = len(self.text) - 1
             return

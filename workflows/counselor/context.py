@@ -141,6 +141,15 @@ class CounselorContext(RunContext):
         "question or an observation (off = free decoding).",
         negate="--no-grammar",
     )
+    operation_confidence: float = setting(
+        0.3,
+        "With the embedded model and grammar on, the operation planner (a small text classifier trained by "
+        "`graphreason train planner`) predicts which functions, nested how, the question's Action needs; when "
+        "its probability reaches this value the Action is decoded in that shape, the subject, relations and "
+        "features still the model's choice. 0 = off (the Action's shape is free).",
+        low=0.0,
+        high=1.0,
+    )
     review_actions: bool = setting(False, REVIEW_HELP)
     tuned_reasoner: bool = setting(
         True,

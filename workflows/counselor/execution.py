@@ -31,8 +31,10 @@ from graphreason.tools.core.registry.tools import tool_name
 from graphreason.tools.counselor.calls import is_placeholder_answer, parse_action, placeholder_message
 from graphreason.tools.counselor.constraint import CounselorAction
 from graphreason.tools.counselor.functions import GraphFunctions
+from graphreason.tools.counselor.skeleton import Skeleton, parse_skeleton
 from graphreason.workflows.counselor.common import charge, emit, llm, next_index, role_prompt, shared_prompt
 from graphreason.workflows.counselor.context import CounselorContext
+from graphreason.workflows.counselor.operations import planned_skeleton
 from graphreason.workflows.counselor.parsing import clean_line, regularize_answer
 from graphreason.workflows.counselor.prompts import native_action_prompt
 from graphreason.workflows.counselor.resources import graph_definition, graph_functions
@@ -69,8 +71,20 @@ def action_grammar(state: CounselorState, ctx: CounselorContext) -> CounselorAct
     functions = graph_functions(ctx)
     return CounselorAction(
         functions.store, state["question"], observations, registry=functions.registry,
-        compound=ctx.compound, max_depth=ctx.max_depth,
+        compound=ctx.compound, max_depth=ctx.max_depth, skeleton=operation_skeleton(state["question"], ctx),
     )
+
+
+def operation_skeleton(question: str, ctx: CounselorContext) -> Skeleton | None:
+    """The operation planner's shape for the question's Action (:mod:`~graphreason.workflows.counselor.operations`),
+    or None when it is off, unsure, or names what this registry cannot build."""
+    planned = planned_skeleton(question, ctx.operation_confidence)
+    if planned is None:
+        return None
+    try:
+        return parse_skeleton(planned, graph_functions(ctx).registry)
+    except ValueError:
+        return None
 
 
 def executed_text(reply: str) -> str | None:

@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from graphreason.tools.core.retrieval.lexical import word_stems
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.call_examples import vocabulary
 from graphreason.workflows.counselor.state import Step
@@ -97,7 +98,7 @@ def graph_line(store: GraphStore, form: PromptForm = TRAINED_FORM, question: str
 def question_stems(text: str) -> set[str]:
     """The question's words cut to five letters (``citing``, ``cites``, ``cited`` -> ``citin``, ``cites``, ``cited``;
     ``listeners`` -> ``liste``), the unit :func:`chosen` matches names on."""
-    return {word[:5] for word in re.findall(r"[a-z0-9]+", text.lower()) if len(word) > 2}
+    return word_stems(text)
 
 
 def chosen(names: Sequence[str], stems: set[str], limit: int) -> list[str]:
@@ -235,6 +236,8 @@ def tuned_reasoner_scores() -> str:
     ``benchmarks/quality_counselor.py --card``) is quoted only while it names the shipped
     weights' digest; the in-template figure (the card's ``validation_scores``) is labelled as such.
     """
+    from graphreason.workflows.counselor.operations import planner_digest
+
     try:
         card = _shipped_card()
         scores = card["validation_scores"]
@@ -247,6 +250,8 @@ def tuned_reasoner_scores() -> str:
         ood = card["generalization_scores"]
         if ood["adapter_sha256"] != card["shipped"]["sha256"]:
             raise ValueError("measured on other weights")
+        if ood.get("operation_planner") and ood["operation_planner"] != planner_digest():
+            raise ValueError("measured with another operation planner")
         graphs = sorted(g for g, r in ood["graphs"].items() if r["kind"] in ("unseen graph", "never trained on"))
         ood_em, ood_n = float(ood["out_of_distribution_exact_match"]), int(ood["out_of_distribution_questions"])
     except (LookupError, TypeError, ValueError):
@@ -257,7 +262,8 @@ def tuned_reasoner_scores() -> str:
             f", on {int(ood['family_out_questions'])} over its training graphs worded in a family it never saw "
             f"({ood['held_out_family']}) {float(ood['family_out_exact_match']):.1f}%"
         )
+    shaped = " (its Actions shaped by the operation planner)" if ood.get("operation_planner") else ""
     return (
         f"on {ood_n} question programs over graphs it never trained on ({', '.join(graphs)}) it answers "
-        f"{ood_em:.1f}% exactly{family}, {in_template}"
+        f"{ood_em:.1f}% exactly{shaped}{family}, {in_template}"
     )

@@ -139,7 +139,9 @@ def test_the_embedded_reasoners_action_grammar_speaks_the_loaded_graph(citeseer_
         "question": 'Which papers does "Mining frequent patterns without candidate generation" reference?',
         "steps": [{"index": 1, "observation": "The ID of this retrieval target node is c10."}],
     }
-    embedded = CounselorContext(graph=str(citeseer_like), embedding_model="hash", reasoner_model="local")
+    embedded = CounselorContext(
+        graph=str(citeseer_like), embedding_model="hash", reasoner_model="local", operation_confidence=0.0
+    )  # the operation planner off: the Action's shape is free
     grammar = action_grammar(state, embedded)
     assert grammar is not None
     assert grammar.complete("Neighbour[c10, reference]")
@@ -150,3 +152,22 @@ def test_the_embedded_reasoners_action_grammar_speaks_the_loaded_graph(citeseer_
     assert action_grammar(state, replace(embedded, grammar=False)) is None  # --no-grammar
     scripted = ctx(ScriptedChatModel(script=["Finish[x]"]), citeseer_like)
     assert action_grammar(state, scripted) is None  # only the embedded engine takes a grammar
+
+
+def test_the_operation_planner_shapes_the_embedded_reasoners_action(citeseer_like: Path) -> None:
+    """With the shipped planner sure of a question's operation, the Action is decoded in that shape only."""
+    from graphreason.workflows.counselor.execution import action_grammar, operation_skeleton
+    from graphreason.workflows.counselor.operations import shipped_planner
+
+    assert shipped_planner() is not None  # shipped with the project
+    question = 'How many papers does "Mining frequent patterns without candidate generation" reference?'
+    embedded = CounselorContext(graph=str(citeseer_like), embedding_model="hash", reasoner_model="local")
+    skeleton = operation_skeleton(question, embedded)
+    assert skeleton is not None and skeleton.render() == "Degree[_]"
+    grammar = action_grammar({"question": question, "steps": []}, embedded)
+    assert grammar is not None and grammar.skeleton == skeleton
+    assert grammar.complete("Degree[Retrieve[Mining frequent patterns without candidate generation], reference]")
+    assert not grammar.viable("Neighbour[")  # another operation
+    assert operation_skeleton(question, CounselorContext(
+        graph=str(citeseer_like), embedding_model="hash", reasoner_model="local", operation_confidence=0.0
+    )) is None  # fmt: skip

@@ -143,6 +143,14 @@ def test_the_measured_rate_comes_from_the_shipped_cards_scores(monkeypatch, tmp_
     (tmp_path / "card.json").write_text(json.dumps(
         {"validation_scores": scores, "generalization_scores": ood, "shipped": {"sha256": "new weights"}}))  # fmt: skip
     assert tuned_reasoner_scores().endswith("out of distribution it was not measured")  # measured on other bytes
+    from graphreason.workflows.counselor.operations import planner_digest
+
+    for planner, quoted in ((planner_digest(), True), ("another planner", False)):
+        (tmp_path / "card.json").write_text(json.dumps({"validation_scores": scores, "shipped": {"sha256": "abc"},
+                                                        "generalization_scores": ood | {"operation_planner": planner}}))  # fmt: skip
+        said = tuned_reasoner_scores()
+        assert ("12.3% exactly (its Actions shaped by the operation planner)" in said) is quoted, said
+        assert said.endswith("out of distribution it was not measured") is not quoted  # measured with other weights
     (tmp_path / "card.json").write_text(json.dumps({"history": []}))  # no scores recorded: no number is made up
     assert tuned_reasoner_scores() == "its measured exact-match rate is in docs/methods/counselor.md"
 

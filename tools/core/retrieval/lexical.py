@@ -33,6 +33,12 @@ def normalise(text: str) -> str:
     return " ".join(_WORD.findall(unicodedata.normalize("NFKC", str(text)).casefold()))
 
 
+def word_stems(text: str) -> set[str]:
+    """The text's words of three letters or more, cut to five (``citing``, ``cites`` -> ``citin``, ``cites``;
+    ``listeners`` -> ``liste``): a crude stem that names and questions are matched on. ``_`` separates words."""
+    return {word[:5] for word in re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")) if len(word) > 2}
+
+
 @dataclass(frozen=True)
 class LexicalHit:
     """One lexical match: the node's insertion position, its BM25 score, and whether its name is the query."""

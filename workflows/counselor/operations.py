@@ -1,0 +1,150 @@
+"""The operation planner: which functions, nested how, a question's Action needs, before the model writes it.
+
+The tuned 135M reasoner copies names from the prompt well but often picks the wrong operation for a
+wording it never saw (a two-hop count written as ``Degree``, "is X one of ..." as a ``Feature``). The
+operation planner is a small text classifier (word and character n-grams, TF-IDF, multinomial
+logistic regression) trained by ``graphreason train planner`` on the same questions as the reasoner
+(templates and question programs over the training graphs, never CiteSeer or Last.fm), labelled with
+the skeleton of each question's reference action (:mod:`graphreason.tools.counselor.skeleton`).
+
+When its top skeleton's probability reaches the run's ``operation_confidence``, the embedded
+reasoner's Action is decoded under that skeleton (the grammar fixes the functions and their
+nesting); which subject, relations and features to use is still the reasoner's choice. Below it,
+or for a question the planner cannot read, the Action is free as before. Its weights are plain JSON
+(vocabularies, IDF weights, coefficients): nothing is unpickled.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+PLANNER_DIR = "counselor-planner"  # under the shipped adapters' folder
+PLANNER_FILE = "planner.json"
+FORMAT = 1
+# the two feature families: word uni- and bigrams, character 2-5-grams inside word boundaries
+ANALYZERS: dict[str, dict[str, Any]] = {
+    "words": {"analyzer": "word", "ngram_range": (1, 2)},
+    "chars": {"analyzer": "char_wb", "ngram_range": (2, 5)},
+}
+
+
+class PlannerError(ValueError):
+    """A planner file that cannot be read as one."""
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """The planner's top skeleton for a question and its probability."""
+
+    skeleton: str
+    probability: float
+
+
+class OperationPlanner:
+    """A trained planner read from its JSON payload (see :func:`payload_of` in the trainer)."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        from sklearn.feature_extraction.text import CountVectorizer
+
+        try:
+            if payload.get("format") != FORMAT:
+                raise PlannerError(f"planner format {payload.get('format')!r}, this code reads {FORMAT}")
+            self.classes: list[str] = [str(c) for c in payload["classes"]]
+            self.coef = np.asarray(payload["coef"], dtype=np.float32)
+            self.intercept = np.asarray(payload["intercept"], dtype=np.float32)
+            self.counters, self.idf = [], []
+            for name, settings in ANALYZERS.items():
+                block = payload["features"][name]
+                vocabulary = {str(term): int(index) for term, index in block["vocabulary"].items()}
+                self.counters.append(CountVectorizer(vocabulary=vocabulary, **settings))
+                self.idf.append(np.asarray(block["idf"], dtype=np.float32))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PlannerError(f"not a planner payload: {exc}") from None
+        width = sum(len(idf) for idf in self.idf)
+        if self.coef.shape != (len(self.classes), width) or self.intercept.shape != (len(self.classes),):
+            raise PlannerError(f"planner shapes disagree: coef {self.coef.shape}, {len(self.classes)} classes, {width} features")
+
+    def features(self, texts: list[str]) -> np.ndarray:
+        """TF-IDF rows (sublinear term frequency, each family L2-normalised, then side by side)."""
+        blocks = []
+        for counter, idf in zip(self.counters, self.idf, strict=True):
+            counts = counter.transform(texts).astype(np.float32).toarray()
+            weighted = np.where(counts > 0, 1.0 + np.log(np.maximum(counts, 1.0)), 0.0) * idf
+            norms = np.linalg.norm(weighted, axis=1, keepdims=True)
+            blocks.append(weighted / np.where(norms > 0, norms, 1.0))
+        return np.hstack(blocks)
+
+    def probabilities(self, texts: list[str]) -> np.ndarray:
+        logits = self.features(texts) @ self.coef.T + self.intercept
+        logits -= logits.max(axis=1, keepdims=True)
+        odds = np.exp(logits)
+        return odds / odds.sum(axis=1, keepdims=True)
+
+    def predict(self, question: str) -> Prediction:
+        row = self.probabilities([question])[0]
+        best = int(row.argmax())
+        return Prediction(self.classes[best], float(row[best]))
+
+
+def planner_path() -> Path:
+    """Where the shipped planner's weights are."""
+    from graphreason.llm.engine.adapter import ADAPTERS_DIR
+
+    return ADAPTERS_DIR / PLANNER_DIR / PLANNER_FILE
+
+
+def load_planner(path: str | Path) -> OperationPlanner:
+    """A planner from a JSON file; :class:`PlannerError` says what is wrong with it."""
+    try:
+        payload = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise PlannerError(f"cannot read the operation planner at {path}: {exc}") from None
+    if not isinstance(payload, dict):
+        raise PlannerError(f"{path} holds no planner object")
+    return OperationPlanner(payload)
+
+
+@functools.lru_cache(maxsize=4)
+def _cached(path: str, mtime_ns: int) -> OperationPlanner:
+    return load_planner(path)
+
+
+def shipped_planner() -> OperationPlanner | None:
+    """The shipped planner (read once per version of its file), or None when none is shipped."""
+    path = planner_path()
+    try:
+        return _cached(str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return None
+
+
+def planned_skeleton(question: str, confidence: float) -> str | None:
+    """The skeleton the shipped planner gives ``question`` when its probability reaches ``confidence``, else None."""
+    if not 0.0 < confidence <= 1.0 or not question.strip():
+        return None
+    planner = shipped_planner()
+    if planner is None:
+        return None
+    guess = planner.predict(question)
+    return guess.skeleton if guess.probability >= confidence and not math.isnan(guess.probability) else None
+
+
+def planner_digest() -> str | None:
+    """The first 12 hex digits of the SHA-256 of the shipped planner's file (what a result records), or None."""
+    try:
+        return hashlib.sha256(planner_path().read_bytes()).hexdigest()[:12]
+    except OSError:
+        return None
+
+
+def planner_in_use(confidence: float, embedded_grammar: bool) -> str | None:
+    """The digest of the planner a run's Actions are shaped by: None when it is off or cannot apply."""
+    return planner_digest() if embedded_grammar and 0.0 < confidence <= 1.0 else None
