@@ -30,7 +30,7 @@ write an Action that parses and names what exists:
 * with a ``skeleton`` (:mod:`graphreason.tools.counselor.skeleton`, the operation planner's
   prediction), a call other than Finish is one call of exactly that shape: its functions and their
   nesting are fixed, each named node an id or a ``Retrieve[...]``; the relations, features, values
-  and search text are still the model's;
+  and search text are still the model's, and the named nodes name different nodes;
 * under a skeleton that reads one feature of a neighbour list (``Feature[Neighbour[...]]``: the question
   asks for the names of a set), a Finish after a list observation is the whole list the last such
   observation shows, items in its order (a weak model otherwise copies one item of it);
@@ -138,8 +138,12 @@ class CounselorAction:
         self.store, self.schema, self.type_features = store, store.schema(), store.type_features()
         self.named = name_types(store)
         self.stems = word_stems(question)
+        self.question = question
+        # (position, stem) of each question word: where a relation's word stands beside its subject's name
+        self.word_at = [(m.start(), m.group()[:5]) for m in re.finditer(r"[a-z0-9]+", question.lower()) if m.end() - m.start() > 2]
         self.relation_stems = {relation: word_stems(relation) for relation in self.relations}
-        self.named_relations: dict[tuple[str, ...], list[str]] = {}  # valid relations -> those the question names
+        # (valid relations, subject's name) -> those the question names
+        self.named_relations: dict[tuple[tuple[str, ...], str | None], list[str]] = {}
         self.ids = sorted(_ids_in(self.sources, store))
         # the functions a call may name at each nesting depth, decided once (the reader asks at every call)
         self.names_at_depth = {depth: {e.name for e in self.entries.values() if self.completable(e, depth)}
@@ -246,6 +250,8 @@ class _Reader:
 
     def __init__(self, language: CounselorAction, text: str) -> None:
         self.lang, self.text, self.pos = language, text, 0
+        self.named_text: str | None = None  # the search text of the node argument just read, if it was a Retrieve
+        self.leaves: set[str] = set()  # the nodes a skeleton's named leaves named so far (each names another)
 
     # ------------------------------------------------------------------ helpers
     def _at_end(self) -> bool:
@@ -337,6 +343,7 @@ class _Reader:
         children = iter(shape.children) if isinstance(shape, Skeleton) and not entry.terminal else None
         self._expect("[")
         node_types: list[Types] = []  # the types of each node argument, in order
+        subject_text: str | None = None  # the first node argument's search text, when it is a Retrieve
         relation: str | None = None
         text: str | None = None
         for index, param in enumerate(entry.params):
@@ -345,15 +352,26 @@ class _Reader:
             last = index == len(entry.params) - 1
             child = next(children) if children is not None and param.kind in (NODE, VALUES) else _FREE
             subject = node_types[0] if node_types else None
-            value = self._argument(param.kind, depth, "]" if last else ",", child, subject)
+            value = self._argument(param.kind, depth, "]" if last else ",", child, subject, subject_text)
             if param.kind is NODE:
+                if not node_types:
+                    subject_text = self.named_text
                 node_types.append(value)  # type: ignore[arg-type]
             elif param.kind is RELATION:
                 relation = value  # type: ignore[assignment]
             elif param.kind is TEXT:
                 text = value  # type: ignore[assignment]
+                if shape is None:  # a skeleton's named node: the others name other nodes
+                    self._new_leaf(normalise(str(value)))
         self._expect("]")
+        self.named_text = text if name == NAMED else None
         return name, self._result_types(entry, node_types, relation, text)
+
+    def _new_leaf(self, name: str) -> None:
+        """A skeleton's named node names a node no earlier one named (``Intersect[A's, B's]``, not ``[A's, A's]``)."""
+        if name in self.leaves:
+            raise _Dead
+        self.leaves.add(name)
 
     def _result_types(self, entry: Entry, node_types: list[Types], relation: str | None, text: str | None) -> Types:
         if entry.returns is not NODE:
@@ -369,13 +387,15 @@ class _Reader:
             return None
         return frozenset().union(*node_types)  # type: ignore[arg-type]
 
-    def _argument(self, kind: object, depth: int, stop: str, shape: object = _FREE, subject: Types = None) -> object:
+    def _argument(
+        self, kind: object, depth: int, stop: str, shape: object = _FREE, subject: Types = None, named: str | None = None
+    ) -> object:
         """One argument; returns a node argument's types, a relation's name or a search text (else None)."""
         if kind is NODE:
             return self._node(depth, stop, shape)
         if kind is RELATION:
             valid = self._names_of(subject, self.lang.relations, self._relations_of)
-            return self._choice(self._named_relations(valid), stop)
+            return self._choice(self._named_relations(valid, named), stop)
         if kind is FEATURE_KEY:
             return self._choice(self._names_of(subject, self.lang.features, self._features_of), stop)
         if kind is TEXT:
@@ -390,17 +410,41 @@ class _Reader:
             self._copied_free(stop)
         return None
 
-    def _named_relations(self, valid: list[str]) -> list[str]:
+    def _named_relations(self, valid: list[str], subject: str | None = None) -> list[str]:
         """Of ``valid``, the relations the question names, with every relation sharing their root (the other
-        direction: "cited by X" names ``cited_by`` but may mean ``cites``); all of ``valid`` when it names none."""
-        key = tuple(valid)
+        direction: "cited by X" names ``cited_by`` but means ``cites``); all of ``valid`` when it names none.
+
+        With the ``subject``'s name in the question, the direction follows the word order: a relation word after
+        the name keeps that relation ("X links to", "X is cited by"), one before it the other relations of its
+        root ("linked from X", "cited by X", "users who listened to X"), where there are such.
+        """
+        key = (tuple(valid), subject)
         if key not in self.lang.named_relations:  # asked at every token: worked out once per set of relations
             stems = self.lang.relation_stems
             named = [relation for relation in valid if stems[relation] & self.lang.stems]
             roots = {stem[:4] for relation in named for stem in stems[relation] if len(stem) >= 4}
             kept = [relation for relation in valid if any(stem[:4] in roots for stem in stems[relation])]
-            self.lang.named_relations[key] = kept or valid
+            ordered = self._by_word_order(named, kept, subject) if named and subject else []
+            self.lang.named_relations[key] = ordered or kept or valid
         return self.lang.named_relations[key]
+
+    def _by_word_order(self, named: list[str], kept: list[str], subject: str) -> list[str]:
+        at = self.lang.question.lower().find(subject.lower())
+        if at < 0:
+            return []
+        chosen: set[str] = set()
+        for relation in named:
+            places = [pos for pos, stem in self.lang.word_at if stem in self.lang.relation_stems[relation]]
+            if not places:
+                continue
+            nearest = min(places, key=lambda pos: abs(pos - at))
+            if nearest > at:
+                chosen.add(relation)
+            else:
+                roots = {stem[:4] for stem in self.lang.relation_stems[relation] if len(stem) >= 4}
+                chosen |= {other for other in kept if other != relation
+                           and any(stem[:4] in roots for stem in self.lang.relation_stems[other])}  # fmt: skip
+        return [relation for relation in kept if relation in chosen]
 
     def _relations_of(self, node_type: str) -> Iterable[str]:
         return self.lang.schema.get(node_type, {})
@@ -430,7 +474,10 @@ class _Reader:
                 self.pos = start
         if shape is not _FREE and shape is not None:
             raise _Dead
+        self.named_text = None
         node = self._choice(self.lang.ids, stop)
+        if shape is None:
+            self._new_leaf(node)
         return frozenset({self.lang.store.node_type(node)})
 
     def _answer(self) -> None:

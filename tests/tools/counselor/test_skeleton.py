@@ -116,9 +116,9 @@ TYPED_QUESTION = 'Which papers did Alice write, who wrote "Chain of Thought", an
         ("Neighbour[a3, cited_by]", False),
         ("Feature[MaxDegree[Neighbour[5, written_by], writes], name]", True),  # MaxDegree keeps the list's type
         ("Feature[MaxDegree[Neighbour[5, written_by], cites], name]", False),
-        ("Degree[Retrieve[deep nets], cites]", False),  # no node is named so, but the question says "write": of
-        ("Degree[Retrieve[deep nets], writes]", True),  # every relation, the one it names stays open, and the
-        ("Degree[Retrieve[deep nets], written_by]", True),  # one of the same root (the other direction)
+        ("Degree[Retrieve[deep nets], cites]", False),  # no node is named so, but the question says "write"
+        ("Degree[Retrieve[deep nets], written_by]", True),  # before the name: the other relation of its root
+        ("Degree[Retrieve[deep nets], writes]", False),
     ],
 )
 def test_a_relation_or_feature_is_one_the_node_type_has_where_the_type_is_known(
@@ -165,5 +165,40 @@ def test_a_relation_the_question_names_is_preferred_among_the_types_relations(st
     assert unnamed.complete("Degree[Retrieve[Chain of Thought], written_by]")
     named = CounselorAction(store, 'How many papers does "Chain of Thought" cite, and which cites it?', [])
     assert named.complete("Degree[Retrieve[Chain of Thought], cites]")
-    assert named.complete("Degree[Retrieve[Chain of Thought], cited_by]")  # the other direction stays open
     assert not named.viable("Degree[Retrieve[Chain of Thought], written_by")
+    by_id = CounselorAction(store, 'How many papers does "Chain of Thought" cite, and which cites it?',
+                            ["The ID of this retrieval target node is 5."])  # fmt: skip
+    assert by_id.complete("Degree[5, cited_by]")  # no name to order by: the other direction stays open
+    assert not by_id.viable("Degree[5, written_by")
+
+
+@pytest.mark.parametrize(
+    ("question", "right", "wrong"),
+    [
+        ('Which papers are cited by "Chain of Thought"?', "cites", "cited_by"),  # the word before the name: reversed
+        ('Which papers is "Chain of Thought" cited by?', "cited_by", "cites"),  # after it: as the word says
+        ('How many papers does "Chain of Thought" cite, or is it cited?', "cited_by", None),  # "cite" names none
+    ],
+)
+def test_the_named_relations_direction_follows_the_word_order(store: GraphStore, question, right, wrong) -> None:
+    action = CounselorAction(store, question, [])
+    assert action.complete(f"Degree[Retrieve[Chain of Thought], {right}]")
+    if wrong:
+        assert not action.complete(f"Degree[Retrieve[Chain of Thought], {wrong}]")
+    # a node given by id has no name in the question to order by: both directions stay open
+    seen = CounselorAction(store, question, ["The ID of this retrieval target node is 5."])
+    assert seen.complete("Degree[5, cites]") and seen.complete("Degree[5, cited_by]")
+
+
+def test_a_skeletons_named_nodes_name_different_nodes(store: GraphStore) -> None:
+    action = _shaped(store, "Count[Intersect[Neighbour[_], Neighbour[_]]]")
+    assert action.complete(SHAPED)
+    same = "Count[Intersect[Neighbour[Retrieve[Chain of Thought], cites], Neighbour[Retrieve[Chain of Thought], cites]]]"
+    assert not action.complete(same)
+    assert not action.viable(same[: same.index("], cites]]]") + 1])  # refused once the second name is complete
+    member = CounselorAction(store, QUESTION, ["The ID of this retrieval target node is 5."],
+                             skeleton=parse_skeleton("Contains[Neighbour[_], _]"))  # fmt: skip
+    assert member.complete("Contains[Neighbour[5, cites], Retrieve[Graph Counselor]]")
+    assert not member.complete("Contains[Neighbour[5, cites], 5]")
+    free = CounselorAction(store, QUESTION, [])  # without a skeleton the same node twice is the model's choice
+    assert free.complete(same)
