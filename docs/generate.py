@@ -22,7 +22,6 @@ differs, so the docs cannot drift from the code or the files.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sys
@@ -237,9 +236,9 @@ def _planner_note(models: dict[str, Any]) -> list[str]:
     used = models.get("operation_planner")
     if not used:
         return ["The operation planner was off for these figures."]
-    path = REPO / "llm" / "adapters" / "counselor-planner" / "planner.json"
-    shipped = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.is_file() else None
-    if used != shipped:
+    from graphreason.workflows.counselor.operations import planner_digest
+
+    if used != planner_digest():
         return ["These figures were measured with another operation planner than the one shipped now."]
     return [f"The operation planner shipped now (`{used}`) shaped the Actions."]
 

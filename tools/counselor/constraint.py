@@ -54,7 +54,7 @@ from collections.abc import Iterable, Sequence
 from weakref import WeakKeyDictionary
 
 from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, VALUES, Entry, Registry
-from graphreason.tools.core.retrieval.lexical import normalise, word_stems
+from graphreason.tools.core.retrieval.lexical import normalise, stem_positions, word_stems
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING
@@ -140,8 +140,10 @@ class CounselorAction:
         self.stems = word_stems(question)
         self.question = question
         # (position, stem) of each question word: where a relation's word stands beside its subject's name
-        self.word_at = [(m.start(), m.group()[:5]) for m in re.finditer(r"[a-z0-9]+", question.lower()) if m.end() - m.start() > 2]
+        self.word_at = stem_positions(question)
         self.relation_stems = {relation: word_stems(relation) for relation in self.relations}
+        # a relation's roots (its stems' first four letters): relations sharing one are two directions of one link
+        self.relation_roots = {r: {stem[:4] for stem in stems if len(stem) >= 4} for r, stems in self.relation_stems.items()}
         # (valid relations, subject's name) -> those the question names
         self.named_relations: dict[tuple[tuple[str, ...], str | None], list[str]] = {}
         self.ids = sorted(_ids_in(self.sources, store))
@@ -420,10 +422,10 @@ class _Reader:
         """
         key = (tuple(valid), subject)
         if key not in self.lang.named_relations:  # asked at every token: worked out once per set of relations
-            stems = self.lang.relation_stems
+            stems, roots_of = self.lang.relation_stems, self.lang.relation_roots
             named = [relation for relation in valid if stems[relation] & self.lang.stems]
-            roots = {stem[:4] for relation in named for stem in stems[relation] if len(stem) >= 4}
-            kept = [relation for relation in valid if any(stem[:4] in roots for stem in stems[relation])]
+            roots = set().union(*(roots_of[relation] for relation in named))
+            kept = [relation for relation in valid if roots_of[relation] & roots]
             ordered = self._by_word_order(named, kept, subject) if named and subject else []
             self.lang.named_relations[key] = ordered or kept or valid
         return self.lang.named_relations[key]
@@ -441,9 +443,8 @@ class _Reader:
             if nearest > at:
                 chosen.add(relation)
             else:
-                roots = {stem[:4] for stem in self.lang.relation_stems[relation] if len(stem) >= 4}
-                chosen |= {other for other in kept if other != relation
-                           and any(stem[:4] in roots for stem in self.lang.relation_stems[other])}  # fmt: skip
+                roots_of = self.lang.relation_roots
+                chosen |= {other for other in kept if other != relation and roots_of[other] & roots_of[relation]}
         return [relation for relation in kept if relation in chosen]
 
     def _relations_of(self, node_type: str) -> Iterable[str]:

@@ -36,7 +36,12 @@ def normalise(text: str) -> str:
 def word_stems(text: str) -> set[str]:
     """The text's words of three letters or more, cut to five (``citing``, ``cites`` -> ``citin``, ``cites``;
     ``listeners`` -> ``liste``): a crude stem that names and questions are matched on. ``_`` separates words."""
-    return {word[:5] for word in re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")) if len(word) > 2}
+    return {stem for _, stem in stem_positions(text)}
+
+
+def stem_positions(text: str) -> list[tuple[int, str]]:
+    """``(where in text.lower(), stem)`` of each word :func:`word_stems` reads, in order."""
+    return [(m.start(), m.group()[:5]) for m in re.finditer(r"[a-z0-9]+", text.lower()) if m.end() - m.start() > 2]
 
 
 @dataclass(frozen=True)
