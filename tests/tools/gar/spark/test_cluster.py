@@ -91,18 +91,15 @@ def test_a_two_worker_cluster_survives_a_lost_worker(tmp_path: Path, monkeypatch
         assert spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1 == 2
         graph = load_edges(spark, str(path), directed=True)
         results = str(tmp_path / "runs")
-
-        sssp = run_spark(get_algorithm("shortest_path"), graph, {"source": 0}, results_dir=results)
-        expected = run(get_algorithm("shortest_path"), compiled_graph, {"source": 0})
-        assert _written(spark, sssp.answer) == pytest.approx(expected.answer)
-
+        # exact answers on a healthy cluster are the engine tests' job (local[1] there); here the run that loses a
+        # worker must still match the compiled engine. tol 1e-4 gives 4 rounds: checkpoint at 2, kill after 3.
         killed: list[int] = []
 
         def kill_after_third(info: RoundInfo) -> None:
             if info.round == 3:
                 killed.extend(kill_worker(cluster, 0))
 
-        params = {"tol": 1e-6, "top_k": 5}
+        params = {"tol": 1e-4, "top_k": 5}
         ranks = run_spark(get_algorithm("pagerank"), graph, params, on_round=kill_after_third, results_dir=results)
         assert killed and not alive(cluster.worker_pids[0]) and ranks.rounds > 3
         assert cluster.alive_workers() == 1
