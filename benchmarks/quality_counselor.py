@@ -9,7 +9,9 @@ defaults, and reads its summary. Each graph is labelled from the adapter's card:
 * ``held-out wording family``: a graph it trained on, asked only in the wording family the card says
   was held out of training (``--hold-out-family``): leave-one-wording-family-out;
 * ``trained on (other questions)``: in-distribution (an adapter trained on every family), reported
-  beside the rest, never pooled with them.
+  beside the rest, never pooled with them;
+* ``never trained on, names unquoted``: the graphs of the first two kinds asked again with every node's
+  name written bare (``--bare-names``), pooled apart (``--no-bare-names`` skips them).
 
 The pooled exact match over the first two kinds is the headline (leave-one-graph-out, out of
 distribution); the pooled held-out-family figure stands beside it. The result
@@ -53,6 +55,7 @@ def trained_graphs(card: dict) -> set[str]:
 
 UNSEEN, NEVER_TRAINED = "unseen graph", "never trained on"  # pooled: leave-one-graph-out
 FAMILY_OUT = "held-out wording family"  # pooled apart: leave-one-wording-family-out
+BARE = "never trained on, names unquoted"  # pooled apart: the leave-one-graph-out questions, names without quotes
 IN_DISTRIBUTION = "trained on (other questions)"
 
 
@@ -75,19 +78,28 @@ def main() -> None:
     parser.add_argument("--graphs", default=",".join(GRAPHS), help=f"comma-separated (default {','.join(GRAPHS)})")
     parser.add_argument("--n-per-template", type=int, default=3, help="questions per program shape and graph")
     parser.add_argument("--card", action="store_true", help="also record the figures in the shipped card")
+    parser.add_argument(
+        "--no-bare-names", action="store_true",
+        help="skip asking the graphs it never trained on again with their names unquoted",
+    )  # fmt: skip
     args = parser.parse_args()
     card = json.loads(CARD.read_text())
     trained = trained_graphs(card)
     family = (card.get("data") or {}).get("held_out_family")
     rows, by_shape, settings = {}, {}, None
     with tempfile.TemporaryDirectory(prefix="counselor-quality-") as tmp:
-        for graph in [g.strip().lower() for g in args.graphs.split(",") if g.strip()]:
-            run, kind = Path(tmp) / graph, kind_of(graph, trained, family)
+        graphs = [g.strip().lower() for g in args.graphs.split(",") if g.strip()]
+        bare = [] if args.no_bare_names else [g for g in graphs if kind_of(g, trained, family) in (UNSEEN, NEVER_TRAINED)]
+        for graph, kind in [*((g, kind_of(g, trained, family)) for g in graphs), *((g, BARE) for g in bare)]:
+            run = Path(tmp) / (graph if kind != BARE else f"{graph}-bare")
             command = [sys.executable, "-m", "graphreason.cli", "eval", "counselor", "--dataset", "programs",
                        "--graph", graph, "--n-per-template", str(args.n_per_template), "--modes", "counselor",
                        "--out", str(run), "--no-progress"]  # fmt: skip
             if kind == FAMILY_OUT:
                 command += ["--families", family]
+            if kind == BARE:
+                command += ["--bare-names"]
+                graph = f"{graph} (names unquoted)"  # noqa: PLW2901 - the row's name
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
             summary = json.loads((run / "summary.json").read_text())
             mode = summary["modes"]["counselor"]
@@ -101,13 +113,17 @@ def main() -> None:
                   f"refused={mode['finals_refused']} mapped={mode['finals_mapped']} s/q={mode['seconds_mean']:.2f}")  # fmt: skip
     logo, n = pooled([row for row in rows.values() if row["kind"] in (UNSEEN, NEVER_TRAINED)])
     lofo, n_family = pooled([row for row in rows.values() if row["kind"] == FAMILY_OUT])
+    unquoted, n_bare = pooled([row for row in rows.values() if row["kind"] == BARE])
     print(f"leave-one-graph-out, pooled over {n} questions: EM={logo}")
     if n_family:
         print(f"held-out wording family {family!r}, pooled over {n_family} questions: EM={lofo}")
+    if n_bare:
+        print(f"leave-one-graph-out with names unquoted, pooled over {n_bare} questions: EM={unquoted}")
     figures = {
         "out_of_distribution_exact_match": logo, "out_of_distribution_questions": n,
         "held_out_family": family if n_family else None,
         "family_out_exact_match": lofo, "family_out_questions": n_family,
+        "bare_names_exact_match": unquoted, "bare_names_questions": n_bare,
         "graphs": rows, "by_shape": by_shape, "n_per_template": args.n_per_template,
         "adapter_sha256": (card.get("shipped") or {}).get("sha256"), "trained_graphs": sorted(trained),
         **(settings or {}),
@@ -118,6 +134,7 @@ def main() -> None:
         card["generalization_scores"] = {key: result[key] for key in ("date", "commit", "command")} | {
             key: figures[key] for key in ("out_of_distribution_exact_match", "out_of_distribution_questions",
                                           "held_out_family", "family_out_exact_match", "family_out_questions",
+                                          "bare_names_exact_match", "bare_names_questions",
                                           "graphs", "n_per_template", "adapter_sha256")  # fmt: skip
         } | {"operation_planner": figures["models"].get("operation_planner")}
         CARD.write_text(json.dumps(card, indent=2, default=str) + "\n")

@@ -219,6 +219,11 @@ def _counselor_generalization() -> list[str]:
            f"{figures['family_out_questions']} question programs over the graphs it trained on, every one worded in "
            f"the `{figures['held_out_family']}` family, which training left out whole."]
           if figures.get("family_out_questions") else []),
+        *([""] if figures.get("bare_names_questions") else []),
+        *([f"**The same graphs, names unquoted: {figures['bare_names_exact_match']:.1f}% exact match** on "
+           f"{figures['bare_names_questions']} question programs: the out-of-distribution questions again, each node's "
+           "name written without the double quotes around it."]
+          if figures.get("bare_names_questions") else []),
         "",
         *_table(["graph", "kind", "questions", "exact match", "finals refused", "finals mapped", "s / question"], *rows),
         "",

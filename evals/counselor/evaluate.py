@@ -78,11 +78,12 @@ def load_eval_items(
     n_per_template: int = 5,
     seed: int = 0,
     families: Sequence[str] | None = None,
+    bare_names: bool = False,
 ) -> list[Any]:
     """The question items of a run, from a dataset name and/or a file or folder.
 
     ``families`` (programs only) asks only those wording families: a leave-one-wording-family-out
-    validation of an adapter trained without one.
+    validation of an adapter trained without one. ``bare_names`` (programs only) writes names without quotes.
     """
     if dataset not in (None, *DATASETS):
         raise EvalConfigError(
@@ -90,6 +91,8 @@ def load_eval_items(
         )
     if families and (dataset != "programs" or path):
         raise EvalConfigError("wording families are chosen among question programs: use them with --dataset programs")
+    if bare_names and (dataset != "programs" or path):
+        raise EvalConfigError("bare names are a way to word question programs: use them with --dataset programs")
     if dataset == "grbench":
         if not graph or not Path(graph).is_file():
             where = f" ({graph} is not a file)" if graph else ""
@@ -112,7 +115,8 @@ def load_eval_items(
             raise EvalConfigError(error.args[0]) from None
         spec = graph or "cora"
         return program_questions(
-            load_graph(spec), n_per_template * len(SHAPES), seed=seed, families=families, graph_spec=spec
+            load_graph(spec), n_per_template * len(SHAPES), seed=seed, families=families, graph_spec=spec,
+            bare_names=bare_names,
         )
     from graphreason.evals.datasets.generated import generate_questions
 
@@ -258,6 +262,7 @@ def run_counselor_eval(
     progress: bool = True,
     solve: SolveFn | None = None,
     families: Sequence[str] | None = None,
+    bare_names: bool = False,
     **settings: Any,
 ) -> EvalResult:
     """Run each mode over the question set, then write report.md, scores.png and summary.json.
@@ -267,7 +272,7 @@ def run_counselor_eval(
     runs on a copy with its mode and graph filled in. ``graph``
     overrides the graph named by each item (required for GRBench).
     ``seed`` picks the generated questions and the ``--limit`` sample; ``families`` keeps question
-    programs to those wording families.
+    programs to those wording families; ``bare_names`` writes their names without quotes.
     ``metric_judge_model`` adds the LLM-judge score (QS/LS style). ``solve``
     replaces :func:`graphreason.workflows.counselor.solve` (tests). Finished questions in an
     existing ``records.jsonl`` are not run again.
@@ -278,7 +283,7 @@ def run_counselor_eval(
             f"unknown mode(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(MODES)}"
         )
     driver.check_run_options(limit, concurrency)
-    items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed, families), limit, seed)
+    items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed, families, bare_names), limit, seed)
     items = _with_graph(items, graph, path)
     template = with_settings(
         context if context is not None else CounselorContext(seed=seed), settings, EvalConfigError
@@ -301,6 +306,8 @@ def run_counselor_eval(
     run = {"limit": limit, "concurrency": concurrency, "question_seed": seed}
     if families:
         run["wording_families"] = list(families)
+    if bare_names:
+        run["bare_names"] = True
     graphs = graph or sorted(set(graph_of.values()))
     meta = _meta(template, dataset, path, graphs, metric_judge_model, run)
     return driver.run_eval(

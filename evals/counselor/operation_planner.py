@@ -22,7 +22,7 @@ from typing import Any
 
 from graphreason.evals.datasets.items import QAItem
 from graphreason.tools.counselor.skeleton import skeleton_of
-from graphreason.workflows.counselor.operations import ANALYZERS, FORMAT, OperationPlanner
+from graphreason.workflows.counselor.operations import ANALYZERS, FORMAT, OperationPlanner, planner_text
 
 MIN_DF = 3  # an n-gram seen in fewer training questions is not a feature (keeps the file small)
 C = 10.0  # inverse L2 strength of the logistic regression
@@ -47,7 +47,7 @@ def fit_planner(pairs: Sequence[tuple[str, str]], *, min_df: int = MIN_DF, c: fl
     labels = sorted({label for _, label in pairs})
     if len(labels) < 2:
         raise ValueError(f"the planner needs questions of at least two skeletons, got {len(labels)}")
-    texts = [text for text, _ in pairs]
+    texts = [planner_text(text) for text, _ in pairs]  # as the planner reads them
     vectorizers = {
         name: TfidfVectorizer(sublinear_tf=True, min_df=min(min_df, len(texts)), **settings)
         for name, settings in ANALYZERS.items()

@@ -371,8 +371,8 @@ def _one_hop(source: object) -> bool:
 class _Sampler:
     """Draws programs of one shape over one graph's schema."""
 
-    def __init__(self, graph: PlainGraph, schema: dict[str, TypeSchema], rng: random.Random) -> None:
-        self.graph, self.schema, self.rng = graph, schema, rng
+    def __init__(self, graph: PlainGraph, schema: dict[str, TypeSchema], rng: random.Random, quote: bool = True) -> None:
+        self.graph, self.schema, self.rng, self.quote = graph, schema, rng, quote
         # a name must be unique as Retrieve reads names: case, spaces and punctuation aside ("Priest", "priest")
         counts = Counter(normalise(name) for name in graph.names.values())
         # subjects: nodes named by a unique, safe name, per type
@@ -383,7 +383,7 @@ class _Sampler:
                 self.subjects.setdefault(node_type, []).append(node)
 
     def name(self, node: str) -> str:
-        return f'"{self.graph.names[node]}"'
+        return f'"{self.graph.names[node]}"' if self.quote else self.graph.names[node]
 
     def phrase(self, relation: str, anchor: str, many: bool = False) -> str:
         """A node set's phrase: the nodes ``relation`` reaches from ``anchor`` (one node, or a set's phrase)."""
@@ -536,6 +536,7 @@ def program_questions(
     max_tries: int = 60,
     for_training: bool = False,
     graph_spec: str | None = None,
+    bare_names: bool = False,
 ) -> list[QAItem]:
     """Up to ``n`` questions over ``store``'s schema, round-robin over ``shapes``, worded in ``families``.
 
@@ -543,6 +544,8 @@ def program_questions(
     ``for_training`` refuses an unseen graph (:func:`check_trainable`) and draws from the training
     stream: an evaluation with the same seed asks other questions. Items name their graph by
     ``graph_spec`` (what loads it again: a name or a path), else by the graph's own name.
+    ``bare_names`` writes the nodes' names without the double quotes around them (the same questions
+    otherwise: a reader must find where a name starts and ends).
     """
     if for_training:
         check_trainable(str(getattr(store, "name", "")))
@@ -555,7 +558,7 @@ def program_questions(
     schema = schema_of(graph, getattr(store, "text_keys", None))
     # training and evaluation draw from streams of their own, so one seed never gives both the same questions
     rng = random.Random(f"{graph.name}:{seed}:{'train' if for_training else 'eval'}")
-    sampler = _Sampler(graph, schema, rng)
+    sampler = _Sampler(graph, schema, rng, quote=not bare_names)
     items: list[QAItem] = []
     seen: set[tuple[str, tuple[str, ...], str]] = set()
     for index in range(n):  # each slot tries its shape up to max_tries times: rare shapes keep their share
@@ -583,7 +586,7 @@ def program_questions(
             level=_LEVELS.get(shape, "medium"), template=f"program:{shape}", graph=graph_spec or graph.name,
             reference_action=action,
             meta={"program": repr(draft.program.operation), "shape": shape, "depth": draft.program.depth,
-                  "family": family, "bound": list(draft.program.bound),
+                  "family": family, "bound": list(draft.program.bound), **({"bare_names": True} if bare_names else {}),
                   **({"reference_answer_rule": rule} if rule else {})},
         ))  # fmt: skip
     return items

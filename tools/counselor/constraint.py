@@ -25,8 +25,36 @@ write an Action that parses and names what exists:
   question (``listened`` for "the artists user 7 listened to"), and the ones sharing their root (the
   other direction: ``cites`` beside ``cited_by``, as "cited by X" means what X cites), are the only
   ones when there are any;
+* of the relations and features left, those the question writes out whole (every word of the name, in
+  order: "member meronym links", "part of speech"; not inside a longer one, inside a node's name, or just
+  before one) are the only ones when there are any; a number written just after the name narrows it to
+  the numbered relation ("rated 3 out of 5": ``rated_3``), and a relation named in the passive keeps
+  the one leading back (``cites`` beside ``cited_by``, read off the arcs: :meth:`~CounselorAction.voice_partners`);
+  the feature shown for the node ``MaxDegree`` or ``MinDegree`` picks is left free. Along a chain of
+  hops from a named node, when the question writes out one relation for each hop, the hops take them
+  nearest the name first, save that the one after "most" or "fewest" is a final ``MaxDegree``'s or
+  ``MinDegree``'s (:meth:`~CounselorAction.spelled_hop`);
+* where the question spells out no relation, those that share the most content words with it (crude
+  stems, numbers whole but not a range's or a scale's bounds: "gave 1 stars" keeps ``rated_1``), with a
+  passive one's partner, when any shares one;
+* where a relation's two directions are both left (``cites`` and ``cited_by``) and the hop is part of a
+  chain from a named node (``Neighbour[Neighbour[Retrieve[X], r], s]``, ``MaxDegree[Neighbour[...], r]``),
+  the direction follows the question's voice and word order: its mentions of the relation's root
+  ("cite", "cited by", "citing") are ranked by their distance from X, the chain's hops take them
+  nearest first, and a mention before X in the active voice ("the papers that cite X") or after it in
+  the passive ("X is cited by", "has been cited the most") is the backward relation (a name ending in ``_by``, ``_from``, ``_of``),
+  the others the forward one ("X cites", "the papers cited by X"). A mention belongs to the name it
+  stands nearest ("the papers that X cites and the papers cited by Y": "cites" is X's), and a name
+  written twice starts its chain where a mention stands nearest. This is decided only when the
+  mentions and the chain's hops are as many;
+* the value a feature is matched against (``Matching[nodes, label, Theory]``) is one of that feature's
+  values as the question or an observation writes it, where the feature has at most
+  :data:`MAX_VALUES` values and one of them is written (else any copied text);
 * search text (``Retrieve[...]``) is copied verbatim from the question or an
-  observation;
+  observation; a name the question puts in double quotes (``"..."`` or curly ones) or, where it quotes
+  none, a run of two or more of its words that is a node's whole name, is copied whole, and nothing
+  else from inside or across it (a weak model otherwise stops short of a quoted
+  title or runs on past its closing quote: ``Retrieve[Wavelet Shrinkage: Asymptopia?" and]``);
 * with a ``skeleton`` (:mod:`graphreason.tools.counselor.skeleton`, the operation planner's
   prediction), a call other than Finish is one call of exactly that shape: its functions and their
   nesting are fixed, each named node an id or a ``Retrieve[...]``; the relations, features, values
@@ -51,7 +79,6 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Sequence
-from weakref import WeakKeyDictionary
 
 from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, VALUES, Entry, Registry
 from graphreason.tools.core.retrieval.lexical import normalise, stem_positions, word_stems
@@ -60,8 +87,8 @@ from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 from graphreason.tools.counselor.skeleton import NAMED, Skeleton, structural
+from graphreason.tools.counselor.wording import MAX_TEXT_CHARS, QuestionWording, name_types
 
-MAX_TEXT_CHARS = 200  # a search text: a title, a name, keywords
 MAX_ANSWER_CHARS = 2000  # an answer may list many titles (an observation is cut at 2,000 characters too)
 MAX_CALLS = 8  # parallel calls in one Action
 # calls nested in one another: the reference plans of the generated questions go four deep
@@ -74,25 +101,19 @@ _LABEL = re.compile(r"Action \d{1,3}: ")
 _NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
 _NUMBER_PREFIX = re.compile(r"-?(?:\d{1,12}(?:\.\d{0,6})?)?")
 _LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?")
+_PICKS = frozenset({"MaxDegree", "MinDegree"})  # a feature of the node these pick is shown, not asked about
 _FREE = object()  # a call position no skeleton shapes (a skeleton's named node is None)
 HOPS = frozenset({"Neighbour"})  # functions whose nodes are the ones their relation reaches
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
-_NAME_TYPES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], dict[str, frozenset[str]]]] = WeakKeyDictionary()
 
 
-def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
-    """``normalised name -> the types of the nodes with that name``, read once per store (again when it grows)."""
-    size = (len(store), store.num_edges)
-    cached = _NAME_TYPES.get(store)
-    if cached is None or cached[0] != size:
-        found: dict[str, set[str]] = {}
-        for node in store.nodes():
-            text = store.text(node)
-            if text != node:  # a node without a name is never retrieved by one
-                found.setdefault(normalise(text), set()).add(store.node_type(node))
-        cached = (size, {name: frozenset(types) for name, types in found.items()})
-        _NAME_TYPES[store] = cached
-    return cached[1]
+
+
+
+
+
+
+
 
 
 def _open_brackets(text: str) -> int | None:
@@ -146,11 +167,15 @@ class CounselorAction:
         self.relation_roots = {r: {stem[:4] for stem in stems if len(stem) >= 4} for r, stems in self.relation_stems.items()}
         # (valid relations, subject's name) -> those the question names
         self.named_relations: dict[tuple[tuple[str, ...], str | None], list[str]] = {}
+        # what the question names and how it words it (tools/counselor/wording.py)
+        self.wording = QuestionWording(store, question, self.relations, self.features, self.observations)
         self.ids = sorted(_ids_in(self.sources, store))
         # the functions a call may name at each nesting depth, decided once (the reader asks at every call)
         self.names_at_depth = {depth: {e.name for e in self.entries.values() if self.completable(e, depth)}
                          for depth in range(1, self.max_depth + 1)}
         self.skeleton = skeleton if skeleton is not None and self.fits(skeleton) else None
+        # the question names a node for each of the skeleton's named nodes: those come from its names
+        self.leaves_named = self.skeleton is not None and len(self.wording.names) >= _leaf_count(self.skeleton)
         self.whole_list = self._listed_answer() if self.skeleton is not None and _lists_names(self.skeleton) else None
 
     def _listed_answer(self) -> str | None:
@@ -230,6 +255,25 @@ class CounselorAction:
 _LISTED = re.compile(r" are: (\[.*\])\.?$")  # a mapped observation's values: "The name feature of [...] are: [...]."
 
 
+
+
+def _is_hop(entry: Entry) -> bool:
+    """A call whose relation is taken from its first argument's nodes (Neighbour, Degree, MaxDegree, Same, ...)."""
+    kinds = [param.kind for param in entry.params]
+    return len(kinds) >= 2 and kinds[0] is NODE and kinds[1] is RELATION
+
+
+
+
+
+
+
+
+def _leaf_count(skeleton: Skeleton) -> int:
+    """How many named nodes (``_``) a skeleton holds."""
+    return sum(1 if child is None else _leaf_count(child) for child in skeleton.children)
+
+
 def _lists_names(skeleton: Skeleton) -> bool:
     """Whether ``skeleton`` reads a feature of a neighbour list (the question asks for a set's names or values)."""
     child = skeleton.children[0] if skeleton.children else None
@@ -253,6 +297,13 @@ class _Reader:
     def __init__(self, language: CounselorAction, text: str) -> None:
         self.lang, self.text, self.pos = language, text, 0
         self.named_text: str | None = None  # the search text of the node argument just read, if it was a Retrieve
+        # the node argument just read as a chain of hops from a named node: that Retrieve's text (None: no
+        # name starts it) and how many relations its calls took on the way (Neighbour[Neighbour[Retrieve[X], r], s]: 2)
+        self.chain_name: str | None = None
+        self.chain_hops = 0
+        self.pending = 0  # enclosing calls whose relation comes after the node argument being read
+        self.pending_names: list[str] = []  # their functions, outermost first
+        self.last_call: str | None = None  # the function of the call read last (None: an id)
         self.leaves: set[str] = set()  # the nodes a skeleton's named leaves named so far (each names another)
 
     # ------------------------------------------------------------------ helpers
@@ -297,6 +348,28 @@ class _Reader:
         if end == len(self.text):
             raise _End
         if not piece.strip():
+            raise _Dead
+        self.pos = end
+        return piece
+
+    def _search_text(self, stops: str, leaf: bool = False) -> str:
+        """A ``Retrieve``'s search text: a name the question quotes, whole, or text copied from the question
+        outside its quotes or from an observation. A skeleton's named ``leaf`` may not start a quoted name an
+        earlier leaf named (it could not end: :meth:`_new_leaf`) and, where the question gives a name for each of
+        the skeleton's named nodes, is one of those names (or text an observation shows)."""
+        end = self._scan(stops)
+        piece = self.text[self.pos : end]
+        if len(piece) > MAX_TEXT_CHARS or "\n" in piece:
+            raise _Dead
+        named_only = leaf and self.lang.leaves_named
+        sources = self.lang.observations if named_only else self.lang.wording.search_sources
+        copied = any(piece in source for source in sources)
+        if end == len(self.text):  # unfinished
+            free = [name for name in self.lang.wording.names if not (leaf and normalise(name) in self.leaves)]
+            if copied or any(name.startswith(piece) for name in free):
+                raise _End
+            raise _Dead
+        if not piece.strip() or not (copied or piece in self.lang.wording.names):
             raise _Dead
         self.pos = end
         return piece
@@ -348,25 +421,51 @@ class _Reader:
         subject_text: str | None = None  # the first node argument's search text, when it is a Retrieve
         relation: str | None = None
         text: str | None = None
+        key: str | None = None  # the feature argument read, for a value argument after it
+        picked = False  # the first node argument is the node a MaxDegree or MinDegree picked: its feature is shown
+        hop = _is_hop(entry)  # a node, then a relation: the relation is one more hop of the node's chain
+        chain: tuple[str | None, int] = (None, 0)
         for index, param in enumerate(entry.params):
             if index:
                 self._expect(_SEPARATOR)
             last = index == len(entry.params) - 1
             child = next(children) if children is not None and param.kind in (NODE, VALUES) else _FREE
             subject = node_types[0] if node_types else None
-            value = self._argument(param.kind, depth, "]" if last else ",", child, subject, subject_text)
+            if hop and index == 0:
+                self.pending += 1
+                self.pending_names.append(name)
+            value = self._argument(
+                param.kind, depth, "]" if last else ",", child, subject, subject_text,
+                search=None if name != NAMED else "leaf" if shape is None else "free",
+                chain=(*chain, name) if hop and param.kind is RELATION else None,
+                key=key if index and entry.params[index - 1].kind is FEATURE_KEY else None,
+                shown=picked,
+            )  # fmt: skip
             if param.kind is NODE:
                 if not node_types:
                     subject_text = self.named_text
+                    if hop:
+                        self.pending -= 1
+                        self.pending_names.pop()
+                    chain = (self.chain_name, self.chain_hops)
+                    picked = self.last_call in _PICKS
                 node_types.append(value)  # type: ignore[arg-type]
             elif param.kind is RELATION:
                 relation = value  # type: ignore[assignment]
+            elif param.kind is FEATURE_KEY:
+                key = value  # type: ignore[assignment]
             elif param.kind is TEXT:
                 text = value  # type: ignore[assignment]
                 if shape is None:  # a skeleton's named node: the others name other nodes
                     self._new_leaf(normalise(str(value)))
         self._expect("]")
-        self.named_text = text if name == NAMED else None
+        self.named_text, self.last_call = (text if name == NAMED else None), name
+        if name == NAMED:
+            self.chain_name, self.chain_hops = text, 0
+        elif entry.returns is NODE and node_types and len(node_types) == 1:  # keeps or walks from one list
+            self.chain_name, self.chain_hops = chain[0], chain[1] + hop
+        else:
+            self.chain_name, self.chain_hops = None, 0
         return name, self._result_types(entry, node_types, relation, text)
 
     def _new_leaf(self, name: str) -> None:
@@ -390,18 +489,42 @@ class _Reader:
         return frozenset().union(*node_types)  # type: ignore[arg-type]
 
     def _argument(
-        self, kind: object, depth: int, stop: str, shape: object = _FREE, subject: Types = None, named: str | None = None
+        self,
+        kind: object,
+        depth: int,
+        stop: str,
+        shape: object = _FREE,
+        subject: Types = None,
+        named: str | None = None,
+        search: str | None = None,
+        chain: tuple[str | None, int, str] | None = None,
+        key: str | None = None,
+        shown: bool = False,
     ) -> object:
         """One argument; returns a node argument's types, a relation's name or a search text (else None)."""
         if kind is NODE:
             return self._node(depth, stop, shape)
         if kind is RELATION:
             valid = self._names_of(subject, self.lang.relations, self._relations_of)
+            if chain is not None and chain[0]:
+                name, hops, call = chain
+                outer = self.pending_names[0] if self.pending_names else call
+                spelled = self.lang.wording.spelled_hop(valid, name, hops, hops + 1 + self.pending, outer in _PICKS)
+                directed = self._directed(valid, name, hops)
+                both = [relation for relation in spelled or () if relation in (directed or spelled or ())]
+                if both or directed:  # the relation written for this hop, in the direction the voice gives
+                    return self._choice(both or directed, stop)  # type: ignore[arg-type]
             return self._choice(self._named_relations(valid, named), stop)
         if kind is FEATURE_KEY:
-            return self._choice(self._names_of(subject, self.lang.features, self._features_of), stop)
+            valid = self._names_of(subject, self.lang.features, self._features_of)
+            spelled = [feature for feature in valid if feature in self.lang.wording.spelled]
+            return self._choice(spelled if spelled and not shown else valid, stop)
         if kind is TEXT:
-            return self._copied("[]" if stop == "]" else "[]" + stop)
+            stops = "[]" if stop == "]" else "[]" + stop
+            if search is not None:
+                return self._search_text(stops, leaf=search == "leaf")
+            values = self.lang.wording.value_choices(key) if key else None
+            return self._choice(values, stops) if values else self._copied(stops)
         if kind is ANSWER:
             self._answer()
         elif kind is VALUES:  # a list comes only from an inner call
@@ -422,6 +545,15 @@ class _Reader:
         """
         key = (tuple(valid), subject)
         if key not in self.lang.named_relations:  # asked at every token: worked out once per set of relations
+            spelled = [relation for relation in valid if relation in self.lang.wording.spelled]
+            if spelled:  # written out whole ("member meronym"); "rated 3 out of 5": rated_3 rather than rated
+                numbered = {relation for relation in valid for base in spelled if self.lang.wording.numbered(relation, base)}
+                valid = self.lang.wording.with_reverse(valid, numbered or set(spelled))
+            else:  # the ones that share the most content words with the question ("gave 1 stars": rated_1)
+                shared = {relation: len(self.lang.wording.content_words(relation) & self.lang.wording.asked_words) for relation in valid}
+                most = max(shared.values(), default=0)
+                if most:
+                    valid = self.lang.wording.with_reverse(valid, {relation for relation, n in shared.items() if n == most})
             stems, roots_of = self.lang.relation_stems, self.lang.relation_roots
             named = [relation for relation in valid if stems[relation] & self.lang.stems]
             roots = set().union(*(roots_of[relation] for relation in named))
@@ -437,15 +569,29 @@ class _Reader:
         chosen: set[str] = set()
         for relation in named:
             places = [pos for pos, stem in self.lang.word_at if stem in self.lang.relation_stems[relation]]
-            if not places:
+            partners = self.lang.wording.voice_partners(relation) & set(kept)
+            if not places or not partners:  # no other direction to tell it from
+                chosen.add(relation)
                 continue
             nearest = min(places, key=lambda pos: abs(pos - at))
-            if nearest > at:
-                chosen.add(relation)
-            else:
-                roots_of = self.lang.relation_roots
-                chosen |= {other for other in kept if other != relation and roots_of[other] & roots_of[relation]}
+            chosen |= {relation} if nearest > at else partners
         return [relation for relation in kept if relation in chosen]
+
+    def _directed(self, valid: list[str], name: str, hops: int) -> list[str] | None:
+        """The relations of ``valid`` one hop of a chain from the named node may take, by voice and word order.
+
+        The question's mentions of the relations' roots ("cite", "cited by", "links to") are ranked by their
+        distance from the name; the chain's hops take them in that order (the first hop the nearest), so this
+        decides only when the chain's hops and the mentions are as many. A mention before the name in the active
+        voice ("the papers that cite X") or after it in the passive ("X is cited by") takes the backward relation
+        (``cited_by``, ``linked_from``); the others take the forward one ("X cites", "the papers cited by X").
+        None: not decided here.
+        """
+        total = hops + 1 + self.pending
+        key = (tuple(valid), name, hops, total)
+        if key not in self.lang.wording.directed:
+            self.lang.wording.directed[key] = self.lang.wording.direction(valid, name, hops, total)
+        return self.lang.wording.directed[key]
 
     def _relations_of(self, node_type: str) -> Iterable[str]:
         return self.lang.schema.get(node_type, {})
@@ -475,7 +621,7 @@ class _Reader:
                 self.pos = start
         if shape is not _FREE and shape is not None:
             raise _Dead
-        self.named_text = None
+        self.named_text, self.chain_name, self.chain_hops, self.last_call = None, None, 0, None
         node = self._choice(self.lang.ids, stop)
         if shape is None:
             self._new_leaf(node)

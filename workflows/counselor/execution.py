@@ -32,6 +32,7 @@ from graphreason.tools.counselor.calls import is_placeholder_answer, parse_actio
 from graphreason.tools.counselor.constraint import CounselorAction
 from graphreason.tools.counselor.functions import GraphFunctions
 from graphreason.tools.counselor.skeleton import Skeleton, parse_skeleton
+from graphreason.tools.counselor.wording import question_names
 from graphreason.workflows.counselor.common import charge, emit, llm, next_index, role_prompt, shared_prompt
 from graphreason.workflows.counselor.context import CounselorContext
 from graphreason.workflows.counselor.operations import planned_skeleton
@@ -78,11 +79,14 @@ def action_grammar(state: CounselorState, ctx: CounselorContext) -> CounselorAct
 def operation_skeleton(question: str, ctx: CounselorContext) -> Skeleton | None:
     """The operation planner's shape for the question's Action (:mod:`~graphreason.workflows.counselor.operations`),
     or None when it is off, unsure, or names what this registry cannot build."""
-    planned = planned_skeleton(question, ctx.operation_confidence)
+    if ctx.operation_confidence <= 0:
+        return None
+    functions = graph_functions(ctx)
+    planned = planned_skeleton(question, ctx.operation_confidence, question_names(functions.store, question))
     if planned is None:
         return None
     try:
-        return parse_skeleton(planned, graph_functions(ctx).registry)
+        return parse_skeleton(planned, functions.registry)
     except ValueError:
         return None
 

@@ -20,6 +20,8 @@ import functools
 import hashlib
 import json
 import math
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,12 +30,25 @@ import numpy as np
 
 PLANNER_DIR = "counselor-planner"  # under the shipped adapters' folder
 PLANNER_FILE = "planner.json"
-FORMAT = 1
+FORMAT = 2  # 2: the text is read with its quoted names masked (planner_text)
+# a name in double quotes (straight or curly) says nothing about the operation: it becomes one placeholder word
+_QUOTED = re.compile(r'"[^"\n]{1,200}"|\u201c[^\u201d\n]{1,200}\u201d')
+QUOTED_NAME = " qname "
 # the two feature families: word uni- and bigrams, character 2-5-grams inside word boundaries
 ANALYZERS: dict[str, dict[str, Any]] = {
     "words": {"analyzer": "word", "ngram_range": (1, 2)},
     "chars": {"analyzer": "char_wb", "ngram_range": (2, 5)},
 }
+
+
+def planner_text(question: str, names: Sequence[str] = ()) -> str:
+    """The text the planner reads: the question with each quoted name, and each of ``names`` (the node names it
+    holds unquoted), replaced by one placeholder word, so a title's words ("Neural", "Bayesian") do not sway
+    the operation."""
+    text = _QUOTED.sub(QUOTED_NAME, question)
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, QUOTED_NAME)
+    return text
 
 
 class PlannerError(ValueError):
@@ -74,9 +89,9 @@ class OperationPlanner:
 
     def features(self, texts: list[str]) -> np.ndarray:
         """TF-IDF rows (sublinear term frequency, each family L2-normalised, then side by side)."""
-        blocks = []
+        blocks, read = [], [planner_text(text) for text in texts]
         for counter, idf in zip(self.counters, self.idf, strict=True):
-            counts = counter.transform(texts).astype(np.float32).toarray()
+            counts = counter.transform(read).astype(np.float32).toarray()
             weighted = np.where(counts > 0, 1.0 + np.log(np.maximum(counts, 1.0)), 0.0) * idf
             norms = np.linalg.norm(weighted, axis=1, keepdims=True)
             blocks.append(weighted / np.where(norms > 0, norms, 1.0))
@@ -126,14 +141,15 @@ def shipped_planner() -> OperationPlanner | None:
         return None
 
 
-def planned_skeleton(question: str, confidence: float) -> str | None:
-    """The skeleton the shipped planner gives ``question`` when its probability reaches ``confidence``, else None."""
+def planned_skeleton(question: str, confidence: float, names: Sequence[str] = ()) -> str | None:
+    """The skeleton the shipped planner gives ``question`` (``names``: the node names it holds, masked as quoted
+    ones are) when its probability reaches ``confidence``, else None."""
     if not 0.0 < confidence <= 1.0 or not question.strip():
         return None
     planner = shipped_planner()
     if planner is None:
         return None
-    guess = planner.predict(question)
+    guess = planner.predict(planner_text(question, names))
     return guess.skeleton if guess.probability >= confidence and not math.isnan(guess.probability) else None
 
 

@@ -96,6 +96,11 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
         help="with --dataset programs: ask only these wording families (a leave-one-wording-family-out "
         "validation of a reasoner trained with --hold-out-family; default: all)",
     )
+    ec.add_argument(
+        "--bare-names",
+        action="store_true",
+        help="with --dataset programs: write the nodes' names without the double quotes around them",
+    )
     _lenient_option(ec)
 
 
@@ -437,6 +442,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         n_per_template=args.n_per_template,
         seed=args.seed if args.seed is not None else 0,
         families=args.families,
+        bare_names=args.bare_names,
     )
     print()
     print(markdown_table(result.summary["modes"], "mode"))

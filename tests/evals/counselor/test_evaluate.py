@@ -251,3 +251,14 @@ def test_program_questions_keep_to_the_chosen_wording_families(tmp_path: Path):
         load_eval_items("programs", graph=str(path), families=["shouty"])
     with pytest.raises(EvalConfigError, match="--dataset programs"):
         load_eval_items("generated", graph="cora", families=["terse"])
+
+
+def test_bare_names_word_question_programs_only(tmp_path: Path):
+    from graphreason.tools.core.loaders import save_graph_json
+    from tests.evals.datasets.test_program_questions import _shop
+
+    path = save_graph_json(_shop(), tmp_path / "shop.json")
+    bare = load_eval_items("programs", graph=str(path), n_per_template=2, seed=1, bare_names=True)
+    assert bare and not any('"' in item.question for item in bare)
+    with pytest.raises(EvalConfigError, match="--dataset programs"):
+        load_eval_items("generated", graph="cora", bare_names=True)

@@ -246,3 +246,13 @@ def test_training_and_evaluation_never_draw_the_same_questions_from_one_seed() -
     trained = {item.question for item in program_questions(store, 40, seed=0, for_training=True)}
     asked = [item.question for item in program_questions(store, 40, seed=0)]
     assert sum(question in trained for question in asked) < len(asked) // 4  # a small graph repeats a few
+
+
+def test_bare_names_are_the_same_questions_without_quotes() -> None:
+    store = _shop()
+    quoted = program_questions(store, 30, seed=5)
+    bare = program_questions(store, 30, seed=5, bare_names=True)
+    assert [item.question.replace('"', "") for item in quoted] == [item.question for item in bare]
+    assert [item.answer for item in quoted] == [item.answer for item in bare]
+    assert any('"' in item.question for item in quoted) and not any('"' in item.question for item in bare)
+    assert all(item.meta["bare_names"] for item in bare) and "bare_names" not in quoted[0].meta

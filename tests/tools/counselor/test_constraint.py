@@ -15,6 +15,14 @@ from graphreason.tools.counselor.constraint import (
     MAX_TEXT_CHARS,
     CounselorAction,
 )
+from graphreason.tools.counselor.skeleton import parse_skeleton
+from graphreason.tools.counselor.wording import (
+    content_words,
+    question_names,
+    quoted_names,
+    reverse_relations,
+    spelled_names,
+)
 
 QUESTION = 'Who wrote the paper "Chain of Thought"?'
 OBSERVATIONS = [
@@ -191,3 +199,186 @@ def test_the_graphs_names_are_read_again_when_the_graph_grows(store: GraphStore)
     store.add_edge("1", "6", "reviews", reverse_relation="reviewed_by")
     grown = CounselorAction(store, QUESTION, OBSERVATIONS)
     assert {"reviews", "reviewed_by"} <= set(grown.relations) and grown.complete("Neighbour[5, reviewed_by]")
+
+
+def test_a_quoted_name_is_searched_whole(store: GraphStore) -> None:
+    """A name in double quotes is Retrieve's text whole: not cut short, not run on past its closing quote."""
+    question = 'Overlap of "Chain of Thought" and \u201cDeep Nets\u201d, cited by Alice: count?'
+    language = CounselorAction(store, question)
+    assert quoted_names(question) == ("Chain of Thought", "Deep Nets")
+    for whole in ("Retrieve[Chain of Thought]", "Retrieve[Deep Nets]", "Retrieve[Alice]", "Retrieve[cited by Alice]"):
+        assert language.complete(whole), whole
+    for wrong in ("Retrieve[Chain of]", "Retrieve[Thought]", 'Retrieve[Chain of Thought" and]', "Retrieve[Deep Nets\u201d, cited]"):
+        assert not language.complete(wrong), wrong
+    assert language.viable("Retrieve[Chain of") and not language.viable('Retrieve[Chain of Thought"')
+    # a name an observation shows may still be searched, quoted in the question or not
+    later = CounselorAction(store, question, ["The title feature of ['5'] are: ['Chain of Thought, revised']."])
+    assert later.complete("Retrieve[Chain of Thought, revised]") and later.complete("Retrieve[Chain of]")
+    # without quotes, a run of the question's words that is a node's whole name is searched whole too
+    unquoted = CounselorAction(store, "Who cites chain of thought these days?")
+    assert question_names(store, "Who cites chain of thought these days?") == ("chain of thought",)
+    assert unquoted.complete("Retrieve[chain of thought]") and unquoted.complete("Retrieve[these days]")
+    assert not unquoted.complete("Retrieve[chain of]") and not unquoted.complete("Retrieve[thought these]")
+
+
+def test_under_a_skeleton_a_quoted_name_named_once_is_not_started_again(store: GraphStore) -> None:
+    """The second named node of ``Intersect`` is the other quoted name or other text; no prefix is a dead end."""
+    question = 'In both the papers "Chain of Thought" cites and the papers "Deep Nets" cites: how many?'
+    shape = parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]")
+    language = CounselorAction(store, question, skeleton=shape)
+    first = "Count[Intersect[Neighbour[Retrieve[Chain of Thought], cites], Neighbour[Retrieve["
+    assert language.viable(first + "Deep") and not language.viable(first + "Chain")
+    assert language.complete(first + "Deep Nets], cites]]]")
+    rng = random.Random(5)
+    alphabet = sorted(set(question + first + "0123456789_"))
+    for _ in range(40):  # a random walk from the first named node on never gets stuck
+        text = first
+        for _ in range(rng.randrange(1, 40)):
+            options = [char for char in alphabet if language.viable(text + char)]
+            assert options or language.complete(text), text
+            if not options:
+                break
+            text += rng.choice(options)
+
+
+@pytest.mark.parametrize(
+    ("question", "allowed", "refused"),
+    [
+        ('How many papers does "Chain of Thought" cite?', "cites", "cited_by"),
+        ('How many papers cite "Chain of Thought"?', "cited_by", "cites"),
+        ('How many papers are cited by "Chain of Thought"?', "cites", "cited_by"),
+        ('"Chain of Thought" is cited by how many papers?', "cited_by", "cites"),
+        ('How many papers citing "Chain of Thought" are there?', "cited_by", "cites"),
+    ],
+)
+def test_a_hop_takes_the_direction_voice_and_word_order_give(
+    store: GraphStore, question: str, allowed: str, refused: str
+) -> None:
+    language = CounselorAction(store, question)
+    assert language.complete(f"Count[Neighbour[Retrieve[Chain of Thought], {allowed}]]")
+    assert not language.complete(f"Count[Neighbour[Retrieve[Chain of Thought], {refused}]]")
+    assert language.complete(f"Degree[Retrieve[Chain of Thought], {allowed}]")
+
+
+def test_two_hops_take_the_mentions_nearest_first_and_only_when_they_match_in_number(store: GraphStore) -> None:
+    two = CounselorAction(store, 'How many papers are cited by the papers that cite "Chain of Thought"?')
+    assert two.complete("Count[Neighbour[Neighbour[Retrieve[Chain of Thought], cited_by], cites]]")
+    for inner, outer in (("cites", "cites"), ("cited_by", "cited_by"), ("cites", "cited_by")):
+        assert not two.complete(f"Count[Neighbour[Neighbour[Retrieve[Chain of Thought], {inner}], {outer}]]")
+    assert two.complete("Feature[MaxDegree[Neighbour[Retrieve[Chain of Thought], cited_by], cites], title]")
+    most = CounselorAction(store, 'Which of the papers cited by "Chain of Thought" has itself been cited the most?')
+    assert most.complete("Feature[MaxDegree[Neighbour[Retrieve[Chain of Thought], cites], cited_by], title]")
+    assert not most.complete("Feature[MaxDegree[Neighbour[Retrieve[Chain of Thought], cites], cites], title]")
+    # one mention for two hops: which hop it belongs to is not clear, so neither is decided here
+    one = CounselorAction(store, 'How many papers cite the papers "Chain of Thought" references?')
+    for inner, outer in (("cites", "cites"), ("cites", "cited_by"), ("cited_by", "cites")):
+        assert one.complete(f"Count[Neighbour[Neighbour[Retrieve[Chain of Thought], {inner}], {outer}]]")
+
+
+def test_each_name_takes_the_mentions_nearest_it(store: GraphStore) -> None:
+    both = CounselorAction(store, 'Overlap of the papers that "ReAct" cites and the papers cited by "Reflexion": count?')
+    call = "Count[Intersect[Neighbour[Retrieve[ReAct], {}], Neighbour[Retrieve[Reflexion], {}]]]"
+    assert both.complete(call.format("cites", "cites"))
+    assert not any(both.complete(call.format(a, b)) for a, b in (("cited_by", "cites"), ("cites", "cited_by")))
+    # a name written twice: the chain starts where a mention stands nearest it
+    twice = CounselorAction(store, 'Which papers, other than "ReAct" itself, are cited by the papers that cite "ReAct"?')
+    assert twice.complete("Feature[Neighbour[Neighbour[Retrieve[ReAct], cited_by], cites], title]")
+    assert not twice.complete("Feature[Neighbour[Neighbour[Retrieve[ReAct], cited_by], cited_by], title]")
+
+
+def test_a_matching_value_is_one_the_feature_has_as_the_question_writes_it(store: GraphStore) -> None:
+    language = CounselorAction(store, 'How many of the papers "Graph Counselor" cites have year 2024?')
+    call = "Count[Matching[Neighbour[Retrieve[Graph Counselor], cites], year, {}]]"
+    assert language.complete(call.format("2024"))
+    for wrong in ("year", "2024?", "Graph", "20"):
+        assert not language.complete(call.format(wrong)), wrong
+    # no value of the feature written anywhere: any copied text, so the observation can say what is wrong
+    loose = CounselorAction(store, 'How many of the papers "Graph Counselor" cites are recent?')
+    assert loose.complete(call.format("recent"))
+
+
+def _lexicon_graph() -> GraphStore:
+    """Synsets with WN18RR-like relations in both directions and two features."""
+    store = GraphStore("words", directed=True, text_keys={"synset": "name"})
+    for node, name in {"1": "empire.n.01", "2": "rome.n.01", "3": "city.n.01", "4": "senate.n.01"}.items():
+        store.add_node(node, "synset", {"name": name, "part_of_speech": "noun"})
+    store.add_edge("2", "1", "instance_hypernym", reverse_relation="instance_hyponym")
+    store.add_edge("2", "3", "hypernym", reverse_relation="hyponym")
+    store.add_edge("1", "4", "member_meronym", reverse_relation="member_holonym")
+    store.add_edge("4", "2", "part_of", reverse_relation="has_part")
+    return store
+
+
+def test_relations_and_features_the_question_spells_out_are_the_only_ones() -> None:
+    store = _lexicon_graph()
+    names = [*store.relations(), "name", "part_of_speech"]
+    question = 'The instance hyponym neighbours of "empire.n.01": most member meronym links?'
+    assert spelled_names(question, names, ["empire.n.01"]) == {"instance_hyponym", "member_meronym"}
+    # inside a longer name, inside a node's name, or just before one: not spelled out
+    assert spelled_names("Most common part of speech here?", names) == {"part_of_speech"}
+    assert spelled_names('Is "part of rome" a hypernym here?', names, ["part of rome"]) == {"hypernym"}
+    assert spelled_names("the synset name empire", names, ["empire"]) == set()
+    assert spelled_names("Union of the hypernyms: count?", ["county", "hypernym"]) == {"hypernym"}  # not "county"
+    assert reverse_relations(store)["member_meronym"] == {"member_holonym"}
+    assert reverse_relations(store)["has_part"] == {"part_of"}
+    language = CounselorAction(store, question)
+    call = "Feature[MaxDegree[Neighbour[Retrieve[empire.n.01], {}], {}], name]"
+    assert language.complete(call.format("instance_hyponym", "member_meronym"))
+    for inner, outer in (("hyponym", "member_meronym"), ("instance_hyponym", "part_of"), ("instance_hypernym", "member_holonym")):
+        assert not language.complete(call.format(inner, outer)), (inner, outer)
+    modal = CounselorAction(store, 'Most common part of speech of the synsets "empire.n.01" has as hypernym?')
+    assert modal.complete("Mode[Feature[Neighbour[Retrieve[empire.n.01], hypernym], part_of_speech]]")
+    assert not modal.complete("Mode[Feature[Neighbour[Retrieve[empire.n.01], hypernym], name]]")
+    # the node MaxDegree picks is shown by any feature: the spelled one is what it is compared on, not shown by
+    assert modal.complete("Feature[MaxDegree[Neighbour[Retrieve[empire.n.01], hypernym], hypernym], name]")
+
+
+def test_the_relations_sharing_most_words_with_the_question_are_the_only_ones() -> None:
+    store = GraphStore("ratings", directed=True, text_keys={"user": "name", "movie": "title"})
+    store.add_node("u1", "user", {"name": "user one"})
+    for movie in ("m1", "m2", "m3"):
+        store.add_node(movie, "movie", {"title": f"film {movie}"})
+    for relation, movie in (("rated_1", "m1"), ("rated_3", "m2"), ("rated", "m3")):
+        store.add_edge("u1", movie, relation, reverse_relation=f"{relation}_by")
+    assert content_words("Most 4-star ratings among 3 out of 5, rated (1 to 5) by") == {"most", "4", "star", "rat", "among", "3", "out"}
+    call = "Count[Neighbour[Retrieve[user one], {}]]"
+    one_star = CounselorAction(store, 'How many movies did "user one" give 1 stars?')
+    assert one_star.complete(call.format("rated_1"))
+    assert not one_star.complete(call.format("rated_3")) and not one_star.complete(call.format("rated"))
+    # the bounds of a scale name no relation: every rating relation stays open
+    scale = CounselorAction(store, 'How many movies did "user one" rate 3 out of 5?')
+    assert scale.complete(call.format("rated_3")) and not scale.complete(call.format("rated_1"))
+    plain = CounselorAction(store, 'How many movies did "user one" see?')
+    assert all(plain.complete(call.format(r)) for r in ("rated", "rated_1", "rated_3"))
+    # "rated" written out whole, a number just after it: the numbered relation; none after it: "rated" itself
+    spelled = CounselorAction(store, 'The movies "user one" rated 3 out of 5: how many?')
+    assert spelled.complete(call.format("rated_3")) and not spelled.complete(call.format("rated"))
+    most = CounselorAction(store, 'Of the movies "user one" rated with 1 star, which was rated by the most users?')
+    picked = "Feature[MaxDegree[Neighbour[Retrieve[user one], rated_1], {}], title]"
+    assert most.complete(picked.format("rated_by")) and not most.complete(picked.format("rated_1_by"))
+
+
+def test_relations_written_for_each_hop_go_nearest_the_name_first_and_most_names_the_last() -> None:
+    store = _lexicon_graph()
+    two = CounselorAction(store, 'Number of the member meronym neighbours of the synsets linked to "rome.n.01" by hypernym?')
+    call = "Count[Neighbour[Neighbour[Retrieve[rome.n.01], {}], {}]]"
+    assert two.complete(call.format("hypernym", "member_meronym"))
+    assert not two.complete(call.format("member_meronym", "hypernym"))
+    # "{set}: most {noun}?": the relation after "most" is MaxDegree's, though it stands nearer the name
+    most = CounselorAction(store, 'The instance hyponym neighbours of "empire.n.01": most member meronym links?')
+    picked = "Feature[MaxDegree[Neighbour[Retrieve[empire.n.01], {}], {}], name]"
+    assert most.complete(picked.format("instance_hyponym", "member_meronym"))
+    assert not most.complete(picked.format("member_meronym", "instance_hyponym"))
+
+
+def test_a_skeletons_named_nodes_are_the_names_the_question_gives(store: GraphStore) -> None:
+    shape = parse_skeleton("Count[Union[Neighbour[_], Neighbour[_]]]")
+    question = 'The papers "ReAct" is cited by or the papers that cite "Reflexion": how many?'
+    both = CounselorAction(store, question, skeleton=shape)
+    call = "Count[Union[Neighbour[Retrieve[ReAct], cited_by], Neighbour[Retrieve[{}], cited_by]]]"
+    assert both.complete(call.format("Reflexion")) and not both.complete(call.format("The papers"))
+    # a name quoted and one not: both are names
+    assert question_names(store, 'Do "ReAct" and Graph Counselor share a citation?') == ("ReAct", "Graph Counselor")
+    # fewer names than named nodes: other text of the question stays open
+    one = CounselorAction(store, 'The papers "ReAct" is cited by or the papers citing it: how many?', skeleton=shape)
+    assert one.complete(call.format("it"))

@@ -71,7 +71,9 @@ def test_the_constraint_accepts_only_the_skeletons_shape(store: GraphStore) -> N
 
 
 def test_under_a_skeleton_the_names_are_still_the_models_choice(store: GraphStore) -> None:
-    action = _shaped(store, "Count[Intersect[Neighbour[_], Neighbour[_]]]")
+    # a question that names no relation: the skeleton leaves the relation to the model
+    question = 'How many neighbours do both "Chain of Thought" and "Graph Counselor" have in common?'
+    action = CounselorAction(store, question, skeleton=parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]"))
     for relation in ("cites", "cited_by", "written_by"):
         text = SHAPED.replace("cites]]]", f"{relation}]]]")
         assert action.complete(text), relation

@@ -1,0 +1,400 @@
+"""How a question words what it asks about, read against one graph's names: the layer under Graph Counselor's call
+grammar (:mod:`graphreason.tools.counselor.constraint`) that works out, once per question,
+
+* the nodes it names: the names it puts in double quotes or, where it quotes none, runs of its words that are
+  some node's whole name (:func:`question_names`);
+* the relations and features it writes out whole ("member meronym", "part of speech": :func:`spelled_places`),
+  and the content words it shares with a relation's name (:func:`content_words`);
+* the voice and word order around a relation's mentions ("the papers that cite X", "X is cited by"), and which
+  relations lead back from which (:func:`reverse_relations`: ``cites`` and ``cited_by``);
+* a feature's values as the question or an observation writes them (:func:`feature_values`).
+
+:class:`QuestionWording` holds those for one question; the grammar asks it which relations a hop may take.
+Everything here is a reading of words, never a graph query's answer.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from weakref import WeakKeyDictionary
+
+from graphreason.tools.core.retrieval.lexical import normalise
+from graphreason.tools.core.store import GraphStore
+
+MAX_TEXT_CHARS = 200  # a search text or a value: a title, a name, keywords
+_QUOTED = re.compile(r'"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d')
+_WORD = re.compile(r"[a-z0-9]+")
+_NAME_WORD = re.compile(r"[^\W_]+")  # a word as normalise() splits a name
+MAX_NAME_WORDS = 40  # the longest run of question words looked up as a node's name
+_BACKWARD = frozenset({"by", "from", "of"})  # "cited by", "linked from": the words that mark the backward direction
+_FUNCTION_WORDS = frozenset(
+    "a an the of by to from in on at as for with and or is are was were be been has have had its their this that "
+    "these those which who whom what how many much any all".split()
+)
+_RANGE = frozenset({"to", "of", "from", "between", "and", "through"})
+_SUPERLATIVES = frozenset({"most", "fewest", "least", "greatest", "highest", "lowest", "smallest", "largest"})
+_PASSIVE_BEFORE = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "most", "least"})
+MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
+_REVERSE: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], dict[str, frozenset[str]]]] = WeakKeyDictionary()
+_FEATURE_VALUES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], dict[str, frozenset[str]]]] = WeakKeyDictionary()
+_NAME_TYPES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], dict[str, frozenset[str]]]] = WeakKeyDictionary()
+
+
+def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
+    """``normalised name -> the types of the nodes with that name``, read once per store (again when it grows)."""
+    size = (len(store), store.num_edges)
+    cached = _NAME_TYPES.get(store)
+    if cached is None or cached[0] != size:
+        found: dict[str, set[str]] = {}
+        for node in store.nodes():
+            text = store.text(node)
+            if text != node:  # a node without a name is never retrieved by one
+                found.setdefault(normalise(text), set()).add(store.node_type(node))
+        cached = (size, {name: frozenset(types) for name, types in found.items()})
+        _NAME_TYPES[store] = cached
+    return cached[1]
+
+
+def reverse_relations(store: GraphStore) -> dict[str, frozenset[str]]:
+    """``relation -> the relations that lead back`` (``cites`` -> ``cited_by``; a symmetric one to itself), read
+    from the first arcs of each relation, once per store (again when it grows)."""
+    size = (len(store), store.num_edges)
+    cached = _REVERSE.get(store)
+    if cached is None or cached[0] != size:
+        arcs: dict[str, list[tuple[str, str]]] = {}
+        for node in store.nodes():
+            for relation in store.relations(node):
+                if len(arcs.setdefault(relation, [])) < 3:
+                    arcs[relation] += [(node, other) for other in store.neighbors(node, relation)[:1]]
+        found: dict[str, frozenset[str]] = {}
+        for relation, pairs in arcs.items():
+            if pairs:
+                back = set(store.relations(pairs[0][1]))
+                for source, target in pairs:
+                    back &= {r for r in store.relations(target) if source in store.neighbors(target, r)}
+                found[relation] = frozenset(back)
+        cached = (size, found)
+        _REVERSE[store] = cached
+    return cached[1]
+
+
+def feature_values(store: GraphStore) -> dict[str, frozenset[str]]:
+    """``feature -> its distinct values`` (as text) for the features with at most :data:`MAX_VALUES` of them (a
+    label, a genre; not a title), read once per store (again when it grows)."""
+    size = (len(store), store.num_edges)
+    cached = _FEATURE_VALUES.get(store)
+    if cached is None or cached[0] != size:
+        found: dict[str, set[str]] = {}
+        for node in store.nodes():
+            for key, value in store.features(node).items():
+                if key in found and len(found[key]) > MAX_VALUES:
+                    continue
+                for item in value if isinstance(value, (list, tuple)) else [value]:
+                    if item is not None and str(item).strip():
+                        found.setdefault(key, set()).add(str(item))
+        cached = (size, {key: frozenset(values) for key, values in found.items() if len(values) <= MAX_VALUES})
+        _FEATURE_VALUES[store] = cached
+    return cached[1]
+
+
+def quoted_names(question: str) -> tuple[str, ...]:
+    """The names ``question`` puts in double quotes (straight or curly), each once, that the call language can
+    carry (no brackets); empty when it quotes none."""
+    found = (a or b for a, b in _QUOTED.findall(question))
+    return tuple(dict.fromkeys(name for name in found if name.strip() and not set(name) & set("[]")))
+
+
+def question_names(store: GraphStore, question: str) -> tuple[str, ...]:
+    """The names ``question`` gives as names, as it writes them: those it puts in double quotes, then, outside the
+    quotes, the runs of two or more of its words that are some node's whole name (case, spacing and punctuation
+    aside; the longest run first, left to right)."""
+    quoted = quoted_names(question)
+    if not question:
+        return quoted
+    named = name_types(store)
+    rest = _QUOTED.sub("\n", question)  # a run never reaches into or across a quoted name
+    words = [(m.start(), m.end(), unicodedata.normalize("NFKC", m.group()).casefold()) for m in _NAME_WORD.finditer(rest)]
+    found, index = [], 0
+    while index < len(words):
+        for stop in range(min(len(words), index + MAX_NAME_WORDS), index + 1, -1):
+            if " ".join(word for _, _, word in words[index:stop]) in named:
+                found.append(rest[words[index][0] : words[stop - 1][1]])
+                index = stop
+                break
+        else:
+            index += 1
+    return tuple(dict.fromkeys([*quoted, *found]))
+
+
+def _outside(question: str, names: Sequence[str]) -> str:
+    """``question`` with its quoted spans and each of ``names`` cut out (a line break stands in: text never spans it)."""
+    text = _QUOTED.sub("\n", question)
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, "\n")
+    return text
+
+
+def spelled_names(question: str, names: Sequence[str], nodes: Sequence[str] = ()) -> frozenset[str]:
+    """See :func:`spelled_places`: the names only."""
+    return frozenset(name for _, _, name in spelled_places(question, names, nodes))
+
+
+def spelled_places(question: str, names: Sequence[str], nodes: Sequence[str] = ()) -> list[tuple[int, int, str]]:
+    """Where ``question`` writes out whole one of ``names`` (relations and features): ``(first word, last word + 1,
+    name)`` by word index (the question's words as ``_WORD`` splits them). Each of the name's words, in
+    order and next to each other (``member_meronym``: "member meronym links"; words compared by :func:`_cut`,
+    "genres" for ``genre``). A name written only inside a longer one ("part of" in
+    "part of speech"), inside one of the ``nodes`` named, or just before one ("the paper titled X"), does not
+    count."""
+    lower = question.lower()
+    spans = [(m.start(), m.end()) for node in nodes if node for m in re.finditer(re.escape(node.lower()), lower)]
+    starts = {start for start, _ in spans}
+    asked = [
+        None if _just_before(lower, m.end(), starts) or any(a <= m.start() < b for a, b in spans) else _cut(m.group())
+        for m in _WORD.finditer(lower)
+    ]  # a name's own words ("Abstract" in a title) are not the question's
+    places: list[tuple[int, int, str]] = []
+    for name in names:
+        cut = [_cut(word) for word in _WORD.findall(name.lower().replace("_", " "))]
+        width = len(cut)
+        places += [(i, i + width, name) for i in range(len(asked) - width + 1) if width and asked[i : i + width] == cut]
+    return [
+        (start, stop, name) for start, stop, name in places
+        if not any(a <= start and stop <= b and b - a > stop - start for a, b, _ in places)
+    ]  # fmt: skip
+
+
+def _just_before(text: str, end: int, starts: set[int]) -> bool:
+    """A word ending at ``end`` is followed, past spaces, quotes and a colon, by one of the names at ``starts``."""
+    rest = len(text) - len(text[end:].lstrip(" \t:\"\u201c'"))
+    return rest in starts
+
+
+def _cut(word: str) -> str:
+    """A word as :func:`spelled_names` and :func:`content_words` compare it: a crude stem (``ratings``, ``rated``
+    -> ``rat``; ``genres`` -> ``genr``; ``county`` stays itself, so it never reads as "count"); numbers whole."""
+    if word.isdigit():
+        return word
+    for suffix in ("ings", "ing", "ers", "er", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word.removesuffix("e") if len(word) > 3 else word
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words of ``text`` that carry meaning, each cut to a crude stem (``ratings``, ``rated`` -> ``rat``;
+    numbers whole, except the bounds of a range or scale); "of", "by", "to" and the like are left out (a
+    relation's direction is decided elsewhere)."""
+    found = set()
+    words = _WORD.findall(text.lower())
+    for index, word in enumerate(words):
+        if word in _FUNCTION_WORDS:
+            continue
+        if word.isdigit() and (
+            (index and words[index - 1] in _RANGE) or (index + 1 < len(words) and words[index + 1] in _RANGE)
+        ):  # a bound of a range or a scale ("1 to 5", "3 out of 5") names no relation
+            continue
+        found.add(_cut(word))
+    return frozenset(found)
+
+
+def _spans(text: str, names: Sequence[str]) -> list[tuple[int, int, int]]:
+    """``(start, end, i)`` of every place ``text`` writes ``names[i]`` (case aside; never inside a word: "it" is
+    not in "citing")."""
+    lower = text.lower()
+    found = []
+    for label, name in enumerate(names):
+        if name:
+            pattern = rf"(?<![a-z0-9]){re.escape(name.lower())}(?![a-z0-9])"
+            found += [(m.start(), m.end(), label) for m in re.finditer(pattern, lower)]
+    return found
+
+
+def _gap(span: tuple[int, int], start: int, stop: int) -> int:
+    """How many characters lie between a name's ``span`` and a word at ``start:stop`` outside it."""
+    return start - span[1] if start >= span[1] else span[0] - stop
+
+
+def _root(relation: str) -> str:
+    """A relation's root: its first word's first four letters (``cited_by`` and ``cites``: ``cite``)."""
+    return re.split(r"[_\W]+", relation.lower().strip("_"))[0][:4]
+
+
+def _word_root(word: str) -> str:
+    """A question word's root as :func:`_root` cuts a relation's (``citing`` -> ``cite``, ``linking`` -> ``link``)."""
+    if word.endswith("ing") and len(word) > 5:
+        bare = word[:-3]
+        return bare[:4] if len(bare) >= 4 else (bare + "e")[:4]
+    return word[:4] if len(word) >= 4 else ""
+
+
+def _is_backward(relation: str) -> bool:
+    """A relation named as the backward direction of its root (``cited_by``, ``linked_from``, ``genre_of``)."""
+    return any(word in _BACKWARD for word in re.split(r"[_\W]+", relation.lower())[1:])
+
+
+def _passive_name(relation: str) -> bool:
+    """A relation named in the passive: its last word is "by" or "from" (``cited_by``, ``linked_from``)."""
+    return _WORD.findall(relation.lower())[-1:] in (["by"], ["from"])
+
+
+class QuestionWording:
+    """What one ``question`` names and how it words it, read against ``store``'s ``relations`` and ``features``;
+    ``observations`` are where a value may be written besides the question. Each answer is worked out once."""
+
+    def __init__(
+        self,
+        store: GraphStore,
+        question: str,
+        relations: Sequence[str],
+        features: Sequence[str],
+        observations: Sequence[str] = (),
+    ) -> None:
+        self.store, self.question = store, question
+        self.sources = [text for text in (question, *observations) if text]
+        self.words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(question.lower())]
+        self.names = question_names(store, question)
+        # where search text may be copied from besides a name: the question outside its names, the observations
+        self.search_sources = [_outside(question, self.names), *(text for text in observations if text)]
+        self.asked_words = content_words(self.search_sources[0])  # the question's own words, not its names
+        # the relations and features the question writes out whole ("member meronym", "part of speech")
+        self.spelled_at = spelled_places(question, [*relations, *features], self.names)
+        self.spelled = frozenset(name for _, _, name in self.spelled_at)
+        self.reverse: dict[str, frozenset[str]] = {}  # read off the arcs when first needed
+        self.relation_words: dict[str, frozenset[str]] = {}
+        self.values_written: dict[str, list[str] | None] = {}
+        self.directed: dict[tuple[tuple[str, ...], str, int, int], list[str] | None] = {}
+        self.spelled_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
+
+    def with_reverse(self, valid: list[str], chosen: set[str]) -> list[str]:
+        """Of ``valid``, the ``chosen`` relations and their :meth:`voice_partners`."""
+        back = {other for relation in chosen for other in self.voice_partners(relation)}
+        return [relation for relation in valid if relation in chosen or relation in back]
+
+    def voice_partners(self, relation: str) -> frozenset[str]:
+        """The relations leading back from ``relation`` (read off the arcs) when one of the two is named in the
+        passive (``cites`` and ``cited_by``, ``links_to`` and ``linked_from``): a question may name either for the
+        other ("the papers cited by X" are what X cites). ``adjoins_of``, ``hyponym``: no such partner."""
+        if not self.reverse:
+            self.reverse = reverse_relations(self.store)
+        return frozenset(other for other in self.reverse.get(relation, ()) if _passive_name(relation) or _passive_name(other))
+
+    def numbered(self, relation: str, base: str) -> bool:
+        """``relation`` is ``base`` with numbers added (``rated_3`` for ``rated``) and the question writes those
+        numbers within three words after writing ``base`` ("rated 3 out of 5", "rated with 3 stars")."""
+        extra = relation.lower().split("_")
+        for word in base.lower().split("_"):
+            if word not in extra:
+                return False
+            extra.remove(word)
+        if not extra or not all(word.isdigit() for word in extra):
+            return False
+        cut = [_cut(word) for word in _WORD.findall(base.lower())]
+        asked = [_cut(word) for _, _, word in self.words]
+        width = len(cut)
+        return any(
+            asked[i : i + width] == cut and set(extra) <= set(asked[i + width : i + width + 3])
+            for i in range(len(asked) - width + 1)
+        )
+
+    def content_words(self, relation: str) -> frozenset[str]:
+        """A relation's words as :func:`content_words` reads them (worked out once per relation)."""
+        if relation not in self.relation_words:
+            self.relation_words[relation] = content_words(relation.replace("_", " "))
+        return self.relation_words[relation]
+
+    def value_choices(self, key: str) -> list[str] | None:
+        """The values of feature ``key`` the question (outside the names it gives) or an observation writes, as
+        written there; None where the feature has too many values to list, or none is written (then any copied
+        text will do)."""
+        if key not in self.values_written:
+            values = feature_values(self.store).get(key)
+            found: dict[str, None] = {}
+            for source in self.search_sources if values else ():
+                for value in values or ():
+                    for match in re.finditer(re.escape(value), source, re.IGNORECASE):
+                        if len(match.group()) <= MAX_TEXT_CHARS and "\n" not in match.group():
+                            found[match.group()] = None
+            self.values_written[key] = list(found) or None
+        return self.values_written[key]
+
+    def spelled_hop(self, valid: list[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:
+        """The relation one hop of a chain from the named node takes when the question writes out a relation
+        for each of the chain's hops: the hops take them nearest the name first ("the adjoins of neighbours of
+        the entities linked to X by contains": ``contains``, then ``adjoins_of``), except that where the chain
+        ends in ``MaxDegree`` or ``MinDegree`` (``picks``) the one written after "most" or "fewest" is the last.
+        None: not decided here (written out for fewer or more hops, or none)."""
+        key = (tuple(valid), name, hops, total, picks)
+        if key not in self.spelled_hops:
+            self.spelled_hops[key] = self._spelled_hop(set(valid), name, hops, total, picks)
+        return self.spelled_hops[key]
+
+    def _spelled_hop(self, valid: set[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:
+        places = [(a, b, relation) for a, b, relation in self.spelled_at if relation in valid]
+        if not places:
+            return None
+        spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
+        own = [(start, stop) for start, stop, label in spans if label == 0]
+        if not own:
+            return None
+        mentions = []  # (first char, last char, relation, after a superlative)
+        for first, last, relation in places:
+            start, stop = self.words[first][0], self.words[last - 1][1]
+            if min((_gap((a, b), start, stop), label) for a, b, label in spans)[1] == 0:
+                before = {w for _, _, w in self.words[max(0, first - 2) : first]}
+                mentions.append((start, stop, relation, bool(before & _SUPERLATIVES)))
+        if len(mentions) != total:
+            return None
+        a, b = min(own, key=lambda span: min(_gap(span, start, stop) for start, stop, _, _ in mentions))
+        ranked = sorted(mentions, key=lambda m: (picks and m[3], _gap((a, b), m[0], m[1])))
+        relation = ranked[hops][2]
+        return [other for other in valid if other == relation or other in self.voice_partners(relation)]
+
+    def direction(self, valid: list[str], name: str, hops: int, total: int) -> list[str] | None:
+        """The relations of ``valid`` hop ``hops`` of a ``total``-hop chain from the node ``name`` names may take,
+        by voice and word order (None: not decided here).
+
+        The question's mentions of the roots of relations that have a passive partner ("cite", "cited by",
+        "links to") are ranked by their distance from the name; the chain's hops take them nearest first, so
+        this decides only when the mentions and the hops are as many. A mention before the name in the active
+        voice ("the papers that cite X") or after it in the passive ("X is cited by", "has been cited") takes
+        the backward relation (``cited_by``, ``linked_from``); the others the forward one ("X cites", "the
+        papers cited by X"). A mention belongs to the name it stands nearest (each place the question writes a
+        name counts), so in "the papers X cites and the papers cited by Y" "cites" is X's and "cited by" Y's.
+        """
+        spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
+        own = [(start, stop) for start, stop, label in spans if label == 0]
+        if not own or not valid:
+            return None
+        allowed = set(valid)  # only the two directions of one link, one named in the passive, are told apart here
+        roots = {relation: _root(relation) for relation in valid if self.voice_partners(relation) & allowed}
+        if not roots:
+            return None
+        mentions = []  # (start, stop, root, passive)
+        for index, (start, stop, word) in enumerate(self.words):
+            root = _word_root(word)
+            if root not in roots.values() or any(a <= start < b for a, b, _ in spans):
+                continue
+            _, label = min((_gap((a, b), start, stop), label) for a, b, label in spans)
+            if label != 0:  # nearer another name
+                continue
+            following = [w for _, _, w in self.words[index + 1 : index + 3]]
+            before = {w for _, _, w in self.words[max(0, index - 2) : index]}
+            passive = bool(following) and (following[0] in _BACKWARD or following[:2] == ["to", "by"])
+            passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
+            mentions.append((start, stop, root, passive))
+        if len(mentions) != total:
+            return None
+        # where the name is written more than once, the chain starts at the place nearest a mention
+        a, b = min(own, key=lambda span: min(_gap(span, start, stop) for start, stop, _, _ in mentions))
+        ranked = sorted((_gap((a, b), start, stop), start >= b, root, passive) for start, stop, root, passive in mentions)
+        _, after, root, passive = ranked[hops]
+        same_root = [relation for relation in roots if roots[relation] == root]
+        backward = [relation for relation in same_root if _is_backward(relation)]
+        forward = [relation for relation in same_root if not _is_backward(relation)]
+        if not backward or not forward:  # one direction only among the valid: nothing to decide
+            return None
+        return backward if after == passive else forward
