@@ -107,25 +107,26 @@ def quoted_names(question: str) -> tuple[str, ...]:
 
 
 def question_names(store: GraphStore, question: str) -> tuple[str, ...]:
-    """The names ``question`` gives as names, as it writes them: those it puts in double quotes, then, outside the
-    quotes, the runs of two or more of its words that are some node's whole name (case, spacing and punctuation
-    aside; the longest run first, left to right)."""
+    """The names ``question`` gives as names, as it writes them: those it puts in double quotes or, where it quotes
+    none, the runs of its words that are some node's whole name and hold two words or more besides "the", "of"
+    and the like (case, spacing and punctuation aside; the longest run first, left to right). A question that
+    quotes names has said where they are ("the union" is a tag on Last.fm, and a phrase of many questions)."""
     quoted = quoted_names(question)
-    if not question:
+    if quoted or not question:
         return quoted
     named = name_types(store)
-    rest = _QUOTED.sub("\n", question)  # a run never reaches into or across a quoted name
-    words = [(m.start(), m.end(), unicodedata.normalize("NFKC", m.group()).casefold()) for m in _NAME_WORD.finditer(rest)]
+    words = [(m.start(), m.end(), unicodedata.normalize("NFKC", m.group()).casefold()) for m in _NAME_WORD.finditer(question)]
     found, index = [], 0
     while index < len(words):
         for stop in range(min(len(words), index + MAX_NAME_WORDS), index + 1, -1):
-            if " ".join(word for _, _, word in words[index:stop]) in named:
-                found.append(rest[words[index][0] : words[stop - 1][1]])
+            run = [word for _, _, word in words[index:stop]]
+            if " ".join(run) in named and sum(word not in _FUNCTION_WORDS for word in run) >= 2:
+                found.append(question[words[index][0] : words[stop - 1][1]])
                 index = stop
                 break
         else:
             index += 1
-    return tuple(dict.fromkeys([*quoted, *found]))
+    return tuple(dict.fromkeys(found))
 
 
 def _outside(question: str, names: Sequence[str]) -> str:
