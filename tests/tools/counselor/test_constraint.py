@@ -136,14 +136,18 @@ def test_no_viable_prefix_is_a_dead_end(store: GraphStore) -> None:
     alphabet = sorted(set("".join(GOOD) + "".join(OBSERVATIONS) + QUESTION + "0123456789"))
     for language in (CounselorAction(store, QUESTION), CounselorAction(store, QUESTION, OBSERVATIONS)):
         for _ in range(60):
-            text = ""
-            for _ in range(rng.randrange(1, 50)):
-                options = [char for char in alphabet if language.viable(text + char)]
-                assert options or language.complete(text), text
-                if not options:
-                    break
-                text += rng.choice(options)
-            assert language.viable(text)
+            assert language.viable(_random_walk(language, alphabet, rng, "", 50))
+
+
+def _random_walk(language: CounselorAction, alphabet: list[str], rng: random.Random, text: str, most: int) -> str:
+    """Extend ``text`` by up to ``most`` characters the language lets through, asserting it never gets stuck."""
+    for _ in range(rng.randrange(1, most)):
+        options = [char for char in alphabet if language.viable(text + char)]
+        assert options or language.complete(text), text
+        if not options:
+            break
+        text += rng.choice(options)
+    return text
 
 
 def test_nesting_is_bounded(action: CounselorAction) -> None:
@@ -232,13 +236,7 @@ def test_under_a_skeleton_a_quoted_name_named_once_is_not_started_again(store: G
     rng = random.Random(5)
     alphabet = sorted(set(question + first + "0123456789_"))
     for _ in range(40):  # a random walk from the first named node on never gets stuck
-        text = first
-        for _ in range(rng.randrange(1, 40)):
-            options = [char for char in alphabet if language.viable(text + char)]
-            assert options or language.complete(text), text
-            if not options:
-                break
-            text += rng.choice(options)
+        _random_walk(language, alphabet, rng, first, 40)
 
 
 @pytest.mark.parametrize(
