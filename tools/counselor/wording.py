@@ -10,7 +10,7 @@ grammar (:mod:`graphreason.tools.counselor.constraint`) that works out, once per
 * a feature's values as the question or an observation writes them (:func:`feature_values`).
 
 :class:`QuestionWording` holds those for one question; the grammar asks it which relations a hop may take.
-Everything here is a reading of words, never a graph query's answer.
+It reads the graph's names, arcs and values to understand the question's words; it never answers the question.
 """
 
 from __future__ import annotations
@@ -255,7 +255,6 @@ class QuestionWording:
         observations: Sequence[str] = (),
     ) -> None:
         self.store, self.question = store, question
-        self.sources = [text for text in (question, *observations) if text]
         self.words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(question.lower())]
         self.names = question_names(store, question)
         # where search text may be copied from besides a name: the question outside its names, the observations
