@@ -578,20 +578,9 @@ class _Reader:
         return [relation for relation in kept if relation in chosen]
 
     def _directed(self, valid: list[str], name: str, hops: int) -> list[str] | None:
-        """The relations of ``valid`` one hop of a chain from the named node may take, by voice and word order.
-
-        The question's mentions of the relations' roots ("cite", "cited by", "links to") are ranked by their
-        distance from the name; the chain's hops take them in that order (the first hop the nearest), so this
-        decides only when the chain's hops and the mentions are as many. A mention before the name in the active
-        voice ("the papers that cite X") or after it in the passive ("X is cited by") takes the backward relation
-        (``cited_by``, ``linked_from``); the others take the forward one ("X cites", "the papers cited by X").
-        None: not decided here.
-        """
-        total = hops + 1 + self.pending
-        key = (tuple(valid), name, hops, total)
-        if key not in self.lang.wording.directed:
-            self.lang.wording.directed[key] = self.lang.wording.direction(valid, name, hops, total)
-        return self.lang.wording.directed[key]
+        """The relations of ``valid`` one hop of a chain from the named node may take, by voice and word order
+        (:meth:`~graphreason.tools.counselor.wording.QuestionWording.direction`; None: not decided there)."""
+        return self.lang.wording.direction(valid, name, hops, hops + 1 + self.pending)
 
     def _relations_of(self, node_type: str) -> Iterable[str]:
         return self.lang.schema.get(node_type, {})

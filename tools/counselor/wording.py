@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from graphreason.tools.core.retrieval.lexical import normalise
@@ -219,6 +220,18 @@ def _gap(span: tuple[int, int], start: int, stop: int) -> int:
     return start - span[1] if start >= span[1] else span[0] - stop
 
 
+def _nearest_name(spans: list[tuple[int, int, int]], start: int, stop: int) -> int:
+    """Which name (its index in :func:`_spans`) a word at ``start:stop`` stands nearest."""
+    return min((_gap((a, b), start, stop), label) for a, b, label in spans)[1]
+
+
+def _chain_start(spans: list[tuple[int, int, int]], mentions: Sequence[tuple[int, int, Any, Any]]) -> tuple[int, int]:
+    """Where the chain's name (label 0 in ``spans``) starts it: of the places it is written, the one nearest a
+    mention (``(start, stop, ...)``)."""
+    own = [(a, b) for a, b, label in spans if label == 0]
+    return min(own, key=lambda span: min(_gap(span, start, stop) for start, stop, *_ in mentions))
+
+
 def _root(relation: str) -> str:
     """A relation's root: its first word's first four letters (``cited_by`` and ``cites``: ``cite``)."""
     return re.split(r"[_\W]+", relation.lower().strip("_"))[0][:4]
@@ -256,6 +269,7 @@ class QuestionWording:
     ) -> None:
         self.store, self.question = store, question
         self.words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(question.lower())]
+        self.cut_words = [_cut(word) for _, _, word in self.words]  # as spelled names are compared
         self.names = question_names(store, question)
         # where search text may be copied from besides a name: the question outside its names, the observations
         self.search_sources = [_outside(question, self.names), *(text for text in observations if text)]
@@ -292,8 +306,7 @@ class QuestionWording:
             extra.remove(word)
         if not extra or not all(word.isdigit() for word in extra):
             return False
-        cut = [_cut(word) for word in _WORD.findall(base.lower())]
-        asked = [_cut(word) for _, _, word in self.words]
+        cut, asked = [_cut(word) for word in _WORD.findall(base.lower())], self.cut_words
         width = len(cut)
         return any(
             asked[i : i + width] == cut and set(extra) <= set(asked[i + width : i + width + 3])
@@ -314,7 +327,7 @@ class QuestionWording:
             values = feature_values(self.store).get(key)
             found: dict[str, None] = {}
             for source in self.search_sources if values else ():
-                for value in values or ():
+                for value in values:  # type: ignore[union-attr]
                     for match in re.finditer(re.escape(value), source, re.IGNORECASE):
                         if len(match.group()) <= MAX_TEXT_CHARS and "\n" not in match.group():
                             found[match.group()] = None
@@ -334,26 +347,30 @@ class QuestionWording:
 
     def _spelled_hop(self, valid: set[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:
         places = [(a, b, relation) for a, b, relation in self.spelled_at if relation in valid]
-        if not places:
-            return None
         spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
-        own = [(start, stop) for start, stop, label in spans if label == 0]
-        if not own:
+        if not places or not any(label == 0 for _, _, label in spans):
             return None
         mentions = []  # (first char, last char, relation, after a superlative)
         for first, last, relation in places:
             start, stop = self.words[first][0], self.words[last - 1][1]
-            if min((_gap((a, b), start, stop), label) for a, b, label in spans)[1] == 0:
+            if _nearest_name(spans, start, stop) == 0:
                 before = {w for _, _, w in self.words[max(0, first - 2) : first]}
                 mentions.append((start, stop, relation, bool(before & _SUPERLATIVES)))
         if len(mentions) != total:
             return None
-        a, b = min(own, key=lambda span: min(_gap(span, start, stop) for start, stop, _, _ in mentions))
+        a, b = _chain_start(spans, mentions)
         ranked = sorted(mentions, key=lambda m: (picks and m[3], _gap((a, b), m[0], m[1])))
         relation = ranked[hops][2]
         return [other for other in valid if other == relation or other in self.voice_partners(relation)]
 
     def direction(self, valid: list[str], name: str, hops: int, total: int) -> list[str] | None:
+        """See :meth:`_direction` (worked out once per case)."""
+        key = (tuple(valid), name, hops, total)
+        if key not in self.directed:
+            self.directed[key] = self._direction(valid, name, hops, total)
+        return self.directed[key]
+
+    def _direction(self, valid: list[str], name: str, hops: int, total: int) -> list[str] | None:
         """The relations of ``valid`` hop ``hops`` of a ``total``-hop chain from the node ``name`` names may take,
         by voice and word order (None: not decided here).
 
@@ -366,8 +383,7 @@ class QuestionWording:
         name counts), so in "the papers X cites and the papers cited by Y" "cites" is X's and "cited by" Y's.
         """
         spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
-        own = [(start, stop) for start, stop, label in spans if label == 0]
-        if not own or not valid:
+        if not valid or not any(label == 0 for _, _, label in spans):
             return None
         allowed = set(valid)  # only the two directions of one link, one named in the passive, are told apart here
         roots = {relation: _root(relation) for relation in valid if self.voice_partners(relation) & allowed}
@@ -378,8 +394,7 @@ class QuestionWording:
             root = _word_root(word)
             if root not in roots.values() or any(a <= start < b for a, b, _ in spans):
                 continue
-            _, label = min((_gap((a, b), start, stop), label) for a, b, label in spans)
-            if label != 0:  # nearer another name
+            if _nearest_name(spans, start, stop) != 0:  # nearer another name
                 continue
             following = [w for _, _, w in self.words[index + 1 : index + 3]]
             before = {w for _, _, w in self.words[max(0, index - 2) : index]}
@@ -388,8 +403,7 @@ class QuestionWording:
             mentions.append((start, stop, root, passive))
         if len(mentions) != total:
             return None
-        # where the name is written more than once, the chain starts at the place nearest a mention
-        a, b = min(own, key=lambda span: min(_gap(span, start, stop) for start, stop, _, _ in mentions))
+        a, b = _chain_start(spans, mentions)
         ranked = sorted((_gap((a, b), start, stop), start >= b, root, passive) for start, stop, root, passive in mentions)
         _, after, root, passive = ranked[hops]
         same_root = [relation for relation in roots if roots[relation] == root]
