@@ -10,8 +10,9 @@ is caught, and either refused (a corrective observation; the trial goes on) or m
   cited_by neighbors``) - refused;
 * node ids where the question asks for a name or title (``Which artist ...?``
   answered ``a10740``) - mapped to the nodes' names or titles, when every item is
-  a node id with a name of its own. A question that asks for a number, a year or an
-  id is never mapped (Cora's ids are numbers).
+  a node id with a name of its own; so are ids whose names the trial's observations
+  show (it read the title, then copied the id). A question that asks for a number, a
+  year or an id is never mapped (Cora's ids are numbers).
 """
 
 from __future__ import annotations
@@ -113,9 +114,12 @@ def check_final(
             "That is the text of an error observation, not an answer; the task is not finished. Fix the call the "
             "error is about, or try another, then Finish with the value an Observation shows."
         ))
-    if parts and all(p in store for p in parts) and asks_for_name(question, [store.node_type(p) for p in parts]):
+    if parts and all(p in store for p in parts) and not _NOT_A_NAME.search(question):
         texts = [store.text(p) for p in parts]
-        if all(t != p for t, p in zip(texts, parts, strict=True)):
+        read = all(name_key(t) in shown for t in texts)  # the trial read their names: "The title feature of X are: Y."
+        if all(t != p for t, p in zip(texts, parts, strict=True)) and (
+            read or asks_for_name(question, [store.node_type(p) for p in parts])
+        ):
             return FinalCheck(", ".join(texts), "mapped", "node id")
     return FinalCheck(answer)
 

@@ -30,7 +30,8 @@ write an Action that parses and names what exists:
   before one) are the only ones when there are any; a number written just after the name narrows it to
   the numbered relation ("rated 3 out of 5": ``rated_3``), and a relation named in the passive keeps
   the one leading back (``cites`` beside ``cited_by``, read off the arcs: :meth:`~CounselorAction.voice_partners`);
-  the feature shown for the node ``MaxDegree`` or ``MinDegree`` picks is left free. Along a chain of
+  the feature shown for the node ``MaxDegree`` or ``MinDegree`` picks is left free where the question
+  writes out a feature, and is the node's name or title where it writes out none. Along a chain of
   hops from a named node, when the question writes out one relation for each hop, the hops take them
   nearest the name first, save that the one after "most" or "fewest" is a final ``MaxDegree``'s or
   ``MinDegree``'s (:meth:`~CounselorAction.spelled_hop`);
@@ -43,7 +44,10 @@ write an Action that parses and names what exists:
   ("cite", "cited by", "citing") are ranked by their distance from X, the chain's hops take them
   nearest first, and a mention before X in the active voice ("the papers that cite X") or after it in
   the passive ("X is cited by", "has been cited the most") is the backward relation (a name ending in ``_by``, ``_from``, ``_of``),
-  the others the forward one ("X cites", "the papers cited by X"). A mention belongs to the name it
+  the others the forward one ("X cites", "the papers cited by X"); words that give the way round
+  themselves override that ("incoming links", "links in", "citations": backward; "outgoing links",
+  "the most references": forward), and other words for a link count as its mentions ("points to" for
+  ``links_to``, "references" for ``cites``). A mention belongs to the name it
   stands nearest ("the papers that X cites and the papers cited by Y": "cites" is X's), and a name
   written twice starts its chain where a mention stands nearest. This is decided only when the
   mentions and the chain's hops are as many;
@@ -52,7 +56,8 @@ write an Action that parses and names what exists:
   :data:`MAX_VALUES` values and one of them is written (else any copied text);
 * search text (``Retrieve[...]``) is copied verbatim from the question or an
   observation; a name the question puts in double quotes (``"..."`` or curly ones) or, where it quotes
-  none, a run of two or more of its words that is a node's whole name, is copied whole, and nothing
+  none, a run of two or more of its words that is a node's whole name (or one such word written with a
+  capital inside a sentence: "the articles Carbon links to"), is copied whole, and nothing
   else from inside or across it (a weak model otherwise stops short of a quoted
   title or runs on past its closing quote: ``Retrieve[Wavelet Shrinkage: Asymptopia?" and]``);
 * with a ``skeleton`` (:mod:`graphreason.tools.counselor.skeleton`, the operation planner's
@@ -518,6 +523,9 @@ class _Reader:
         if kind is FEATURE_KEY:
             valid = self._names_of(subject, self.lang.features, self._features_of)
             spelled = [feature for feature in valid if feature in self.lang.wording.spelled]
+            if shown and not spelled:  # the node MaxDegree or MinDegree picked, no feature written out: its name
+                keys = {self.lang.store.text_keys.get(node_type) for node_type in subject or ()}
+                return self._choice([feature for feature in valid if feature in keys] or valid, stop)
             return self._choice(spelled if spelled and not shown else valid, stop)
         if kind is TEXT:
             stops = "[]" if stop == "]" else "[]" + stop
@@ -610,10 +618,14 @@ class _Reader:
                 self.pos = start
         if shape is not _FREE and shape is not None:
             raise _Dead
-        self.named_text, self.chain_name, self.chain_hops, self.last_call = None, None, 0, None
-        node = self._choice(self.lang.ids, stop)
+        self.named_text, self.chain_hops, self.last_call = None, 0, None
+        ids = self.lang.ids
+        if shape is None:  # a skeleton's named node: not one an earlier named node named (no prefix of one either)
+            ids = [node for node in ids if normalise(self.lang.store.text(node)) not in self.leaves]
+        node = self._choice(ids, stop)
+        self.chain_name = self.lang.store.text(node)  # an id written for a node the question names starts a chain too
         if shape is None:
-            self._new_leaf(node)
+            self._new_leaf(normalise(self.chain_name))  # as a Retrieve's text of the same node counts
         return frozenset({self.lang.store.node_type(node)})
 
     def _answer(self) -> None:

@@ -37,6 +37,16 @@ _FUNCTION_WORDS = frozenset(
 _RANGE = frozenset({"to", "of", "from", "between", "and", "through"})
 _SUPERLATIVES = frozenset({"most", "fewest", "least", "greatest", "highest", "lowest", "smallest", "largest"})
 _PASSIVE_BEFORE = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "most", "least"})
+# Words for a link that do not share its relation's root, by the roots they may stand for (whichever the graph's
+# relations have): "X points to" links, "the papers X references" cites. English, not any one graph's wording.
+# and in a graph with no relation of its own for links, "X links to" cites.
+_ROOT_SYNONYMS = {"poin": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",)}
+# A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
+# a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
+_INWARD, _OUTWARD = frozenset({"incoming", "inbound", "inward"}), frozenset({"outgoing", "outbound", "outward"})
+_BACKWARD_NOUNS = frozenset({"cita"})  # a citation of X is a paper citing X
+_FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how many references"), what X cites
+_COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 _REVERSE: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], dict[str, frozenset[str]]]] = WeakKeyDictionary()
 _FEATURE_VALUES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], dict[str, frozenset[str]]]] = WeakKeyDictionary()
@@ -51,7 +61,9 @@ def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
         found: dict[str, set[str]] = {}
         for node in store.nodes():
             text = store.text(node)
-            if text != node:  # a node without a name is never retrieved by one
+            # a node without a name of its own is retrieved by its id only where the id reads as a name ("Carbon";
+            # not "u40" or "1131348")
+            if text != node or any(ch.isupper() for ch in text):
                 found.setdefault(normalise(text), set()).add(store.node_type(node))
         cached = (size, {name: frozenset(types) for name, types in found.items()})
         _NAME_TYPES[store] = cached
@@ -110,24 +122,76 @@ def quoted_names(question: str) -> tuple[str, ...]:
 def question_names(store: GraphStore, question: str) -> tuple[str, ...]:
     """The names ``question`` gives as names, as it writes them: those it puts in double quotes or, where it quotes
     none, the runs of its words that are some node's whole name and hold two words or more besides "the", "of"
-    and the like (case, spacing and punctuation aside; the longest run first, left to right). A question that
+    and the like (case, spacing and punctuation aside; the longest run first, left to right), and the single
+    words that are, written with a capital inside a sentence ("the articles Carbon links to"). A question that
     quotes names has said where they are ("the union" is a tag on Last.fm, and a phrase of many questions)."""
     quoted = quoted_names(question)
     if quoted or not question:
         return quoted
     named = name_types(store)
     words = [(m.start(), m.end(), unicodedata.normalize("NFKC", m.group()).casefold()) for m in _NAME_WORD.finditer(question)]
+    values = [(m.start(), m.end()) for m in _value_pattern(store).finditer(question.lower())] if words else []
+
+    def inside_value(start: int, end: int) -> bool:  # "Information" in the label "Information Retrieval"
+        return any(a <= start and end <= b and b - a > end - start for a, b in values)
+
     found, index = [], 0
     while index < len(words):
         for stop in range(min(len(words), index + MAX_NAME_WORDS), index + 1, -1):
             run = [word for _, _, word in words[index:stop]]
             if " ".join(run) in named and sum(word not in _FUNCTION_WORDS for word in run) >= 2:
-                found.append(question[words[index][0] : words[stop - 1][1]])
+                if inside_value(words[index][0], words[stop - 1][1]):
+                    continue
+                found.append(_closed(question, words[index][0], words[stop - 1][1]))
                 index = stop
                 break
         else:
+            start, end, word = words[index]
+            if (
+                word in named and _capitalised_inside(question, start, end) and word not in _FUNCTION_WORDS
+                and not inside_value(start, end)
+            ):  # fmt: skip
+                found.append(question[start:end])
             index += 1
     return tuple(dict.fromkeys(found))
+
+
+_VALUE_PATTERNS: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], re.Pattern[str]]] = WeakKeyDictionary()
+
+
+def _value_pattern(store: GraphStore) -> re.Pattern[str]:
+    """One pattern for the feature values of two words or more that are no node's name (:func:`feature_values`: a
+    label "Information Retrieval", not a title), whole words, the longest first; a name is never looked up inside
+    one."""
+    size = (len(store), store.num_edges)
+    cached = _VALUE_PATTERNS.get(store)
+    if cached is None or cached[0] != size:
+        names = name_types(store)  # a title in a small graph has few values too: a node's name is not a label
+        values = {
+            v.lower() for found in feature_values(store).values() for v in found
+            if len(_WORD.findall(v.lower())) >= 2 and normalise(v) not in names
+        }  # fmt: skip
+        alternatives = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)) or "(?!)"
+        cached = (size, re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?![a-z0-9])"))
+        _VALUE_PATTERNS[store] = cached
+    return cached[1]
+
+
+def _closed(question: str, start: int, end: int) -> str:
+    """The name at ``start:end`` with its brackets balanced where the question writes them just outside its words
+    ("Henry Wood (conductor)", whose last word is "conductor"; "(LP)2, an Adaptive ...", whose first is "LP")."""
+    while end < len(question) and question[end] == ")" and question.count("(", start, end) > question.count(")", start, end):
+        end += 1
+    while start and question[start - 1] == "(" and question.count(")", start, end) > question.count("(", start, end):
+        start -= 1
+    return question[start:end]
+
+
+def _capitalised_inside(question: str, start: int, end: int) -> bool:
+    """The word at ``start:end`` is capitalised where a sentence does not start, so it is written as a proper name
+    ("the articles Carbon links to"; not "Which ...", nor a word after a full stop), and has two letters or more."""
+    before = question[:start].rstrip()
+    return end - start >= 2 and question[start].isupper() and bool(before) and before[-1] not in ".?!"
 
 
 def _outside(question: str, names: Sequence[str]) -> str:
@@ -389,10 +453,12 @@ class QuestionWording:
         roots = {relation: _root(relation) for relation in valid if self.voice_partners(relation) & allowed}
         if not roots:
             return None
-        mentions = []  # (start, stop, root, passive)
+        wanted = set(roots.values())
+        mentions = []  # (start, stop, root, passive, way: the link's own way round where the words give it)
         for index, (start, stop, word) in enumerate(self.words):
-            root = _word_root(word)
-            if root not in roots.values() or any(a <= start < b for a, b, _ in spans):
+            own = _word_root(word)
+            root = own if own in wanted else next((r for r in _ROOT_SYNONYMS.get(own, ()) if r in wanted), None)
+            if root is None or any(a <= start < b for a, b, _ in spans):
                 continue
             if _nearest_name(spans, start, stop) != 0:  # nearer another name
                 continue
@@ -400,15 +466,42 @@ class QuestionWording:
             before = {w for _, _, w in self.words[max(0, index - 2) : index]}
             passive = bool(following) and (following[0] in _BACKWARD or following[:2] == ["to", "by"])
             passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
-            mentions.append((start, stop, root, passive))
+            mentions.append((start, stop, root, passive, self._way(index, own, before)))
         if len(mentions) != total:
             return None
         a, b = _chain_start(spans, mentions)
-        ranked = sorted((_gap((a, b), start, stop), start >= b, root, passive) for start, stop, root, passive in mentions)
-        _, after, root, passive = ranked[hops]
+        ranked = sorted((_gap((a, b), m[0], m[1]), m[0] >= b, m[2], m[3], m[4]) for m in mentions)
+        _, after, root, passive, way = ranked[hops]
         same_root = [relation for relation in roots if roots[relation] == root]
         backward = [relation for relation in same_root if _is_backward(relation)]
         forward = [relation for relation in same_root if not _is_backward(relation)]
         if not backward or not forward:  # one direction only among the valid: nothing to decide
             return None
+        if way is not None:
+            return backward if way == "back" else forward
         return backward if after == passive else forward
+
+    def _way(self, index: int, root: str, before: set[str]) -> str | None:
+        """The way round the link the word at ``index`` mentions runs whatever its voice and place: "incoming
+        links", "links in", "citations", "the most citing papers" back (what lead to the node); "outgoing links",
+        "links out", "outgoing citations", "the most references" forward. None: voice and word order decide."""
+        if before & _OUTWARD or self._last_word(index + 1, {"out"}):
+            return "forward"
+        if before & _INWARD or self._last_word(index + 1, {"in"}) or root in _BACKWARD_NOUNS:
+            return "back"
+        word = self.words[index][2]
+        previous = [w for _, _, w in self.words[max(0, index - 2) : index]]
+        if word.endswith("ing") and previous[-1:] and previous[-1] in _SUPERLATIVES:
+            return "back"  # "the most citing papers": the papers citing it
+        counted = bool(previous) and (previous[-1] in _COUNTING or previous in (["number", "of"], ["count", "of"]))
+        if root in _FORWARD_NOUNS and word.endswith("s") and counted:
+            return "forward"  # "the fewest references", "the greatest number of references"
+        return None
+
+    def _last_word(self, index: int, words: set[str]) -> bool:
+        """The question's word at ``index`` is one of ``words`` and ends a clause (nothing but punctuation or the
+        question's end follows): "most links in?" but not "links in the list"."""
+        if index >= len(self.words) or self.words[index][2] not in words:
+            return False
+        rest = self.question[self.words[index][1] :].lstrip()
+        return not rest or not rest[0].isalnum()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphreason.tools.counselor.answers import asks_for_name, check_final
+from graphreason.tools.counselor.answers import FinalCheck, asks_for_name, check_final
 from graphreason.tools.counselor.functions import GraphFunctions
 
 WHICH = "Which paper does Graph Counselor cite most often?"
@@ -53,6 +53,12 @@ def test_ids_become_names_only_where_a_name_is_asked(functions: GraphFunctions) 
     assert check_final("4", functions, "How many papers does Graph Counselor cite?").answer == "4"
     assert check_final("4", functions, "What is the id of the paper titled ReAct?").answer == "4"
     assert check_final("4, Reflexion", functions, WHICH).answer == "4, Reflexion"  # not every item is an id
+    # no "which paper" or "name", but the trial read the node's title and then wrote its id: the title
+    terse = "The papers Graph Counselor cites: most cited?"
+    read = ["The title feature of 4 are: ReAct."]
+    assert check_final("4", functions, terse).answer == "4"
+    assert check_final("4", functions, terse, observations=read) == FinalCheck("ReAct", "mapped", "node id")
+    assert check_final("4", functions, "How many papers cite " + terse, observations=read).answer == "4"
 
 
 def test_plain_answers_are_kept(functions: GraphFunctions) -> None:

@@ -268,7 +268,7 @@ def test_two_hops_take_the_mentions_nearest_first_and_only_when_they_match_in_nu
     assert most.complete("Feature[MaxDegree[Neighbour[Retrieve[Chain of Thought], cites], cited_by], title]")
     assert not most.complete("Feature[MaxDegree[Neighbour[Retrieve[Chain of Thought], cites], cites], title]")
     # one mention for two hops: which hop it belongs to is not clear, so neither is decided here
-    one = CounselorAction(store, 'How many papers cite the papers "Chain of Thought" references?')
+    one = CounselorAction(store, 'How many papers cite the works of "Chain of Thought"?')
     for inner, outer in (("cites", "cites"), ("cites", "cited_by"), ("cited_by", "cites")):
         assert one.complete(f"Count[Neighbour[Neighbour[Retrieve[Chain of Thought], {inner}], {outer}]]")
 
@@ -377,7 +377,84 @@ def test_a_skeletons_named_nodes_are_the_names_the_question_gives(store: GraphSt
     assert both.complete(call.format("Reflexion")) and not both.complete(call.format("The papers"))
     # a question that quotes names said where they are; without quotes, a run of two content words or more
     assert question_names(store, 'Do "ReAct" and Graph Counselor share a citation?') == ("ReAct",)
-    assert question_names(store, "Do ReAct and Graph Counselor share a citation?") == ("Graph Counselor",)
+    assert question_names(store, "Do Graph Counselor and papers of graph agents share a citation?") == (
+        "Graph Counselor", "graph agents")
+    # one word is a name where a sentence writes it with a capital inside it: not at its start, not an id
+    assert question_names(store, "Do ReAct and Graph Counselor share a citation?") == ("ReAct", "Graph Counselor")
+    assert question_names(store, "ReAct: which papers does react cite? Reflexion too.") == ()
+    store.add_node("u40", "author", {})  # no name of its own: its id is not a name
+    assert question_names(store, "Which papers did Alice or u40 write?") == ("Alice",)
     # fewer names than named nodes: other text of the question stays open
     one = CounselorAction(store, 'The papers "ReAct" is cited by or the papers citing it: how many?', skeleton=shape)
     assert one.complete(call.format("it"))
+
+
+@pytest.mark.parametrize(
+    ("question", "allowed", "refused"),
+    [
+        ('How many papers does "Chain of Thought" reference?', "cites", "cited_by"),  # a word for the link
+        ('How many papers reference "Chain of Thought"?', "cited_by", "cites"),
+        ('How many citations does "Chain of Thought" have?', "cited_by", "cites"),  # a citation of X cites X
+        ('How many outgoing citations does "Chain of Thought" have?', "cites", "cited_by"),
+        ('"Chain of Thought": how many cites in?', "cited_by", "cites"),
+        ('"Chain of Thought" has how many incoming links?', "cited_by", "cites"),  # no link relation: citations
+        ('How many papers does "Chain of Thought" link to?', "cites", "cited_by"),
+    ],
+)
+def test_other_words_for_a_link_and_its_way_round_decide_the_direction(
+    store: GraphStore, question: str, allowed: str, refused: str
+) -> None:
+    language = CounselorAction(store, question)
+    assert language.complete(f"Degree[Retrieve[Chain of Thought], {allowed}]")
+    assert not language.complete(f"Degree[Retrieve[Chain of Thought], {refused}]")
+
+
+def test_the_most_incoming_or_outgoing_links_name_the_last_hops_way_round(store: GraphStore) -> None:
+    call = "Feature[{}[Neighbour[Retrieve[ReAct], cites], {}], title]"
+    for question, way in (
+        ('Which of the papers "ReAct" references has the most incoming citations?', "cited_by"),
+        ('Of the papers "ReAct" cites, which has the fewest outgoing citations?', "cites"),
+        ('The papers "ReAct" cites: most cites in?', "cited_by"),
+        ('Fewest references among the papers that "ReAct" cites?', "cites"),  # counted references: what it cites
+    ):
+        language = CounselorAction(store, question)
+        pick = "MinDegree" if "fewest" in question else "MaxDegree"
+        assert language.complete(call.format(pick, way)), question
+        assert not language.complete(call.format(pick, "cites" if way == "cited_by" else "cited_by")), question
+
+
+def test_an_id_written_for_a_named_node_starts_its_chain() -> None:
+    """A node whose id is its name (Wikispeedia's "Carbon") may be written bare: its hops take the direction the
+    question gives, and under a skeleton it is not named twice."""
+    store = GraphStore("wiki", directed=True, text_keys={"article": "title"})
+    for name in ("Carbon", "Yagan", "Iron"):
+        store.add_node(name, "article", {})
+    store.add_edge("Carbon", "Iron", "links_to", reverse_relation="linked_from")
+    store.add_edge("Yagan", "Iron", "links_to", reverse_relation="linked_from")
+    question = "How much overlap is there between the articles Carbon links to and the articles linked from Yagan?"
+    assert question_names(store, question) == ("Carbon", "Yagan")
+    shape = parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]")
+    language = CounselorAction(store, question, skeleton=shape)
+    assert language.complete("Count[Intersect[Neighbour[Carbon, links_to], Neighbour[Yagan, links_to]]]")
+    assert not language.complete("Count[Intersect[Neighbour[Carbon, linked_from], Neighbour[Yagan, links_to]]]")
+    assert not language.complete("Count[Intersect[Neighbour[Carbon, links_to], Neighbour[Yagan, linked_from]]]")
+    first = "Count[Intersect[Neighbour[Retrieve[Carbon], links_to], Neighbour["
+    assert not language.viable(first + "Carbon") and not language.viable(first + "Car")
+    assert language.viable(first + "Yagan") and language.viable(first + "Retrieve[Yagan")
+    store.add_node("Henry_Wood_(conductor)", "article", {"title": "Henry Wood (conductor)"})
+    assert question_names(store, "Does Henry Wood (conductor) link to Iron?") == ("Henry Wood (conductor)", "Iron")
+    store.add_node("lp2", "article", {"title": "(LP)2, an Adaptive Algorithm"})
+    assert question_names(store, "Do the articles (LP)2, an Adaptive Algorithm links to") == ("(LP)2, an Adaptive Algorithm",)
+    # a name is not looked up inside a longer value of a feature: "Iron" in the label "Iron Age"
+    store.add_node("Ore", "article", {"title": "Ore", "era": "Iron Age"})
+    assert question_names(store, "Which articles from the Iron Age link to Ore?") == ("Ore",)
+    pointed = CounselorAction(store, "How many are there of the articles that Iron is pointed to by?")
+    assert pointed.complete("Degree[Iron, linked_from]") and not pointed.complete("Degree[Iron, links_to]")
+
+
+def test_the_node_a_superlative_picks_shows_its_name_unless_a_feature_is_written_out(store: GraphStore) -> None:
+    call = "Feature[MaxDegree[Neighbour[Retrieve[ReAct], cites], cited_by], {}]"
+    named = CounselorAction(store, 'Which of the papers "ReAct" cites has the most citations?')
+    assert named.complete(call.format("title")) and not named.complete(call.format("year"))
+    year = CounselorAction(store, 'The year of the paper "ReAct" cites with the most citations?')
+    assert year.complete(call.format("year")) and year.complete(call.format("title"))
