@@ -11,7 +11,10 @@ defaults, and reads its summary. Each graph is labelled from the adapter's card:
 * ``trained on (other questions)``: in-distribution (an adapter trained on every family), reported
   beside the rest, never pooled with them;
 * ``never trained on, names unquoted``: the graphs of the first two kinds asked again with every node's
-  name written bare (``--bare-names``), pooled apart (``--no-bare-names`` skips them).
+  name written bare (``--bare-names``), pooled apart (``--no-bare-names`` skips them);
+* ``never trained on, evaluation-only wordings``: the graphs of the first two kinds asked again in the
+  ``others`` wording family (``--families others``), which no model trained on and no rule of the call
+  grammar was fitted to; pooled apart (``--no-others`` skips them).
 
 The pooled exact match over the first two kinds is the headline (leave-one-graph-out, out of
 distribution); the pooled held-out-family figure stands beside it. The result
@@ -56,6 +59,7 @@ def trained_graphs(card: dict) -> set[str]:
 UNSEEN, NEVER_TRAINED = "unseen graph", "never trained on"  # pooled: leave-one-graph-out
 FAMILY_OUT = "held-out wording family"  # pooled apart: leave-one-wording-family-out
 BARE = "never trained on, names unquoted"  # pooled apart: the leave-one-graph-out questions, names without quotes
+OTHERS = "never trained on, evaluation-only wordings"  # pooled apart: the leave-one-graph-out graphs, `others` family
 IN_DISTRIBUTION = "trained on (other questions)"
 
 
@@ -82,6 +86,10 @@ def main() -> None:
         "--no-bare-names", action="store_true",
         help="skip asking the graphs it never trained on again with their names unquoted",
     )  # fmt: skip
+    parser.add_argument(
+        "--no-others", action="store_true",
+        help="skip asking the graphs it never trained on again in the evaluation-only wording family",
+    )  # fmt: skip
     args = parser.parse_args()
     card = json.loads(CARD.read_text())
     trained = trained_graphs(card)
@@ -89,9 +97,12 @@ def main() -> None:
     rows, by_shape, settings = {}, {}, None
     with tempfile.TemporaryDirectory(prefix="counselor-quality-") as tmp:
         graphs = [g.strip().lower() for g in args.graphs.split(",") if g.strip()]
-        bare = [] if args.no_bare_names else [g for g in graphs if kind_of(g, trained, family) in (UNSEEN, NEVER_TRAINED)]
-        for graph, kind in [*((g, kind_of(g, trained, family)) for g in graphs), *((g, BARE) for g in bare)]:
-            run = Path(tmp) / (graph if kind != BARE else f"{graph}-bare")
+        logo_graphs = [g for g in graphs if kind_of(g, trained, family) in (UNSEEN, NEVER_TRAINED)]
+        bare = [] if args.no_bare_names else logo_graphs
+        others = [] if args.no_others else logo_graphs
+        runs = [*((g, kind_of(g, trained, family)) for g in graphs), *((g, BARE) for g in bare), *((g, OTHERS) for g in others)]
+        for graph, kind in runs:
+            run = Path(tmp) / {BARE: f"{graph}-bare", OTHERS: f"{graph}-others"}.get(kind, graph)
             command = [sys.executable, "-m", "graphreason.cli", "eval", "counselor", "--dataset", "programs",
                        "--graph", graph, "--n-per-template", str(args.n_per_template), "--modes", "counselor",
                        "--out", str(run), "--no-progress"]  # fmt: skip
@@ -100,6 +111,9 @@ def main() -> None:
             if kind == BARE:
                 command += ["--bare-names"]
                 graph = f"{graph} (names unquoted)"  # noqa: PLW2901 - the row's name
+            if kind == OTHERS:
+                command += ["--families", "others"]
+                graph = f"{graph} (others wording)"  # noqa: PLW2901 - the row's name
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
             summary = json.loads((run / "summary.json").read_text())
             mode = summary["modes"]["counselor"]
@@ -114,16 +128,20 @@ def main() -> None:
     logo, n = pooled([row for row in rows.values() if row["kind"] in (UNSEEN, NEVER_TRAINED)])
     lofo, n_family = pooled([row for row in rows.values() if row["kind"] == FAMILY_OUT])
     unquoted, n_bare = pooled([row for row in rows.values() if row["kind"] == BARE])
+    fresh, n_others = pooled([row for row in rows.values() if row["kind"] == OTHERS])
     print(f"leave-one-graph-out, pooled over {n} questions: EM={logo}")
     if n_family:
         print(f"held-out wording family {family!r}, pooled over {n_family} questions: EM={lofo}")
     if n_bare:
         print(f"leave-one-graph-out with names unquoted, pooled over {n_bare} questions: EM={unquoted}")
+    if n_others:
+        print(f"leave-one-graph-out in the evaluation-only wordings, pooled over {n_others} questions: EM={fresh}")
     figures = {
         "out_of_distribution_exact_match": logo, "out_of_distribution_questions": n,
         "held_out_family": family if n_family else None,
         "family_out_exact_match": lofo, "family_out_questions": n_family,
         "bare_names_exact_match": unquoted, "bare_names_questions": n_bare,
+        "others_wording_exact_match": fresh, "others_wording_questions": n_others,
         "graphs": rows, "by_shape": by_shape, "n_per_template": args.n_per_template,
         "adapter_sha256": (card.get("shipped") or {}).get("sha256"), "trained_graphs": sorted(trained),
         **(settings or {}),
@@ -135,6 +153,7 @@ def main() -> None:
             key: figures[key] for key in ("out_of_distribution_exact_match", "out_of_distribution_questions",
                                           "held_out_family", "family_out_exact_match", "family_out_questions",
                                           "bare_names_exact_match", "bare_names_questions",
+                                          "others_wording_exact_match", "others_wording_questions",
                                           "graphs", "n_per_template", "adapter_sha256")  # fmt: skip
         } | {"operation_planner": figures["models"].get("operation_planner")}
         CARD.write_text(json.dumps(card, indent=2, default=str) + "\n")

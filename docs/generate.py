@@ -224,6 +224,12 @@ def _counselor_generalization() -> list[str]:
            f"{figures['bare_names_questions']} question programs: the out-of-distribution questions again, each node's "
            "name written without the double quotes around it."]
           if figures.get("bare_names_questions") else []),
+        *([""] if figures.get("others_wording_questions") else []),
+        *([f"**The same graphs, evaluation-only wordings: {figures['others_wording_exact_match']:.1f}% exact match** "
+           f"on {figures['others_wording_questions']} question programs worded only in the `others` family: sentence "
+           "frames no model trained on and no rule of the call grammar was fitted to (relations are still phrased "
+           "from the shared lexicon)."]
+          if figures.get("others_wording_questions") else []),
         "",
         *_table(["graph", "kind", "questions", "exact match", "finals refused", "finals mapped", "s / question"], *rows),
         "",

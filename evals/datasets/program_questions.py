@@ -6,7 +6,8 @@ node type that has what the shape needs, the relations and features from the gra
 comes from the program's reference evaluator; a program without a well-defined answer is drawn again.
 
 Wordings come in :data:`FAMILIES` (two per family and shape, so ten per shape), so a validation can
-leave one family out of training and ask only its wordings. Relations are phrased from a lexicon of
+leave one family out of training and ask only its wordings. :data:`EVAL_ONLY_FAMILIES` are asked only
+when named and never trained on. Relations are phrased from a lexicon of
 the labels the project's graphs use (``cites`` reads as "cites", "references", "links to"; ``cited_by``
 as "is cited by", "cite") in several forms, and any other label from its own words
 (``written_by`` -> "written by"), so a renamed schema still reads as a question.
@@ -45,6 +46,10 @@ from graphreason.tools.core.loaders import UNSEEN_GRAPHS
 from graphreason.tools.core.retrieval.lexical import normalise
 
 FAMILIES = ("ask", "tell", "curious", "terse", "formal")
+# Wordings kept out of every training set and of the default question mix: asked only when named, so a
+# validation has sentence frames no model and no rule of the call grammar was ever fitted to.
+EVAL_ONLY_FAMILIES = ("others",)
+ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
 # Subjects are named in questions and in Retrieve[...]: names with call-language syntax are avoided.
@@ -188,6 +193,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("curious", "I wonder what {key} {s} has. Do you know?"), ("curious", "Any idea what the {key} of {s} is?"),
         ("terse", "{key} of {s}?"), ("terse", "{s}: {key}?"),
         ("formal", "Please state the {key} recorded for {s}."), ("formal", "Determine the {key} associated with {s}."),
+        ("others", "For {s}, what {key} is on record?"), ("others", "Do you happen to know {s}'s {key}?"),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -195,6 +201,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("curious", "I'd like to know how many of {set} exist."), ("curious", "How many would you count among {set}?"),
         ("terse", "Number of {set}?"), ("terse", "Count: {set}."),
         ("formal", "Determine the number of {set}."), ("formal", "Please report how many of {set} the graph holds."),
+        ("others", "What's the total count of {set}?"), ("others", "Give me a count of {set}, please."),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -202,6 +209,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("curious", "Could you tell me what {set} are?"), ("curious", "I'm curious which ones are {set}."),
         ("terse", "{set}: list them."), ("terse", "All of {set}?"),
         ("formal", "Enumerate {set} by name."), ("formal", "Please provide the names of {set}."),
+        ("others", "Which ones make up {set}? Give their names."), ("others", "Show me the names of {set}."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -209,6 +217,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("curious", "I'd like to know how many of {set} exist."), ("curious", "How many would you find among {set}?"),
         ("terse", "Number of {set}?"), ("terse", "Count: {set}."),
         ("formal", "Determine the number of distinct nodes among {set}."), ("formal", "Please report the size of {set}."),
+        ("others", "What's the total of {set}, each counted once?"), ("others", "Give me a count of {set}, please."),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -217,6 +226,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "Most {noun} among {set}?"), ("terse", "{set}: most {noun}?"),
         ("formal", "Identify the member of {set} with the greatest number of {noun}."),
         ("formal", "Determine which of {set} has the highest count of {noun}."),
+        ("others", "Out of {set}, which one tops the list for {noun}?"),
+        ("others", "Looking at {set}, which has the largest number of {noun}?"),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -225,6 +236,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "Fewest {noun} among {set}?"), ("terse", "{set}: fewest {noun}?"),
         ("formal", "Identify the member of {set} with the smallest number of {noun}."),
         ("formal", "Determine which of {set} has the lowest count of {noun}."),
+        ("others", "Out of {set}, which one has the least {noun}?"),
+        ("others", "Looking at {set}, which has the smallest number of {noun}?"),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -232,6 +245,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("curious", "I wonder which {key} dominates among {set}."), ("curious", "Among {set}, which {key} shows up most?"),
         ("terse", "Most common {key} of {set}?"), ("terse", "{set}: usual {key}?"),
         ("formal", "Determine the modal {key} across {set}."), ("formal", "State the {key} held by the largest share of {set}."),
+        ("others", "Looking at {set}, what {key} appears most frequently?"), ("others", "What {key} is most typical of {set}?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -240,6 +254,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "{set} with {key} {value}: how many?"), ("terse", "Count of {set} whose {key} is {value}?"),
         ("formal", "Determine how many of {set} have {value} as their {key}."),
         ("formal", "Please report the number of {set} whose {key} equals {value}."),
+        ("others", "Among {set}, count the ones whose {key} is {value}."),
+        ("others", "How many of {set} are marked with the {key} {value}?"),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -248,6 +264,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "{set} with the {key} of {s}: how many?"), ("terse", "Same {key} as {s}, among {set}: count?"),
         ("formal", "Determine how many of {set} have a {key} equal to that of {s}."),
         ("formal", "Please report the number of {set} sharing the {key} of {s}."),
+        ("others", "Among {set}, count those whose {key} matches that of {s}."),
+        ("others", "How many of {set} carry {s}'s {key} too?"),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -256,6 +274,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "{set} with a {key} other than {s}'s: how many?"), ("terse", "Different {key} from {s}, among {set}: count?"),
         ("formal", "Determine how many of {set} have a {key} unlike that of {s}."),
         ("formal", "Please report the number of {set} whose {key} differs from that of {s}."),
+        ("others", "Among {set}, count those whose {key} is not the one {s} has."),
+        ("others", "How many of {set} don't have {s}'s {key}?"),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -264,6 +284,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "Overlap of {set} and {set2}: count?"), ("terse", "In both {set} and {set2}: how many?"),
         ("formal", "Determine the size of the intersection of {set} and {set2}."),
         ("formal", "Please report how many nodes belong to both {set} and {set2}."),
+        ("others", "What number of nodes do {set} and {set2} share?"), ("others", "Count the common members of {set} and {set2}."),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -272,6 +293,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "{set} or {set2}: how many?"), ("terse", "Union of {set} and {set2}: count?"),
         ("formal", "Determine the size of the union of {set} and {set2}."),
         ("formal", "Please report how many distinct nodes belong to {set} or {set2}."),
+        ("others", "If you combine {set} with {set2}, how many distinct ones do you get?"),
+        ("others", "Count everything that is in {set}, in {set2}, or in both."),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -279,6 +302,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("curious", "I wonder whether {s2} is one of {set}."), ("curious", "Would {s2} be among {set}?"),
         ("terse", "{s2} in {set}?"), ("terse", "{set}: includes {s2}?"),
         ("formal", "Determine whether {s2} belongs to {set}."), ("formal", "Please confirm whether {s2} is among {set}."),
+        ("others", "Can {s2} be found among {set}?"), ("others", "Is it true that {s2} is one of {set}?"),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -287,6 +311,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "{set}: any with {key} {value}?"), ("terse", "Any of {set} with {key} {value}?"),
         ("formal", "Determine whether at least one of {set} has {value} as its {key}."),
         ("formal", "Please confirm whether some member of {set} has the {key} {value}."),
+        ("others", "Can you find any of {set} whose {key} is {value}?"),
+        ("others", "Is at least one of {set} marked with the {key} {value}?"),
     ),
 }  # fmt: skip
 
@@ -520,10 +546,11 @@ def check_trainable(graph_name: str) -> None:
 
 
 def wording_families(families: Sequence[str] | None = None) -> tuple[str, ...]:
-    """The wording families to ask (all when none are named); KeyError names an unknown one."""
+    """The wording families to ask (the trainable ones when none are named: :data:`EVAL_ONLY_FAMILIES` only when
+    named); KeyError names an unknown one."""
     for name in families or ():
-        if name not in FAMILIES:
-            raise KeyError(f"unknown wording family {name!r}; choose one of {', '.join(FAMILIES)}")
+        if name not in ALL_FAMILIES:
+            raise KeyError(f"unknown wording family {name!r}; choose one of {', '.join(ALL_FAMILIES)}")
     return tuple(families or FAMILIES)
 
 
@@ -551,6 +578,8 @@ def program_questions(
         check_trainable(str(getattr(store, "name", "")))
     chosen_shapes = tuple(shapes or SHAPES)
     chosen_families = wording_families(families)
+    if for_training and set(chosen_families) & set(EVAL_ONLY_FAMILIES):
+        raise ValueError(f"the wording families {', '.join(EVAL_ONLY_FAMILIES)} are for evaluation only, never training")
     for name in chosen_shapes:
         if name not in WORDINGS:
             raise KeyError(f"unknown shape {name!r}; choose one of {', '.join(SHAPES)}")

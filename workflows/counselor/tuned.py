@@ -262,6 +262,11 @@ def tuned_reasoner_scores() -> str:
             f", on {int(ood['family_out_questions'])} over its training graphs worded in a family it never saw "
             f"({ood['held_out_family']}) {float(ood['family_out_exact_match']):.1f}%"
         )
+    if ood.get("others_wording_questions"):
+        family += (
+            f", on {int(ood['others_wording_questions'])} over those graphs in wordings kept for evaluation only "
+            f"{float(ood['others_wording_exact_match']):.1f}%"
+        )
     shaped = " (its Actions shaped by the operation planner)" if ood.get("operation_planner") else ""
     return (
         f"on {ood_n} question programs over graphs it never trained on ({', '.join(graphs)}) it answers "

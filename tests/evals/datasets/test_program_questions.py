@@ -12,6 +12,8 @@ from collections import Counter
 import pytest
 
 from graphreason.evals.datasets.program_questions import (
+    ALL_FAMILIES,
+    EVAL_ONLY_FAMILIES,
     FAMILIES,
     SHAPES,
     UNSEEN_GRAPHS,
@@ -121,7 +123,19 @@ def test_a_program_deeper_than_the_limit_is_refused(shop: PlainGraph) -> None:
 def test_every_shape_has_ten_wordings_two_per_family() -> None:
     for shape, wordings in WORDINGS.items():
         assert len({text for _, text in wordings}) == len(wordings) >= 10, shape
-        assert Counter(family for family, _ in wordings) == dict.fromkeys(FAMILIES, 2), shape
+        assert Counter(family for family, _ in wordings) == dict.fromkeys(ALL_FAMILIES, 2), shape
+
+
+def test_the_evaluation_only_family_is_asked_only_when_named_and_never_trained_on() -> None:
+    store = _shop()
+    assert not set(EVAL_ONLY_FAMILIES) & set(FAMILIES)
+    assert all(item.meta["family"] in FAMILIES for item in program_questions(store, 60, seed=3))
+    others = program_questions(store, 30, seed=3, families=["others"])
+    assert others and {item.meta["family"] for item in others} == {"others"}
+    with pytest.raises(ValueError, match="evaluation only"):
+        program_questions(store, 3, families=["others"], for_training=True)
+    with pytest.raises(ValueError, match="evaluation only"):
+        program_questions(store, 3, families=["ask", "others"], for_training=True)
 
 
 def test_relations_read_in_many_ways_and_unknown_labels_from_their_words() -> None:

@@ -140,6 +140,14 @@ def test_the_measured_rate_comes_from_the_shipped_cards_scores(monkeypatch, tmp_
         "on 90 question programs over graphs it never trained on (last-fm, wn18rr) it answers 12.3% exactly, "
         f"on 30 over its training graphs worded in a family it never saw (terse) 40.0%, {in_template}"
     )
+    others = {"others_wording_exact_match": 55.55, "others_wording_questions": 90}
+    (tmp_path / "card.json").write_text(json.dumps(
+        {"validation_scores": scores, "generalization_scores": ood | family | others, "shipped": {"sha256": "abc"}}))  # fmt: skip
+    assert tuned_reasoner_scores() == (
+        "on 90 question programs over graphs it never trained on (last-fm, wn18rr) it answers 12.3% exactly, "
+        "on 30 over its training graphs worded in a family it never saw (terse) 40.0%, "
+        f"on 90 over those graphs in wordings kept for evaluation only 55.5%, {in_template}"
+    )
     (tmp_path / "card.json").write_text(json.dumps(
         {"validation_scores": scores, "generalization_scores": ood, "shipped": {"sha256": "new weights"}}))  # fmt: skip
     assert tuned_reasoner_scores().endswith("out of distribution it was not measured")  # measured on other bytes
