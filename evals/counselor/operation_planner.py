@@ -22,7 +22,15 @@ from typing import Any
 
 from graphreason.evals.datasets.items import QAItem
 from graphreason.tools.counselor.skeleton import skeleton_of
-from graphreason.workflows.counselor.operations import ANALYZERS, FORMAT, OperationPlanner, planner_text
+from graphreason.workflows.counselor.operations import (
+    ANALYZERS,
+    EMBEDDING_MODEL,
+    EMBEDDING_WEIGHT,
+    FORMAT,
+    OperationPlanner,
+    planner_text,
+    sentence_embeddings,
+)
 
 MIN_DF = 3  # an n-gram seen in fewer training questions is not a feature (keeps the file small)
 C = 10.0  # inverse L2 strength of the logistic regression
@@ -38,9 +46,19 @@ def labelled(items: Iterable[QAItem]) -> list[tuple[str, str]]:
     return pairs
 
 
-def fit_planner(pairs: Sequence[tuple[str, str]], *, min_df: int = MIN_DF, c: float = C) -> dict[str, Any]:
-    """Fit the planner on ``(question, skeleton)`` pairs; returns its JSON payload. ValueError on too little data."""
-    from scipy.sparse import hstack
+def fit_planner(
+    pairs: Sequence[tuple[str, str]],
+    *,
+    min_df: int = MIN_DF,
+    c: float = C,
+    embedding: str | None = EMBEDDING_MODEL,
+    weight: float = EMBEDDING_WEIGHT,
+) -> dict[str, Any]:
+    """Fit the planner on ``(question, skeleton)`` pairs; returns its JSON payload. ValueError on too little data.
+
+    ``embedding``: the embedder preset whose sentence embeddings (scaled by ``weight``) stand beside the n-grams
+    (None: n-grams only, a format 2 planner)."""
+    from scipy.sparse import csr_matrix, hstack
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -52,10 +70,15 @@ def fit_planner(pairs: Sequence[tuple[str, str]], *, min_df: int = MIN_DF, c: fl
         name: TfidfVectorizer(sublinear_tf=True, min_df=min(min_df, len(texts)), **settings)
         for name, settings in ANALYZERS.items()
     }
-    matrix = hstack([vectorizer.fit_transform(texts) for vectorizer in vectorizers.values()]).tocsr()
+    blocks = [vectorizer.fit_transform(texts) for vectorizer in vectorizers.values()]
+    if embedding is not None:
+        blocks.append(csr_matrix(weight * sentence_embeddings(texts, embedding)))
     model = LogisticRegression(C=c, max_iter=5000)
-    model.fit(matrix, [label for _, label in pairs])
-    return payload_of(vectorizers, model)
+    model.fit(hstack(blocks).tocsr(), [label for _, label in pairs])
+    payload = payload_of(vectorizers, model)
+    if embedding is None:
+        return payload | {"format": 2}
+    return payload | {"embedding": {"model": embedding, "weight": weight, "dim": int(blocks[-1].shape[1])}}
 
 
 def payload_of(vectorizers: dict[str, Any], model: Any) -> dict[str, Any]:

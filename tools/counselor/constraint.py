@@ -66,7 +66,10 @@ write an Action that parses and names what exists:
   and search text are still the model's, and the named nodes name different nodes;
 * under a skeleton that reads one feature of a neighbour list (``Feature[Neighbour[...]]``: the question
   asks for the names of a set), a Finish after a list observation is the whole list the last such
-  observation shows, items in its order (a weak model otherwise copies one item of it);
+  observation shows, items in its order (a weak model otherwise copies one item of it); under one whose
+  call answers a count (``Count``, ``Degree``, ``Same``, ``Differing``) it is a number, and under one that
+  answers membership or existence (``Contains``, ``Exists``) ``yes`` or ``no`` (not a value the
+  observation shows on the way, such as the subject's own label);
 * the terminal call (``Finish[answer]``) stands alone, and only once something
   was observed: its answer is a whole value copied from an observation, items
   separated by ``", "`` that are each such a value, or one number (a count, a
@@ -182,6 +185,8 @@ class CounselorAction:
         # the question names a node for each of the skeleton's named nodes: those come from its names
         self.leaves_named = self.skeleton is not None and len(self.wording.names) >= _leaf_count(self.skeleton)
         self.whole_list = self._listed_answer() if self.skeleton is not None and _lists_names(self.skeleton) else None
+        # what the skeleton's call answers: a number (a count, a degree) or yes / no; so is the Finish after it
+        self.answer_kind = _ANSWER_KINDS.get(self.skeleton.name) if self.skeleton is not None else None
 
     def _listed_answer(self) -> str | None:
         """The items of the last observation that shows a list of values, joined by ``", "`` (None: none does)."""
@@ -277,6 +282,10 @@ def _is_hop(entry: Entry) -> bool:
 def _leaf_count(skeleton: Skeleton) -> int:
     """How many named nodes (``_``) a skeleton holds."""
     return sum(1 if child is None else _leaf_count(child) for child in skeleton.children)
+
+
+_ANSWER_KINDS = {"Count": "number", "Degree": "number", "Same": "number", "Differing": "number",
+                 "Contains": "yes/no", "Exists": "yes/no"}  # fmt: skip
 
 
 def _lists_names(skeleton: Skeleton) -> bool:
@@ -660,12 +669,20 @@ class _Reader:
         raise _Dead
 
     def _is_answer(self, answer: str) -> bool:
+        if self.lang.answer_kind == "number":
+            return bool(_NUMBER.fullmatch(answer))
+        if self.lang.answer_kind == "yes/no":
+            return answer in ("yes", "no")
         if self._found(answer, whole=True) or _NUMBER.fullmatch(answer):
             return True
         items = answer.split(_SEPARATOR)
         return len(items) > 1 and all(self._found(item, whole=True) for item in items)
 
     def _may_become_answer(self, text: str) -> bool:
+        if self.lang.answer_kind == "number":
+            return bool(_NUMBER_PREFIX.fullmatch(text))
+        if self.lang.answer_kind == "yes/no":
+            return "yes".startswith(text) or "no".startswith(text)
         if self._found(text, whole=False) or _NUMBER_PREFIX.fullmatch(text):
             return True
         if text.endswith(","):  # half of a separator

@@ -2,8 +2,10 @@
 
 The tuned 135M reasoner copies names from the prompt well but often picks the wrong operation for a
 wording it never saw (a two-hop count written as ``Degree``, "is X one of ..." as a ``Feature``). The
-operation planner is a small text classifier (word and character n-grams, TF-IDF, multinomial
-logistic regression) trained by ``graphreason train planner`` on the same questions as the reasoner
+operation planner is a small text classifier (word and character n-grams, TF-IDF, beside the
+question's sentence embedding from the shipped MiniLM model, which reads a sentence frame it never saw
+by its meaning; multinomial logistic regression) trained by ``graphreason train planner`` on the same
+questions as the reasoner
 (templates and question programs over the training graphs, never CiteSeer or Last.fm), labelled with
 the skeleton of each question's reference action (:mod:`graphreason.tools.counselor.skeleton`).
 
@@ -11,7 +13,7 @@ When its top skeleton's probability reaches the run's ``operation_confidence``, 
 reasoner's Action is decoded under that skeleton (the grammar fixes the functions and their
 nesting); which subject, relations and features to use is still the reasoner's choice. Below it,
 or for a question the planner cannot read, the Action is free as before. Its weights are plain JSON
-(vocabularies, IDF weights, coefficients): nothing is unpickled.
+(vocabularies, IDF weights, coefficients, the embedding model's preset name): nothing is unpickled.
 """
 
 from __future__ import annotations
@@ -30,7 +32,10 @@ import numpy as np
 
 PLANNER_DIR = "counselor-planner"  # under the shipped adapters' folder
 PLANNER_FILE = "planner.json"
-FORMAT = 2  # 2: the text is read with its quoted names masked (planner_text)
+FORMAT = 3  # 2: the text is read with its quoted names masked (planner_text); 3: and its sentence embedding
+READS = (2, 3)  # the formats this code reads (2: no embedding block)
+EMBEDDING_MODEL = "minilm"  # the preset the trainer embeds questions with (shipped as a wheel; never downloaded)
+EMBEDDING_WEIGHT = 2.0  # the unit embedding's scale beside the two unit TF-IDF rows (chosen on the held-out family)
 # a name in double quotes (straight or curly) says nothing about the operation: it becomes one placeholder word
 _QUOTED = re.compile(r'"[^"\n]{1,200}"|\u201c[^\u201d\n]{1,200}\u201d')
 QUOTED_NAME = " qname "
@@ -70,8 +75,15 @@ class OperationPlanner:
         from sklearn.feature_extraction.text import CountVectorizer
 
         try:
-            if payload.get("format") != FORMAT:
-                raise PlannerError(f"planner format {payload.get('format')!r}, this code reads {FORMAT}")
+            if payload.get("format") not in READS:
+                raise PlannerError(f"planner format {payload.get('format')!r}, this code reads {READS}")
+            embedding = payload.get("embedding") if payload["format"] >= 3 else None
+            if payload["format"] >= 3 and not isinstance(embedding, dict):
+                raise PlannerError("a format 3 planner needs its embedding block")
+            # (preset name, scale, width) of the sentence embedding beside the n-grams; None: n-grams only
+            self.embedding: tuple[str, float, int] | None = (
+                (str(embedding["model"]), float(embedding["weight"]), int(embedding["dim"])) if embedding else None
+            )
             self.classes: list[str] = [str(c) for c in payload["classes"]]
             self.coef = np.asarray(payload["coef"], dtype=np.float32)
             self.intercept = np.asarray(payload["intercept"], dtype=np.float32)
@@ -83,18 +95,26 @@ class OperationPlanner:
                 self.idf.append(np.asarray(block["idf"], dtype=np.float32))
         except (KeyError, TypeError, ValueError) as exc:
             raise PlannerError(f"not a planner payload: {exc}") from None
-        width = sum(len(idf) for idf in self.idf)
+        self._predicted: dict[str, Prediction] = {}
+        width = sum(len(idf) for idf in self.idf) + (self.embedding[2] if self.embedding else 0)
         if self.coef.shape != (len(self.classes), width) or self.intercept.shape != (len(self.classes),):
             raise PlannerError(f"planner shapes disagree: coef {self.coef.shape}, {len(self.classes)} classes, {width} features")
 
     def features(self, texts: list[str]) -> np.ndarray:
-        """TF-IDF rows (sublinear term frequency, each family L2-normalised, then side by side)."""
+        """TF-IDF rows (sublinear term frequency, each family L2-normalised), then the scaled unit sentence
+        embedding where the planner has one, side by side."""
         blocks, read = [], [planner_text(text) for text in texts]
         for counter, idf in zip(self.counters, self.idf, strict=True):
             counts = counter.transform(read).astype(np.float32).toarray()
             weighted = np.where(counts > 0, 1.0 + np.log(np.maximum(counts, 1.0)), 0.0) * idf
             norms = np.linalg.norm(weighted, axis=1, keepdims=True)
             blocks.append(weighted / np.where(norms > 0, norms, 1.0))
+        if self.embedding is not None:
+            model, weight, dim = self.embedding
+            vectors = sentence_embeddings(read, model)
+            if vectors.shape != (len(read), dim):
+                raise PlannerError(f"the {model} embedding has {vectors.shape[1]} dimensions, the planner {dim}")
+            blocks.append(weight * vectors)
         return np.hstack(blocks)
 
     def probabilities(self, texts: list[str]) -> np.ndarray:
@@ -104,9 +124,24 @@ class OperationPlanner:
         return odds / odds.sum(axis=1, keepdims=True)
 
     def predict(self, question: str) -> Prediction:
-        row = self.probabilities([question])[0]
-        best = int(row.argmax())
-        return Prediction(self.classes[best], float(row[best]))
+        """The top skeleton for ``question`` (each question's worked out once: a run asks at every step)."""
+        cache = self._predicted
+        if question not in cache:
+            row = self.probabilities([question])[0]
+            best = int(row.argmax())
+            if len(cache) >= 1024:
+                cache.clear()
+            cache[question] = Prediction(self.classes[best], float(row[best]))
+        return cache[question]
+
+
+def sentence_embeddings(texts: list[str], model: str) -> np.ndarray:
+    """Unit-length sentence embeddings of ``texts`` by the embedder preset ``model`` (loaded once per process)."""
+    from graphreason.tools.core.retrieval import get_embedder
+
+    vectors = np.asarray(get_embedder(model).embed(list(texts)), dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms > 0, norms, 1.0)
 
 
 def planner_path() -> Path:

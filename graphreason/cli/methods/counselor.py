@@ -173,7 +173,8 @@ def _add_planner_parser(models: argparse._SubParsersAction, families: tuple[str,
     planner = models.add_parser(
         "planner",
         help="fit Graph Counselor's operation planner (which functions a question's Action needs)",
-        description="Fit the operation planner (a TF-IDF and logistic-regression text classifier) on the tuned "
+        description="Fit the operation planner (TF-IDF n-grams and a MiniLM sentence embedding, logistic "
+        "regression) on the tuned "
         "reasoner's training questions, each labelled with the skeleton of its reference action, and measure it "
         "on a held-out wording family, on graphs it never saw (CiteSeer, Last.fm, Wikispeedia: evaluation only) "
         "and on CiteSeer's template questions. Writes planner.json and card.json to --out.",
@@ -209,7 +210,12 @@ def cmd_train_planner(args: argparse.Namespace) -> int:
     from graphreason.evals.counselor.operation_planner import fit_planner, labelled, measure
     from graphreason.evals.counselor.trajectories import UNSEEN, held_out_whole, training_questions
     from graphreason.evals.datasets.generated import generate_questions
-    from graphreason.evals.datasets.program_questions import SHAPES, check_trainable, program_questions
+    from graphreason.evals.datasets.program_questions import (
+        EVAL_ONLY_FAMILIES,
+        SHAPES,
+        check_trainable,
+        program_questions,
+    )
     from graphreason.tools.core.loaders import load_graph
     from graphreason.workflows.counselor.context import CounselorContext
     from graphreason.workflows.counselor.operations import PLANNER_FILE, OperationPlanner
@@ -238,16 +244,22 @@ def cmd_train_planner(args: argparse.Namespace) -> int:
     confidence = CounselorContext.__dataclass_fields__["operation_confidence"].default
     validation: dict[str, Any] = {f"{args.hold_out_family} family (held out, training graphs)": measure(planner, held, confidence)}
     for name in [g.strip() for g in args.measure_on.split(",") if g.strip()]:
-        asked = program_questions(load_graph(name), 3 * len(SHAPES), seed=args.seed)
+        store = load_graph(name)
+        asked = program_questions(store, 3 * len(SHAPES), seed=args.seed)
         validation[f"{name} programs (never trained on)"] = measure(planner, asked, confidence)
+        for family in EVAL_ONLY_FAMILIES:  # sentence frames nothing here was fitted to
+            worded = program_questions(store, 3 * len(SHAPES), seed=args.seed, families=[family])
+            validation[f"{name} programs, {family} wordings (evaluation only)"] = measure(planner, worded, confidence)
     if "citeseer" in args.measure_on:
         template = generate_questions("citeseer", n_per_template=5, seed=args.seed)
         validation["citeseer templates (in-template: the reasoner's template family, an unseen graph)"] = measure(
             planner, template, confidence
         )
     card = {
-        "model": "operation planner: TF-IDF word 1-2-grams and character 2-5-grams, multinomial logistic "
-        "regression (scikit-learn), written as plain JSON",
+        "model": "operation planner: TF-IDF word 1-2-grams and character 2-5-grams beside the question's "
+        f"{payload.get('embedding', {}).get('model', 'no')} sentence embedding (scaled by "
+        f"{payload.get('embedding', {}).get('weight', 0)}), multinomial logistic regression (scikit-learn), "
+        "written as plain JSON",
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "command": "graphreason train planner " + " ".join(sys.argv[3:]),
         "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count()},

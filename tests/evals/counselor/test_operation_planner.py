@@ -74,6 +74,17 @@ def test_its_figures_say_how_often_it_was_applied_and_right(payload: dict) -> No
     assert measure(planner, [], confidence=0.5) == {"n": 0}
 
 
+def test_the_sentence_embedding_stands_beside_the_n_grams_and_an_n_gram_planner_still_reads(payload: dict) -> None:
+    assert payload["format"] == 3 and payload["embedding"] == {"model": "minilm", "weight": 2.0, "dim": 384}
+    planner = OperationPlanner(payload)
+    assert planner.features(["Genre of Ten?"]).shape == (1, sum(len(b["idf"]) for b in payload["features"].values()) + 384)
+    plain = fit_planner(labelled(_items()), min_df=1, embedding=None)
+    assert plain["format"] == 2 and "embedding" not in plain
+    assert OperationPlanner(plain).predict("Genre of Blue Train?").skeleton == "Feature[_]"
+    first = planner.predict("How many items does Di Eze listen to?")
+    assert planner.predict("How many items does Di Eze listen to?") is first  # worked out once per question
+
+
 def test_one_skeleton_is_too_little_to_fit() -> None:
     with pytest.raises(ValueError, match="at least two skeletons"):
         fit_planner([("How many?", "Degree[_]"), ("How many more?", "Degree[_]")])
@@ -86,6 +97,8 @@ def test_one_skeleton_is_too_little_to_fit() -> None:
         (lambda p: p.pop("classes"), "not a planner payload"),
         (lambda p: p.update(intercept=[0.0]), "shapes disagree"),
         (lambda p: p["features"]["words"].update(idf=[1.0]), "shapes disagree"),
+        (lambda p: p.pop("embedding"), "embedding block"),
+        (lambda p: p["embedding"].update(dim=3), "shapes disagree"),
     ],
 )
 def test_a_damaged_planner_file_is_refused_with_what_is_wrong(payload: dict, tmp_path: Path, change, message) -> None:

@@ -161,6 +161,21 @@ def test_a_sets_names_are_finished_whole_in_the_observed_order(store: GraphStore
     assert error.whole_list is None
 
 
+def test_a_count_is_finished_with_a_number_and_a_membership_with_yes_or_no(store: GraphStore) -> None:
+    seen = ["The number of cited_by neighbors of 5 whose label is its own (Case Based) is: 2."]
+    same = CounselorAction(store, 'Same label as "ReAct" among the papers citing it: count?', seen,
+                           skeleton=parse_skeleton("Same[_]"))  # fmt: skip
+    assert same.answer_kind == "number" and same.complete("Finish[2]") and same.viable("Finish[")
+    assert not same.complete("Finish[Case Based]") and not same.viable("Finish[Ca")
+    held = ["Whether the list holds 4 is: yes."]
+    member = CounselorAction(store, '"ReAct" in the papers "Graph Agents" cites?', held,
+                             skeleton=parse_skeleton("Contains[Neighbour[_], _]"))  # fmt: skip
+    assert member.answer_kind == "yes/no" and member.complete("Finish[yes]") and member.complete("Finish[no]")
+    assert not member.complete("Finish[4]") and not member.viable("Finish[4")
+    free = CounselorAction(store, '"ReAct" in the papers "Graph Agents" cites?', held)  # no skeleton: the usual rule
+    assert free.answer_kind is None and free.complete("Finish[4]")
+
+
 def test_a_relation_the_question_names_is_preferred_among_the_types_relations(store: GraphStore) -> None:
     unnamed = CounselorAction(store, 'How many are there of the ones "Chain of Thought" points to?', [])
     assert unnamed.complete("Degree[Retrieve[Chain of Thought], cites]")  # no relation named: the type's all open
