@@ -23,6 +23,7 @@ import hashlib
 import json
 import math
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,7 +112,10 @@ class OperationPlanner:
             blocks.append(weighted / np.where(norms > 0, norms, 1.0))
         if self.embedding is not None:
             model, weight, dim = self.embedding
-            vectors = sentence_embeddings(read, model)
+            try:
+                vectors = sentence_embeddings(read, model)
+            except (OSError, ImportError, RuntimeError, ValueError) as exc:  # a model folder missing or unreadable
+                raise PlannerError(f"the planner's {model} sentence embedding could not be computed: {exc}") from None
             if vectors.shape != (len(read), dim):
                 raise PlannerError(f"the {model} embedding has {vectors.shape[1]} dimensions, the planner {dim}")
             blocks.append(weight * vectors)
@@ -184,8 +188,18 @@ def planned_skeleton(question: str, confidence: float, names: Sequence[str] = ()
     planner = shipped_planner()
     if planner is None:
         return None
-    guess = planner.predict(planner_text(question, names))
+    try:
+        guess = planner.predict(planner_text(question, names))
+    except PlannerError as exc:  # the planner cannot read this question here: the Action's shape stays free
+        _warn_once(str(exc))
+        return None
     return guess.skeleton if guess.probability >= confidence and not math.isnan(guess.probability) else None
+
+
+@functools.lru_cache(maxsize=8)
+def _warn_once(message: str) -> None:
+    """One warning per distinct reason the planner could not be used (not one per question)."""
+    warnings.warn(f"operation planner off for this run: {message}", RuntimeWarning, stacklevel=3)
 
 
 def planner_digest() -> str | None:

@@ -126,6 +126,16 @@ def test_the_workflow_takes_a_skeleton_only_when_the_planner_is_sure(payload: di
     assert planned_skeleton(question, 0.5) is None  # none shipped: the Action is free
 
 
+def test_a_planner_whose_embedding_model_is_missing_leaves_the_action_free(payload: dict, tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "planner.json"
+    path.write_text(json.dumps(payload | {"embedding": {**payload["embedding"], "model": str(tmp_path / "no-model")}}))
+    monkeypatch.setattr(operations, "planner_path", lambda: path)
+    with pytest.raises(PlannerError, match="sentence embedding could not be computed"):
+        load_planner(path).predict("How many items does Di Eze listen to?")
+    with pytest.warns(RuntimeWarning, match="operation planner off"):
+        assert planned_skeleton("How many items does Di Eze listen to?", 0.5) is None
+
+
 def test_train_planner_refuses_an_unseen_graph_before_anything_is_read(tmp_path: Path, capsys) -> None:
     from graphreason.cli.main import main
 
