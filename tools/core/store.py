@@ -14,11 +14,13 @@ Relation labels are what the agents name in ``Neighbour[node, relation]``:
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
+from weakref import WeakKeyDictionary
 
 from graphreason.tools.core.errors import UnknownFeatureError, UnknownNodeError, UnknownRelationError
 
@@ -308,3 +310,23 @@ class GraphStore:
         return (
             f"GraphStore({self.name!r}, nodes={len(self)}, edges={self.num_edges}, directed={self.directed})"
         )
+
+
+_T = TypeVar("_T")
+
+
+def per_store(read: Callable[[GraphStore], _T]) -> Callable[[GraphStore], _T]:
+    """``read(store)`` worked out once per store and again when the store grows (its node or edge count changed);
+    a store that is gone takes its entry with it."""
+    cache: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], _T]] = WeakKeyDictionary()
+
+    @functools.wraps(read)
+    def cached(store: GraphStore) -> _T:
+        size = (len(store), store.num_edges)
+        held = cache.get(store)
+        if held is None or held[0] != size:
+            held = (size, read(store))
+            cache[store] = held
+        return held[1]
+
+    return cached

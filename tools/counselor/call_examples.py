@@ -14,9 +14,8 @@ import re
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
-from weakref import WeakKeyDictionary
 
-from graphreason.tools.core.store import GraphStore
+from graphreason.tools.core.store import GraphStore, per_store
 
 # How many nodes to inspect when looking for a good example node: bounded so a
 # graph with millions of nodes costs nothing noticeable.
@@ -94,22 +93,12 @@ def _score(store: GraphStore, node: str) -> tuple[int, int, int]:
     return int(has_text), int(has_relation), int(has_short)
 
 
-# Per store, keyed by its size too: a store that grows after first use gets fresh examples.
-_CACHE: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], CallExample | None]] = WeakKeyDictionary()
-
-
-def _size(store: GraphStore) -> tuple[int, int]:
-    return len(store), store.num_edges
-
-
+@per_store
 def call_example(store: GraphStore) -> CallExample | None:
     """The example node of ``store`` (the first, in file order, with text, an edge and a short feature).
 
-    Returns None for an empty graph. Cached per store.
+    Returns None for an empty graph. Cached per store (a store that grows after first use gets fresh examples).
     """
-    cached = _CACHE.get(store)
-    if cached is not None and cached[0] == _size(store):
-        return cached[1]
     best: tuple[tuple[int, int, int], str] | None = None
     for node in islice(store.nodes(), _SCAN):
         score = _score(store, node)
@@ -117,9 +106,7 @@ def call_example(store: GraphStore) -> CallExample | None:
             best = (score, node)
         if score == (1, 1, 1):
             break
-    example = None if best is None else _build(store, best[1])
-    _CACHE[store] = (_size(store), example)
-    return example
+    return None if best is None else _build(store, best[1])
 
 
 def _build(store: GraphStore, node: str) -> CallExample:
@@ -168,20 +155,14 @@ def syntax_help(store: GraphStore | None = None) -> str:
     )
 
 
-# per store: (nodes, edges) when read, feature names, edge types (both in first-seen order)
-_NAMES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], list[str], list[str]]] = WeakKeyDictionary()
-
-
+@per_store
 def graph_names(store: GraphStore) -> tuple[list[str], list[str]]:
-    """The graph's feature names and edge types, read once per store (again when the graph grows)."""
-    cached = _NAMES.get(store)
-    if cached is None or cached[0] != _size(store):
-        keys: dict[str, None] = {}
-        for node in store.nodes():
-            keys.update(dict.fromkeys(store.features(node)))
-        cached = (_size(store), list(keys), list(store.relations()))
-        _NAMES[store] = cached
-    return cached[1], cached[2]
+    """The graph's feature names and edge types (both in first-seen order), read once per store (again when the
+    graph grows)."""
+    keys: dict[str, None] = {}
+    for node in store.nodes():
+        keys.update(dict.fromkeys(store.features(node)))
+    return list(keys), list(store.relations())
 
 
 def vocabulary(store: GraphStore) -> tuple[str, str]:

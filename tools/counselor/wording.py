@@ -19,10 +19,9 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from graphreason.tools.core.retrieval.lexical import normalise
-from graphreason.tools.core.store import GraphStore
+from graphreason.tools.core.store import GraphStore, per_store
 
 MAX_TEXT_CHARS = 200  # a search text or a value: a title, a name, keywords
 _QUOTED = re.compile(r'"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d')
@@ -48,68 +47,51 @@ _BACKWARD_NOUNS = frozenset({"cita"})  # a citation of X is a paper citing X
 _FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how many references"), what X cites
 _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
-_REVERSE: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], dict[str, frozenset[str]]]] = WeakKeyDictionary()
-_FEATURE_VALUES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], dict[str, frozenset[str]]]] = WeakKeyDictionary()
-_NAME_TYPES: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], dict[str, frozenset[str]]]] = WeakKeyDictionary()
-
-
+@per_store
 def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
     """``normalised name -> the types of the nodes with that name``, read once per store (again when it grows)."""
-    size = (len(store), store.num_edges)
-    cached = _NAME_TYPES.get(store)
-    if cached is None or cached[0] != size:
-        found: dict[str, set[str]] = {}
-        for node in store.nodes():
-            text = store.text(node)
-            # a node without a name of its own is retrieved by its id only where the id reads as a name ("Carbon";
-            # not "u40" or "1131348")
-            if text != node or any(ch.isupper() for ch in text):
-                found.setdefault(normalise(text), set()).add(store.node_type(node))
-        cached = (size, {name: frozenset(types) for name, types in found.items()})
-        _NAME_TYPES[store] = cached
-    return cached[1]
+    found: dict[str, set[str]] = {}
+    for node in store.nodes():
+        text = store.text(node)
+        # a node without a name of its own is retrieved by its id only where the id reads as a name ("Carbon";
+        # not "u40" or "1131348")
+        if text != node or any(ch.isupper() for ch in text):
+            found.setdefault(normalise(text), set()).add(store.node_type(node))
+    return {name: frozenset(types) for name, types in found.items()}
 
 
+@per_store
 def reverse_relations(store: GraphStore) -> dict[str, frozenset[str]]:
     """``relation -> the relations that lead back`` (``cites`` -> ``cited_by``; a symmetric one to itself), read
     from the first arcs of each relation, once per store (again when it grows)."""
-    size = (len(store), store.num_edges)
-    cached = _REVERSE.get(store)
-    if cached is None or cached[0] != size:
-        arcs: dict[str, list[tuple[str, str]]] = {}
-        for node in store.nodes():
-            for relation in store.relations(node):
-                if len(arcs.setdefault(relation, [])) < 3:
-                    arcs[relation] += [(node, other) for other in store.neighbors(node, relation)[:1]]
-        found: dict[str, frozenset[str]] = {}
-        for relation, pairs in arcs.items():
-            if pairs:
-                back = set(store.relations(pairs[0][1]))
-                for source, target in pairs:
-                    back &= {r for r in store.relations(target) if source in store.neighbors(target, r)}
-                found[relation] = frozenset(back)
-        cached = (size, found)
-        _REVERSE[store] = cached
-    return cached[1]
+    arcs: dict[str, list[tuple[str, str]]] = {}
+    for node in store.nodes():
+        for relation in store.relations(node):
+            if len(arcs.setdefault(relation, [])) < 3:
+                arcs[relation] += [(node, other) for other in store.neighbors(node, relation)[:1]]
+    found: dict[str, frozenset[str]] = {}
+    for relation, pairs in arcs.items():
+        if pairs:
+            back = set(store.relations(pairs[0][1]))
+            for source, target in pairs:
+                back &= {r for r in store.relations(target) if source in store.neighbors(target, r)}
+            found[relation] = frozenset(back)
+    return found
 
 
+@per_store
 def feature_values(store: GraphStore) -> dict[str, frozenset[str]]:
     """``feature -> its distinct values`` (as text) for the features with at most :data:`MAX_VALUES` of them (a
     label, a genre; not a title), read once per store (again when it grows)."""
-    size = (len(store), store.num_edges)
-    cached = _FEATURE_VALUES.get(store)
-    if cached is None or cached[0] != size:
-        found: dict[str, set[str]] = {}
-        for node in store.nodes():
-            for key, value in store.features(node).items():
-                if key in found and len(found[key]) > MAX_VALUES:
-                    continue
-                for item in value if isinstance(value, (list, tuple)) else [value]:
-                    if item is not None and str(item).strip():
-                        found.setdefault(key, set()).add(str(item))
-        cached = (size, {key: frozenset(values) for key, values in found.items() if len(values) <= MAX_VALUES})
-        _FEATURE_VALUES[store] = cached
-    return cached[1]
+    found: dict[str, set[str]] = {}
+    for node in store.nodes():
+        for key, value in store.features(node).items():
+            if key in found and len(found[key]) > MAX_VALUES:
+                continue
+            for item in value if isinstance(value, (list, tuple)) else [value]:
+                if item is not None and str(item).strip():
+                    found.setdefault(key, set()).add(str(item))
+    return {key: frozenset(values) for key, values in found.items() if len(values) <= MAX_VALUES}
 
 
 def quoted_names(question: str) -> tuple[str, ...]:
@@ -156,25 +138,18 @@ def question_names(store: GraphStore, question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-_VALUE_PATTERNS: WeakKeyDictionary[GraphStore, tuple[tuple[int, int], re.Pattern[str]]] = WeakKeyDictionary()
-
-
+@per_store
 def _value_pattern(store: GraphStore) -> re.Pattern[str]:
     """One pattern for the feature values of two words or more that are no node's name (:func:`feature_values`: a
     label "Information Retrieval", not a title), whole words, the longest first; a name is never looked up inside
     one."""
-    size = (len(store), store.num_edges)
-    cached = _VALUE_PATTERNS.get(store)
-    if cached is None or cached[0] != size:
-        names = name_types(store)  # a title in a small graph has few values too: a node's name is not a label
-        values = {
-            v.lower() for found in feature_values(store).values() for v in found
-            if len(_WORD.findall(v.lower())) >= 2 and normalise(v) not in names
-        }  # fmt: skip
-        alternatives = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)) or "(?!)"
-        cached = (size, re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?![a-z0-9])"))
-        _VALUE_PATTERNS[store] = cached
-    return cached[1]
+    names = name_types(store)  # a title in a small graph has few values too: a node's name is not a label
+    values = {
+        v.lower() for found in feature_values(store).values() for v in found
+        if len(_WORD.findall(v.lower())) >= 2 and normalise(v) not in names
+    }  # fmt: skip
+    alternatives = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)) or "(?!)"
+    return re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?![a-z0-9])")
 
 
 def _closed(question: str, start: int, end: int) -> str:

@@ -121,3 +121,19 @@ def test_the_schema_names_each_types_relations_and_their_target_types(store: Gra
     store.add_edge("1", "v1", "published_in", reverse_relation="publishes")
     assert store.type_relations("venue") == ["publishes"]  # the schema follows the graph as it grows
     assert store.schema()["paper"]["published_in"] == ["venue"]
+
+
+def test_per_store_reads_once_per_store_and_again_when_it_grows() -> None:
+    from graphreason.tools.core.store import per_store
+
+    calls: list[str] = []
+
+    @per_store
+    def size(store: GraphStore) -> int:
+        calls.append(store.name)
+        return len(store)
+
+    a, b = GraphStore.from_edges([(1, 2)], name="a"), GraphStore.from_edges([(1, 2), (2, 3)], name="b")
+    assert (size(a), size(a), size(b)) == (2, 2, 3) and calls == ["a", "b"]
+    a.add_edge("2", "3", "neighbor")  # grown: read again
+    assert size(a) == 3 and calls == ["a", "b", "a"]
