@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # importing this module must not load torch (light paths such
 
 # how far down the logits a refused step looks before giving up on the constraint for this reply
 MAX_CANDIDATES = 2048
+_PENDING = "\ufffd"  # what the tokenizer writes for the bytes of a character whose last byte is still to come
+MAX_PENDING_CHARS = 64  # the characters tried in place of a character's first bytes
 
 
 class TextConstraint(Protocol):
@@ -81,13 +83,28 @@ class ConstrainedPicker:
     # tokens of one character each, tried (best scored first) when none of the top candidates passes: the
     # grammar may need a character the model scores low (a closing quote at a field's length limit)
     single_chars: Callable[[], list[int]] | None = None
+    # the bytes at the end of a reply's tokens that do not make a whole character yet (b"": none)
+    pending: Callable[[list[int]], bytes] | None = None
     replaced: int = 0
     gave_up: bool = False
 
     def passes(self, out: list[int], token: int) -> bool:
         if token in self.end_ids:
             return self.constraint.complete(self.decode(out))
-        return self.constraint.viable(self.decode([*out, token]))
+        return self._viable(self.decode([*out, token]), [*out, token])
+
+    def _viable(self, text: str, ids: list[int]) -> bool:
+        """``text`` (of ``ids``) viable. A character of several byte tokens ("Μ" is two) is decoded as U+FFFD until
+        its last byte comes; for a constraint that names the characters it may take next
+        (``characters_after(lead_bytes)``), such a text is viable when one of those characters, put in place of the
+        bytes so far, is."""
+        after = getattr(self.constraint, "characters_after", None)
+        if after is not None and self.pending is not None and text.endswith(_PENDING):
+            lead = self.pending(ids)
+            if lead:
+                cut = text.rstrip(_PENDING)
+                return any(self.constraint.viable(cut + char) for char in after(lead)[:MAX_PENDING_CHARS])
+        return self.constraint.viable(text)
 
     def pick(self, proposed: int, logits: torch.Tensor, out: list[int]) -> int:
         """``proposed`` when it passes, else the best-scored token that does and writes something.
@@ -122,4 +139,4 @@ class ConstrainedPicker:
     def _writes_viable_text(self, out: list[int], token: int, before: str) -> bool:
         """``token`` after ``out`` adds text (to ``before``, the text of ``out``) and keeps the reply viable."""
         text = self.decode([*out, token])
-        return text != before and self.constraint.viable(text)
+        return text != before and self._viable(text, [*out, token])

@@ -23,6 +23,7 @@ see docs/embedded_model.md. Tests assert properties of replies, never wording.
 from __future__ import annotations
 
 import contextvars
+import functools
 import logging
 import queue
 import sys
@@ -119,6 +120,31 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     return i
 
 
+@functools.lru_cache(maxsize=1)
+def _byte_alphabet() -> dict[int, str]:
+    """The byte-level BPE alphabet: each byte 0-255 as the printable character a token string writes it with."""
+    keep = [*range(ord("!"), ord("~") + 1), *range(ord("\u00a1"), ord("\u00ac") + 1), *range(ord("\u00ae"), 256)]
+    chars, extra = {}, 0
+    for byte in range(256):
+        if byte in keep:
+            chars[byte] = chr(byte)
+        else:
+            chars[byte] = chr(256 + extra)
+            extra += 1
+    return chars
+
+
+def _incomplete_end(data: bytes) -> bytes:
+    """The last bytes of ``data`` that start a UTF-8 character and are fewer than it needs (b"" when none)."""
+    for back in range(1, min(3, len(data)) + 1):
+        byte = data[-back]
+        if byte & 0xC0 == 0x80:  # a continuation byte: the character starts further back
+            continue
+        need = 2 if byte & 0xE0 == 0xC0 else 3 if byte & 0xF0 == 0xE0 else 4 if byte & 0xF8 == 0xF0 else 1
+        return data[-back:] if need > back else b""
+    return b""
+
+
 class LocalEngine:
     """A loaded decoder plus tokenizer; :meth:`generate` is thread-safe."""
 
@@ -126,6 +152,7 @@ class LocalEngine:
         self.decoder = decoder
         self.tokenizer = tokenizer
         self._single_chars: list[int] | None = None
+        self._byte_of: dict[str, int] | None = None  # byte-level token alphabet -> byte (pending_bytes)
         self.precision = precision
         self.n_ctx = decoder.n_ctx
         self.end_ids = {tokenizer.token_to_id(t) for t in END_TOKENS} - {None}
@@ -149,6 +176,20 @@ class LocalEngine:
 
     def decode(self, ids: Sequence[int]) -> str:
         return self.tokenizer.decode(list(ids), skip_special_tokens=True)
+
+    def pending_bytes(self, ids: Sequence[int]) -> bytes:
+        """The bytes at the end of ``ids``' text that begin a UTF-8 character whose last byte has not come (b"" when
+        the text ends whole). Byte-level tokens: each token's string maps back to its bytes."""
+        if self._byte_of is None:
+            self._byte_of = {char: byte for byte, char in _byte_alphabet().items()}
+        tail = bytearray()
+        for token in ids[-4:]:  # a pending character is at most 3 bytes; each token writes one or more
+            piece = self.tokenizer.id_to_token(token) or ""
+            if all(char in self._byte_of for char in piece):
+                tail += bytes(self._byte_of[char] for char in piece)
+            else:  # a special token: nothing of a character
+                tail.clear()
+        return _incomplete_end(bytes(tail))
 
     def single_char_ids(self) -> list[int]:
         """Ids of the tokens that write one printable ASCII character (found once, on first need)."""
@@ -229,7 +270,9 @@ class LocalEngine:
         text: str | None = None  # set when a stop sequence cut the reply
         finish = "length"
         picker = (
-            ConstrainedPicker(constraint, self.decode, self.end_ids, single_chars=self.single_char_ids)
+            ConstrainedPicker(
+                constraint, self.decode, self.end_ids, single_chars=self.single_char_ids, pending=self.pending_bytes
+            )
             if constraint is not None
             else None
         )

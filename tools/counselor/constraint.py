@@ -70,10 +70,17 @@ write an Action that parses and names what exists:
   call answers a count (``Count``, ``Degree``, ``Same``, ``Differing``) it is a number, and under one that
   answers membership or existence (``Contains``, ``Exists``) ``yes`` or ``no`` (not a value the
   observation shows on the way, such as the subject's own label);
+* a question whose superlatives go one way only ("which has the least ...", "tops the list") never
+  picks the other way: ``MaxDegree`` or ``MinDegree`` is left out, and a skeleton holding it is
+  turned round ("at least one of" bounds a count and picks nothing);
 * the terminal call (``Finish[answer]``) stands alone, and only once something
-  was observed: its answer is a whole value copied from an observation, items
-  separated by ``", "`` that are each such a value, or one number (a count, a
-  mean).
+  was observed: its answer is a whole value copied from what an observation
+  reports (after its ``": "``, not its own words such as "most common value"),
+  items separated by ``", "`` that are each such a value, or one number (a count,
+  a mean) worked out from values seen: after an observation of one text value
+  (the name a ``Feature`` read of one node) the answer copies it. A value in any
+  script counts: a character written in several byte tokens is judged whole
+  (:meth:`CounselorAction.characters_after`).
 
 The reader walks the text once per check (an Action is a line), raising
 :class:`_End` where the text runs out (still viable) and :class:`_Dead` where
@@ -160,6 +167,7 @@ class CounselorAction:
         self.entries: dict[str, Entry] = {entry.name: entry for entry in self.registry}
         self.observations = [text for text in observations if text]
         self.sources = [text for text in (question, *self.observations) if text]
+        self._wide: list[str] | None = None  # the non-ASCII characters of the sources (characters_after)
         self.compound = compound
         self.max_depth = min(max_depth or MAX_DEPTH, MAX_DEPTH, MAX_NESTING)
         features, relations = graph_names(store)
@@ -181,12 +189,22 @@ class CounselorAction:
         # the functions a call may name at each nesting depth, decided once (the reader asks at every call)
         self.names_at_depth = {depth: {e.name for e in self.entries.values() if self.completable(e, depth)}
                          for depth in range(1, self.max_depth + 1)}
+        # a question whose superlatives go one way only ("the least linked") never picks the other way's node
+        unworded = _OTHER_PICK.get(self.wording.extreme or "")
+        for names in self.names_at_depth.values():
+            names.discard(unworded)
+        skeleton = _oriented(skeleton, unworded) if skeleton is not None else None
         self.skeleton = skeleton if skeleton is not None and self.fits(skeleton) else None
         # the question names a node for each of the skeleton's named nodes: those come from its names
         self.leaves_named = self.skeleton is not None and len(self.wording.names) >= _leaf_count(self.skeleton)
         self.whole_list = self._listed_answer() if self.skeleton is not None and _lists_names(self.skeleton) else None
         # what the skeleton's call answers: a number (a count, a degree) or yes / no; so is the Finish after it
         self.answer_kind = _ANSWER_KINDS.get(self.skeleton.name) if self.skeleton is not None else None
+        # a number not copied from an observation is one worked out from values seen; one text value (the name a
+        # Feature read of one node) gives nothing to work out, so the Finish after it copies
+        self.free_numbers = not (self.observations and _ONE_TEXT_VALUE.match(self.observations[-1]))
+        # where an answer is copied from: each observation's values, not its own words ("The", "most common value")
+        self.answer_sources = [_values_part(text) for text in self.observations]
 
     def _listed_answer(self) -> str | None:
         """The items of the last observation that shows a list of values, joined by ``", "`` (None: none does)."""
@@ -204,6 +222,13 @@ class CounselorAction:
                 return answer
             return None
         return None
+
+    def characters_after(self, lead: bytes) -> list[str]:
+        """The characters of the question and the observations whose UTF-8 bytes start with ``lead``: what a reply
+        whose last token wrote the first bytes of a character ("Μ" is two tokens) may be writing."""
+        if self._wide is None:
+            self._wide = sorted({char for text in self.sources for char in text if ord(char) > 127})
+        return [char for char in self._wide if char.encode("utf-8").startswith(lead)]
 
     def fits(self, skeleton: Skeleton, depth: int = 1) -> bool:
         """Whether an Action of ``skeleton``'s shape can be written here (its functions exist and can be finished)."""
@@ -282,6 +307,31 @@ def _is_hop(entry: Entry) -> bool:
 def _leaf_count(skeleton: Skeleton) -> int:
     """How many named nodes (``_``) a skeleton holds."""
     return sum(1 if child is None else _leaf_count(child) for child in skeleton.children)
+
+
+_OTHER_PICK = {"most": "MinDegree", "fewest": "MaxDegree"}  # the pick a question wording only one way never asks
+_SWAPPED = {"MaxDegree": "MinDegree", "MinDegree": "MaxDegree"}
+# a Feature observation of one node whose value is neither a list nor a number
+_ONE_TEXT_VALUE = re.compile(r"The \S+ feature of (?!\[)[^\n]*? are: (?![\[\d-])[^\n]*\.$")
+
+
+def _values_part(observation: str) -> str:
+    """What ``observation`` reports, without the words around it: after its first ``": "`` ("The most common value
+    (2 of 3) is: Theory."), else after its last ``" is "`` ("The cites neighbor number of 12 is 2."); an
+    observation of neither form (an error) whole."""
+    head, colon, rest = observation.partition(": ")
+    if colon:
+        return rest
+    head, is_, rest = observation.rpartition(" is ")
+    return rest if is_ else observation
+
+
+def _oriented(skeleton: Skeleton, unworded: str | None) -> Skeleton:
+    """``skeleton`` with each pick of the way round the question never words (``unworded``) turned the other way."""
+    if unworded is None:
+        return skeleton
+    children = tuple(None if child is None else _oriented(child, unworded) for child in skeleton.children)
+    return Skeleton(_SWAPPED[skeleton.name] if skeleton.name == unworded else skeleton.name, children)
 
 
 _ANSWER_KINDS = {"Count": "number", "Degree": "number", "Same": "number", "Differing": "number",
@@ -673,7 +723,7 @@ class _Reader:
             return bool(_NUMBER.fullmatch(answer))
         if self.lang.answer_kind == "yes/no":
             return answer in ("yes", "no")
-        if self._found(answer, whole=True) or _NUMBER.fullmatch(answer):
+        if self._found(answer, whole=True) or (self.lang.free_numbers and _NUMBER.fullmatch(answer)):
             return True
         items = answer.split(_SEPARATOR)
         return len(items) > 1 and all(self._found(item, whole=True) for item in items)
@@ -683,7 +733,7 @@ class _Reader:
             return bool(_NUMBER_PREFIX.fullmatch(text))
         if self.lang.answer_kind == "yes/no":
             return "yes".startswith(text) or "no".startswith(text)
-        if self._found(text, whole=False) or _NUMBER_PREFIX.fullmatch(text):
+        if self._found(text, whole=False) or (self.lang.free_numbers and _NUMBER_PREFIX.fullmatch(text)):
             return True
         if text.endswith(","):  # half of a separator
             return all(self._found(item, whole=True) for item in text[:-1].split(_SEPARATOR))
@@ -694,8 +744,10 @@ class _Reader:
         """``answer`` occurs in an observation where a value can start (and, if ``whole``, end)."""
         if whole and (not answer.strip() or _open_brackets(answer) != 0):
             return False
-        pattern = rf"(?<![A-Za-z0-9]){re.escape(answer)}" + (r"(?![A-Za-z0-9])" if whole else "")
-        return any(re.search(pattern, observation) for observation in self.lang.observations)
+        if answer[:1].isspace():  # a value starts with its first character, not between two of its words
+            return False
+        pattern = rf"(?<!\w){re.escape(answer)}" + (r"(?!\w)" if whole else "")  # a word in any script
+        return any(re.search(pattern, values) for values in self.lang.answer_sources)
 
     def _copied_free(self, stop: str) -> None:
         end = self._scan("[]\n" + stop)

@@ -46,6 +46,10 @@ _INWARD, _OUTWARD = frozenset({"incoming", "inbound", "inward"}), frozenset({"ou
 _BACKWARD_NOUNS = frozenset({"cita"})  # a citation of X is a paper citing X
 _FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how many references"), what X cites
 _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
+# The two ways a superlative picks a node: a question that words only one of them never asks for the other pick
+_MOST_WORDS = frozenset({"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops"})
+_FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum"})
+_BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
 def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
@@ -167,6 +171,15 @@ def _capitalised_inside(question: str, start: int, end: int) -> bool:
     ("the articles Carbon links to"; not "Which ...", nor a word after a full stop), and has two letters or more."""
     before = question[:start].rstrip()
     return end - start >= 2 and question[start].isupper() and bool(before) and before[-1] not in ".?!"
+
+
+def extreme_of(text: str) -> str | None:
+    """``"most"`` or ``"fewest"`` when ``text`` (a question outside its names) words superlatives one way round only
+    ("which has the least ...", "tops the list for"); None when it words both, or neither. "At least" and "at
+    most" bound a count; they pick nothing."""
+    words = set(_WORD.findall(_BOUND.sub(" ", text.lower())))
+    most, fewest = bool(words & _MOST_WORDS), bool(words & _FEWEST_WORDS)
+    return "most" if most and not fewest else "fewest" if fewest and not most else None
 
 
 def _outside(question: str, names: Sequence[str]) -> str:
@@ -313,6 +326,7 @@ class QuestionWording:
         # where search text may be copied from besides a name: the question outside its names, the observations
         self.search_sources = [_outside(question, self.names), *(text for text in observations if text)]
         self.asked_words = content_words(self.search_sources[0])  # the question's own words, not its names
+        self.extreme = extreme_of(self.search_sources[0])  # the one way its superlatives go, if one
         # the relations and features the question writes out whole ("member meronym", "part of speech")
         self.spelled_at = spelled_places(question, [*relations, *features], self.names)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)

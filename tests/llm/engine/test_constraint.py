@@ -134,3 +134,64 @@ def test_a_character_the_model_scores_low_is_still_found(monkeypatch: pytest.Mon
     monkeypatch.setattr(constraint, "MAX_CANDIDATES", 1)  # only the model's own choice is looked at
     result = _engine("[f(x]").generate(USER, max_tokens=20, temperature=0.0, constraint=ToolformerCalls())
     assert result.text == "[f(x)]" and not result.constraint_gave_up
+
+
+class Copies:
+    """Replies that are exactly one of ``texts``; names the characters a reply's unfinished bytes may begin."""
+
+    def __init__(self, *texts: str) -> None:
+        self.texts = texts
+
+    def viable(self, text: str) -> bool:
+        return any(choice.startswith(text) for choice in self.texts)
+
+    def complete(self, text: str) -> bool:
+        return text in self.texts
+
+    def characters_after(self, lead: bytes) -> list[str]:
+        return sorted({c for text in self.texts for c in text if ord(c) > 127 and c.encode().startswith(lead)})
+
+
+BYTE_TOKENS = [bytes([b]) for b in range(256)]  # a byte-level vocabulary: token i writes byte i
+
+
+def _byte_picker(constraint: object) -> ConstrainedPicker:
+    def decode(ids: list[int]) -> str:
+        return b"".join(BYTE_TOKENS[i] for i in ids).decode("utf-8", errors="replace")
+
+    def pending(ids: list[int]) -> bytes:
+        return local._incomplete_end(b"".join(BYTE_TOKENS[i] for i in ids[-4:]))
+
+    return ConstrainedPicker(constraint, decode, {999}, pending=pending)  # type: ignore[arg-type]
+
+
+def test_a_character_of_several_byte_tokens_is_judged_once_it_could_be_a_character_the_reply_may_write() -> None:
+    picker = _byte_picker(Copies("Μύρωνας"))
+    lead, rest = "Μ".encode()  # two bytes: the first decodes as U+FFFD alone
+    assert picker.passes([], lead)  # it may begin "Μ"
+    assert not picker.passes([], "З".encode()[0])  # a Cyrillic lead byte begins no character of the copy
+    assert picker.passes([lead], rest) and not picker.passes([lead], "ν".encode()[1])  # "Μ" whole, then judged
+    # a constraint that names no characters keeps the plain rule: an unfinished character is not viable text
+    plain = _byte_picker(OneOfCopy("Μύρωνας"))
+    assert not plain.passes([], lead)
+
+
+class OneOfCopy(Copies):
+    characters_after = None  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize(
+    ("data", "pending"),
+    [(b"ab", b""), ("Μ".encode()[:1], b"\xce"), ("東".encode()[:2], "東".encode()[:2]), ("東".encode(), b""),
+     (b"a" + "𝄞".encode()[:3], "𝄞".encode()[:3]), (b"", b"")],
+)
+def test_the_unfinished_bytes_at_the_end_of_a_reply(data: bytes, pending: bytes) -> None:
+    assert local._incomplete_end(data) == pending
+
+
+def test_the_byte_alphabet_is_the_byte_level_tokenizers_own() -> None:
+    from tokenizers.pre_tokenizers import ByteLevel
+
+    alphabet = local._byte_alphabet()
+    assert sorted(alphabet) == list(range(256)) and set(alphabet.values()) == set(ByteLevel.alphabet())
+    assert alphabet[ord(" ")] == "Ġ" and alphabet[ord("a")] == "a" and alphabet[0xCE] == "Î"

@@ -18,6 +18,7 @@ from graphreason.tools.counselor.constraint import (
 from graphreason.tools.counselor.skeleton import parse_skeleton
 from graphreason.tools.counselor.wording import (
     content_words,
+    extreme_of,
     question_names,
     quoted_names,
     reverse_relations,
@@ -406,8 +407,9 @@ def test_the_most_incoming_or_outgoing_links_name_the_last_hops_way_round(store:
         ('Fewest references among the papers that "ReAct" cites?', "cites"),  # counted references: what it cites
     ):
         language = CounselorAction(store, question)
-        pick = "MinDegree" if "fewest" in question else "MaxDegree"
+        pick, other = ("MinDegree", "MaxDegree") if "fewest" in question.lower() else ("MaxDegree", "MinDegree")
         assert language.complete(call.format(pick, way)), question
+        assert not language.complete(call.format(other, way)), question  # the way round it never words
         assert not language.complete(call.format(pick, "cites" if way == "cited_by" else "cited_by")), question
 
 
@@ -446,3 +448,57 @@ def test_the_node_a_superlative_picks_shows_its_name_unless_a_feature_is_written
     assert named.complete(call.format("title")) and not named.complete(call.format("year"))
     year = CounselorAction(store, 'The year of the paper "ReAct" cites with the most citations?')
     assert year.complete(call.format("year")) and year.complete(call.format("title"))
+
+
+@pytest.mark.parametrize(
+    ("question", "way"),
+    [
+        ('Of the papers "ReAct" cites, which has the least citations?', "fewest"),
+        ("Looking at the artists tagged young, which has the smallest number of tags?", "fewest"),
+        ("Out of the artists Alice listens to, which one tops the list for listeners?", "most"),
+        ("Which paper has the highest number of citations?", "most"),
+        ("How many papers cite at least one of the papers ReAct cites?", None),  # a bound, not a pick
+        ("The most common label among the papers with the fewest citations?", None),  # both ways: both stay open
+        ("How many papers does ReAct cite?", None),
+    ],
+)
+def test_the_way_a_questions_superlatives_go(question: str, way: str | None) -> None:
+    assert extreme_of(question) == way
+
+
+def test_a_superlative_worded_one_way_never_picks_the_other_way(store: GraphStore) -> None:
+    call = "Feature[{}[Neighbour[Retrieve[ReAct], cites], cited_by], title]"
+    least = 'Of the papers "ReAct" cites, which has the least citations?'
+    # the planner's shape turned the way the question words it, and the other pick refused when free too
+    planned = CounselorAction(store, least, skeleton=parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"))
+    assert planned.skeleton is not None and planned.skeleton.render() == "Feature[MinDegree[Neighbour[_]]]"
+    assert planned.complete(call.format("MinDegree")) and not planned.complete(call.format("MaxDegree"))
+    free = CounselorAction(store, least)
+    assert free.complete(call.format("MinDegree")) and not free.complete(call.format("MaxDegree"))
+    bound = CounselorAction(store, 'How many papers cite at least one of the papers "ReAct" cites?')
+    assert bound.complete(call.format("MinDegree")) and bound.complete(call.format("MaxDegree"))
+
+
+def test_an_answer_is_copied_from_what_an_observation_reports_not_from_its_wording(store: GraphStore) -> None:
+    observations = ["The most common value (2 of 3) is: Theory.", "The name feature of ['a3'] are: ['Μύρωνας Στρατής']."]
+    language = CounselorAction(store, QUESTION, observations)
+    assert language.complete("Finish[Theory]") and language.complete("Finish[Μύρωνας Στρατής]")
+    for text in ("Finish[most common value]", "Finish[The]", "Finish[ Theory]", "Finish[ν]", "Finish[Μύρωνα]"):
+        assert not language.complete(text), text
+    assert not language.viable("Finish[ ")  # a value starts with its first character
+
+
+def test_after_one_text_value_the_answer_is_copied_not_a_number_worked_out(store: GraphStore) -> None:
+    one = CounselorAction(store, QUESTION, ["The name feature of a3 are: Carol."])
+    assert one.complete("Finish[Carol]") and not one.viable("Finish[1") and not one.complete("Finish[1]")
+    # values to work from: a number the observations do not show may be the answer (a mean, a count)
+    listed = CounselorAction(store, QUESTION, ["The year feature of ['1', '2'] are: [2020, 2022]."])
+    assert listed.complete("Finish[2021]")
+    number = CounselorAction(store, QUESTION, ["The year feature of 5 are: 2020."])
+    assert number.complete("Finish[2021]")
+
+
+def test_the_characters_a_reply_may_be_writing_come_from_what_it_saw(store: GraphStore) -> None:
+    language = CounselorAction(store, 'Who is "Μύρωνας"?', ["The name feature of a3 are: Земфира."])
+    assert language.characters_after("Μ".encode()[:1]) == sorted({c for c in "Μύρωνας" if c.encode()[0] == 0xCE})
+    assert language.characters_after("З".encode()) == ["З"] and language.characters_after("東".encode()[:2]) == []
