@@ -315,6 +315,43 @@ _SWAPPED = {"MaxDegree": "MinDegree", "MinDegree": "MaxDegree"}
 _ONE_TEXT_VALUE = re.compile(r"The \S+ feature of (?!\[)[^\n]*? are: (?![\[\d-])[^\n]*\.$")
 
 
+def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
+    """Whether an Action of ``skeleton``'s shape can answer the question as its words ask (``wording``): a yes/no
+    question ends in ``Contains`` or ``Exists``, a "how many" one in a count, a "which ... the most" one picks a
+    node; a feature value the question writes is matched (``Matching``) and none is matched where it writes
+    none; and there are as many named nodes as names the question gives (one or two)."""
+    names = set(skeleton.names())
+    form = wording.form
+    if form == "yes/no" and _ANSWER_KINDS.get(skeleton.name) != "yes/no":
+        return False
+    if form == "number" and _ANSWER_KINDS.get(skeleton.name) != "number":
+        return False
+    if form == "pick" and not names & _PICKS:
+        return False
+    if bool(wording.values) != ("Matching" in names):
+        return False
+    return not 1 <= len(wording.names) <= 2 or _leaf_count(skeleton) == len(wording.names)
+
+
+def chosen_skeleton(
+    ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWording, confidence: float
+) -> Skeleton | None:
+    """Of the planner's skeletons (``ranked``: each with its probability), the likeliest one that is
+    :func:`consistent` with the question's words, picks turned the way its superlatives go; None when none is,
+    or its probability among the consistent ones is under ``confidence``."""
+    unworded = _OTHER_PICK.get(wording.extreme or "")
+    mass: dict[Skeleton, float] = {}
+    for skeleton, probability in ranked:
+        turned = _oriented(skeleton, unworded)
+        if consistent(turned, wording):
+            mass[turned] = mass.get(turned, 0.0) + probability
+    total = sum(mass.values())
+    if not mass or total <= 0.0:
+        return None
+    best = max(mass, key=lambda s: mass[s])
+    return best if mass[best] / total >= confidence else None
+
+
 def _values_part(observation: str) -> str:
     """What ``observation`` reports, without the words around it: after its first ``": "`` ("The most common value
     (2 of 3) is: Theory."), else after its last ``" is "`` ("The cites neighbor number of 12 is 2."); an

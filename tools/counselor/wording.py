@@ -50,6 +50,12 @@ _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
 _MOST_WORDS = frozenset({"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops"})
 _FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum"})
 _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
+_MODE = re.compile(r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b")  # a value's count, not a pick
+# What form a question's answer takes, read off its words (see answer_form)
+_YES_NO_START = frozenset("is are does do did can could has have was were".split())
+_PICK_WORDS = frozenset({"which", "who", "whose"})
+_SUPERLATIVE_NUMBER = re.compile(r"\b(?:most|fewest|least|greatest|highest|lowest|smallest|largest|biggest) number of\b")
+_COUNT_PHRASE = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b")
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
 def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
@@ -177,9 +183,38 @@ def extreme_of(text: str) -> str | None:
     """``"most"`` or ``"fewest"`` when ``text`` (a question outside its names) words superlatives one way round only
     ("which has the least ...", "tops the list for"); None when it words both, or neither. "At least" and "at
     most" bound a count; they pick nothing."""
-    words = set(_WORD.findall(_BOUND.sub(" ", text.lower())))
+    words = set(_WORD.findall(_MODE.sub(" ", _BOUND.sub(" ", text.lower()))))
     most, fewest = bool(words & _MOST_WORDS), bool(words & _FEWEST_WORDS)
     return "most" if most and not fewest else "fewest" if fewest and not most else None
+
+
+def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) -> str | None:
+    """What ``text`` (a question outside its names) asks for, where its words say it: ``"yes/no"`` (it opens with
+    "is", "does", "can" ..., not "do you" or "can you"), ``"pick"`` (one node: "which" or "who" with superlatives
+    going one way, ``extreme``; not "which label", a value of one of ``features``), ``"number"`` ("how many",
+    "number of" but not "the largest number of", "count", "total"); None where they do not."""
+    lower = text.lower()
+    words = _WORD.findall(lower)
+    if not words:
+        return None
+    if words[0] in _YES_NO_START and words[1:2] != ["you"]:
+        return "yes/no"
+    keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower())}
+    asks_value = any(word in _PICK_WORDS and _cut(after) in keys for word, after in zip(words, words[1:], strict=False))
+    if extreme is not None and set(words) & _PICK_WORDS and "how many" not in lower and not asks_value:
+        return "pick"
+    return "number" if _COUNT_PHRASE.search(_SUPERLATIVE_NUMBER.sub(" ", lower)) else None
+
+
+def written_values(store: GraphStore, text: str) -> frozenset[tuple[str, str]]:
+    """``(feature, value)`` of each value of a feature with few values (a label, a genre: not titles) that ``text``
+    writes as the graph does, a whole word or words ("the label Databases")."""
+    found = set()
+    for key, values in feature_values(store).items():
+        for value in values:
+            if len(value) >= 2 and value in text and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text):
+                found.add((key, value))
+    return frozenset(found)
 
 
 def _outside(question: str, names: Sequence[str]) -> str:
@@ -327,6 +362,8 @@ class QuestionWording:
         self.search_sources = [_outside(question, self.names), *(text for text in observations if text)]
         self.asked_words = content_words(self.search_sources[0])  # the question's own words, not its names
         self.extreme = extreme_of(self.search_sources[0])  # the one way its superlatives go, if one
+        self.form = answer_form(self.search_sources[0], self.extreme, features)  # yes/no, pick, number, or None
+        self.values = written_values(store, self.search_sources[0])  # the feature values it writes
         # the relations and features the question writes out whole ("member meronym", "part of speech")
         self.spelled_at = spelled_places(question, [*relations, *features], self.names)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)

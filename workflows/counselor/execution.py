@@ -28,14 +28,15 @@ from langgraph.runtime import Runtime
 
 from graphreason.tools.core.registry import Entry, FunctionResult
 from graphreason.tools.core.registry.tools import tool_name
+from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls import is_placeholder_answer, parse_action, placeholder_message
-from graphreason.tools.counselor.constraint import CounselorAction
+from graphreason.tools.counselor.constraint import CounselorAction, chosen_skeleton
 from graphreason.tools.counselor.functions import GraphFunctions
 from graphreason.tools.counselor.skeleton import Skeleton, parse_skeleton
-from graphreason.tools.counselor.wording import question_names
+from graphreason.tools.counselor.wording import QuestionWording, question_names
 from graphreason.workflows.counselor.common import charge, emit, llm, next_index, role_prompt, shared_prompt
 from graphreason.workflows.counselor.context import CounselorContext
-from graphreason.workflows.counselor.operations import planned_skeleton
+from graphreason.workflows.counselor.operations import planned_skeletons
 from graphreason.workflows.counselor.parsing import clean_line, regularize_answer
 from graphreason.workflows.counselor.prompts import native_action_prompt
 from graphreason.workflows.counselor.resources import graph_definition, graph_functions
@@ -77,18 +78,24 @@ def action_grammar(state: CounselorState, ctx: CounselorContext) -> CounselorAct
 
 
 def operation_skeleton(question: str, ctx: CounselorContext) -> Skeleton | None:
-    """The operation planner's shape for the question's Action (:mod:`~graphreason.workflows.counselor.operations`),
-    or None when it is off, unsure, or names what this registry cannot build."""
+    """The operation planner's shape for the question's Action (:mod:`~graphreason.workflows.counselor.operations`):
+    its likeliest skeleton that fits the question's words (a yes/no question, a count, a pick, a value matched, as
+    many named nodes as names), or None when it is off, unsure, or names what this registry cannot build."""
     if ctx.operation_confidence <= 0:
         return None
     functions = graph_functions(ctx)
-    planned = planned_skeleton(question, ctx.operation_confidence, question_names(functions.store, question))
-    if planned is None:
+    store = functions.store
+    ranked = []
+    for guess in planned_skeletons(question, ctx.operation_confidence, question_names(store, question)):
+        try:
+            ranked.append((parse_skeleton(guess.skeleton, functions.registry), guess.probability))
+        except ValueError:  # a shape this registry cannot build
+            continue
+    if not ranked:
         return None
-    try:
-        return parse_skeleton(planned, functions.registry)
-    except ValueError:
-        return None
+    features, relations = graph_names(store)
+    wording = QuestionWording(store, question, sorted(set(relations)), sorted(features))
+    return chosen_skeleton(ranked, wording, ctx.operation_confidence)
 
 
 def executed_text(reply: str) -> str | None:

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+MAX_CANDIDATES = 12  # the planner's likeliest skeletons the grammar chooses among
 PLANNER_DIR = "counselor-planner"  # under the shipped adapters' folder
 PLANNER_FILE = "planner.json"
 FORMAT = 3  # 2: the text is read with its quoted names masked (planner_text); 3: and its sentence embedding
@@ -96,7 +97,7 @@ class OperationPlanner:
                 self.idf.append(np.asarray(block["idf"], dtype=np.float32))
         except (KeyError, TypeError, ValueError) as exc:
             raise PlannerError(f"not a planner payload: {exc}") from None
-        self._predicted: dict[str, Prediction] = {}
+        self._predicted: dict[str, list[Prediction]] = {}
         width = sum(len(idf) for idf in self.idf) + (self.embedding[2] if self.embedding else 0)
         if self.coef.shape != (len(self.classes), width) or self.intercept.shape != (len(self.classes),):
             raise PlannerError(f"planner shapes disagree: coef {self.coef.shape}, {len(self.classes)} classes, {width} features")
@@ -128,14 +129,18 @@ class OperationPlanner:
         return odds / odds.sum(axis=1, keepdims=True)
 
     def predict(self, question: str) -> Prediction:
-        """The top skeleton for ``question`` (each question's worked out once: a run asks at every step)."""
+        """The top skeleton for ``question``."""
+        return self.ranking(question)[0]
+
+    def ranking(self, question: str) -> list[Prediction]:
+        """Every skeleton for ``question``, likeliest first (each question's worked out once: a run asks at every
+        step)."""
         cache = self._predicted
         if question not in cache:
             row = self.probabilities([question])[0]
-            best = int(row.argmax())
             if len(cache) >= 1024:
                 cache.clear()
-            cache[question] = Prediction(self.classes[best], float(row[best]))
+            cache[question] = [Prediction(self.classes[int(i)], float(row[int(i)])) for i in row.argsort()[::-1]]
         return cache[question]
 
 
@@ -180,20 +185,30 @@ def shipped_planner() -> OperationPlanner | None:
         return None
 
 
-def planned_skeleton(question: str, confidence: float, names: Sequence[str] = ()) -> str | None:
-    """The skeleton the shipped planner gives ``question`` (``names``: the node names it holds, masked as quoted
-    ones are) when its probability reaches ``confidence``, else None."""
+def planned_skeletons(question: str, confidence: float, names: Sequence[str] = ()) -> list[Prediction]:
+    """The skeletons the shipped planner gives ``question`` (``names``: the node names it holds, masked as quoted
+    ones are), likeliest first; empty when the planner is off (``confidence`` 0), none is shipped, or it cannot
+    read the question here. Which one shapes the Action is the grammar's choice
+    (:func:`~graphreason.tools.counselor.constraint.chosen_skeleton`: the likeliest that fits the question's words,
+    when sure enough)."""
     if not 0.0 < confidence <= 1.0 or not question.strip():
-        return None
+        return []
     planner = shipped_planner()
     if planner is None:
-        return None
+        return []
     try:
-        guess = planner.predict(planner_text(question, names))
+        ranking = planner.ranking(planner_text(question, names))
     except PlannerError as exc:  # the planner cannot read this question here: the Action's shape stays free
         _warn_once(str(exc))
-        return None
-    return guess.skeleton if guess.probability >= confidence and not math.isnan(guess.probability) else None
+        return []
+    return [guess for guess in ranking if not math.isnan(guess.probability)][:MAX_CANDIDATES]
+
+
+def planned_skeleton(question: str, confidence: float, names: Sequence[str] = ()) -> str | None:
+    """The planner's top skeleton for ``question`` when its probability reaches ``confidence``, else None (what the
+    planner says alone, before the question's words are read: :func:`planned_skeletons`)."""
+    ranking = planned_skeletons(question, confidence, names)
+    return ranking[0].skeleton if ranking and ranking[0].probability >= confidence else None
 
 
 @functools.lru_cache(maxsize=8)

@@ -18,6 +18,7 @@ from graphreason.workflows.counselor.operations import (
     PlannerError,
     load_planner,
     planned_skeleton,
+    planned_skeletons,
     planner_text,
 )
 
@@ -119,7 +120,10 @@ def test_the_workflow_takes_a_skeleton_only_when_the_planner_is_sure(payload: di
     monkeypatch.setattr(operations, "planner_path", lambda: path)
     question = "How many items does Di Eze listen to?"
     assert planned_skeleton(question, 0.5) == "Degree[_]"
-    assert planned_skeleton(question, 0.0) is None  # 0 turns the planner off
+    ranking = planned_skeletons(question, 0.5)  # what the grammar chooses among: likeliest first
+    assert ranking[0].skeleton == "Degree[_]" and len(ranking) <= operations.MAX_CANDIDATES
+    assert [g.probability for g in ranking] == sorted((g.probability for g in ranking), reverse=True)
+    assert planned_skeleton(question, 0.0) is None and planned_skeletons(question, 0.0) == []  # 0: the planner off
     assert planned_skeleton("", 0.5) is None
     assert planned_skeleton(question, 1.0) is None  # never that sure
     monkeypatch.setattr(operations, "planner_path", lambda: tmp_path / "missing.json")

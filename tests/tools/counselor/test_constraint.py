@@ -14,8 +14,9 @@ from graphreason.tools.counselor.constraint import (
     MAX_DEPTH,
     MAX_TEXT_CHARS,
     CounselorAction,
+    chosen_skeleton,
 )
-from graphreason.tools.counselor.skeleton import parse_skeleton
+from graphreason.tools.counselor.skeleton import Skeleton, parse_skeleton
 from graphreason.tools.counselor.wording import (
     content_words,
     extreme_of,
@@ -458,7 +459,8 @@ def test_the_node_a_superlative_picks_shows_its_name_unless_a_feature_is_written
         ("Out of the artists Alice listens to, which one tops the list for listeners?", "most"),
         ("Which paper has the highest number of citations?", "most"),
         ("How many papers cite at least one of the papers ReAct cites?", None),  # a bound, not a pick
-        ("The most common label among the papers with the fewest citations?", None),  # both ways: both stay open
+        ("The most common label among the papers with the fewest citations?", "fewest"),  # "most common": a mode
+        ("Of the papers with the most citations, which has the fewest references?", None),  # both ways: both open
         ("How many papers does ReAct cite?", None),
     ],
 )
@@ -502,3 +504,64 @@ def test_the_characters_a_reply_may_be_writing_come_from_what_it_saw(store: Grap
     language = CounselorAction(store, 'Who is "Μύρωνας"?', ["The name feature of a3 are: Земфира."])
     assert language.characters_after("Μ".encode()[:1]) == sorted({c for c in "Μύρωνας" if c.encode()[0] == 0xCE})
     assert language.characters_after("З".encode()) == ["З"] and language.characters_after("東".encode()[:2]) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ('Is "ReAct" one of the papers "Reflexion" cites?', "yes/no"),
+        ('Does any paper "ReAct" cites have the label Theory?', "yes/no"),
+        ('Do you happen to know the year of "ReAct"?', None),  # a request, not a yes/no question
+        ('Of the papers "ReAct" cites, which has the fewest citations?', "pick"),
+        ('Looking at the papers "ReAct" cites, which has the largest number of citations?', "pick"),
+        ('Among the papers "ReAct" cites, which label shows up most?', None),  # a value of a feature: a mode
+        ('How many papers does "ReAct" cite?', "number"),
+        ('Among the papers "ReAct" cites, count the ones whose label is Theory.', "number"),
+        ('Identify the paper "ReAct" cites with the smallest number of citations.', None),  # not a count
+        ('What is the title of "ReAct"?', None),
+    ],
+)
+def test_the_form_a_questions_answer_takes(question: str, form: str | None) -> None:
+    assert CounselorAction(_labelled_papers(), question).wording.form == form
+
+
+def _labelled_papers() -> GraphStore:
+    """The paper graph with a ``label`` feature of two values (Theory, Agents)."""
+    from tests.tools.conftest import TITLES, build_paper_graph
+
+    store = build_paper_graph()
+    for nid, title in TITLES.items():
+        store.add_node(nid, "paper", {"title": title, "year": 2020 + int(nid), "label": "Theory" if int(nid) % 2 else "Agents"})
+    return store
+
+
+def test_the_planners_likeliest_shape_that_fits_the_questions_words_is_the_one_taken() -> None:
+    store = _labelled_papers()
+    def ranked(*shapes: tuple[str, float]) -> list[tuple[Skeleton, float]]:
+        return [(parse_skeleton(text), p) for text, p in shapes]
+
+    def chosen(question: str, shapes: list[tuple[Skeleton, float]], confidence: float = 0.3) -> str | None:
+        found = chosen_skeleton(shapes, CounselorAction(store, question).wording, confidence)
+        return None if found is None else found.render()
+
+    pick = ranked(("Degree[_]", 0.47), ("Feature[MaxDegree[Neighbour[_]]]", 0.22), ("Mode[Feature[Neighbour[_]]]", 0.14))
+    assert chosen('Looking at the papers "ReAct" cites, which has the largest number of citations?', pick) == (
+        "Feature[MaxDegree[Neighbour[_]]]")  # fmt: skip
+    # turned the way the question's superlatives go, the two picks' probabilities pooled
+    both = ranked(("Feature[Neighbour[_]]", 0.4), ("Feature[MaxDegree[Neighbour[_]]]", 0.2),
+                  ("Feature[MinDegree[Neighbour[_]]]", 0.2))  # fmt: skip
+    assert chosen('Of the papers "ReAct" cites, which one has the least citations?', both) == (
+        "Feature[MinDegree[Neighbour[_]]]")  # fmt: skip
+    # a value the question writes is matched; two names, two named nodes
+    matched = ranked(("Degree[_]", 0.3), ("Count[Neighbour[Neighbour[_]]]", 0.25), ("Count[Matching[Neighbour[_]]]", 0.15))
+    assert chosen('Among the papers "ReAct" cites, count the ones whose label is Theory.', matched) == (
+        "Count[Matching[Neighbour[_]]]")  # fmt: skip
+    union = ranked(("Count[Neighbour[Neighbour[_]]]", 0.54), ("Count[Union[Neighbour[_], Neighbour[_]]]", 0.32))
+    assert chosen('How many papers do "ReAct" and "Reflexion" cite between them?', union) == (
+        "Count[Union[Neighbour[_], Neighbour[_]]]")  # fmt: skip
+    # nothing fits, or the one that fits is not likely enough among those that do: the Action stays free
+    assert chosen('Is "ReAct" one of the papers "Reflexion" cites?', ranked(("Degree[_]", 0.9))) is None
+    split = ranked(("Count[Neighbour[Neighbour[_]]]", 0.5), ("Degree[_]", 0.5))
+    assert chosen('How many papers does "ReAct" cite?', split, confidence=0.6) is None
+    # words that say nothing about the form leave the planner's order as it is
+    assert chosen('What is the title of "ReAct"?', ranked(("Feature[_]", 0.6), ("Degree[_]", 0.3))) == "Feature[_]"
