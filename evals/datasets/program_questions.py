@@ -47,8 +47,9 @@ from graphreason.tools.core.retrieval.lexical import normalise
 
 FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # Wordings kept out of every training set and of the default question mix: asked only when named, so a
-# validation has sentence frames no model and no rule of the call grammar was ever fitted to.
-EVAL_ONLY_FAMILIES = ("others",)
+# validation has sentence frames no model was ever fitted to. ``later`` was written after the call grammar's
+# rules for a question's answer form, which were fitted by reading ``others``' failures: no rule has seen it.
+EVAL_ONLY_FAMILIES = ("others", "later")
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -194,6 +195,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "{key} of {s}?"), ("terse", "{s}: {key}?"),
         ("formal", "Please state the {key} recorded for {s}."), ("formal", "Determine the {key} associated with {s}."),
         ("others", "For {s}, what {key} is on record?"), ("others", "Do you happen to know {s}'s {key}?"),
+        ("later", "Look up {s} and tell me its {key}."), ("later", "{s} is listed with which {key}?"),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -202,6 +204,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "Number of {set}?"), ("terse", "Count: {set}."),
         ("formal", "Determine the number of {set}."), ("formal", "Please report how many of {set} the graph holds."),
         ("others", "What's the total count of {set}?"), ("others", "Give me a count of {set}, please."),
+        ("later", "Could you work out how many there are of {set}?"), ("later", "I need the size of {set}."),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -210,6 +213,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "{set}: list them."), ("terse", "All of {set}?"),
         ("formal", "Enumerate {set} by name."), ("formal", "Please provide the names of {set}."),
         ("others", "Which ones make up {set}? Give their names."), ("others", "Show me the names of {set}."),
+        ("later", "Can you list every one of {set}?"), ("later", "Give me all of {set} by name."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -218,6 +222,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "Number of {set}?"), ("terse", "Count: {set}."),
         ("formal", "Determine the number of distinct nodes among {set}."), ("formal", "Please report the size of {set}."),
         ("others", "What's the total of {set}, each counted once?"), ("others", "Give me a count of {set}, please."),
+        ("later", "How big is {set}, without counting anything twice?"), ("later", "Tally up {set}, counting each only once."),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -228,6 +233,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Determine which of {set} has the highest count of {noun}."),
         ("others", "Out of {set}, which one tops the list for {noun}?"),
         ("others", "Looking at {set}, which has the largest number of {noun}?"),
+        ("later", "Who among {set} has the biggest count of {noun}?"), ("later", "Point me to the one of {set} with more {noun} than any other."),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -238,6 +244,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Determine which of {set} has the lowest count of {noun}."),
         ("others", "Out of {set}, which one has the least {noun}?"),
         ("others", "Looking at {set}, which has the smallest number of {noun}?"),
+        ("later", "Who among {set} has the lowest count of {noun}?"), ("later", "Point me to the one of {set} with fewer {noun} than all the others."),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -246,6 +253,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "Most common {key} of {set}?"), ("terse", "{set}: usual {key}?"),
         ("formal", "Determine the modal {key} across {set}."), ("formal", "State the {key} held by the largest share of {set}."),
         ("others", "Looking at {set}, what {key} appears most frequently?"), ("others", "What {key} is most typical of {set}?"),
+        ("later", "Across {set}, which {key} comes up the most?"), ("later", "What's the {key} you see most often in {set}?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -256,6 +264,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Please report the number of {set} whose {key} equals {value}."),
         ("others", "Among {set}, count the ones whose {key} is {value}."),
         ("others", "How many of {set} are marked with the {key} {value}?"),
+        ("later", "How many of {set} fall under the {key} {value}?"), ("later", "Of all {set}, what number have {value} for {key}?"),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -266,6 +275,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Please report the number of {set} sharing the {key} of {s}."),
         ("others", "Among {set}, count those whose {key} matches that of {s}."),
         ("others", "How many of {set} carry {s}'s {key} too?"),
+        ("later", "For how many of {set} is the {key} identical to {s}'s?"), ("later", "Count the members of {set} that have {s}'s {key} as well."),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -276,6 +286,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Please report the number of {set} whose {key} differs from that of {s}."),
         ("others", "Among {set}, count those whose {key} is not the one {s} has."),
         ("others", "How many of {set} don't have {s}'s {key}?"),
+        ("later", "For how many of {set} is the {key} different from {s}'s?"), ("later", "Count the members of {set} whose {key} isn't {s}'s."),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -285,6 +296,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Determine the size of the intersection of {set} and {set2}."),
         ("formal", "Please report how many nodes belong to both {set} and {set2}."),
         ("others", "What number of nodes do {set} and {set2} share?"), ("others", "Count the common members of {set} and {set2}."),
+        ("later", "How many nodes appear in {set} as well as in {set2}?"), ("later", "Find the number of nodes that {set} and {set2} have in common."),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -295,6 +307,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Please report how many distinct nodes belong to {set} or {set2}."),
         ("others", "If you combine {set} with {set2}, how many distinct ones do you get?"),
         ("others", "Count everything that is in {set}, in {set2}, or in both."),
+        ("later", "Merging {set} and {set2}, how many different nodes are there?"), ("later", "How many nodes are in at least one of {set} and {set2}?"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -303,6 +316,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("terse", "{s2} in {set}?"), ("terse", "{set}: includes {s2}?"),
         ("formal", "Determine whether {s2} belongs to {set}."), ("formal", "Please confirm whether {s2} is among {set}."),
         ("others", "Can {s2} be found among {set}?"), ("others", "Is it true that {s2} is one of {set}?"),
+        ("later", "Do {set} include {s2}?"), ("later", "Would I find {s2} if I looked through {set}?"),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -313,6 +327,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Please confirm whether some member of {set} has the {key} {value}."),
         ("others", "Can you find any of {set} whose {key} is {value}?"),
         ("others", "Is at least one of {set} marked with the {key} {value}?"),
+        ("later", "Are there any among {set} with {value} as their {key}?"), ("later", "Does even one of {set} have the {key} {value}?"),
     ),
 }  # fmt: skip
 
