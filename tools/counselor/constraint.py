@@ -310,6 +310,7 @@ def _leaf_count(skeleton: Skeleton) -> int:
 
 
 _OTHER_PICK = {"most": "MinDegree", "fewest": "MaxDegree"}  # the pick a question wording only one way never asks
+_SET_OF = {"union": "Union", "intersect": "Intersect"}
 _SWAPPED = {"MaxDegree": "MinDegree", "MinDegree": "MaxDegree"}
 # a Feature observation of one node whose value is neither a list nor a number
 _ONE_TEXT_VALUE = re.compile(r"The \S+ feature of (?!\[)[^\n]*? are: (?![\[\d-])[^\n]*\.$")
@@ -319,7 +320,9 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     """Whether an Action of ``skeleton``'s shape can answer the question as its words ask (``wording``): a yes/no
     question ends in ``Contains`` or ``Exists``, a "how many" one in a count, a "which ... the most" one picks a
     node; a feature value the question writes is matched (``Matching``) and none is matched where it writes
-    none; and there are as many named nodes as names the question gives (one or two)."""
+    none; two lists are joined the way it words it ("either", "both"); a count that spells out a feature but no
+    value of it compares with the subject's (``Same``, or ``Differing`` where it says "not", "different"); and
+    there are as many named nodes as names the question gives (one or two)."""
     names = set(skeleton.names())
     form = wording.form
     if form == "yes/no" and _ANSWER_KINDS.get(skeleton.name) != "yes/no":
@@ -330,6 +333,10 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if bool(wording.values) != ("Matching" in names):
         return False
+    if wording.set_way is not None and {"Union", "Intersect"} & names != {_SET_OF[wording.set_way]} & names:
+        return False
+    if form == "number" and wording.keys and not wording.values:  # "how many ... have the label of X": compared
+        return skeleton.name == ("Differing" if wording.unlike else "Same")
     return not 1 <= len(wording.names) <= 2 or _leaf_count(skeleton) == len(wording.names)
 
 

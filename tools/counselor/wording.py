@@ -54,7 +54,15 @@ _MODE = re.compile(r"\bmost (?:common|frequent|frequently|often|usual|typical|sh
 # What form a question's answer takes, read off its words (see answer_form)
 _YES_NO_START = frozenset("is are does do did can could has have was were".split())
 _PICK_WORDS = frozenset({"which", "who", "whose"})
+_WHICH = re.compile(r"\b(which|who|whose)\b\s*([a-z]*)")
+_ASKING_BEFORE = frozenset("find determine wonder know tell identify name see show".split())  # "find which ..."
+_ASKING_AFTER = frozenset("of one among has have would is was".split())  # "which of", "who among", "which has"
 _SUPERLATIVE_NUMBER = re.compile(r"\b(?:most|fewest|least|greatest|highest|lowest|smallest|largest|biggest) number of\b")
+# Two lists taken together or their overlap, as a question words it (a question with both words decides nothing)
+_UNION_WAY = re.compile(r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b")
+_BOTH_WAY = re.compile(r"\bboth\b|\bas well as\b|\bin common\b|\bshar\w*|\boverlap\w*|\bintersect\w*")
+# A value compared with the subject's and found unlike it
+_UNLIKE = re.compile(r"n't\b|\bnot\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*")
 _COUNT_PHRASE = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b")
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
@@ -197,13 +205,34 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     words = _WORD.findall(lower)
     if not words:
         return None
-    if words[0] in _YES_NO_START and words[1:2] != ["you"]:
+    opens_with_name = text.lstrip(" ")[:1] == "\n"  # where a name was cut out: "X is listed with which label?"
+    if words[0] in _YES_NO_START and words[1:2] != ["you"] and not opens_with_name:
         return "yes/no"
     keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower())}
     asks_value = any(word in _PICK_WORDS and _cut(after) in keys for word, after in zip(words, words[1:], strict=False))
-    if extreme is not None and set(words) & _PICK_WORDS and "how many" not in lower and not asks_value:
+    if extreme is not None and _asks_which(lower) and "how many" not in lower and not asks_value:
         return "pick"
     return "number" if _COUNT_PHRASE.search(_SUPERLATIVE_NUMBER.sub(" ", lower)) else None
+
+
+def _asks_which(lower: str) -> bool:
+    """Whether ``lower`` asks "which" or "who" ("Which of ...", "Among X, which one ...", "Find which of ..."), not
+    a relative clause that says which nodes ("the users who rated X", "the papers which cite X")."""
+    return any(
+        found.start() == 0 or lower[: found.start()].rstrip().endswith(",")
+        or _WORD.findall(lower[: found.start()])[-1:] in ([w] for w in _ASKING_BEFORE)
+        or found.group(2) in _ASKING_AFTER
+        for found in _WHICH.finditer(lower.lstrip())
+    )  # fmt: skip
+
+
+def set_way(text: str) -> str | None:
+    """``"union"`` or ``"intersect"`` when ``text`` (a question outside its names) words two lists' union ("either",
+    "or", "at least one of", "merging") or their overlap ("both", "as well as", "in common") and not the other;
+    else None."""
+    lower = text.lower()
+    union, both = bool(_UNION_WAY.search(lower)), bool(_BOTH_WAY.search(lower))
+    return "union" if union and not both else "intersect" if both and not union else None
 
 
 def written_values(store: GraphStore, text: str) -> frozenset[tuple[str, str]]:
@@ -212,7 +241,9 @@ def written_values(store: GraphStore, text: str) -> frozenset[tuple[str, str]]:
     found = set()
     for key, values in feature_values(store).items():
         for value in values:
-            if len(value) >= 2 and value in text and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text):
+            # one letter counts where it is a capital code ("gender F"), not a word ("a", "I")
+            wordlike = len(value) >= 2 or (value.isupper() and value not in ("A", "I"))
+            if wordlike and value in text and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text):
                 found.add((key, value))
     return frozenset(found)
 
@@ -367,6 +398,12 @@ class QuestionWording:
         # the relations and features the question writes out whole ("member meronym", "part of speech")
         self.spelled_at = spelled_places(question, [*relations, *features], self.names)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
+        self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
+        # the features it spells out that are not a node's name or title ("label", "genres"), and whether it words a
+        # value unlike the subject's ("not", "isn't", "different")
+        text_keys = set(store.text_keys.values())
+        self.keys = frozenset(name for _, _, name in self.spelled_at if name in set(features) - text_keys)
+        self.unlike = bool(_UNLIKE.search(self.search_sources[0].lower()))
         self.reverse: dict[str, frozenset[str]] = {}  # read off the arcs when first needed
         self.relation_words: dict[str, frozenset[str]] = {}
         self.values_written: dict[str, list[str] | None] = {}

@@ -24,6 +24,7 @@ from graphreason.tools.counselor.wording import (
     quoted_names,
     reverse_relations,
     spelled_names,
+    written_values,
 )
 
 QUESTION = 'Who wrote the paper "Chain of Thought"?'
@@ -512,6 +513,7 @@ def test_the_characters_a_reply_may_be_writing_come_from_what_it_saw(store: Grap
         ('Is "ReAct" one of the papers "Reflexion" cites?', "yes/no"),
         ('Does any paper "ReAct" cites have the label Theory?', "yes/no"),
         ('Do you happen to know the year of "ReAct"?', None),  # a request, not a yes/no question
+        ('"ReAct" is listed with which label?', None),  # its first word is a name's
         ('Of the papers "ReAct" cites, which has the fewest citations?', "pick"),
         ('Looking at the papers "ReAct" cites, which has the largest number of citations?', "pick"),
         ('Among the papers "ReAct" cites, which label shows up most?', None),  # a value of a feature: a mode
@@ -519,6 +521,8 @@ def test_the_characters_a_reply_may_be_writing_come_from_what_it_saw(store: Grap
         ('Among the papers "ReAct" cites, count the ones whose label is Theory.', "number"),
         ('Identify the paper "ReAct" cites with the smallest number of citations.', None),  # not a count
         ('What is the title of "ReAct"?', None),
+        ('Which of the papers who cite "ReAct" has the most citations?', "pick"),
+        ('Find the label that most of the papers who cite "ReAct" share.', None),  # "who cite": which papers
     ],
 )
 def test_the_form_a_questions_answer_takes(question: str, form: str | None) -> None:
@@ -565,3 +569,42 @@ def test_the_planners_likeliest_shape_that_fits_the_questions_words_is_the_one_t
     assert chosen('How many papers does "ReAct" cite?', split, confidence=0.6) is None
     # words that say nothing about the form leave the planner's order as it is
     assert chosen('What is the title of "ReAct"?', ranked(("Feature[_]", 0.6), ("Degree[_]", 0.3))) == "Feature[_]"
+
+
+@pytest.mark.parametrize(
+    ("question", "way"),
+    [
+        ('How many nodes are in at least one of the papers "ReAct" cites and the papers "Reflexion" cites?', "union"),
+        ('Merging the papers "ReAct" cites and those "Reflexion" cites, how many are there?', "union"),
+        ('How many papers appear in the papers "ReAct" cites as well as in those "Reflexion" cites?', "intersect"),
+        ('What do the papers "ReAct" cites and those "Reflexion" cites have in common?', "intersect"),
+        ('Count what is in the papers "ReAct" cites, in those "Reflexion" cites, or in both.', None),  # both words
+        ('How many papers does "ReAct" cite?', None),
+    ],
+)
+def test_two_lists_are_joined_the_way_the_question_words_it(store: GraphStore, question: str, way: str | None) -> None:
+    assert CounselorAction(store, question).wording.set_way == way
+
+
+def test_a_count_that_spells_out_a_feature_but_no_value_compares_with_the_subject() -> None:
+    store = _labelled_papers()
+    ranked = [(parse_skeleton(text), p) for text, p in (("Count[Neighbour[Neighbour[_]]]", 0.5), ("Same[_]", 0.2),
+                                                          ("Differing[_]", 0.2), ("Count[Matching[Neighbour[_]]]", 0.1))]  # fmt: skip
+
+    def chosen(question: str) -> str | None:
+        found = chosen_skeleton(ranked, CounselorAction(store, question).wording, 0.3)
+        return None if found is None else found.render()
+
+    assert chosen('Count the papers "ReAct" cites that have "ReAct"\'s label as well.') == "Same[_]"
+    assert chosen('How many of the papers "ReAct" cites disagree with it on label?') == "Differing[_]"
+    assert chosen('Count the papers "ReAct" cites whose label isn\'t its own.') == "Differing[_]"
+    assert chosen('How many of the papers "ReAct" cites have the label Theory?') == "Count[Matching[Neighbour[_]]]"
+    assert chosen('How many papers do the papers "ReAct" cites cite?') == "Count[Neighbour[Neighbour[_]]]"
+
+
+def test_a_one_letter_value_is_written_where_it_is_a_capital_code() -> None:
+    store = GraphStore("people", directed=True, text_keys={"user": "name"})
+    store.add_node("u1", "user", {"name": "Ann", "gender": "F"})
+    store.add_node("u2", "user", {"name": "Bob", "gender": "M", "grade": "A"})
+    assert written_values(store, "How many of them have gender F?") == {("gender", "F")}
+    assert written_values(store, "Is there a user with grade A?") == frozenset()  # "A" reads as a word
