@@ -259,8 +259,11 @@ def _counselor_planner() -> list[str]:
     if not (ADAPTERS / "counselor-planner" / "card.json").is_file():
         return ["The operation planner: no card (`graphreason train planner`)."]
     card = _card("counselor-planner")
-    rows = [[name, str(row["n"]), f"{row['top1']:.1f}", f"{row['applied']:.1f}",
-             "" if row["applied_right"] is None else f"{row['applied_right']:.1f}"]
+    def cells(row: dict) -> list[str]:
+        return [f"{row['top1']:.1f}", f"{row['applied']:.1f}",
+                "" if row["applied_right"] is None else f"{row['applied_right']:.1f}"]  # fmt: skip
+
+    rows = [[name, str(row["n"]), *cells(row), *(cells(row["worded"]) if "worded" in row else ["", "", ""])]
             for name, row in card["validation"].items() if row.get("n")]  # fmt: skip
     data = card["data"]
     return [
@@ -269,7 +272,12 @@ def _counselor_planner() -> list[str]:
         f"the `{data['held_out_family']}` wording family left out). It shapes an Action when its top skeleton's "
         f"probability is at least {card['confidence']}:",
         "",
-        *_table(["questions", "n", "top skeleton right %", "applied %", "right when applied %"], *rows),
+        *_table(["questions", "n", "top skeleton right %", "applied %", "right when applied %",
+                 "with the question's words: right %", "applied %", "right when applied %"], *rows),  # fmt: skip
+        "",
+        "The last three columns score the skeleton the workflow takes: the likeliest one that fits the question's "
+        "words (a yes/no opening, a count, a pick, a value matched, the lists joined as worded), on the graphs "
+        "whose schema the words are read against.",
         "",
         f"Fitted {card['date'][:10]} by `{card['command']}`.",
     ]

@@ -21,12 +21,17 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from graphreason.evals.datasets.items import QAItem
-from graphreason.tools.counselor.skeleton import skeleton_of
+from graphreason.tools.core.store import GraphStore
+from graphreason.tools.counselor.call_examples import graph_names
+from graphreason.tools.counselor.constraint import chosen_skeleton
+from graphreason.tools.counselor.skeleton import parse_skeleton, skeleton_of
+from graphreason.tools.counselor.wording import QuestionWording
 from graphreason.workflows.counselor.operations import (
     ANALYZERS,
     EMBEDDING_MODEL,
     EMBEDDING_WEIGHT,
     FORMAT,
+    MAX_CANDIDATES,
     OperationPlanner,
     planner_text,
     sentence_embeddings,
@@ -104,12 +109,16 @@ def payload_of(vectorizers: dict[str, Any], model: Any) -> dict[str, Any]:
     }
 
 
-def measure(planner: OperationPlanner, items: Sequence[QAItem], confidence: float) -> dict[str, Any]:
+def measure(
+    planner: OperationPlanner, items: Sequence[QAItem], confidence: float, store: GraphStore | None = None
+) -> dict[str, Any]:
     """How the planner does on ``items`` (those with a one-call reference action) used at ``confidence``.
 
     ``top1``: share whose top skeleton is the reference action's; ``applied``: share whose top
     probability reaches ``confidence`` (the Actions the workflow shapes); ``applied_right``: of those,
     the share shaped right. A wrong shape costs the question, an unapplied one leaves it to the model.
+    With the items' graph (``store``), ``worded`` scores the same way the skeleton the workflow takes: the
+    likeliest one that fits the question's words (:func:`~graphreason.tools.counselor.constraint.chosen_skeleton`).
     """
     pairs = labelled(items)
     if not pairs:
@@ -120,10 +129,40 @@ def measure(planner: OperationPlanner, items: Sequence[QAItem], confidence: floa
     applied = [float(rows[i, int(b)]) >= confidence for i, b in enumerate(best)]
     shaped = [r for r, a in zip(right, applied, strict=True) if a]
     misses = Counter(f"{label} -> {planner.classes[int(b)]}" for b, (_, label), r in zip(best, pairs, right, strict=True) if not r)
-    return {
+    result: dict[str, Any] = {
         "n": len(pairs),
         "top1": round(100 * sum(right) / len(pairs), 1),
         "applied": round(100 * sum(applied) / len(pairs), 1),
         "applied_right": round(100 * sum(shaped) / len(shaped), 1) if shaped else None,
         "misses": dict(misses.most_common(5)),
+    }
+    if store is not None:
+        result["worded"] = _worded(planner, pairs, rows, store, confidence)
+    return result
+
+
+def _worded(planner: OperationPlanner, pairs: Sequence[tuple[str, str]], rows: Any, store: GraphStore,
+            confidence: float) -> dict[str, Any]:  # fmt: skip
+    """``top1`` / ``applied`` / ``applied_right`` of the skeleton the question's words choose among the planner's."""
+    features, relations = graph_names(store)
+    relations, features = sorted(set(relations)), sorted(features)
+    taken = []
+    for (question, _), row in zip(pairs, rows, strict=True):
+        ranked = []
+        for index in row.argsort()[::-1][:MAX_CANDIDATES]:
+            try:
+                ranked.append((parse_skeleton(planner.classes[int(index)]), float(row[int(index)])))
+            except ValueError:
+                continue
+        wording = QuestionWording(store, question, relations, features)
+        chosen = chosen_skeleton(ranked, wording, 0.0)
+        sure = chosen_skeleton(ranked, wording, confidence)
+        taken.append((chosen.render() if chosen else None, sure is not None))
+    right = [chosen == label for (chosen, _), (_, label) in zip(taken, pairs, strict=True)]
+    applied = [sure for _, sure in taken]
+    shaped = [r for r, a in zip(right, applied, strict=True) if a]
+    return {
+        "top1": round(100 * sum(right) / len(pairs), 1),
+        "applied": round(100 * sum(applied) / len(pairs), 1),
+        "applied_right": round(100 * sum(shaped) / len(shaped), 1) if shaped else None,
     }

@@ -246,10 +246,12 @@ def cmd_train_planner(args: argparse.Namespace) -> int:
     for name in [g.strip() for g in args.measure_on.split(",") if g.strip()]:
         store = load_graph(name)
         asked = program_questions(store, 3 * len(SHAPES), seed=args.seed)
-        validation[f"{name} programs (never trained on)"] = measure(planner, asked, confidence)
-        for family in EVAL_ONLY_FAMILIES:  # sentence frames nothing here was fitted to
+        validation[f"{name} programs (never trained on)"] = measure(planner, asked, confidence, store)
+        for family in EVAL_ONLY_FAMILIES:  # sentence frames no model here was fitted to
             worded = program_questions(store, 3 * len(SHAPES), seed=args.seed, families=[family])
-            validation[f"{name} programs, {family} wordings (evaluation only)"] = measure(planner, worded, confidence)
+            validation[f"{name} programs, {family} wordings (evaluation only)"] = measure(
+                planner, worded, confidence, store
+            )
     if "citeseer" in args.measure_on:
         template = generate_questions("citeseer", n_per_template=5, seed=args.seed)
         validation["citeseer templates (in-template: the reasoner's template family, an unseen graph)"] = measure(

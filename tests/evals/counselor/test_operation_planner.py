@@ -75,6 +75,21 @@ def test_its_figures_say_how_often_it_was_applied_and_right(payload: dict) -> No
     assert measure(planner, [], confidence=0.5) == {"n": 0}
 
 
+def test_with_the_graph_it_also_scores_the_skeleton_the_questions_words_choose(payload: dict) -> None:
+    from graphreason.tools.core.store import GraphStore
+
+    store = GraphStore("music", directed=True, text_keys={"item": "title", "user": "name"})
+    for i, name in enumerate(NAMES[:5]):
+        store.add_node(f"i{i}", "item", {"title": name, "genre": "jazz"})
+    for i, name in enumerate(NAMES[5:]):
+        store.add_node(f"u{i}", "user", {"name": name})
+    store.add_edge("u0", "i0", "listens", reverse_relation="listener")
+    items = [item for item in _items() if "Ten and Ten" not in item.question]  # one node named twice: one name
+    row = measure(OperationPlanner(payload), items, 0.0, store)
+    assert "worded" not in measure(OperationPlanner(payload), items, 0.0)  # no graph: the planner alone
+    assert row["worded"] == {"top1": 100.0, "applied": 100.0, "applied_right": 100.0}
+
+
 def test_the_sentence_embedding_stands_beside_the_n_grams_and_an_n_gram_planner_still_reads(payload: dict) -> None:
     assert payload["format"] == 3 and payload["embedding"] == {"model": "minilm", "weight": 2.0, "dim": 384}
     planner = OperationPlanner(payload)
