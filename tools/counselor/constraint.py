@@ -78,7 +78,7 @@ write an Action that parses and names what exists:
   reports (after its ``": "``, not its own words such as "most common value"),
   items separated by ``", "`` that are each such a value, or one number (a count,
   a mean) worked out from values seen: after an observation of one text value
-  (the name a ``Feature`` read of one node) the answer copies it. A value in any
+  (the name a ``Feature`` read of one node) the answer is that value, whole. A value in any
   script counts: a character written in several byte tokens is judged whole
   (:meth:`CounselorAction.characters_after`).
 
@@ -201,8 +201,9 @@ class CounselorAction:
         # what the skeleton's call answers: a number (a count, a degree) or yes / no; so is the Finish after it
         self.answer_kind = _ANSWER_KINDS.get(self.skeleton.name) if self.skeleton is not None else None
         # a number not copied from an observation is one worked out from values seen; one text value (the name a
-        # Feature read of one node) gives nothing to work out, so the Finish after it copies
-        self.free_numbers = not (self.observations and _ONE_TEXT_VALUE.match(self.observations[-1]))
+        # Feature read of one node) gives nothing to work out, so the Finish after it copies that value whole
+        self.one_value = _one_text_value(self.observations[-1]) if self.observations else None
+        self.free_numbers = self.one_value is None
         # where an answer is copied from: each observation's values, not its own words ("The", "most common value")
         self.answer_sources = [_values_part(text) for text in self.observations]
 
@@ -357,6 +358,16 @@ def chosen_skeleton(
         return None
     best = max(mass, key=lambda s: mass[s])
     return best if mass[best] / total >= confidence else None
+
+
+def _one_text_value(observation: str) -> str | None:
+    """The value of an observation of one text value ("The title feature of 7 are: Lightning rod."), when it can be an
+    answer as written (brackets balanced, not too long); else None."""
+    if not _ONE_TEXT_VALUE.match(observation):
+        return None
+    value = observation.partition(": ")[2].removesuffix(".")
+    ok = value.strip() and _open_brackets(value) == 0 and len(value) <= MAX_ANSWER_CHARS
+    return value if ok else None
 
 
 def _values_part(observation: str) -> str:
@@ -748,6 +759,8 @@ class _Reader:
             raise _Dead
         closes_finish = rest.endswith("]") and head == 0
         whole = self.lang.whole_list
+        if whole is None and self.lang.answer_kind is None:
+            whole = self.lang.one_value  # one text value just read: that value, not a word of it ("Lightning")
         if whole is not None:  # the set's names: the whole list, as the observation shows it
             if closes_finish and rest[:-1] == whole:
                 self.pos = len(self.text) - 1

@@ -494,6 +494,9 @@ def test_an_answer_is_copied_from_what_an_observation_reports_not_from_its_wordi
 def test_after_one_text_value_the_answer_is_copied_not_a_number_worked_out(store: GraphStore) -> None:
     one = CounselorAction(store, QUESTION, ["The name feature of a3 are: Carol."])
     assert one.complete("Finish[Carol]") and not one.viable("Finish[1") and not one.complete("Finish[1]")
+    rod = CounselorAction(store, QUESTION, ["The name feature of a3 are: Carol.", "The title feature of 7 are: Lightning rod."])
+    assert rod.complete("Finish[Lightning rod]") and not rod.complete("Finish[Lightning]")  # whole, not a word of it
+    assert not rod.complete("Finish[Carol]")  # the value just read
     # values to work from: a number the observations do not show may be the answer (a mean, a count)
     listed = CounselorAction(store, QUESTION, ["The year feature of ['1', '2'] are: [2020, 2022]."])
     assert listed.complete("Finish[2021]")
