@@ -102,7 +102,7 @@ from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 from graphreason.tools.counselor.skeleton import NAMED, Skeleton, structural
-from graphreason.tools.counselor.wording import MAX_TEXT_CHARS, QuestionWording, name_types
+from graphreason.tools.counselor.wording import MAX_TEXT_CHARS, QuestionWording, name_types, quoted_names
 
 MAX_ANSWER_CHARS = 2000  # an answer may list many titles (an observation is cut at 2,000 characters too)
 MAX_CALLS = 8  # parallel calls in one Action
@@ -323,7 +323,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     node; a feature value the question writes is matched (``Matching``) and none is matched where it writes
     none; two lists are joined the way it words it ("either", "both"); a count that spells out a feature but no
     value of it compares with the subject's (``Same``, or ``Differing`` where it says "not", "different"); and
-    there are as many named nodes as names the question gives (one or two)."""
+    there are as many named nodes as names the question quotes (one or two), or no fewer than the names it
+    writes bare (one may not be found)."""
     names = set(skeleton.names())
     form = wording.form
     if form == "yes/no" and _ANSWER_KINDS.get(skeleton.name) != "yes/no":
@@ -338,7 +339,12 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if form == "number" and wording.keys and not wording.values:  # "how many ... have the label of X": compared
         return skeleton.name == ("Differing" if wording.unlike else "Same")
-    return not 1 <= len(wording.names) <= 2 or _leaf_count(skeleton) == len(wording.names)
+    names_given = len(wording.names)
+    if not 1 <= names_given <= 2:
+        return True
+    # quoted names are all there is; a name written bare may not be found ("the artists tagged speed"): not fewer
+    quoted = bool(quoted_names(wording.question))
+    return _leaf_count(skeleton) == names_given if quoted else _leaf_count(skeleton) >= names_given
 
 
 def chosen_skeleton(

@@ -566,6 +566,14 @@ def test_the_planners_likeliest_shape_that_fits_the_questions_words_is_the_one_t
     union = ranked(("Count[Neighbour[Neighbour[_]]]", 0.54), ("Count[Union[Neighbour[_], Neighbour[_]]]", 0.32))
     assert chosen('How many papers do "ReAct" and "Reflexion" cite between them?', union) == (
         "Count[Union[Neighbour[_], Neighbour[_]]]")  # fmt: skip
+    # a name written bare may go unfound ("the papers ReAct cites or Theory cites"): two named nodes still fit one
+    # name found, never fewer than those found
+    bare = ranked(("Count[Union[Neighbour[_], Neighbour[_]]]", 0.4), ("Degree[_]", 0.3))
+    assert chosen("How many papers are in the union of the papers ReAct cites and those citing it?", bare) == (
+        "Count[Union[Neighbour[_], Neighbour[_]]]")  # fmt: skip
+    quoted = ranked(("Count[Union[Neighbour[_], Neighbour[_]]]", 0.4), ("Degree[_]", 0.3))
+    assert chosen('How many papers are in the union of the papers "ReAct" cites and those citing it?', quoted) == (
+        "Degree[_]")  # fmt: skip
     # nothing fits, or the one that fits is not likely enough among those that do: the Action stays free
     assert chosen('Is "ReAct" one of the papers "Reflexion" cites?', ranked(("Degree[_]", 0.9))) is None
     split = ranked(("Count[Neighbour[Neighbour[_]]]", 0.5), ("Degree[_]", 0.5))
