@@ -218,12 +218,15 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
 def _asks_which(lower: str) -> bool:
     """Whether ``lower`` asks "which" or "who" ("Which of ...", "Among X, which one ...", "Find which of ..."), not
     a relative clause that says which nodes ("the users who rated X", "the papers which cite X")."""
-    return any(
-        found.start() == 0 or lower[: found.start()].rstrip().endswith(",")
-        or _WORD.findall(lower[: found.start()])[-1:] in ([w] for w in _ASKING_BEFORE)
-        or found.group(2) in _ASKING_AFTER
-        for found in _WHICH.finditer(lower.lstrip())
-    )  # fmt: skip
+    text = lower.lstrip()
+    for found in _WHICH.finditer(text):
+        before = text[: found.start()]
+        words = _WORD.findall(before)
+        if not before or before.rstrip().endswith(",") or (words and words[-1] in _ASKING_BEFORE):
+            return True
+        if found.group(2) in _ASKING_AFTER:
+            return True
+    return False
 
 
 def set_way(text: str) -> str | None:
