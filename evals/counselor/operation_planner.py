@@ -22,10 +22,8 @@ from typing import Any
 
 from graphreason.evals.datasets.items import QAItem
 from graphreason.tools.core.store import GraphStore
-from graphreason.tools.counselor.call_examples import graph_names
-from graphreason.tools.counselor.constraint import chosen_skeleton
-from graphreason.tools.counselor.skeleton import parse_skeleton, skeleton_of
-from graphreason.tools.counselor.wording import QuestionWording
+from graphreason.tools.counselor.constraint import planned_choice, question_wording
+from graphreason.tools.counselor.skeleton import skeleton_of
 from graphreason.workflows.counselor.operations import (
     ANALYZERS,
     EMBEDDING_MODEL,
@@ -144,20 +142,11 @@ def measure(
 def _worded(planner: OperationPlanner, pairs: Sequence[tuple[str, str]], rows: Any, store: GraphStore,
             confidence: float) -> dict[str, Any]:  # fmt: skip
     """``top1`` / ``applied`` / ``applied_right`` of the skeleton the question's words choose among the planner's."""
-    features, relations = graph_names(store)
-    relations, features = sorted(set(relations)), sorted(features)
     taken = []
     for (question, _), row in zip(pairs, rows, strict=True):
-        ranked = []
-        for index in row.argsort()[::-1][:MAX_CANDIDATES]:
-            try:
-                ranked.append((parse_skeleton(planner.classes[int(index)]), float(row[int(index)])))
-            except ValueError:
-                continue
-        wording = QuestionWording(store, question, relations, features)
-        chosen = chosen_skeleton(ranked, wording, 0.0)
-        sure = chosen_skeleton(ranked, wording, confidence)
-        taken.append((chosen.render() if chosen else None, sure is not None))
+        ranked = [(planner.classes[int(i)], float(row[int(i)])) for i in row.argsort()[::-1][:MAX_CANDIDATES]]
+        chosen, share = planned_choice(ranked, question_wording(store, question))
+        taken.append((chosen.render() if chosen else None, chosen is not None and share >= confidence))
     right = [chosen == label for (chosen, _), (_, label) in zip(taken, pairs, strict=True)]
     applied = [sure for _, sure in taken]
     shaped = [r for r, a in zip(right, applied, strict=True) if a]

@@ -101,7 +101,7 @@ from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
-from graphreason.tools.counselor.skeleton import NAMED, Skeleton, structural
+from graphreason.tools.counselor.skeleton import NAMED, Skeleton, parse_skeleton, structural
 from graphreason.tools.counselor.wording import MAX_TEXT_CHARS, QuestionWording, name_types, quoted_names
 
 MAX_ANSWER_CHARS = 2000  # an answer may list many titles (an observation is cut at 2,000 characters too)
@@ -170,8 +170,7 @@ class CounselorAction:
         self._wide: list[str] | None = None  # the non-ASCII characters of the sources (characters_after)
         self.compound = compound
         self.max_depth = min(max_depth or MAX_DEPTH, MAX_DEPTH, MAX_NESTING)
-        features, relations = graph_names(store)
-        self.relations, self.features = sorted(set(relations)), sorted(features)
+        self.relations, self.features = _names_of_graph(store)
         self.store, self.schema, self.type_features = store, store.schema(), store.type_features()
         self.named = name_types(store)
         self.stems = word_stems(question)
@@ -203,7 +202,6 @@ class CounselorAction:
         # a number not copied from an observation is one worked out from values seen; one text value (the name a
         # Feature read of one node) gives nothing to work out, so the Finish after it copies that value whole
         self.one_value = _one_text_value(self.observations[-1]) if self.observations else None
-        self.free_numbers = self.one_value is None
         # where an answer is copied from: each observation's values, not its own words ("The", "most common value")
         self.answer_sources = [_values_part(text) for text in self.observations]
 
@@ -347,12 +345,45 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     return _leaf_count(skeleton) == names_given if quoted else _leaf_count(skeleton) >= names_given
 
 
+def _names_of_graph(store: GraphStore) -> tuple[list[str], list[str]]:
+    """The graph's relations and features, sorted: what a question's words are read against."""
+    features, relations = graph_names(store)
+    return sorted(set(relations)), sorted(features)
+
+
+def question_wording(store: GraphStore, question: str) -> QuestionWording:
+    """How ``question`` words what it asks about, read against ``store``'s relations and features."""
+    return QuestionWording(store, question, *_names_of_graph(store))
+
+
+def planned_choice(
+    ranked: Sequence[tuple[str, float]], wording: QuestionWording, registry: Registry = GRAPH_FUNCTIONS
+) -> tuple[Skeleton | None, float]:
+    """Of the planner's skeletons (``ranked``: rendered, each with its probability; those ``registry`` cannot build
+    are passed over), the likeliest one that is :func:`consistent` with the question's words, picks turned the
+    way its superlatives go, and its probability among the consistent ones; ``(None, 0.0)`` when none is."""
+    parsed = []
+    for text, probability in ranked:
+        try:
+            parsed.append((parse_skeleton(text, registry), probability))
+        except ValueError:  # a shape this registry cannot build
+            continue
+    best = _likeliest(parsed, wording)
+    return best if best is not None else (None, 0.0)
+
+
 def chosen_skeleton(
     ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWording, confidence: float
 ) -> Skeleton | None:
     """Of the planner's skeletons (``ranked``: each with its probability), the likeliest one that is
     :func:`consistent` with the question's words, picks turned the way its superlatives go; None when none is,
     or its probability among the consistent ones is under ``confidence``."""
+    best = _likeliest(ranked, wording)
+    return best[0] if best is not None and best[1] >= confidence else None
+
+
+def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWording) -> tuple[Skeleton, float] | None:
+    """The likeliest consistent skeleton of ``ranked`` (picks turned) and its share of the consistent ones' mass."""
     unworded = _OTHER_PICK.get(wording.extreme or "")
     mass: dict[Skeleton, float] = {}
     for skeleton, probability in ranked:
@@ -363,7 +394,7 @@ def chosen_skeleton(
     if not mass or total <= 0.0:
         return None
     best = max(mass, key=lambda s: mass[s])
-    return best if mass[best] / total >= confidence else None
+    return best, mass[best] / total
 
 
 def _one_text_value(observation: str) -> str | None:
@@ -786,7 +817,7 @@ class _Reader:
             return bool(_NUMBER.fullmatch(answer))
         if self.lang.answer_kind == "yes/no":
             return answer in ("yes", "no")
-        if self._found(answer, whole=True) or (self.lang.free_numbers and _NUMBER.fullmatch(answer)):
+        if self._found(answer, whole=True) or (self.lang.one_value is None and _NUMBER.fullmatch(answer)):
             return True
         items = answer.split(_SEPARATOR)
         return len(items) > 1 and all(self._found(item, whole=True) for item in items)
@@ -796,7 +827,7 @@ class _Reader:
             return bool(_NUMBER_PREFIX.fullmatch(text))
         if self.lang.answer_kind == "yes/no":
             return "yes".startswith(text) or "no".startswith(text)
-        if self._found(text, whole=False) or (self.lang.free_numbers and _NUMBER_PREFIX.fullmatch(text)):
+        if self._found(text, whole=False) or (self.lang.one_value is None and _NUMBER_PREFIX.fullmatch(text)):
             return True
         if text.endswith(","):  # half of a separator
             return all(self._found(item, whole=True) for item in text[:-1].split(_SEPARATOR))

@@ -28,12 +28,10 @@ from langgraph.runtime import Runtime
 
 from graphreason.tools.core.registry import Entry, FunctionResult
 from graphreason.tools.core.registry.tools import tool_name
-from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls import is_placeholder_answer, parse_action, placeholder_message
-from graphreason.tools.counselor.constraint import CounselorAction, chosen_skeleton
+from graphreason.tools.counselor.constraint import CounselorAction, planned_choice, question_wording
 from graphreason.tools.counselor.functions import GraphFunctions
-from graphreason.tools.counselor.skeleton import Skeleton, parse_skeleton
-from graphreason.tools.counselor.wording import QuestionWording, question_names
+from graphreason.tools.counselor.skeleton import Skeleton
 from graphreason.workflows.counselor.common import charge, emit, llm, next_index, role_prompt, shared_prompt
 from graphreason.workflows.counselor.context import CounselorContext
 from graphreason.workflows.counselor.operations import planned_skeletons
@@ -84,18 +82,10 @@ def operation_skeleton(question: str, ctx: CounselorContext) -> Skeleton | None:
     if ctx.operation_confidence <= 0:
         return None
     functions = graph_functions(ctx)
-    store = functions.store
-    ranked = []
-    for guess in planned_skeletons(question, ctx.operation_confidence, question_names(store, question)):
-        try:
-            ranked.append((parse_skeleton(guess.skeleton, functions.registry), guess.probability))
-        except ValueError:  # a shape this registry cannot build
-            continue
-    if not ranked:
-        return None
-    features, relations = graph_names(store)
-    wording = QuestionWording(store, question, sorted(set(relations)), sorted(features))
-    return chosen_skeleton(ranked, wording, ctx.operation_confidence)
+    wording = question_wording(functions.store, question)
+    ranked = planned_skeletons(question, ctx.operation_confidence, wording.names)
+    skeleton, share = planned_choice([(g.skeleton, g.probability) for g in ranked], wording, functions.registry)
+    return skeleton if share >= ctx.operation_confidence else None
 
 
 def executed_text(reply: str) -> str | None:
