@@ -49,7 +49,9 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # Wordings kept out of every training set and of the default question mix: asked only when named, so a
 # validation has sentence frames no model was ever fitted to. ``later`` was written after the call grammar's
 # rules for a question's answer form, which were fitted by reading ``others``' failures: no rule has seen it.
-EVAL_ONLY_FAMILIES = ("others", "later")
+# ``fresh`` was written after ``later``'s rules, and names relations in phrases of its own (:data:`_FRESH_LEXICON`)
+# that no other family, and so no training set, uses.
+EVAL_ONLY_FAMILIES = ("others", "later", "fresh")
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -139,6 +141,62 @@ _LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# Relation phrases only the ``fresh`` family uses (never in training data): how someone who never read the
+# lexicon above might name the same links. Relations without an entry keep the lexicon's phrases.
+_FRESH_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the {T} in the bibliography of {x}", "the {T} {x} draws on"),
+        "many": ("the {T} that any of {x} draws on",),
+        "noun": ("entries in their bibliography",),
+    },
+    "cited_by": {
+        "single": ("the {T} whose bibliography lists {x}", "the {T} that draw on {x}"),
+        "many": ("the {T} that draw on any of {x}",),
+        "noun": ("papers drawing on them",),
+    },
+    "linked": {
+        "single": ("the {T} connected to {x}", "the {T} with a citation link to {x}", "the {T} adjacent to {x}"),
+        "many": ("the {T} connected to any of {x}",),
+        "noun": ("connections", "citation links"),
+    },
+    "links_to": {
+        "single": ("the {T} one click away from {x}", "the {T} that {x} has links to", "the {T} {x} sends readers to"),
+        "many": ("the {T} one click away from any of {x}",),
+        "noun": ("outbound links", "links leaving them"),
+    },
+    "linked_from": {
+        "single": ("the {T} with a link to {x}", "the {T} pointing at {x}", "the {T} that send readers to {x}"),
+        "many": ("the {T} with a link to any of {x}",),
+        "noun": ("backlinks", "inbound links"),
+    },
+    "listened_by": {
+        "single": ("the fans of {x}", "the {T} who play {x}", "the {T} with {x} in their listening history"),
+        "many": ("the fans of any of {x}",),
+        "noun": ("fans", "people playing them"),
+    },
+    "tagged": {
+        "single": ("the {T} on {x}", "the {T} people put on {x}", "the {T} describing {x}"),
+        "many": ("the {T} on any of {x}",),
+        "noun": ("tags on them", "labels"),
+    },
+    "tag_of": {
+        "single": ("the {T} labelled {x}", "the {T} carrying the tag {x}", "the {T} marked as {x}"),
+        "many": ("the {T} labelled with any of {x}",),
+        "noun": ("artists labelled with them",),
+    },
+    "listened": {
+        "single": ("the {T} {x} plays", "the {T} in the listening history of {x}", "the {T} {x} is a fan of"),
+        "many": ("the {T} that any of {x} plays",),
+        "noun": ("artists they play",),
+    },
+    "friend": {
+        "single": ("the {T} {x} is friends with", "the people on the friend list of {x}", "the buddies of {x}"),
+        "many": ("the {T} any of {x} is friends with",),
+        "noun": ("people on their friend list", "buddies"),
+    },
+}
+
+
 def _words(relation: str) -> str:
     return re.sub(r"[_\-]+", " ", relation).strip()
 
@@ -147,9 +205,10 @@ def _words(relation: str) -> str:
 _RATED = re.compile(r"rated_(\d+)(_by)?$")
 
 
-def relation_phrases(relation: str) -> dict[str, tuple[str, ...]]:
-    """The phrase forms of ``relation``: the lexicon's, else ones made from the label's words."""
-    known = _LEXICON.get(relation.lower())
+def relation_phrases(relation: str, fresh: bool = False) -> dict[str, tuple[str, ...]]:
+    """The phrase forms of ``relation``: the lexicon's, else ones made from the label's words. ``fresh``: the
+    ``fresh`` family's own phrases where it has some (:data:`_FRESH_LEXICON`)."""
+    known = (_FRESH_LEXICON.get(relation.lower()) if fresh else None) or _LEXICON.get(relation.lower())
     if known:
         return known
     rated = _RATED.match(relation.lower())
@@ -196,6 +255,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Please state the {key} recorded for {s}."), ("formal", "Determine the {key} associated with {s}."),
         ("others", "For {s}, what {key} is on record?"), ("others", "Do you happen to know {s}'s {key}?"),
         ("later", "Look up {s} and tell me its {key}."), ("later", "{s} is listed with which {key}?"),
+        ("fresh", "Remind me: {s} has what {key}?"), ("fresh", "I'm after the {key} that goes with {s}."),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -205,6 +265,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Determine the number of {set}."), ("formal", "Please report how many of {set} the graph holds."),
         ("others", "What's the total count of {set}?"), ("others", "Give me a count of {set}, please."),
         ("later", "Could you work out how many there are of {set}?"), ("later", "I need the size of {set}."),
+        ("fresh", "How many items are in {set}?"), ("fresh", "What count do you get for {set}?"),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -214,6 +275,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Enumerate {set} by name."), ("formal", "Please provide the names of {set}."),
         ("others", "Which ones make up {set}? Give their names."), ("others", "Show me the names of {set}."),
         ("later", "Can you list every one of {set}?"), ("later", "Give me all of {set} by name."),
+        ("fresh", "Spell out {set} for me."), ("fresh", "What do {set} consist of? Names please."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -223,6 +285,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Determine the number of distinct nodes among {set}."), ("formal", "Please report the size of {set}."),
         ("others", "What's the total of {set}, each counted once?"), ("others", "Give me a count of {set}, please."),
         ("later", "How big is {set}, without counting anything twice?"), ("later", "Tally up {set}, counting each only once."),
+        ("fresh", "How many unique ones are there in {set}?"), ("fresh", "Without duplicates, how many are {set}?"),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -234,6 +297,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Out of {set}, which one tops the list for {noun}?"),
         ("others", "Looking at {set}, which has the largest number of {noun}?"),
         ("later", "Who among {set} has the biggest count of {noun}?"), ("later", "Point me to the one of {set} with more {noun} than any other."),
+        ("fresh", "Which single one of {set} leads in {noun}?"), ("fresh", "Of all {set}, whose {noun} are the most numerous?"),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -245,6 +309,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Out of {set}, which one has the least {noun}?"),
         ("others", "Looking at {set}, which has the smallest number of {noun}?"),
         ("later", "Who among {set} has the lowest count of {noun}?"), ("later", "Point me to the one of {set} with fewer {noun} than all the others."),
+        ("fresh", "Which one of {set} trails everyone in {noun}?"), ("fresh", "Of all {set}, whose {noun} are the fewest?"),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -254,6 +319,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Determine the modal {key} across {set}."), ("formal", "State the {key} held by the largest share of {set}."),
         ("others", "Looking at {set}, what {key} appears most frequently?"), ("others", "What {key} is most typical of {set}?"),
         ("later", "Across {set}, which {key} comes up the most?"), ("later", "What's the {key} you see most often in {set}?"),
+        ("fresh", "Which {key} is the commonest among {set}?"), ("fresh", "If you tally the {key} over {set}, which wins?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -265,6 +331,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Among {set}, count the ones whose {key} is {value}."),
         ("others", "How many of {set} are marked with the {key} {value}?"),
         ("later", "How many of {set} fall under the {key} {value}?"), ("later", "Of all {set}, what number have {value} for {key}?"),
+        ("fresh", "How many of {set} are listed under {key} {value}?"), ("fresh", "Among {set}, what's the number with {key} set to {value}?"),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -276,6 +343,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Among {set}, count those whose {key} matches that of {s}."),
         ("others", "How many of {set} carry {s}'s {key} too?"),
         ("later", "For how many of {set} is the {key} identical to {s}'s?"), ("later", "Count the members of {set} that have {s}'s {key} as well."),
+        ("fresh", "How many of {set} are in the same {key} as {s}?"), ("fresh", "How many of {set} have a {key} like {s}'s?"),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -287,6 +355,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Among {set}, count those whose {key} is not the one {s} has."),
         ("others", "How many of {set} don't have {s}'s {key}?"),
         ("later", "For how many of {set} is the {key} different from {s}'s?"), ("later", "Count the members of {set} whose {key} isn't {s}'s."),
+        ("fresh", "How many of {set} are outside {s}'s {key}?"), ("fresh", "In {set}, how many have a {key} that is not {s}'s?"),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -297,6 +366,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Please report how many nodes belong to both {set} and {set2}."),
         ("others", "What number of nodes do {set} and {set2} share?"), ("others", "Count the common members of {set} and {set2}."),
         ("later", "How many nodes appear in {set} as well as in {set2}?"), ("later", "Find the number of nodes that {set} and {set2} have in common."),
+        ("fresh", "How many of {set} show up again among {set2}?"), ("fresh", "What is the count of nodes found in {set} and in {set2} alike?"),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -308,6 +378,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "If you combine {set} with {set2}, how many distinct ones do you get?"),
         ("others", "Count everything that is in {set}, in {set2}, or in both."),
         ("later", "Merging {set} and {set2}, how many different nodes are there?"), ("later", "How many nodes are in at least one of {set} and {set2}?"),
+        ("fresh", "Pooling {set} with {set2}, how many distinct nodes result?"), ("fresh", "How many nodes belong to {set}, to {set2}, or to both?"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -317,6 +388,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("formal", "Determine whether {s2} belongs to {set}."), ("formal", "Please confirm whether {s2} is among {set}."),
         ("others", "Can {s2} be found among {set}?"), ("others", "Is it true that {s2} is one of {set}?"),
         ("later", "Do {set} include {s2}?"), ("later", "Would I find {s2} if I looked through {set}?"),
+        ("fresh", "Do {set} contain {s2}?"), ("fresh", "Is {s2} part of {set}?"),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -328,6 +400,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Can you find any of {set} whose {key} is {value}?"),
         ("others", "Is at least one of {set} marked with the {key} {value}?"),
         ("later", "Are there any among {set} with {value} as their {key}?"), ("later", "Does even one of {set} have the {key} {value}?"),
+        ("fresh", "Is there a single one of {set} whose {key} is {value}?"), ("fresh", "Do any of {set} carry the {key} {value}?"),
     ),
 }  # fmt: skip
 
@@ -414,6 +487,7 @@ class _Sampler:
 
     def __init__(self, graph: PlainGraph, schema: dict[str, TypeSchema], rng: random.Random, quote: bool = True) -> None:
         self.graph, self.schema, self.rng, self.quote = graph, schema, rng, quote
+        self.fresh = False  # phrase relations as the ``fresh`` family does
         # a name must be unique as Retrieve reads names: case, spaces and punctuation aside ("Priest", "priest")
         counts = Counter(normalise(name) for name in graph.names.values())
         # subjects: nodes named by a unique, safe name, per type
@@ -428,7 +502,7 @@ class _Sampler:
 
     def phrase(self, relation: str, anchor: str, many: bool = False) -> str:
         """A node set's phrase: the nodes ``relation`` reaches from ``anchor`` (one node, or a set's phrase)."""
-        forms = relation_phrases(relation)["many" if many else "single"]
+        forms = relation_phrases(relation, self.fresh)["many" if many else "single"]
         return self.rng.choice(forms).format(x=anchor, T=self._target_noun(relation))
 
     def _target_noun(self, relation: str) -> str:
@@ -484,7 +558,7 @@ class _Sampler:
             if not reached:
                 return None
             second = rng.choice(reached)
-            noun = rng.choice(relation_phrases(second)["noun"])
+            noun = rng.choice(relation_phrases(second, self.fresh)["noun"])
             return _Draft(Program(shape, Extreme(hop, second, most=shape == "most"), (subject,)), {"set": one, "noun": noun, "s": s})
         if shape in ("mode", "filter_count", "any_with"):
             if not target.categories:
@@ -607,6 +681,10 @@ def program_questions(
     seen: set[tuple[str, tuple[str, ...], str]] = set()
     for index in range(n):  # each slot tries its shape up to max_tries times: rare shapes keep their share
         shape = chosen_shapes[index % len(chosen_shapes)]
+        wording = None
+        if "fresh" in chosen_families:  # its relation phrases are its own: the wording comes first
+            wording = rng.choice([w for w in WORDINGS[shape] if w[0] in chosen_families])
+            sampler.fresh = wording[0] == "fresh"
         for _ in range(max_tries):
             draft = sampler.draw(shape)
             if draft is None:
@@ -618,7 +696,7 @@ def program_questions(
         else:
             continue  # this graph offers no new program of the shape now
         seen.add(key)
-        family, text = rng.choice([w for w in WORDINGS[shape] if w[0] in chosen_families])
+        family, text = wording or rng.choice([w for w in WORDINGS[shape] if w[0] in chosen_families])
         question = text.format(**draft.phrases)
         question = question[0].upper() + question[1:]
         answers = gold if isinstance(gold, list) else None
