@@ -12,9 +12,9 @@ defaults, and reads its summary. Each graph is labelled from the adapter's card:
   beside the rest, never pooled with them;
 * ``never trained on, names unquoted``: the graphs of the first two kinds asked again with every node's
   name written bare (``--bare-names``), pooled apart (``--no-bare-names`` skips them);
-* ``never trained on, evaluation-only wordings``: the graphs of the first two kinds asked again in the
-  ``others`` wording family (``--families others``), which no model trained on and no rule of the call
-  grammar was fitted to; pooled apart (``--no-others`` skips them).
+* ``never trained on, evaluation-only wordings``: the graphs of the first two kinds asked again in each
+  evaluation-only wording family (``--families others``, ``later``, ``fresh``: sentence frames no model trained
+  on; ``fresh`` also phrases relations its own way); pooled apart, and per family (``--no-others`` skips them).
 
 The pooled exact match over the first two kinds is the headline (leave-one-graph-out, out of
 distribution); the pooled held-out-family figure stands beside it. The result
@@ -37,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_result  # noqa: E402
 
+from graphreason.evals.datasets.program_questions import EVAL_ONLY_FAMILIES  # noqa: E402
 from graphreason.tools.core.loaders import UNSEEN_GRAPHS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,7 +60,7 @@ def trained_graphs(card: dict) -> set[str]:
 UNSEEN, NEVER_TRAINED = "unseen graph", "never trained on"  # pooled: leave-one-graph-out
 FAMILY_OUT = "held-out wording family"  # pooled apart: leave-one-wording-family-out
 BARE = "never trained on, names unquoted"  # pooled apart: the leave-one-graph-out questions, names without quotes
-OTHERS = "never trained on, evaluation-only wordings"  # pooled apart: the leave-one-graph-out graphs, `others` family
+OTHERS = "never trained on, evaluation-only wordings"  # pooled apart: the leave-one-graph-out graphs, EVAL_ONLY_FAMILIES
 IN_DISTRIBUTION = "trained on (other questions)"
 
 
@@ -88,7 +89,7 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument(
         "--no-others", action="store_true",
-        help="skip asking the graphs it never trained on again in the evaluation-only wording family",
+        help="skip asking the graphs it never trained on again in the evaluation-only wording families",
     )  # fmt: skip
     args = parser.parse_args()
     card = json.loads(CARD.read_text())
@@ -100,9 +101,10 @@ def main() -> None:
         logo_graphs = [g for g in graphs if kind_of(g, trained, family) in (UNSEEN, NEVER_TRAINED)]
         bare = [] if args.no_bare_names else logo_graphs
         others = [] if args.no_others else logo_graphs
-        runs = [*((g, kind_of(g, trained, family)) for g in graphs), *((g, BARE) for g in bare), *((g, OTHERS) for g in others)]
-        for graph, kind in runs:
-            run = Path(tmp) / {BARE: f"{graph}-bare", OTHERS: f"{graph}-others"}.get(kind, graph)
+        runs = [*((g, kind_of(g, trained, family), None) for g in graphs), *((g, BARE, None) for g in bare),
+                *((g, OTHERS, worded) for worded in EVAL_ONLY_FAMILIES for g in others)]  # fmt: skip
+        for graph, kind, worded in runs:
+            run = Path(tmp) / {BARE: f"{graph}-bare", OTHERS: f"{graph}-{worded}"}.get(kind, graph)
             command = [sys.executable, "-m", "graphreason.cli", "eval", "counselor", "--dataset", "programs",
                        "--graph", graph, "--n-per-template", str(args.n_per_template), "--modes", "counselor",
                        "--out", str(run), "--no-progress"]  # fmt: skip
@@ -112,12 +114,12 @@ def main() -> None:
                 command += ["--bare-names"]
                 graph = f"{graph} (names unquoted)"  # noqa: PLW2901 - the row's name
             if kind == OTHERS:
-                command += ["--families", "others"]
-                graph = f"{graph} (others wording)"  # noqa: PLW2901 - the row's name
+                command += ["--families", worded]
+                graph = f"{graph} ({worded} wording)"  # noqa: PLW2901 - the row's name
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
             summary = json.loads((run / "summary.json").read_text())
             mode = summary["modes"]["counselor"]
-            rows[graph] = {"kind": kind, **{key: mode.get(key) for key in KEPT}}
+            rows[graph] = {"kind": kind, **({"family": worded} if worded else {}), **{key: mode.get(key) for key in KEPT}}
             by_shape[graph] = {
                 name.removeprefix("program:"): {"n": row["n"], "exact_match": row["exact_match"]}
                 for name, row in summary["by_template"]["counselor"].items()
@@ -129,6 +131,11 @@ def main() -> None:
     lofo, n_family = pooled([row for row in rows.values() if row["kind"] == FAMILY_OUT])
     unquoted, n_bare = pooled([row for row in rows.values() if row["kind"] == BARE])
     fresh, n_others = pooled([row for row in rows.values() if row["kind"] == OTHERS])
+    by_family = {}
+    for worded in EVAL_ONLY_FAMILIES:
+        em, n_worded = pooled([row for row in rows.values() if row["kind"] == OTHERS and row.get("family") == worded])
+        if n_worded:
+            by_family[worded] = {"exact_match": em, "questions": n_worded}
     print(f"leave-one-graph-out, pooled over {n} questions: EM={logo}")
     if n_family:
         print(f"held-out wording family {family!r}, pooled over {n_family} questions: EM={lofo}")
@@ -136,12 +143,14 @@ def main() -> None:
         print(f"leave-one-graph-out with names unquoted, pooled over {n_bare} questions: EM={unquoted}")
     if n_others:
         print(f"leave-one-graph-out in the evaluation-only wordings, pooled over {n_others} questions: EM={fresh}")
+        for worded, row in by_family.items():
+            print(f"  {worded} wordings, pooled over {row['questions']} questions: EM={row['exact_match']}")
     figures = {
         "out_of_distribution_exact_match": logo, "out_of_distribution_questions": n,
         "held_out_family": family if n_family else None,
         "family_out_exact_match": lofo, "family_out_questions": n_family,
         "bare_names_exact_match": unquoted, "bare_names_questions": n_bare,
-        "others_wording_exact_match": fresh, "others_wording_questions": n_others,
+        "others_wording_exact_match": fresh, "others_wording_questions": n_others, "eval_only_by_family": by_family,
         "graphs": rows, "by_shape": by_shape, "n_per_template": args.n_per_template,
         "adapter_sha256": (card.get("shipped") or {}).get("sha256"), "trained_graphs": sorted(trained),
         **(settings or {}),
@@ -154,6 +163,7 @@ def main() -> None:
                                           "held_out_family", "family_out_exact_match", "family_out_questions",
                                           "bare_names_exact_match", "bare_names_questions",
                                           "others_wording_exact_match", "others_wording_questions",
+                                          "eval_only_by_family",
                                           "graphs", "n_per_template", "adapter_sha256")  # fmt: skip
         } | {"operation_planner": figures["models"].get("operation_planner")}
         CARD.write_text(json.dumps(card, indent=2, default=str) + "\n")

@@ -226,9 +226,9 @@ def _counselor_generalization() -> list[str]:
           if figures.get("bare_names_questions") else []),
         *([""] if figures.get("others_wording_questions") else []),
         *([f"**The same graphs, evaluation-only wordings: {figures['others_wording_exact_match']:.1f}% exact match** "
-           f"on {figures['others_wording_questions']} question programs worded only in the `others` family: sentence "
-           "frames no model trained on and no rule of the call grammar was fitted to (relations are still phrased "
-           "from the shared lexicon)."]
+           f"on {figures['others_wording_questions']} question programs worded only in families no model trained on"
+           f"{_by_family(figures)}. Not blind: the call grammar's rules for a question's words were written after "
+           "reading failures of each (their first looks are in the text below)."]
           if figures.get("others_wording_questions") else []),
         "",
         *_table(["graph", "kind", "questions", "exact match", "finals refused", "finals mapped", "s / question"], *rows),
@@ -240,6 +240,13 @@ def _counselor_generalization() -> list[str]:
         "and left out of the pooled figures.",
     ]
     return lines + _planner_note(figures["models"]) + _other_weights("counselor-reasoner", figures)
+
+
+def _by_family(figures: dict[str, Any]) -> str:
+    """Each evaluation-only family's pooled figure, as a parenthesis ("" for a result file without them)."""
+    found = figures.get("eval_only_by_family") or {}
+    parts = [f"`{name}` {row['exact_match']:.1f}% of {row['questions']}" for name, row in found.items()]
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _planner_note(models: dict[str, Any]) -> list[str]:

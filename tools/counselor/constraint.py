@@ -102,7 +102,13 @@ from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 from graphreason.tools.counselor.skeleton import NAMED, Skeleton, parse_skeleton, structural
-from graphreason.tools.counselor.wording import MAX_TEXT_CHARS, QuestionWording, name_types, quoted_names
+from graphreason.tools.counselor.wording import (
+    MAX_TEXT_CHARS,
+    QuestionWording,
+    name_types,
+    quoted_names,
+    synonym_stems,
+)
 
 MAX_ANSWER_CHARS = 2000  # an answer may list many titles (an observation is cut at 2,000 characters too)
 MAX_CALLS = 8  # parallel calls in one Action
@@ -114,6 +120,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9_#:.\-]+")
 _SEPARATOR = ", "
 _LABEL = re.compile(r"Action \d{1,3}: ")
 _NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
+_WHOLE_NUMBER = re.compile(r"(?<![\w.])-?\d{1,12}(?:\.\d{1,6})?(?![\w]|\.\d)")  # a number as a value, not in a word
 _NUMBER_PREFIX = re.compile(r"-?(?:\d{1,12}(?:\.\d{0,6})?)?")
 _LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?")
 _PICKS = frozenset({"MaxDegree", "MinDegree"})  # a feature of the node these pick is shown, not asked about
@@ -173,10 +180,11 @@ class CounselorAction:
         self.relations, self.features = _names_of_graph(store)
         self.store, self.schema, self.type_features = store, store.schema(), store.type_features()
         self.named = name_types(store)
-        self.stems = word_stems(question)
+        # (position, stem) of each question word, and the stems of the words it stands for ("fans": listen):
+        # where a relation's word stands beside its subject's name
+        self.word_at = synonym_stems(stem_positions(question))
+        self.stems = {stem for _, stem in self.word_at}
         self.question = question
-        # (position, stem) of each question word: where a relation's word stands beside its subject's name
-        self.word_at = stem_positions(question)
         self.relation_stems = {relation: word_stems(relation) for relation in self.relations}
         # a relation's roots (its stems' first four letters): relations sharing one are two directions of one link
         self.relation_roots = {r: {stem[:4] for stem in stems if len(stem) >= 4} for r, stems in self.relation_stems.items()}
@@ -204,6 +212,8 @@ class CounselorAction:
         self.one_value = _one_text_value(self.observations[-1]) if self.observations else None
         # where an answer is copied from: each observation's values, not its own words ("The", "most common value")
         self.answer_sources = [_values_part(text) for text in self.observations]
+        # a count's answer is a number an observation reports (none reported: any number)
+        self.numbers = {m.group() for text in self.answer_sources for m in _WHOLE_NUMBER.finditer(text)}
 
     def _listed_answer(self) -> str | None:
         """The items of the last observation that shows a list of values, joined by ``", "`` (None: none does)."""
@@ -308,6 +318,7 @@ def _leaf_count(skeleton: Skeleton) -> int:
     return sum(1 if child is None else _leaf_count(child) for child in skeleton.children)
 
 
+_LOOKUP = Skeleton("Feature", (None,))  # a feature of the named node itself
 _OTHER_PICK = {"most": "MinDegree", "fewest": "MaxDegree"}  # the pick a question wording only one way never asks
 _SET_OF = {"union": "Union", "intersect": "Intersect"}
 _SWAPPED = {"MaxDegree": "MinDegree", "MinDegree": "MaxDegree"}
@@ -330,6 +341,14 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     if form == "number" and _ANSWER_KINDS.get(skeleton.name) != "number":
         return False
     if form == "pick" and not names & _PICKS:
+        return False
+    if form == "list" and not _lists_names(skeleton):
+        return False
+    if wording.once and skeleton.name == "Degree":  # "distinct", "unique": not one node's own arcs
+        return False
+    if {"Same", "Differing"} & names and not (wording.keys or wording.compares):  # nothing compared with the subject
+        return False
+    if skeleton == _LOOKUP and not wording.has_values:  # a node's only feature is the name the question writes
         return False
     if bool(wording.values) != ("Matching" in names):
         return False
@@ -814,7 +833,7 @@ class _Reader:
 
     def _is_answer(self, answer: str) -> bool:
         if self.lang.answer_kind == "number":
-            return bool(_NUMBER.fullmatch(answer))
+            return bool(_NUMBER.fullmatch(answer)) and (not self.lang.numbers or answer in self.lang.numbers)
         if self.lang.answer_kind == "yes/no":
             return answer in ("yes", "no")
         if self._found(answer, whole=True) or (self.lang.one_value is None and _NUMBER.fullmatch(answer)):
@@ -824,7 +843,8 @@ class _Reader:
 
     def _may_become_answer(self, text: str) -> bool:
         if self.lang.answer_kind == "number":
-            return bool(_NUMBER_PREFIX.fullmatch(text))
+            numbers = self.lang.numbers
+            return bool(_NUMBER_PREFIX.fullmatch(text)) and (not numbers or any(n.startswith(text) for n in numbers))
         if self.lang.answer_kind == "yes/no":
             return "yes".startswith(text) or "no".startswith(text)
         if self._found(text, whole=False) or (self.lang.one_value is None and _NUMBER_PREFIX.fullmatch(text)):

@@ -39,7 +39,7 @@ _PASSIVE_BEFORE = frozenset({"is", "are", "was", "were", "be", "been", "being", 
 # Words for a link that do not share its relation's root, by the roots they may stand for (whichever the graph's
 # relations have): "X points to" links, "the papers X references" cites. English, not any one graph's wording.
 # and in a graph with no relation of its own for links, "X links to" cites.
-_ROOT_SYNONYMS = {"poin": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",)}
+_ROOT_SYNONYMS = {"poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",)}
 # A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
 # a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
 _INWARD, _OUTWARD = frozenset({"incoming", "inbound", "inward"}), frozenset({"outgoing", "outbound", "outward"})
@@ -48,7 +48,7 @@ _FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how man
 _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
 # The two ways a superlative picks a node: a question that words only one of them never asks for the other pick
 _MOST_WORDS = frozenset({"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops"})
-_FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum"})
+_FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing"})
 _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
 _MODE = re.compile(r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b")  # a value's count, not a pick
 # What form a question's answer takes, read off its words (see answer_form)
@@ -60,9 +60,22 @@ _ASKING_AFTER = frozenset("of one among has have would is was".split())  # "whic
 _SUPERLATIVE_NUMBER = re.compile(r"\b(?:most|fewest|least|greatest|highest|lowest|smallest|largest|biggest) number of\b")
 # Two lists taken together or their overlap, as a question words it (a question with both words decides nothing)
 _UNION_WAY = re.compile(r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b")
+_OR_BOTH = re.compile(r"\bor (?:\w+ )?both\b")  # "in A, in B, or in both": the union, though it says "both"
 _BOTH_WAY = re.compile(r"\bboth\b|\bas well as\b|\bin common\b|\bshar\w*|\boverlap\w*|\bintersect\w*")
 # A value compared with the subject's and found unlike it
-_UNLIKE = re.compile(r"n't\b|\bnot\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*")
+_UNLIKE = re.compile(r"n't\b|\bnot\b|\boutside\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*")
+_ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
+# A list asked for by name ("list", "name them", "spell out"), where nothing asks for a count or a pick
+_LIST_PHRASE = re.compile(r"\blist\b|\bnames\b|\bname (?:them|all|each|every)\b|\benumerate\b|\bspell out\b|\bevery one of\b")
+# Counted once each: what one node's arcs never need ("distinct", "unique", "without duplicates", "counted once")
+_DISTINCT = re.compile(r"\bdistinct\b|\bunique\b|\bduplicat\w*|\bonce\b|\btwice\b")
+# Words for a link that share no stem with its relation's label, and the words they stand for (stemmed as the
+# question's are): "the fans of X", "X plays" are listeners; "labels" are tags; a "buddy" is a friend. English.
+_STEM_SYNONYMS = {
+    "fan": ("listen",), "fans": ("listen",), "play": ("listen",), "plays": ("listen",), "playe": ("listen",),
+    "playi": ("listen",), "hear": ("listen",), "heard": ("listen",), "label": ("tag", "tags", "tagged"),
+    "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",),
+}
 _COUNT_PHRASE = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b")
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
@@ -200,7 +213,8 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     """What ``text`` (a question outside its names) asks for, where its words say it: ``"yes/no"`` (it opens with
     "is", "does", "can" ..., not "do you" or "can you"), ``"pick"`` (one node: "which" or "who" with superlatives
     going one way, ``extreme``; not "which label", a value of one of ``features``), ``"number"`` ("how many",
-    "number of" but not "the largest number of", "count", "total"); None where they do not."""
+    "number of" but not "the largest number of", "count", "total"), ``"list"`` (a set's names: "list", "name
+    them", "spell out"); None where they do not."""
     lower = text.lower()
     words = _WORD.findall(lower)
     if not words:
@@ -208,11 +222,14 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     opens_with_name = text.lstrip(" ")[:1] == "\n"  # where a name was cut out: "X is listed with which label?"
     if words[0] in _YES_NO_START and words[1:2] != ["you"] and not opens_with_name:
         return "yes/no"
-    keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower())}
+    # a feature's words that say what it is ("label", "speech" of part_of_speech; not "of": "which of ...")
+    keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower()) if word not in _FUNCTION_WORDS}
     asks_value = any(word in _PICK_WORDS and _cut(after) in keys for word, after in zip(words, words[1:], strict=False))
     if extreme is not None and _asks_which(lower) and "how many" not in lower and not asks_value:
         return "pick"
-    return "number" if _COUNT_PHRASE.search(_SUPERLATIVE_NUMBER.sub(" ", lower)) else None
+    if _COUNT_PHRASE.search(_SUPERLATIVE_NUMBER.sub(" ", lower)):
+        return "number"
+    return "list" if _LIST_PHRASE.search(lower) else None
 
 
 def _asks_which(lower: str) -> bool:
@@ -234,8 +251,26 @@ def set_way(text: str) -> str | None:
     "or", "at least one of", "merging") or their overlap ("both", "as well as", "in common") and not the other;
     else None."""
     lower = text.lower()
+    if _OR_BOTH.search(lower):
+        return "union"
     union, both = bool(_UNION_WAY.search(lower)), bool(_BOTH_WAY.search(lower))
     return "union" if union and not both else "intersect" if both and not union else None
+
+
+def counted_once(text: str) -> bool:
+    """Whether ``text`` (a question outside its names) asks to count each member once ("distinct", "unique",
+    "without duplicates"): a list that may hold one node twice, never one node's own arcs."""
+    return bool(_DISTINCT.search(text.lower()))
+
+
+def synonym_stems(positions: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """``positions`` (``(where, stem)`` of a question's words) with, at the same place, the stems of the words a
+    word stands for where it shares no stem with them ("fans": ``liste``; "labels": ``tag``, ``tagge``)."""
+    found = list(positions)
+    for at, stem in positions:
+        for word in _STEM_SYNONYMS.get(stem, ()):
+            found.append((at, word[:5]))
+    return found
 
 
 def written_values(store: GraphStore, text: str) -> frozenset[tuple[str, str]]:
@@ -407,6 +442,13 @@ class QuestionWording:
         text_keys = set(store.text_keys.values())
         self.keys = frozenset(name for _, _, name in self.spelled_at if name in set(features) - text_keys)
         self.unlike = bool(_UNLIKE.search(self.search_sources[0].lower()))
+        # whether it compares members with something: "same", "share", "match", or unlike it
+        self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
+        self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
+        # whether any node has a feature besides its name or title: where none does, a node's own feature is the
+        # name the question already writes, so a question never asks for it
+        names_only = set(store.text_keys.values())
+        self.has_values = any(set(keys) - names_only for keys in store.type_features().values())
         self.reverse: dict[str, frozenset[str]] = {}  # read off the arcs when first needed
         self.relation_words: dict[str, frozenset[str]] = {}
         self.values_written: dict[str, list[str] | None] = {}
@@ -530,7 +572,8 @@ class QuestionWording:
                 continue
             following = [w for _, _, w in self.words[index + 1 : index + 3]]
             before = {w for _, _, w in self.words[max(0, index - 2) : index]}
-            passive = bool(following) and (following[0] in _BACKWARD or following[:2] == ["to", "by"])
+            # "cited by", "linked to by", "one click away from": the words after it name the link's source
+            passive = bool(following) and (following[0] in _BACKWARD or following[:2] in (["to", "by"], ["away", "from"]))
             passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
             mentions.append((start, stop, root, passive, self._way(index, own, before)))
         if len(mentions) != total:

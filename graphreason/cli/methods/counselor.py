@@ -44,7 +44,7 @@ def add_run_parser(methods: argparse._SubParsersAction) -> None:
 
 def add_eval_parser(methods: argparse._SubParsersAction) -> None:
     """``eval counselor``: the modes compared on a question set."""
-    from graphreason.evals.datasets.program_questions import ALL_FAMILIES
+    from graphreason.evals.datasets.program_questions import ALL_FAMILIES, EVAL_ONLY_FAMILIES
     from graphreason.workflows.counselor.context import MODES, CounselorContext
 
     ec = add_method_parser(
@@ -94,8 +94,8 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
         choices=ALL_FAMILIES,
         default=None,
         help="with --dataset programs: ask only these wording families (a leave-one-wording-family-out "
-        "validation of a reasoner trained with --hold-out-family; 'others' is never trained on and asked only "
-        "when named; default: all the trainable ones)",
+        f"validation of a reasoner trained with --hold-out-family; {', '.join(EVAL_ONLY_FAMILIES)} are never "
+        "trained on and asked only when named; default: all the trainable ones)",
     )
     ec.add_argument(
         "--bare-names",

@@ -138,6 +138,28 @@ def test_the_evaluation_only_family_is_asked_only_when_named_and_never_trained_o
         program_questions(store, 3, families=["ask", "others"], for_training=True)
 
 
+def test_the_fresh_family_names_relations_in_phrases_of_its_own() -> None:
+    """``fresh`` phrases a relation its own way where it has one ("the fans of X"), never the lexicon's."""
+    store = GraphStore(name="music", directed=True, text_keys={"artist": "name", "user": "name"})
+    for node, kind, name in (("a1", "artist", "Nina Simone"), ("a2", "artist", "Miles Davis"), ("u1", "user", "Ann Lee"),
+                             ("u2", "user", "Bo Chen"), ("u3", "user", "Cy Diaz")):  # fmt: skip
+        store.add_node(node, kind, {"name": name})
+    for user, artist in (("u1", "a1"), ("u2", "a1"), ("u3", "a1"), ("u2", "a2"), ("u3", "a2")):
+        store.add_edge(user, artist, "listened", reverse_relation="listened_by")
+
+    def pattern(forms: tuple[str, ...]) -> re.Pattern[str]:  # a phrase form as it reads in a question
+        parts = [re.escape(form).replace(re.escape("{T}"), r"\w+").replace(re.escape("{x}"), '"[^"]+"') for form in forms]
+        return re.compile("|".join(parts), re.IGNORECASE)
+
+    own = pattern(tuple(f for kind in ("listened", "listened_by") for f in relation_phrases(kind, fresh=True)["single"]))
+    lexicon = pattern(tuple(f for kind in ("listened", "listened_by") for f in relation_phrases(kind)["single"]))
+    fresh = program_questions(store, 40, seed=1, families=["fresh"], shapes=["count", "names"])
+    assert fresh and {item.meta["family"] for item in fresh} == {"fresh"}
+    assert all(own.search(item.question) and not lexicon.search(item.question) for item in fresh), [i.question for i in fresh]
+    with pytest.raises(ValueError, match="evaluation only"):
+        program_questions(store, 3, families=["fresh"], for_training=True)
+
+
 def test_relations_read_in_many_ways_and_unknown_labels_from_their_words() -> None:
     for label in ("cites", "cited_by", "links_to", "listener", "tag", "friend", "rated_by"):
         assert len(relation_phrases(label)["single"]) >= 2, label

@@ -18,6 +18,7 @@ from graphreason.tools.counselor.constraint import (
 )
 from graphreason.tools.counselor.skeleton import Skeleton, parse_skeleton
 from graphreason.tools.counselor.wording import (
+    answer_form,
     content_words,
     extreme_of,
     question_names,
@@ -526,6 +527,10 @@ def test_the_characters_a_reply_may_be_writing_come_from_what_it_saw(store: Grap
         ('What is the title of "ReAct"?', None),
         ('Which of the papers who cite "ReAct" has the most citations?', "pick"),
         ('Find the label that most of the papers who cite "ReAct" share.', None),  # "who cite": which papers
+        ('Spell out the papers "ReAct" cites for me.', "list"),
+        ('What do the papers that cite "ReAct" consist of? Names please.', "list"),
+        ('How many names are on the list of papers "ReAct" cites?', "number"),  # a count comes first
+        ('Which one of the papers "ReAct" cites trails everyone in citations?', "pick"),
     ],
 )
 def test_the_form_a_questions_answer_takes(question: str, form: str | None) -> None:
@@ -589,7 +594,8 @@ def test_the_planners_likeliest_shape_that_fits_the_questions_words_is_the_one_t
         ('Merging the papers "ReAct" cites and those "Reflexion" cites, how many are there?', "union"),
         ('How many papers appear in the papers "ReAct" cites as well as in those "Reflexion" cites?', "intersect"),
         ('What do the papers "ReAct" cites and those "Reflexion" cites have in common?', "intersect"),
-        ('Count what is in the papers "ReAct" cites, in those "Reflexion" cites, or in both.', None),  # both words
+        ('Count what is in the papers "ReAct" cites, in those "Reflexion" cites, or in both.', "union"),  # "or ... both"
+        ('How many papers are both cited by "ReAct" and cited by "Reflexion", or by either?', None),  # both words
         ('How many papers does "ReAct" cite?', None),
     ],
 )
@@ -619,3 +625,86 @@ def test_a_one_letter_value_is_written_where_it_is_a_capital_code() -> None:
     store.add_node("u2", "user", {"name": "Bob", "gender": "M", "grade": "A"})
     assert written_values(store, "How many of them have gender F?") == {("gender", "F")}
     assert written_values(store, "Is there a user with grade A?") == frozenset()  # "A" reads as a word
+
+
+def test_which_of_is_asked_even_where_a_features_name_holds_of() -> None:
+    text = "Determine which of the synsets linked to \n by part of has the lowest count of part of links."
+    assert answer_form(text, "fewest", ["name", "part_of_speech"]) == "pick"
+    assert answer_form("Which part of speech is \n?", None, ["name", "part_of_speech"]) is None
+
+
+def _music_graph() -> GraphStore:
+    """Artists, their listeners and tags, in both directions: names are all any node has."""
+    store = GraphStore("music", directed=True, text_keys={"artist": "name", "user": "name", "tag": "name"})
+    for node, kind, name in (("a1", "artist", "Nina Simone"), ("a2", "artist", "Miles Davis"), ("u1", "user", "user 1"),
+                             ("u2", "user", "user 2"), ("t1", "tag", "jazz")):  # fmt: skip
+        store.add_node(node, kind, {"name": name})
+    for user, artist in (("u1", "a1"), ("u2", "a1"), ("u2", "a2")):
+        store.add_edge(user, artist, "listened", reverse_relation="listened_by")
+    for artist in ("a1", "a2"):
+        store.add_edge(artist, "t1", "tagged", reverse_relation="tag_of")
+    store.add_edge("u1", "u2", "friend", reverse_relation="friend")
+    return store
+
+
+@pytest.mark.parametrize(
+    ("question", "allowed", "refused"),
+    [
+        ('How many fans does "Nina Simone" have?', "listened_by", "tagged"),
+        ('How many people play "Nina Simone"?', "listened_by", "tagged"),
+        ('How many labels were put on "Nina Simone"?', "tagged", "listened_by"),
+    ],
+)
+def test_a_word_for_a_link_that_shares_no_stem_with_its_label_names_it(question: str, allowed: str, refused: str) -> None:
+    language = CounselorAction(_music_graph(), question)
+    assert language.complete(f"Degree[Retrieve[Nina Simone], {allowed}]")
+    assert not language.complete(f"Degree[Retrieve[Nina Simone], {refused}]")
+
+
+def test_one_click_away_from_a_page_is_what_it_links_to() -> None:
+    store = GraphStore("pages", directed=True, text_keys={"article": "title"})
+    for node in ("Moon", "Earth", "Sun"):
+        store.add_node(node, "article", {"title": node})
+    store.add_edge("Moon", "Earth", "links_to", reverse_relation="linked_from")
+    store.add_edge("Sun", "Moon", "links_to", reverse_relation="linked_from")
+    away = CounselorAction(store, 'How many articles are one click away from "Moon"?')
+    assert away.complete("Degree[Retrieve[Moon], links_to]") and not away.complete("Degree[Retrieve[Moon], linked_from]")
+    into = CounselorAction(store, 'How many articles have a link to "Moon"?')
+    assert into.complete("Degree[Retrieve[Moon], linked_from]") and not into.complete("Degree[Retrieve[Moon], links_to]")
+
+
+def test_the_skeleton_fits_what_the_question_asks_for_a_list_distinct_members_or_a_comparison() -> None:
+    papers, music = _labelled_papers(), _music_graph()
+
+    def chosen(store: GraphStore, question: str, *shapes: tuple[str, float]) -> str | None:
+        ranked = [(parse_skeleton(text), p) for text, p in shapes]
+        found = chosen_skeleton(ranked, CounselorAction(store, question).wording, 0.3)
+        return None if found is None else found.render()
+
+    lookup_first = (("Feature[_]", 0.6), ("Feature[Neighbour[_]]", 0.3), ("Degree[_]", 0.1))
+    # a list asked for by name is a feature of a neighbour list, not of the named node
+    assert chosen(papers, 'Spell out the papers "ReAct" cites for me.', *lookup_first) == "Feature[Neighbour[_]]"
+    # a node with no feature but its name: the question already writes it, so it never asks for it
+    assert chosen(music, 'What do the tags on "Nina Simone" consist of?', *lookup_first) == "Feature[Neighbour[_]]"
+    assert chosen(papers, 'What do you know about "ReAct"?', *lookup_first) == "Feature[_]"  # it has a label
+    # counted once each: a list that may hold a node twice, never one node's arcs
+    counts = (("Degree[_]", 0.6), ("Differing[_]", 0.2), ("Count[Neighbour[Neighbour[_]]]", 0.2))
+    assert chosen(papers, 'How many distinct papers do the papers "ReAct" cites cite?', *counts) == (
+        "Count[Neighbour[Neighbour[_]]]")  # fmt: skip
+    # Same and Differing compare with the subject: a feature written out, or "same", "not", "share"
+    assert chosen(papers, 'How many unique ones are there in the papers cited by any of the papers "ReAct" cites?',
+                  ("Differing[_]", 0.6), ("Count[Neighbour[Neighbour[_]]]", 0.4)) == "Count[Neighbour[Neighbour[_]]]"  # fmt: skip
+    assert chosen(papers, 'How many of the papers "ReAct" cites are in the same area as it?',
+                  ("Same[_]", 0.6), ("Count[Neighbour[Neighbour[_]]]", 0.4)) == "Same[_]"  # fmt: skip
+
+
+def test_a_counts_answer_is_a_number_an_observation_reports(store: GraphStore) -> None:
+    observed = ["The ID of this retrieval target node is 5.", "The cites neighbor number of 5 is 39."]
+    language = CounselorAction(store, 'How many papers does "Chain of Thought" cite?', observed, skeleton=Skeleton("Degree", (None,)))
+    assert language.answer_kind == "number"
+    assert language.complete("Finish[39]") and language.complete("Finish[5]")  # each a number the observations show
+    assert not language.complete("Finish[3]") and not language.complete("Finish[40]") and not language.viable("Finish[4")
+    assert language.viable("Finish[3")  # on its way to 39
+    unread = CounselorAction(store, 'How many papers does "Chain of Thought" cite?', ["No node matches."],
+                             skeleton=Skeleton("Degree", (None,)))  # fmt: skip
+    assert unread.complete("Finish[0]")  # no number reported: any number, as before
