@@ -228,7 +228,7 @@ def _counselor_generalization() -> list[str]:
         *([f"**The same graphs, evaluation-only wordings: {figures['others_wording_exact_match']:.1f}% exact match** "
            f"on {figures['others_wording_questions']} question programs worded only in families no model trained on"
            f"{_by_family(figures)}. Not blind: the call grammar's rules for a question's words were written after "
-           "reading failures of each (their first looks, before any rule read them, are under *Evaluating* below)."]
+           "reading failures of each, so a wording no one here wrote may well score lower."]
           if figures.get("others_wording_questions") else []),
         "",
         *_table(["graph", "kind", "questions", "exact match", "finals refused", "finals mapped", "s / question"], *rows),
