@@ -123,7 +123,7 @@ _NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
 _WHOLE_NUMBER = re.compile(r"(?<![\w.])-?\d{1,12}(?:\.\d{1,6})?(?![\w]|\.\d)")  # a number as a value, not in a word
 _NUMBER_PREFIX = re.compile(r"-?(?:\d{1,12}(?:\.\d{0,6})?)?")
 _LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?")
-_PICKS = frozenset({"MaxDegree", "MinDegree", "MostLinked"})  # a feature of the node these pick is shown, not asked about
+_PICKS = frozenset({"MaxDegree", "MinDegree"})  # a feature of the node these pick is shown, not asked about
 _FREE = object()  # a call position no skeleton shapes (a skeleton's named node is None)
 HOPS = frozenset({"Neighbour"})  # functions whose nodes are the ones their relation reaches
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
@@ -344,8 +344,6 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if form == "list" and not _lists_names(skeleton):
         return False
-    if form == "which" and skeleton.name in _ANSWER_KINDS:  # which node or value: not a count, not yes or no
-        return False
     if wording.once and skeleton.name == "Degree":  # "distinct", "unique": not one node's own arcs
         return False
     if {"Same", "Differing"} & names and not (wording.keys or wording.compares):  # nothing compared with the subject
@@ -356,8 +354,7 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if wording.set_way is not None and {"Union", "Intersect"} & names != {_SET_OF[wording.set_way]} & names:
         return False
-    # "how many ... have the label of X": compared; "how many genres does X have" (a feature also a list): not forced
-    if form == "number" and wording.keys and not wording.values and wording.compares:
+    if form == "number" and wording.keys and not wording.values:  # "how many ... have the label of X": compared
         return skeleton.name == ("Differing" if wording.unlike else "Same")
     names_given = len(wording.names)
     if not 1 <= names_given <= 2:

@@ -64,7 +64,7 @@ _OR_BOTH = re.compile(r"\bor (?:\w+ )?both\b")  # "in A, in B, or in both": the 
 _BOTH_WAY = re.compile(r"\bboth\b|\bas well as\b|\bin common\b|\bshar\w*|\boverlap\w*|\bintersect\w*")
 # A value compared with the subject's and found unlike it
 _UNLIKE = re.compile(r"n't\b|\bnot\b|\boutside\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*")
-_ALIKE = re.compile(r"\bwith (?:the|a|an) [a-z ]{1,40}? of \n|\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
+_ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
 # A list asked for by name ("list", "name them", "spell out"), where nothing asks for a count or a pick
 _LIST_PHRASE = re.compile(r"\blist\b|\bnames\b|\bname (?:them|all|each|every)\b|\benumerate\b|\bspell out\b|\bevery one of\b")
 # Counted once each: what one node's arcs never need ("distinct", "unique", "without duplicates", "counted once")
@@ -76,7 +76,6 @@ _STEM_SYNONYMS = {
     "playi": ("listen",), "hear": ("listen",), "heard": ("listen",), "label": ("tag", "tags", "tagged"),
     "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",),
 }
-_HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b")  # a count asked for, even beside "which"
 _COUNT_PHRASE = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b")
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
@@ -214,9 +213,8 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     """What ``text`` (a question outside its names) asks for, where its words say it: ``"yes/no"`` (it opens with
     "is", "does", "can" ..., not "do you" or "can you"), ``"pick"`` (one node: "which" or "who" with superlatives
     going one way, ``extreme``; not "which label", a value of one of ``features``), ``"number"`` ("how many",
-    "number of" but not "the largest number of", "count", "total"), ``"which"`` (it asks which or who, and not
-    how many: a node or a value, never a count), ``"list"`` (a set's names: "list", "name them", "spell out");
-    None where they do not."""
+    "number of" but not "the largest number of", "count", "total"), ``"list"`` (a set's names: "list", "name
+    them", "spell out"); None where they do not."""
     lower = text.lower()
     words = _WORD.findall(lower)
     if not words:
@@ -227,11 +225,8 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     # a feature's words that say what it is ("label", "speech" of part_of_speech; not "of": "which of ...")
     keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower()) if word not in _FUNCTION_WORDS}
     asks_value = any(word in _PICK_WORDS and _cut(after) in keys for word, after in zip(words, words[1:], strict=False))
-    asks_which = _asks_which(lower)
-    if extreme is not None and asks_which and "how many" not in lower and not asks_value:
+    if extreme is not None and _asks_which(lower) and "how many" not in lower and not asks_value:
         return "pick"
-    if asks_which and not _HOW_MANY.search(lower):  # "If you tally ..., which tag wins?": a node or a value
-        return "which"
     if _COUNT_PHRASE.search(_SUPERLATIVE_NUMBER.sub(" ", lower)):
         return "number"
     return "list" if _LIST_PHRASE.search(lower) else None
@@ -299,15 +294,6 @@ def _outside(question: str, names: Sequence[str]) -> str:
     return text
 
 
-def _without(text: str, names: frozenset[str]) -> str:
-    """``text`` with each of ``names`` (relations, features: ``verb_group``) blanked where it is written out."""
-    for name in sorted(names, key=len, reverse=True):
-        words = [re.escape(word) for word in re.split(r"[_\W]+", name) if word]
-        if words:
-            text = re.sub(r"(?<!\w)" + r"[\s_-]+".join(words) + r"(?!\w)", " ", text, flags=re.IGNORECASE)
-    return text
-
-
 def spelled_names(question: str, names: Sequence[str], nodes: Sequence[str] = ()) -> frozenset[str]:
     """See :func:`spelled_places`: the names only."""
     return frozenset(name for _, _, name in spelled_places(question, names, nodes))
@@ -346,15 +332,12 @@ def _just_before(text: str, end: int, starts: set[int]) -> bool:
 
 def _cut(word: str) -> str:
     """A word as :func:`spelled_names` and :func:`content_words` compare it: a crude stem (``ratings``, ``rated``
-    -> ``rat``; ``genres`` -> ``genr``; ``tagged``, ``tags`` -> ``tag``; ``county`` stays itself, so it never reads as
-    "count"); numbers whole."""
+    -> ``rat``; ``genres`` -> ``genr``; ``county`` stays itself, so it never reads as "count"); numbers whole."""
     if word.isdigit():
         return word
     for suffix in ("ings", "ing", "ers", "er", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
-            if suffix[0] in "ie" and word[-1] == word[-2] and word[-1] not in "aeiouylsz":  # "tagg(ed)": "tag"
-                word = word[:-1]
             break
     return word.removesuffix("e") if len(word) > 3 else word
 
@@ -449,11 +432,10 @@ class QuestionWording:
         self.asked_words = content_words(self.search_sources[0])  # the question's own words, not its names
         self.extreme = extreme_of(self.search_sources[0])  # the one way its superlatives go, if one
         self.form = answer_form(self.search_sources[0], self.extreme, features)  # yes/no, pick, number, or None
+        self.values = written_values(store, self.search_sources[0])  # the feature values it writes
         # the relations and features the question writes out whole ("member meronym", "part of speech")
         self.spelled_at = spelled_places(question, [*relations, *features], self.names)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
-        # the feature values it writes, not inside a relation or feature it spells out ("verb" in "verb group")
-        self.values = written_values(store, _without(self.search_sources[0], self.spelled))
         self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
         # the features it spells out that are not a node's name or title ("label", "genres"), and whether it words a
         # value unlike the subject's ("not", "isn't", "different")

@@ -137,8 +137,7 @@ def test_finish_waits_for_an_observation(store: GraphStore) -> None:
 def test_no_viable_prefix_is_a_dead_end(store: GraphStore) -> None:
     """Every viable prefix can be continued by some character, or may end: the engine never gets stuck."""
     rng = random.Random(3)
-    names = "".join(entry.name for entry in CounselorAction(store, QUESTION).registry)  # every function's letters
-    alphabet = sorted(set("".join(GOOD) + "".join(OBSERVATIONS) + QUESTION + names + "0123456789"))
+    alphabet = sorted(set("".join(GOOD) + "".join(OBSERVATIONS) + QUESTION + "0123456789"))
     for language in (CounselorAction(store, QUESTION), CounselorAction(store, QUESTION, OBSERVATIONS)):
         for _ in range(60):
             assert language.viable(_random_walk(language, alphabet, rng, "", 50))
@@ -521,9 +520,7 @@ def test_the_characters_a_reply_may_be_writing_come_from_what_it_saw(store: Grap
         ('"ReAct" is listed with which label?', None),  # its first word is a name's
         ('Of the papers "ReAct" cites, which has the fewest citations?', "pick"),
         ('Looking at the papers "ReAct" cites, which has the largest number of citations?', "pick"),
-        ('Among the papers "ReAct" cites, which label shows up most?', "which"),  # a value of a feature: a mode
-        ('If you tally the labels of the papers "ReAct" cites, which one wins?', "which"),  # "tally" counts nothing here
-        ('Which of the papers "ReAct" cites has the highest count of citations?', "pick"),
+        ('Among the papers "ReAct" cites, which label shows up most?', None),  # a value of a feature: a mode
         ('How many papers does "ReAct" cite?', "number"),
         ('Among the papers "ReAct" cites, count the ones whose label is Theory.', "number"),
         ('Identify the paper "ReAct" cites with the smallest number of citations.', None),  # not a count
@@ -633,7 +630,7 @@ def test_a_one_letter_value_is_written_where_it_is_a_capital_code() -> None:
 def test_which_of_is_asked_even_where_a_features_name_holds_of() -> None:
     text = "Determine which of the synsets linked to \n by part of has the lowest count of part of links."
     assert answer_form(text, "fewest", ["name", "part_of_speech"]) == "pick"
-    assert answer_form("Which part of speech is \n?", None, ["name", "part_of_speech"]) == "which"  # a value
+    assert answer_form("Which part of speech is \n?", None, ["name", "part_of_speech"]) is None
 
 
 def _music_graph() -> GraphStore:
@@ -711,36 +708,3 @@ def test_a_counts_answer_is_a_number_an_observation_reports(store: GraphStore) -
     unread = CounselorAction(store, 'How many papers does "Chain of Thought" cite?', ["No node matches."],
                              skeleton=Skeleton("Degree", (None,)))  # fmt: skip
     assert unread.complete("Finish[0]")  # no number reported: any number, as before
-
-
-def test_a_value_inside_a_relation_the_question_spells_out_is_not_written() -> None:
-    store = GraphStore("verbs", directed=True, text_keys={"synset": "name"})
-    for node, name, pos in (("1", "dress.v.01", "verb"), ("2", "clothe.v.01", "verb"), ("3", "coat.n.01", "noun")):
-        store.add_node(node, "synset", {"name": name, "part_of_speech": pos})
-    store.add_edge("1", "2", "verb_group", reverse_relation="verb_group")
-    store.add_edge("1", "3", "derivationally_related_form", reverse_relation="derivationally_related_form")
-    inside = CounselorAction(store, 'The verb group neighbours of "dress.v.01": most verb group neighbours?')
-    assert inside.wording.values == frozenset()
-    written = CounselorAction(store, 'How many verb group neighbours of "dress.v.01" are a verb?')
-    assert written.wording.values == {("part_of_speech", "verb")}
-
-
-def test_a_count_that_names_a_feature_compares_only_where_its_words_compare() -> None:
-    papers = _labelled_papers()
-
-    def chosen(question: str, *shapes: tuple[str, float]) -> str | None:
-        found = chosen_skeleton([(parse_skeleton(t), p) for t, p in shapes], CounselorAction(papers, question).wording, 0.3)
-        return None if found is None else found.render()
-
-    # "the labels of X": a list the feature also names, counted; nothing compared with X
-    assert chosen('Count: the labels of "ReAct".', ("Degree[_]", 0.6), ("Same[_]", 0.4)) == "Degree[_]"
-    # "with the label of X": compared with X's own
-    assert chosen('The papers "ReAct" cites with the label of "ReAct": how many?',
-                  ("Count[Neighbour[Neighbour[_]]]", 0.6), ("Same[_]", 0.4)) == "Same[_]"  # fmt: skip
-
-
-def test_a_doubled_consonant_before_an_ending_is_cut_once() -> None:
-    """"tags" names ``tagged`` as "rated" names ``rated_4``: the crude stem of both is "tag"."""
-    assert spelled_names('The tags of the artists "Ann" listens to.', ["tagged", "listened", "friend"], ["Ann"]) == {
-        "tagged", "listened"}  # fmt: skip
-    assert spelled_names("the calls buzzed on", ["call", "buzz"]) == {"call", "buzz"}  # "ll", "zz" stay
