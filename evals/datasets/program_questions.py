@@ -681,9 +681,10 @@ def program_questions(
     seen: set[tuple[str, tuple[str, ...], str]] = set()
     for index in range(n):  # each slot tries its shape up to max_tries times: rare shapes keep their share
         shape = chosen_shapes[index % len(chosen_shapes)]
+        wordings = [w for w in WORDINGS[shape] if w[0] in chosen_families]
         wording = None
         if "fresh" in chosen_families:  # its relation phrases are its own: the wording comes first
-            wording = rng.choice([w for w in WORDINGS[shape] if w[0] in chosen_families])
+            wording = rng.choice(wordings)
             sampler.fresh = wording[0] == "fresh"
         for _ in range(max_tries):
             draft = sampler.draw(shape)
@@ -696,7 +697,7 @@ def program_questions(
         else:
             continue  # this graph offers no new program of the shape now
         seen.add(key)
-        family, text = wording or rng.choice([w for w in WORDINGS[shape] if w[0] in chosen_families])
+        family, text = wording or rng.choice(wordings)
         question = text.format(**draft.phrases)
         question = question[0].upper() + question[1:]
         answers = gold if isinstance(gold, list) else None

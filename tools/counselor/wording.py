@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from graphreason.tools.core.retrieval.lexical import normalise
+from graphreason.tools.core.retrieval.lexical import normalise, word_stems
 from graphreason.tools.core.store import GraphStore, per_store
 
 MAX_TEXT_CHARS = 200  # a search text or a value: a title, a name, keywords
@@ -268,8 +268,7 @@ def synonym_stems(positions: Sequence[tuple[int, str]]) -> list[tuple[int, str]]
     word stands for where it shares no stem with them ("fans": ``liste``; "labels": ``tag``, ``tagge``)."""
     found = list(positions)
     for at, stem in positions:
-        for word in _STEM_SYNONYMS.get(stem, ()):
-            found.append((at, word[:5]))
+        found += [(at, synonym) for synonym in sorted(word_stems(" ".join(_STEM_SYNONYMS.get(stem, ()))))]
     return found
 
 
