@@ -656,7 +656,8 @@ def program_questions(
 ) -> list[QAItem]:
     """Up to ``n`` questions over ``store``'s schema, round-robin over ``shapes``, worded in ``families``.
 
-    Deterministic for a seed. Each item's ``meta`` holds the program, its shape, depth and wording family.
+    Deterministic for a seed; a shape's questions depend on its own share of ``n`` only, not on which other
+    shapes are asked. Each item's ``meta`` holds the program, its shape, depth and wording family.
     ``for_training`` refuses an unseen graph (:func:`check_trainable`) and draws from the training
     stream: an evaluation with the same seed asks other questions. Items name their graph by
     ``graph_spec`` (what loads it again: a name or a path), else by the graph's own name.
@@ -674,13 +675,16 @@ def program_questions(
             raise KeyError(f"unknown shape {name!r}; choose one of {', '.join(SHAPES)}")
     graph = PlainGraph.from_store(store)
     schema = schema_of(graph, getattr(store, "text_keys", None))
-    # training and evaluation draw from streams of their own, so one seed never gives both the same questions
-    rng = random.Random(f"{graph.name}:{seed}:{'train' if for_training else 'eval'}")
-    sampler = _Sampler(graph, schema, rng, quote=not bare_names)
+    # training and evaluation draw from streams of their own, so one seed never gives both the same questions;
+    # each shape draws from a stream of its own too, so adding or dropping a shape leaves the others' questions
+    stream = "train" if for_training else "eval"
+    streams = {shape: random.Random(f"{graph.name}:{seed}:{stream}:{shape}") for shape in chosen_shapes}
+    sampler = _Sampler(graph, schema, streams[chosen_shapes[0]], quote=not bare_names)
     items: list[QAItem] = []
     seen: set[tuple[str, tuple[str, ...], str]] = set()
     for index in range(n):  # each slot tries its shape up to max_tries times: rare shapes keep their share
         shape = chosen_shapes[index % len(chosen_shapes)]
+        rng = sampler.rng = streams[shape]
         wordings = [w for w in WORDINGS[shape] if w[0] in chosen_families]
         wording = None
         if "fresh" in chosen_families:  # its relation phrases are its own: the wording comes first

@@ -195,6 +195,20 @@ def test_the_same_seed_gives_the_same_questions_and_families_can_be_left_out() -
         program_questions(store, 3, shapes=["sorcery"])
 
 
+def test_a_shape_asks_the_same_questions_whichever_other_shapes_are_asked() -> None:
+    store = _shop()
+
+    def by_shape(shapes: list[str]) -> dict[str, list[tuple[str, str]]]:
+        found: dict[str, list[tuple[str, str]]] = {}
+        for item in program_questions(store, 3 * len(shapes), seed=4, shapes=shapes):
+            found.setdefault(item.meta["shape"], []).append((item.question, item.answer))
+        return found
+
+    alone, among = by_shape(["count", "mode"]), by_shape(["names", "count", "exists", "mode"])
+    assert alone["count"] and alone["mode"]
+    assert alone["count"] == among["count"] and alone["mode"] == among["mode"]
+
+
 def test_unseen_graphs_never_become_training_data() -> None:
     assert {"citeseer", "last-fm"} <= UNSEEN_GRAPHS
     for name in ("citeseer", "CiteSeer", "last-fm"):
