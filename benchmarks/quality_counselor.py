@@ -22,7 +22,10 @@ goes to ``benchmarks/results/quality_counselor.json``; with ``--card`` it is als
 shipped card as ``generalization_scores`` with the adapter's digest, so the run banner quotes it only
 while the card describes those exact bytes. ``docs/generate.py`` draws the docs' table from the result.
 
-    python benchmarks/quality_counselor.py [--graphs wikispeedia,wn18rr,...] [--n-per-template 3] [--card]
+    python benchmarks/quality_counselor.py [--graphs wikispeedia,wn18rr,...] [--n-per-template 3] [--card] [--keep DIR]
+
+``--keep`` leaves every run's records in DIR, so two commits can be compared question by question (each
+program shape draws its questions from a stream of its own, so a shape added since asks nothing else anew).
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ def main() -> None:
     parser.add_argument("--graphs", default=",".join(GRAPHS), help=f"comma-separated (default {','.join(GRAPHS)})")
     parser.add_argument("--n-per-template", type=int, default=3, help="questions per program shape and graph")
     parser.add_argument("--card", action="store_true", help="also record the figures in the shipped card")
+    parser.add_argument("--keep", metavar="DIR", help="keep each eval's run folder (records, summary) under DIR")
     parser.add_argument(
         "--no-bare-names", action="store_true",
         help="skip asking the graphs it never trained on again with their names unquoted",
@@ -96,7 +100,8 @@ def main() -> None:
     trained = trained_graphs(card)
     family = (card.get("data") or {}).get("held_out_family")
     rows, by_shape, settings = {}, {}, None
-    with tempfile.TemporaryDirectory(prefix="counselor-quality-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="counselor-quality-") as scratch:
+        tmp = args.keep or scratch
         graphs = [g.strip().lower() for g in args.graphs.split(",") if g.strip()]
         logo_graphs = [g for g in graphs if kind_of(g, trained, family) in (UNSEEN, NEVER_TRAINED)]
         bare = [] if args.no_bare_names else logo_graphs
