@@ -35,6 +35,7 @@ from graphreason.evals.datasets.programs import (
     Join,
     Lookup,
     Mode,
+    MostReached,
     Names,
     PlainGraph,
     Program,
@@ -321,6 +322,17 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("later", "Across {set}, which {key} comes up the most?"), ("later", "What's the {key} you see most often in {set}?"),
         ("fresh", "Which {key} is the commonest among {set}?"), ("fresh", "If you tally the {key} over {set}, which wins?"),
     ),
+    "most_reached": (
+        ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
+        ("tell", "Tell me the {t} that comes up most in the {noun} of {set}."), ("tell", "Find the most frequent {t} across the {noun} of {set}."),
+        ("curious", "I wonder which {t} is most common in the {noun} of {set}."), ("curious", "Which {t} would show up most across the {noun} of {set}?"),
+        ("terse", "Most common {t} across the {noun} of {set}?"), ("terse", "{set}: commonest {t} in their {noun}?"),
+        ("formal", "Determine the {t} occurring most frequently among the {noun} of {set}."),
+        ("formal", "Identify the {t} that recurs most often across the {noun} of {set}."),
+        ("others", "Looking at {set}, which {t} appears most frequently in their {noun}?"), ("others", "Which {t} is most typical of the {noun} of {set}?"),
+        ("later", "Across {set}, which {t} comes up the most in their {noun}?"), ("later", "What's the {t} you see most often in the {noun} of {set}?"),
+        ("fresh", "If you tally the {noun} of {set}, which {t} wins?"), ("fresh", "Which {t} recurs most in the {noun} of {set}?"),
+    ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
         ("tell", "Count how many of {set} have {key} {value}."), ("tell", "Tell me how many of {set} have {key} {value}."),
@@ -405,7 +417,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
 }  # fmt: skip
 
 SHAPES = tuple(WORDINGS)
-_LEVELS = {"lookup": "easy", "count": "easy", "names": "easy", "exists": "easy", "mode": "hard"}
+_LEVELS = {"lookup": "easy", "count": "easy", "names": "easy", "exists": "easy", "mode": "hard", "most_reached": "hard"}
 
 
 @dataclass(frozen=True)
@@ -447,6 +459,13 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
             return None
         pick = "MaxDegree" if op.most else "MinDegree"
         return f"Feature[{pick}[Neighbour[{subject}, {op.source.relation}], {op.relation}], {key}]", "value"
+    if isinstance(op, MostReached) and isinstance(op.source, Hop) and isinstance(op.source.source, Subject):
+        ends = schema[graph.types[program.bound[0]]].relations.get(op.source.relation, ())
+        reached = schema[ends[0]].relations.get(op.relation, ()) if len(ends) == 1 else ()
+        key = schema[reached[0]].name_key if len(reached) == 1 else None
+        if key is None:
+            return None
+        return f"Feature[MostLinked[Neighbour[{subject}, {op.source.relation}], {op.relation}], {key}]", "value"
     if isinstance(op, Mode) and isinstance(op.source, Hop):
         return f"Mode[Feature[Neighbour[{subject}, {op.source.relation}], {op.key}]]", "value"
     if isinstance(op, CompareToSubject) and isinstance(op.source, Hop):
@@ -554,6 +573,17 @@ class _Sampler:
                 return None
             second = rng.choice(reached)
             return _Draft(Program(shape, Count(Hop(hop, second)), (subject,)), {"set": self.phrase(second, one, many=True), "s": s})
+        if shape == "most_reached":
+            ends = {second: own_ends for second in reached if len(own_ends := target.relations.get(second, ())) == 1}
+            named = [second for second, ends_ in ends.items() if self.schema[ends_[0]].name_key]
+            if not named:
+                return None
+            second = rng.choice(named)
+            op = MostReached(hop, second)
+            nouns = [noun for noun in relation_phrases(second, self.fresh)["noun"] if " it" not in noun]  # "movies in it"
+            noun = rng.choice(nouns) if nouns else f"{_words(second)} neighbours"
+            phrases = {"set": one, "noun": noun, "t": _words(ends[second][0]), "s": s}
+            return _Draft(Program(shape, op, (subject,)), phrases)
         if shape in ("most", "fewest"):
             if not reached:
                 return None

@@ -272,6 +272,30 @@ class Mode:
 
 
 @dataclass(frozen=True)
+class MostReached:
+    """The name of the node ``relation`` reaches from the most nodes of a set, each member counting once (the tag
+    most of a user's artists carry). A tie, a node no two members reach, a name two reached nodes share, or a set
+    that leads back to the subject (the friends of one's friends: the subject would win) has no answer."""
+
+    source: NodeSet
+    relation: str
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        counts = Counter(t for n in self.source.nodes(graph, bound) for t in graph.arcs[n].get(self.relation, ()))
+        if not counts or bound[0] in counts:
+            return None
+        (top, first), *rest = counts.most_common()
+        if first < 2 or (rest and rest[0][1] == first) or top not in graph.named:
+            return None
+        name = graph.names[top]
+        return name if sum(graph.names.get(t) == name for t in counts) == 1 else None
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+@dataclass(frozen=True)
 class CompareToSubject:
     """How many of a set's nodes have the subject's ``key`` (``same``) or another value."""
 
@@ -326,7 +350,7 @@ class AnyWith:
         return self.source.depth + 1
 
 
-Operation = Lookup | Count | Names | Extreme | Mode | CompareToSubject | Contains | AnyWith
+Operation = Lookup | Count | Names | Extreme | Mode | MostReached | CompareToSubject | Contains | AnyWith
 
 
 @dataclass(frozen=True)

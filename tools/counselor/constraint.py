@@ -107,6 +107,7 @@ from graphreason.tools.counselor.wording import (
     QuestionWording,
     name_types,
     quoted_names,
+    reverse_relations,
     synonym_stems,
 )
 
@@ -123,8 +124,11 @@ _NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
 _WHOLE_NUMBER = re.compile(r"(?<![\w.])-?\d{1,12}(?:\.\d{1,6})?(?![\w]|\.\d)")  # a number as a value, not in a word
 _NUMBER_PREFIX = re.compile(r"-?(?:\d{1,12}(?:\.\d{0,6})?)?")
 _LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?")
-_PICKS = frozenset({"MaxDegree", "MinDegree"})  # a feature of the node these pick is shown, not asked about
+_PICKS = frozenset({"MaxDegree", "MinDegree", "MostLinked"})  # a feature of the node these pick is shown, not asked about
 _FREE = object()  # a call position no skeleton shapes (a skeleton's named node is None)
+# functions counting where a list's nodes lead: back along the hop that made the list, every member leads to the
+# node it came from, which would win (the tag most of a user's artists carry, never that user)
+_AWAY = frozenset({"MostLinked"})
 HOPS = frozenset({"Neighbour"})  # functions whose nodes are the ones their relation reaches
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
 
@@ -344,6 +348,11 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if form == "list" and not _lists_names(skeleton):
         return False
+    if form == "which" and skeleton.name in _ANSWER_KINDS:  # which node or value: not a count, not a yes/no
+        return False
+    # the node most of a list link to: not a member of the list, not a feature value the question spells out
+    if "MostLinked" in names and (wording.member or (wording.keys and not wording.values)):
+        return False
     if wording.once and skeleton.name == "Degree":  # "distinct", "unique": not one node's own arcs
         return False
     if {"Same", "Differing"} & names and not (wording.keys or wording.compares):  # nothing compared with the subject
@@ -479,6 +488,7 @@ class _Reader:
         self.pending = 0  # enclosing calls whose relation comes after the node argument being read
         self.pending_names: list[str] = []  # their functions, outermost first
         self.last_call: str | None = None  # the function of the call read last (None: an id)
+        self.last_hop: str | None = None  # the relation of that call, where it was a hop (Neighbour)
         self.leaves: set[str] = set()  # the nodes a skeleton's named leaves named so far (each names another)
 
     # ------------------------------------------------------------------ helpers
@@ -600,6 +610,7 @@ class _Reader:
         picked = False  # the first node argument is the node a MaxDegree or MinDegree picked: its feature is shown
         hop = _is_hop(entry)  # a node, then a relation: the relation is one more hop of the node's chain
         chain: tuple[str | None, int] = (None, 0)
+        back: frozenset[str] = frozenset()  # the relations leading back to where the list came from
         for index, param in enumerate(entry.params):
             if index:
                 self._expect(_SEPARATOR)
@@ -614,7 +625,7 @@ class _Reader:
                 search=None if name != NAMED else "leaf" if shape is None else "free",
                 chain=(*chain, name) if hop and param.kind is RELATION else None,
                 key=key if index and entry.params[index - 1].kind is FEATURE_KEY else None,
-                shown=picked,
+                shown=picked, avoid=back,
             )  # fmt: skip
             if param.kind is NODE:
                 if not node_types:
@@ -624,6 +635,8 @@ class _Reader:
                         self.pending_names.pop()
                     chain = (self.chain_name, self.chain_hops)
                     picked = self.last_call in _PICKS
+                    if name in _AWAY and self.last_hop is not None:
+                        back = reverse_relations(self.lang.store).get(self.last_hop, frozenset())
                 node_types.append(value)  # type: ignore[arg-type]
             elif param.kind is RELATION:
                 relation = value  # type: ignore[assignment]
@@ -635,6 +648,7 @@ class _Reader:
                     self._new_leaf(normalise(str(value)))
         self._expect("]")
         self.named_text, self.last_call = (text if name == NAMED else None), name
+        self.last_hop = relation if name in HOPS else None
         if name == NAMED:
             self.chain_name, self.chain_hops = text, 0
         elif entry.returns is NODE and node_types and len(node_types) == 1:  # keeps or walks from one list
@@ -675,12 +689,14 @@ class _Reader:
         chain: tuple[str | None, int, str] | None = None,
         key: str | None = None,
         shown: bool = False,
+        avoid: frozenset[str] = frozenset(),
     ) -> object:
         """One argument; returns a node argument's types, a relation's name or a search text (else None)."""
         if kind is NODE:
             return self._node(depth, stop, shape)
         if kind is RELATION:
             valid = self._names_of(subject, self.lang.relations, self._relations_of)
+            valid = [relation for relation in valid if relation not in avoid] or valid
             if chain is not None and chain[0]:
                 name, hops, call = chain
                 outer = self.pending_names[0] if self.pending_names else call
@@ -788,7 +804,7 @@ class _Reader:
                 self.pos = start
         if shape is not _FREE and shape is not None:
             raise _Dead
-        self.named_text, self.chain_hops, self.last_call = None, 0, None
+        self.named_text, self.chain_hops, self.last_call, self.last_hop = None, 0, None, None
         ids = self.lang.ids
         if shape is None:  # a skeleton's named node: not one an earlier named node named (no prefix of one either)
             ids = [node for node in ids if normalise(self.lang.store.text(node)) not in self.leaves]

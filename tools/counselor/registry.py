@@ -41,6 +41,8 @@ its answer::
     Union      Union[Neighbour[12, cites], Neighbour[7, cites]]: The nodes in either list are: ['3', '4', '9'].
     Contains   Contains[Neighbour[12, cites], 3]: Whether the list holds 3 is: yes.
     Exists     Exists[Matching[Neighbour[12, cites], label, Theory]]: Whether the list holds anything is: yes.
+    MostLinked MostLinked[Neighbour[12, cites], cites]: The node that is the cites neighbor of the most of them
+               (2 of 3) is: 5.
 
 The paper's four functions leave counting and comparing to the language model; a
 135M model cannot count thirty items in its head, so the tuned reasoner is taught to call
@@ -182,7 +184,7 @@ def _single(values: Any) -> bool:
 _ONE_VALUE = "got one value, not a list"
 _EMPTY = "got an empty list"
 # the note an aggregate adds after its value (readers of observations strip it: INPUT_NOTE.sub("", text))
-INPUT_NOTE = re.compile(r" \((?:Count|Mode|MaxDegree|MinDegree|Matching|Exists) got (?:one value, not a list|an empty list)\)$")
+INPUT_NOTE = re.compile(r" \((?:Count|Mode|MaxDegree|MinDegree|MostLinked|Matching|Exists) got (?:one value, not a list|an empty list)\)$")
 
 
 def _count(fx: GraphFunctions, values: Any) -> Applied:
@@ -273,6 +275,38 @@ def _extreme(name: str, most: bool) -> Entry:
 
 MAX_DEGREE = _extreme("MaxDegree", most=True)
 MIN_DEGREE = _extreme("MinDegree", most=False)
+
+
+def _most_linked(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
+    """The one node that the most nodes of a list have as a ``relation`` neighbour, each list node counted once."""
+    members = _members(fx, nodes)
+    if not members:
+        raise GraphError("MostLinked got an empty list of nodes. Give it a list of node ids, e.g. Neighbour[...].")
+    counts: dict[str, int] = {}
+    label = str(relation)
+    for member in members:
+        _, label, ids = fx.lookup_neighbours(member, relation)
+        for other in dict.fromkeys(ids):
+            counts[other] = counts.get(other, 0) + 1
+    if not counts:
+        raise GraphError(f"None of the {len(members)} nodes has a {label} neighbor, so no node is linked the most.")
+    tied, top = _leaders(counts)
+    if len(tied) > 1:
+        raise GraphError(f"No single node is a {label} neighbor of the most of them: {fx.render_list(tied)} are of {top} each.")
+    note = _ONE_VALUE if _single(nodes) else ""
+    return Applied(tied[0], subject=note, label=f"{label} neighbor of the most of them ({top} of {len(members)})")
+
+
+MOST_LINKED = Entry(
+    "MostLinked",
+    (Param("nodes", NODE, "Node ids, e.g. the list Neighbour returns."), _RELATION),
+    "The one node that the most nodes of a list have as a neighbour along an edge type, e.g. the tag most of a "
+    "user's artists carry (a tie is reported, not broken).",
+    run=_most_linked,
+    observe=lambda fx, a: _noted("MostLinked", a.subject, f"the node that is the {a.label} is: {a.value}."),
+    maps=MapMode.NONE,
+    returns=NODE,
+)
 
 
 def _compared(fx: GraphFunctions, node: Any, relation: str, key: str, name: str, same: bool) -> Applied:
@@ -419,7 +453,7 @@ EXISTS = Entry(
 # beyond the paper: their observation holds the answer
 AGGREGATES = (
     COUNT_ENTRY.name, MODE.name, MAX_DEGREE.name, DIFFERING.name,
-    MIN_DEGREE.name, SAME.name, CONTAINS.name, EXISTS.name,
+    MIN_DEGREE.name, SAME.name, CONTAINS.name, EXISTS.name, MOST_LINKED.name,
 )  # fmt: skip
 
 FINISH_ENTRY = Entry(
@@ -435,6 +469,6 @@ FINISH_ENTRY = Entry(
 GRAPH_FUNCTIONS = Registry(
     [
         RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, COUNT_ENTRY, MODE, MAX_DEGREE, DIFFERING, MATCHING,
-        MIN_DEGREE, SAME, INTERSECT, UNION, CONTAINS, EXISTS, FINISH_ENTRY,
+        MIN_DEGREE, SAME, INTERSECT, UNION, CONTAINS, EXISTS, MOST_LINKED, FINISH_ENTRY,
     ]  # fmt: skip
 )

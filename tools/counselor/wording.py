@@ -49,6 +49,10 @@ _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
 # The two ways a superlative picks a node: a question that words only one of them never asks for the other pick
 _MOST_WORDS = frozenset({"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops"})
 _FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing"})
+# Superlatives in other words: "leads in links" (not "leads to"), "more links than any other", "fewer ... than the rest"
+_LEADS = re.compile(r"\blead(?:s|ing)? in\b")
+_MORE_THAN_ALL = re.compile(r"\bmore\b[^?.]{0,80}?\bthan (?:any|all|every|each)(?: of the)? (?:other|others|one else|the rest)\b")
+_FEWER_THAN_ALL = re.compile(r"\b(?:fewer|less)\b[^?.]{0,80}?\bthan (?:any|all|every|each)(?: of the)? (?:other|others|one else|the rest)\b")
 _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
 _MODE = re.compile(r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b")  # a value's count, not a pick
 # What form a question's answer takes, read off its words (see answer_form)
@@ -61,7 +65,10 @@ _SUPERLATIVE_NUMBER = re.compile(r"\b(?:most|fewest|least|greatest|highest|lowes
 # Two lists taken together or their overlap, as a question words it (a question with both words decides nothing)
 _UNION_WAY = re.compile(r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b")
 _OR_BOTH = re.compile(r"\bor (?:\w+ )?both\b")  # "in A, in B, or in both": the union, though it says "both"
-_BOTH_WAY = re.compile(r"\bboth\b|\bas well as\b|\bin common\b|\bshar\w*|\boverlap\w*|\bintersect\w*")
+_BOTH_WAY = re.compile(
+    r"\bboth\b|\bas well as\b|\bin common\b|\bshar\w*|\boverlap\w*|\bintersect\w*"
+    r"|\b(?:show|shows|turn|turns) up again\b|\bagain (?:among|in)\b|\balso (?:appear\w*|show\w* up|among|in)\b"
+)
 # A value compared with the subject's and found unlike it
 _UNLIKE = re.compile(r"n't\b|\bnot\b|\boutside\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*")
 _ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
@@ -76,6 +83,10 @@ _STEM_SYNONYMS = {
     "playi": ("listen",), "hear": ("listen",), "heard": ("listen",), "label": ("tag", "tags", "tagged"),
     "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",),
 }
+# A node asked for among a list's own members ("which one of", "of the X, which", "the single one of"): the member
+# with the most links, never a node the members link to
+_MEMBER = re.compile(r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among) [^,?]{1,200}, (?:which|who)\b")
+_HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b")  # a count asked for, even beside "which"
 _COUNT_PHRASE = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b")
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
@@ -202,9 +213,10 @@ def _capitalised_inside(question: str, start: int, end: int) -> bool:
 
 def extreme_of(text: str) -> str | None:
     """``"most"`` or ``"fewest"`` when ``text`` (a question outside its names) words superlatives one way round only
-    ("which has the least ...", "tops the list for"); None when it words both, or neither. "At least" and "at
-    most" bound a count; they pick nothing."""
-    words = set(_WORD.findall(_MODE.sub(" ", _BOUND.sub(" ", text.lower()))))
+    ("which has the least ...", "tops the list for", "leads in", "more ... than any other"); None when it words
+    both, or neither. "At least" and "at most" bound a count; they pick nothing."""
+    lower = _LEADS.sub(" most ", _FEWER_THAN_ALL.sub(" fewest ", _MORE_THAN_ALL.sub(" most ", text.lower())))
+    words = set(_WORD.findall(_MODE.sub(" ", _BOUND.sub(" ", lower))))
     most, fewest = bool(words & _MOST_WORDS), bool(words & _FEWEST_WORDS)
     return "most" if most and not fewest else "fewest" if fewest and not most else None
 
@@ -213,8 +225,9 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     """What ``text`` (a question outside its names) asks for, where its words say it: ``"yes/no"`` (it opens with
     "is", "does", "can" ..., not "do you" or "can you"), ``"pick"`` (one node: "which" or "who" with superlatives
     going one way, ``extreme``; not "which label", a value of one of ``features``), ``"number"`` ("how many",
-    "number of" but not "the largest number of", "count", "total"), ``"list"`` (a set's names: "list", "name
-    them", "spell out"); None where they do not."""
+    "number of" but not "the largest number of", "count", "total"), ``"which"`` (it asks which or who, and not
+    how many: a node or a value, never a count or a yes/no), ``"list"`` (a set's names: "list", "name them",
+    "spell out"); None where they do not."""
     lower = text.lower()
     words = _WORD.findall(lower)
     if not words:
@@ -225,8 +238,11 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     # a feature's words that say what it is ("label", "speech" of part_of_speech; not "of": "which of ...")
     keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower()) if word not in _FUNCTION_WORDS}
     asks_value = any(word in _PICK_WORDS and _cut(after) in keys for word, after in zip(words, words[1:], strict=False))
-    if extreme is not None and _asks_which(lower) and "how many" not in lower and not asks_value:
+    asks_which = _asks_which(lower)
+    if extreme is not None and asks_which and "how many" not in lower and not asks_value:
         return "pick"
+    if asks_which and not _HOW_MANY.search(lower):  # "If you tally the tags ..., which one wins?": not a count
+        return "which"
     if _COUNT_PHRASE.search(_SUPERLATIVE_NUMBER.sub(" ", lower)):
         return "number"
     return "list" if _LIST_PHRASE.search(lower) else None
@@ -331,13 +347,17 @@ def _just_before(text: str, end: int, starts: set[int]) -> bool:
 
 def _cut(word: str) -> str:
     """A word as :func:`spelled_names` and :func:`content_words` compare it: a crude stem (``ratings``, ``rated``
-    -> ``rat``; ``genres`` -> ``genr``; ``county`` stays itself, so it never reads as "count"); numbers whole."""
+    -> ``rat``; ``genres`` -> ``genr``; ``tagged``, ``tags`` -> ``tag``; ``county`` stays itself, so it never reads
+    as "count"); numbers whole. A final doubled consonant of four letters or more is single, suffix or not
+    (``tagg(ed)``, ``staff``), except l, s and z (``call``, ``pass``, ``jazz``)."""
     if word.isdigit():
         return word
     for suffix in ("ings", "ing", "ers", "er", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
             break
+    if len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "aeiouylsz":
+        word = word[:-1]
     return word.removesuffix("e") if len(word) > 3 else word
 
 
@@ -444,6 +464,7 @@ class QuestionWording:
         # whether it compares members with something: "same", "share", "match", or unlike it
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
         self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
+        self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         # whether any node has a feature besides its name or title: where none does, a node's own feature is the
         # name the question already writes, so a question never asks for it
         names_only = set(store.text_keys.values())

@@ -3,7 +3,8 @@
 It follows the documented call semantics - Retrieve by the node's main text,
 Feature and Degree mapped element-wise over a list, a mapped Neighbour giving
 the de-duplicated union, the aggregates Count, Mode and MaxDegree taking the
-whole list, Matching keeping a list's nodes with a feature value, Differing comparing a node's neighbours with the node, comma-separated calls giving a tuple - so that a
+whole list, Matching keeping a list's nodes with a feature value, Differing comparing a node's neighbours with the node, MostLinked counting
+the members that reach each node, comma-separated calls giving a tuple - so that a
 question's gold (computed from the raw files) can be checked against what the
 loaded graph yields. Retrieve is an exact, case-insensitive title lookup and
 fails on ambiguity, which also proves the subject title is unique.
@@ -12,6 +13,7 @@ fails on ambiguity, which also proves the subject title is unique.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from graphreason.evals.datasets.answer_rules import flatten, unique_mode
@@ -93,6 +95,11 @@ class ReferenceEvaluator:
         if name in ("MaxDegree", "MinDegree"):
             sign = 1 if name == "MaxDegree" else -1
             best = unique_argmax({node: sign * len(self.store.neighbors(node, key)) for node in subject})
+            assert best is not None, f"{text}: tied"
+            return best[0]
+        if name == "MostLinked":  # the node the most members reach, each member counted once
+            reached = Counter(n for node in dict.fromkeys(subject) for n in set(self.store.neighbors(node, key)))
+            best = unique_argmax(dict(reached))
             assert best is not None, f"{text}: tied"
             return best[0]
         if name == "Feature":

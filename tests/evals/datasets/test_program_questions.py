@@ -35,6 +35,7 @@ from graphreason.evals.datasets.programs import (
     Join,
     Lookup,
     Mode,
+    MostReached,
     Names,
     PlainGraph,
     Program,
@@ -100,6 +101,11 @@ def test_each_operation_gives_the_gold_worked_out_by_hand(shop: PlainGraph) -> N
     assert _gold(shop, Extreme(listens, "tag", most=False), "u3") is None  # i3, i4: 1 tag each
     assert _gold(shop, Mode(listens, "genre"), "u1") == "jazz"
     assert _gold(shop, Mode(listens, "genre"), "u2") is None  # one jazz, one rock: a tie
+    # the tag most of a user's items carry: classic on two of Ann Lee's three; each once on Bo Chen's
+    assert _gold(shop, MostReached(listens, "tag"), "u1") == "classic"
+    assert _gold(shop, MostReached(listens, "tag"), "u3") == "nineties"  # all three of Cy Diaz's items
+    assert _gold(shop, MostReached(listens, "tag"), "u2") is None  # three tags, one item each
+    assert _gold(shop, MostReached(listens, "listener"), "u1") is None  # Ann Lee listens to all three: she would win
     assert _gold(shop, Count(Filter(listens, "genre", "rock")), "u3") == "2"
     assert _gold(shop, CompareToSubject(Hop(Subject(0), "friend"), "country", same=True), "u2") == "1"  # Ann (NO)
     assert _gold(shop, CompareToSubject(Hop(Subject(0), "friend"), "country", same=False), "u2") == "1"  # Cy (PE)

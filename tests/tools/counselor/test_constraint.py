@@ -16,6 +16,7 @@ from graphreason.tools.counselor.constraint import (
     CounselorAction,
     chosen_skeleton,
 )
+from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 from graphreason.tools.counselor.skeleton import Skeleton, parse_skeleton
 from graphreason.tools.counselor.wording import (
     answer_form,
@@ -137,7 +138,8 @@ def test_finish_waits_for_an_observation(store: GraphStore) -> None:
 def test_no_viable_prefix_is_a_dead_end(store: GraphStore) -> None:
     """Every viable prefix can be continued by some character, or may end: the engine never gets stuck."""
     rng = random.Random(3)
-    alphabet = sorted(set("".join(GOOD) + "".join(OBSERVATIONS) + QUESTION + "0123456789"))
+    # every function's name can be written (the engine's vocabulary holds every letter)
+    alphabet = sorted(set("".join(GOOD) + "".join(OBSERVATIONS) + QUESTION + "0123456789" + "".join(GRAPH_FUNCTIONS.names())))
     for language in (CounselorAction(store, QUESTION), CounselorAction(store, QUESTION, OBSERVATIONS)):
         for _ in range(60):
             assert language.viable(_random_walk(language, alphabet, rng, "", 50))
@@ -470,6 +472,14 @@ def test_the_way_a_questions_superlatives_go(question: str, way: str | None) -> 
     assert extreme_of(question) == way
 
 
+def test_the_node_most_of_a_list_link_to_is_decoded_under_its_skeleton(store: GraphStore) -> None:
+    question = 'Which paper is cited by the most of the papers "ReAct" cites?'
+    planned = CounselorAction(store, question, skeleton=parse_skeleton("Feature[MostLinked[Neighbour[_]]]"))
+    assert planned.complete("Feature[MostLinked[Neighbour[Retrieve[ReAct], cites], cites], title]")
+    assert not planned.complete("Feature[MaxDegree[Neighbour[Retrieve[ReAct], cites], cites], title]")
+    assert not planned.complete("MostLinked[Neighbour[Retrieve[ReAct], cites], written], title]")
+
+
 def test_a_superlative_worded_one_way_never_picks_the_other_way(store: GraphStore) -> None:
     call = "Feature[{}[Neighbour[Retrieve[ReAct], cites], cited_by], title]"
     least = 'Of the papers "ReAct" cites, which has the least citations?'
@@ -520,7 +530,9 @@ def test_the_characters_a_reply_may_be_writing_come_from_what_it_saw(store: Grap
         ('"ReAct" is listed with which label?', None),  # its first word is a name's
         ('Of the papers "ReAct" cites, which has the fewest citations?', "pick"),
         ('Looking at the papers "ReAct" cites, which has the largest number of citations?', "pick"),
-        ('Among the papers "ReAct" cites, which label shows up most?', None),  # a value of a feature: a mode
+        ('Among the papers "ReAct" cites, which label shows up most?', "which"),  # a value of a feature: a mode
+        ('If you tally the labels of the papers "ReAct" cites, which one wins?', "which"),  # "tally": not a count
+        ('Which papers cite "ReAct", and how many are there?', "number"),  # "how many" beside "which"
         ('How many papers does "ReAct" cite?', "number"),
         ('Among the papers "ReAct" cites, count the ones whose label is Theory.', "number"),
         ('Identify the paper "ReAct" cites with the smallest number of citations.', None),  # not a count
@@ -583,6 +595,10 @@ def test_the_planners_likeliest_shape_that_fits_the_questions_words_is_the_one_t
     assert chosen('Is "ReAct" one of the papers "Reflexion" cites?', ranked(("Degree[_]", 0.9))) is None
     split = ranked(("Count[Neighbour[Neighbour[_]]]", 0.5), ("Degree[_]", 0.5))
     assert chosen('How many papers does "ReAct" cite?', split, confidence=0.6) is None
+    # the node most members of a list link to is a pick too, never a count
+    reached = ranked(("Degree[_]", 0.4), ("Feature[MostLinked[Neighbour[_]]]", 0.3), ("Count[Neighbour[Neighbour[_]]]", 0.2))
+    assert chosen('Which paper is cited by the most of the papers "ReAct" cites?', reached) == (
+        "Feature[MostLinked[Neighbour[_]]]")  # fmt: skip
     # words that say nothing about the form leave the planner's order as it is
     assert chosen('What is the title of "ReAct"?', ranked(("Feature[_]", 0.6), ("Degree[_]", 0.3))) == "Feature[_]"
 
@@ -630,7 +646,7 @@ def test_a_one_letter_value_is_written_where_it_is_a_capital_code() -> None:
 def test_which_of_is_asked_even_where_a_features_name_holds_of() -> None:
     text = "Determine which of the synsets linked to \n by part of has the lowest count of part of links."
     assert answer_form(text, "fewest", ["name", "part_of_speech"]) == "pick"
-    assert answer_form("Which part of speech is \n?", None, ["name", "part_of_speech"]) is None
+    assert answer_form("Which part of speech is \n?", None, ["name", "part_of_speech"]) == "which"  # a value
 
 
 def _music_graph() -> GraphStore:

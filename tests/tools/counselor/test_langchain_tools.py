@@ -17,7 +17,7 @@ def tools(functions: GraphFunctions) -> dict[str, BaseTool]:
 def test_names_schemas_and_descriptions(tools: dict[str, BaseTool]) -> None:
     assert sorted(tools) == [
         "contains", "count", "degree", "differing", "exists", "feature", "intersect", "matching", "maxdegree",
-        "mindegree", "mode", "neighbour", "retrieve", "same", "union",
+        "mindegree", "mode", "mostlinked", "neighbour", "retrieve", "same", "union",
     ]  # fmt: skip
     assert set(tools["matching"].args) == {"nodes", "key", "value"}
     assert tools["count"].tool_call_schema.model_json_schema()["properties"]["values"]["type"] == "array"

@@ -70,9 +70,9 @@ def extended(store: GraphStore, retriever) -> GraphFunctions:
 def test_names_aliases_and_iteration() -> None:
     assert GRAPH_FUNCTIONS.names() == [
         "Retrieve", "Feature", "Neighbour", "Degree", "Count", "Mode", "MaxDegree", "Differing", "Matching",
-        "MinDegree", "Same", "Intersect", "Union", "Contains", "Exists", "Finish",
+        "MinDegree", "Same", "Intersect", "Union", "Contains", "Exists", "MostLinked", "Finish",
     ]  # fmt: skip
-    assert [e.name for e in GRAPH_FUNCTIONS] == GRAPH_FUNCTIONS.names() and len(GRAPH_FUNCTIONS) == 16
+    assert [e.name for e in GRAPH_FUNCTIONS] == GRAPH_FUNCTIONS.names() and len(GRAPH_FUNCTIONS) == 17
     for spelling, name in [
         ("neighbors", "Neighbour"),
         ("NEIGHBOURS", "Neighbour"),
@@ -161,7 +161,7 @@ def test_new_entry_becomes_a_langchain_tool(extended: GraphFunctions) -> None:
     tools = {tool.name: tool for tool in extended.registry.as_tools(extended, f" Graph: {extended.store.describe()}")}
     assert sorted(tools) == [
         "contains", "count", "degree", "differing", "exists", "feature", "intersect", "matching", "maxdegree", "mindegree",
-        "mode", "neighbour", "note", "retrieve", "same", "size", "title", "union",
+        "mode", "mostlinked", "neighbour", "note", "retrieve", "same", "size", "title", "union",
     ]  # fmt: skip
     assert tools["title"].tool_call_schema.model_json_schema()["required"] == ["node"]
     assert tools["title"].description.startswith("The title of a paper. Graph:")

@@ -30,6 +30,8 @@ from graphreason.tools.counselor.registry import AGGREGATES, GRAPH_FUNCTIONS
         ("Contains[Neighbour[1, cites], 5]", "Whether the list holds 5 is: no.", "no"),
         ("Exists[Matching[Neighbour[1, cites], year, 2022]]", "Whether the list holds anything is: yes.", "yes"),
         ("Exists[Matching[Neighbour[1, cites], year, 1999]]", "Whether the list holds anything is: no.", "no"),
+        # 2, 3 and 4 are each cited by 1 (and 4 also by 2 and 3): 1 is the one all three have
+        ("MostLinked[Neighbour[1, cites], cited_by]", "The node that is the cited_by neighbor of the most of them (3 of 3) is: 1.", 1),
     ],
 )
 def test_each_observation_holds_the_answer(
@@ -60,6 +62,17 @@ def test_a_tie_for_the_fewest_is_reported_not_broken(functions: GraphFunctions) 
     assert two.ok and two.observation.endswith("is: 3.")
 
 
+def test_the_node_most_of_a_list_link_to_counts_each_member_once_and_reports_a_tie(functions: GraphFunctions) -> None:
+    tie = run_action("MostLinked[Neighbour[1, cites], cites]", functions)  # 4 (from 2 and 3) and 5 (from 2 and 4)
+    assert not tie.ok and "No single node" in tie.observation and "'4'" in tie.observation and "'5'" in tie.observation
+    named = run_action("Feature[MostLinked[Neighbour[1, cites], cited_by], title]", functions)
+    assert named.ok and named.observation == f"The title feature of 1 are: {functions.store.features('1')['title']}."
+    wrong = run_action("MostLinked[Neighbour[1, cites], written]", functions)
+    assert not wrong.ok and "cites" in wrong.observation  # the relations the nodes have are named
+    empty = run_action("MostLinked[Neighbour[6, cites], cites]", functions)
+    assert not empty.ok and "MostLinked got an empty list" in empty.observation
+
+
 def test_bad_arguments_say_what_is_valid(functions: GraphFunctions) -> None:
     assert "give it one node id, not a list" in run_action("Same[Neighbour[1, cites], cites, year]", functions).observation
     missing = run_action("Same[1, written, year]", functions)
@@ -72,7 +85,7 @@ def test_bad_arguments_say_what_is_valid(functions: GraphFunctions) -> None:
 
 
 def test_every_new_function_is_declared_once_and_answers_in_its_observation() -> None:
-    for name in ("MinDegree", "Same", "Contains", "Exists"):
+    for name in ("MinDegree", "Same", "Contains", "Exists", "MostLinked"):
         assert name in AGGREGATES and GRAPH_FUNCTIONS.get(name) is not None
     for name in ("Intersect", "Union"):  # lists for Count or Feature to read, like Matching
         assert name not in AGGREGATES and GRAPH_FUNCTIONS.get(name) is not None
