@@ -668,7 +668,7 @@ class _Reader:
             return None
         if entry.name == NAMED:
             return self.lang.named.get(normalise(text or ""))
-        if entry.name in HOPS and relation is not None:
+        if (entry.name in HOPS or entry.name in _AWAY) and relation is not None:  # the nodes the relation reaches
             sources = node_types[0] if node_types else None
             schema = self.lang.schema
             reached = {t for source in (sources or schema) for t in schema.get(source, {}).get(relation, ())}

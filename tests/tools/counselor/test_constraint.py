@@ -15,6 +15,7 @@ from graphreason.tools.counselor.constraint import (
     MAX_TEXT_CHARS,
     CounselorAction,
     chosen_skeleton,
+    consistent,
 )
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 from graphreason.tools.counselor.skeleton import Skeleton, parse_skeleton
@@ -466,6 +467,10 @@ def test_the_node_a_superlative_picks_shows_its_name_unless_a_feature_is_written
         ("The most common label among the papers with the fewest citations?", "fewest"),  # "most common": a mode
         ("Of the papers with the most citations, which has the fewest references?", None),  # both ways: both open
         ("How many papers does ReAct cite?", None),
+        ("Which single one of the articles Iron links to leads in outbound links?", "most"),  # "leads in"
+        ("Which of the articles Iron leads to has the most links?", "most"),  # "leads to": a link, not a lead
+        ("Point me to the one of the articles Iron links to with more outgoing links than any other.", "most"),
+        ("Which paper ReAct cites has fewer citations than any other?", "fewest"),
     ],
 )
 def test_the_way_a_questions_superlatives_go(question: str, way: str | None) -> None:
@@ -477,7 +482,39 @@ def test_the_node_most_of_a_list_link_to_is_decoded_under_its_skeleton(store: Gr
     planned = CounselorAction(store, question, skeleton=parse_skeleton("Feature[MostLinked[Neighbour[_]]]"))
     assert planned.complete("Feature[MostLinked[Neighbour[Retrieve[ReAct], cites], cites], title]")
     assert not planned.complete("Feature[MaxDegree[Neighbour[Retrieve[ReAct], cites], cites], title]")
-    assert not planned.complete("MostLinked[Neighbour[Retrieve[ReAct], cites], written], title]")
+    # back along the hop that made the list every member leads to ReAct itself: never asked
+    assert not planned.complete("Feature[MostLinked[Neighbour[Retrieve[ReAct], cites], cited_by], title]")
+    free = CounselorAction(store, question)
+    assert free.complete("Feature[MostLinked[Neighbour[Retrieve[ReAct], cites], cites], title]")
+    assert not free.complete("Feature[MostLinked[Neighbour[Retrieve[ReAct], cites], cited_by], title]")
+    # the node picked is of the type the relation reaches (an author), not the list's (a paper): its features
+    authors = CounselorAction(store, 'Which author are most of the papers "ReAct" cites written by?',
+                              skeleton=parse_skeleton("Feature[MostLinked[Neighbour[_]]]"))  # fmt: skip
+    assert authors.complete("Feature[MostLinked[Neighbour[Retrieve[ReAct], cites], written_by], name]")
+    assert not authors.complete("Feature[MostLinked[Neighbour[Retrieve[ReAct], cites], written_by], title]")
+
+
+@pytest.mark.parametrize(
+    ("question", "fits"),
+    [
+        ('Which paper is cited by the most of the papers "ReAct" cites?', True),
+        ('Which one of the papers "ReAct" cites has the most citations?', False),  # a member of the list
+        ('Of the papers "ReAct" cites, which is cited the most?', False),
+        ('Which label do most of the papers "ReAct" cites have?', False),  # a feature value: a mode
+    ],
+)
+def test_the_node_most_of_a_list_link_to_is_never_a_member_or_a_value(question: str, fits: bool) -> None:
+    wording = CounselorAction(_labelled_papers(), question).wording
+    assert consistent(parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), wording) is fits
+
+
+@pytest.mark.parametrize(
+    ("words", "same"),
+    [(("tagged", "tags", "tag"), True), (("added", "add"), True), (("called", "call"), True), (("staffed", "staff"), True),
+     (("passed", "passes"), True), (("county", "count"), False)],
+)
+def test_a_stem_has_one_spelling_whatever_the_suffix(words: tuple[str, ...], same: bool) -> None:
+    assert (len(content_words(" ".join(words))) == 1) is same
 
 
 def test_a_superlative_worded_one_way_never_picks_the_other_way(store: GraphStore) -> None:
@@ -609,6 +646,8 @@ def test_the_planners_likeliest_shape_that_fits_the_questions_words_is_the_one_t
         ('How many nodes are in at least one of the papers "ReAct" cites and the papers "Reflexion" cites?', "union"),
         ('Merging the papers "ReAct" cites and those "Reflexion" cites, how many are there?', "union"),
         ('How many papers appear in the papers "ReAct" cites as well as in those "Reflexion" cites?', "intersect"),
+        ('How many of the papers "ReAct" cites show up again among the papers "Reflexion" cites?', "intersect"),
+        ('How many of the papers "ReAct" cites also appear in those "Reflexion" cites?', "intersect"),
         ('What do the papers "ReAct" cites and those "Reflexion" cites have in common?', "intersect"),
         ('Count what is in the papers "ReAct" cites, in those "Reflexion" cites, or in both.', "union"),  # "or ... both"
         ('How many papers are both cited by "ReAct" and cited by "Reflexion", or by either?', None),  # both words
