@@ -69,7 +69,7 @@ def test_counselor_runs_native_tool_calls_on_the_graph() -> None:
         tools = _tools(body)
         assert set(tools) == {
             "retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "differing", "matching",
-            "mindegree", "same", "intersect", "union", "contains", "exists", "finish",
+            "mindegree", "same", "intersect", "union", "contains", "exists", "mostlinked", "finish",
         }
         assert set(tools["matching"]["parameters"]["required"]) == {"nodes", "key", "value"}
         assert set(tools["differing"]["parameters"]["required"]) == {"node", "relation", "key"}
