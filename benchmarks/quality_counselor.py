@@ -35,6 +35,7 @@ import json
 import subprocess
 import sys
 import tempfile
+from contextlib import nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -100,8 +101,7 @@ def main() -> None:
     trained = trained_graphs(card)
     family = (card.get("data") or {}).get("held_out_family")
     rows, by_shape, settings = {}, {}, None
-    with tempfile.TemporaryDirectory(prefix="counselor-quality-") as scratch:
-        tmp = args.keep or scratch
+    with nullcontext(args.keep) if args.keep else tempfile.TemporaryDirectory(prefix="counselor-quality-") as tmp:
         graphs = [g.strip().lower() for g in args.graphs.split(",") if g.strip()]
         logo_graphs = [g for g in graphs if kind_of(g, trained, family) in (UNSEEN, NEVER_TRAINED)]
         bare = [] if args.no_bare_names else logo_graphs

@@ -51,8 +51,8 @@ _MOST_WORDS = frozenset({"most", "greatest", "highest", "largest", "biggest", "m
 _FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing"})
 # Superlatives in other words: "leads in links" (not "leads to"), "more links than any other", "fewer ... than the rest"
 _LEADS = re.compile(r"\blead(?:s|ing)? in\b")
-_MORE_THAN_ALL = re.compile(r"\bmore\b[^?.]{0,80}?\bthan (?:any|all|every|each)(?: of the)? (?:other|others|one else|the rest)\b")
-_FEWER_THAN_ALL = re.compile(r"\b(?:fewer|less)\b[^?.]{0,80}?\bthan (?:any|all|every|each)(?: of the)? (?:other|others|one else|the rest)\b")
+_THAN_ALL = r"\b{}\b[^?.]{{0,80}}?\bthan (?:any|all|every|each)(?: of the)? (?:other|others|one else|the rest)\b"
+_MORE_THAN_ALL, _FEWER_THAN_ALL = re.compile(_THAN_ALL.format("more")), re.compile(_THAN_ALL.format("(?:fewer|less)"))
 _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
 _MODE = re.compile(r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b")  # a value's count, not a pick
 # What form a question's answer takes, read off its words (see answer_form)
