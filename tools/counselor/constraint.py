@@ -317,6 +317,14 @@ def _is_hop(entry: Entry) -> bool:
 
 
 
+def _two_hops(skeleton: Skeleton) -> bool:
+    """Whether ``skeleton`` takes a ``Neighbour`` of a ``Neighbour`` somewhere (a list reached from a list)."""
+    inner = [child for child in skeleton.children if child is not None]
+    if skeleton.name == "Neighbour" and any(child.name == "Neighbour" for child in inner):
+        return True
+    return any(_two_hops(child) for child in inner)
+
+
 def _leaf_count(skeleton: Skeleton) -> int:
     """How many named nodes (``_``) a skeleton holds."""
     return sum(1 if child is None else _leaf_count(child) for child in skeleton.children)
@@ -354,6 +362,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     if "MostLinked" in names and (wording.member or (wording.keys and not wording.values)):
         return False
     if wording.once and skeleton.name == "Degree":  # "distinct", "unique": not one node's own arcs
+        return False
+    if wording.through_any and not _two_hops(skeleton):  # "tagged with any of the tags of X": a hop from a hop
         return False
     if {"Same", "Differing"} & names and not (wording.keys or wording.compares):  # nothing compared with the subject
         return False
@@ -541,20 +551,26 @@ class _Reader:
         """A ``Retrieve``'s search text: a name the question quotes, whole, or text copied from the question
         outside its quotes or from an observation. A skeleton's named ``leaf`` may not start a quoted name an
         earlier leaf named (it could not end: :meth:`_new_leaf`) and, where the question gives a name for each of
-        the skeleton's named nodes, is one of those names (or text an observation shows)."""
+        the skeleton's named nodes, is one of those names (or text an observation shows). A question that quotes
+        no name but writes runs of words that are nodes' names (``name_runs``) is searched for one of those runs
+        (or text an observation shows), never for other words of it ("Find", "Wo")."""
         end = self._scan(stops)
         piece = self.text[self.pos : end]
         if len(piece) > MAX_TEXT_CHARS or "\n" in piece:
             raise _Dead
-        named_only = leaf and self.lang.leaves_named
-        sources = self.lang.observations if named_only else self.lang.wording.search_sources
+        wording = self.lang.wording
+        # a question that quotes no name but writes some node's name: that name, not any of its words
+        given = leaf and self.lang.leaves_named
+        named_only = given or bool(wording.name_runs)
+        names = wording.names if given else wording.name_runs or wording.names
+        sources = self.lang.observations if named_only else wording.search_sources
         copied = any(piece in source for source in sources)
         if end == len(self.text):  # unfinished
-            free = [name for name in self.lang.wording.names if not (leaf and normalise(name) in self.leaves)]
+            free = [name for name in names if not (leaf and normalise(name) in self.leaves)]
             if copied or any(name.startswith(piece) for name in free):
                 raise _End
             raise _Dead
-        if not piece.strip() or not (copied or piece in self.lang.wording.names):
+        if not piece.strip() or not (copied or piece in names):
             raise _Dead
         self.pos = end
         return piece

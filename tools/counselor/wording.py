@@ -86,6 +86,18 @@ _STEM_SYNONYMS = {
 # A node asked for among a list's own members ("which one of", "of the X, which", "the single one of"): the member
 # with the most links, never a node the members link to
 _MEMBER = re.compile(r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among) [^,?]{1,200}, (?:which|who)\b")
+# words that word what is asked, never the name asked about (a tag may be called "find" or "common")
+_ASKING_WORDS = _ASKING_BEFORE | frozenset(
+    "count number list enumerate give please confirm whether would could should does do did can like across each "
+    "one ones some every none also both either together common frequent often usual typical shared popular size "
+    "total".split()
+)
+# "the artists tagged with any of the tags given to X": what is asked about is reached from a list of X's
+# neighbours, two hops away; not after a verb that opens a yes/no ("does any of the papers ... have ...")
+_THROUGH_ANY = re.compile(
+    r"\b(?!(?:does|do|did|whether|would|if|is|are|was|were|can|could|will|has|have|had|there|find|see|name|show|tell"
+    r"|know)\b)[a-z]+ any (?:one )?of the\b"
+)  # nor after a word that asks ("can you find any of the papers ... whose label is ...")
 _HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b")  # a count asked for, even beside "which"
 _COUNT_PHRASE = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b")
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
@@ -194,6 +206,44 @@ def _value_pattern(store: GraphStore) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?![a-z0-9])")
 
 
+def written_name_runs(
+    store: GraphStore, question: str, names: Sequence[str], schema: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """Where ``question`` quotes no name: the runs of its words that are some node's whole name and could be the
+    name it asks about, as it writes them: those of :func:`question_names` (``names``), then, left to right, any
+    other run outside them, outside the feature values the question writes ("Human-Computer Interaction") and not
+    one itself ("Theory"), with a word of two letters or more that is not a function word, a word that words the
+    asking ("find", "count", "most", "common") or one of the ``schema``'s words (its relations, features and node
+    types, compared by stem). Last.fm's tags are words ("europa", "experimental"): "the artists
+    tagged europa" names a node that :func:`question_names` cannot tell from the words around it, while "Find",
+    "artists" and "tags" are no candidates. Empty where the question quotes a name."""
+    if quoted_names(question):
+        return ()
+    named = name_types(store)
+    stems = {_cut(word) for name in schema for word in _WORD.findall(name.lower().replace("_", " "))}
+    taken = [(m.start(), m.end()) for name in names for m in re.finditer(re.escape(name), question)]
+    taken += [(m.start(), m.end()) for m in _value_pattern(store).finditer(question.lower())]  # a label's words
+    words = [(m.start(), m.end(), unicodedata.normalize("NFKC", m.group()).casefold()) for m in _NAME_WORD.finditer(question)]
+    text_keys = set(store.text_keys.values())  # a name is no label, however few names a small graph has
+    values = {normalise(v) for key, found in feature_values(store).items() if key not in text_keys for v in found}
+
+    def naming(word: str) -> bool:
+        asking = word in _FUNCTION_WORDS or word in _ASKING_WORDS or word in _COUNTING or word in _MOST_WORDS
+        return len(word) >= 2 and not asking and word not in _FEWEST_WORDS and _cut(word) not in stems
+
+    found = list(names)
+    for index in range(len(words)):
+        for stop in range(index + 1, min(len(words), index + MAX_NAME_WORDS) + 1):
+            start, end = words[index][0], words[stop - 1][1]
+            run = [word for _, _, word in words[index:stop]]
+            text = " ".join(run)
+            if any(a < end and start < b for a, b in taken) or text not in named or text in values:
+                continue
+            if any(naming(word) for word in run):
+                found.append(_closed(question, start, end))
+    return tuple(dict.fromkeys(found))
+
+
 def _closed(question: str, start: int, end: int) -> str:
     """The name at ``start:end`` with its brackets balanced where the question writes them just outside its words
     ("Henry Wood (conductor)", whose last word is "conductor"; "(LP)2, an Adaptive ...", whose first is "LP")."""
@@ -206,9 +256,12 @@ def _closed(question: str, start: int, end: int) -> str:
 
 def _capitalised_inside(question: str, start: int, end: int) -> bool:
     """The word at ``start:end`` is capitalised where a sentence does not start, so it is written as a proper name
-    ("the articles Carbon links to"; not "Which ...", nor a word after a full stop), and has two letters or more."""
+    ("the articles Carbon links to"; not "Which ...", nor a word after a full stop), and has two letters or more. A
+    word in a script without capitals ("後藤真希") counts as capitalised."""
     before = question[:start].rstrip()
-    return end - start >= 2 and question[start].isupper() and bool(before) and before[-1] not in ".?!"
+    first = question[start]
+    proper = first.isupper() or (first.isalpha() and first.lower() == first.upper())
+    return end - start >= 2 and proper and bool(before) and before[-1] not in ".?!"
 
 
 def extreme_of(text: str) -> str | None:
@@ -448,6 +501,9 @@ class QuestionWording:
         self.names = question_names(store, question)
         # where search text may be copied from besides a name: the question outside its names, the observations
         self.search_sources = [_outside(question, self.names), *(text for text in observations if text)]
+        # where the question quotes no name, the runs of its words that may be the names it asks about (its names
+        # among them): a Retrieve's text is one of those, where there is any, not any text the question writes
+        self.name_runs = written_name_runs(store, question, self.names, [*relations, *features, *store.node_types()])
         self.asked_words = content_words(self.search_sources[0])  # the question's own words, not its names
         self.extreme = extreme_of(self.search_sources[0])  # the one way its superlatives go, if one
         self.form = answer_form(self.search_sources[0], self.extreme, features)  # yes/no, pick, number, or None
@@ -465,6 +521,7 @@ class QuestionWording:
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
         self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
+        self.through_any = bool(_THROUGH_ANY.search(self.search_sources[0].lower()))  # reached from any of a list
         # whether any node has a feature besides its name or title: where none does, a node's own feature is the
         # name the question already writes, so a question never asks for it
         names_only = set(store.text_keys.values())

@@ -228,8 +228,11 @@ def test_a_quoted_name_is_searched_whole(store: GraphStore) -> None:
     # without quotes, a run of the question's words that is a node's whole name is searched whole too
     unquoted = CounselorAction(store, "Who cites chain of thought these days?")
     assert question_names(store, "Who cites chain of thought these days?") == ("chain of thought",)
-    assert unquoted.complete("Retrieve[chain of thought]") and unquoted.complete("Retrieve[these days]")
+    assert unquoted.complete("Retrieve[chain of thought]") and not unquoted.complete("Retrieve[these days]")
     assert not unquoted.complete("Retrieve[chain of]") and not unquoted.complete("Retrieve[thought these]")
+    # a question that writes no node's name leaves the search text free
+    nameless = CounselorAction(store, "Who cites the paper on thoughts in chains these days?")
+    assert nameless.complete("Retrieve[thoughts in chains]") and nameless.complete("Retrieve[these days]")
 
 
 def test_under_a_skeleton_a_quoted_name_named_once_is_not_started_again(store: GraphStore) -> None:
@@ -716,6 +719,68 @@ def test_a_word_for_a_link_that_shares_no_stem_with_its_label_names_it(question:
     assert not language.complete(f"Degree[Retrieve[Nina Simone], {refused}]")
 
 
+def _tag_graph() -> GraphStore:
+    """Artists with a genre, their listeners and tags that are everyday words, as Last.fm's are (a few of them words
+    that ask, one a genre too)."""
+    store = GraphStore("tags", directed=True, text_keys={"artist": "name", "user": "name", "tag": "name"})
+    for node, name in (("a1", "Nina Simone"), ("a2", "Miles Davis")):
+        store.add_node(node, "artist", {"name": name, "genre": "jazz"})
+    store.add_node("u1", "user", {"name": "user 1"})
+    store.add_edge("u1", "a1", "listened", reverse_relation="listened_by")
+    tags = (("t1", "jazz"), ("t2", "find"), ("t3", "europa"), ("t4", "artists"), ("t5", "common"), ("t6", "\u5f8c\u85e4"))
+    for node, name in tags:
+        store.add_node(node, "tag", {"name": name})
+        store.add_edge("a2", node, "tagged", reverse_relation="tag_of")
+    return store
+
+
+@pytest.mark.parametrize(
+    ("question", "runs"),
+    [
+        ("Find which of the artists tagged europa has the fewest tags.", ("europa",)),
+        ("Would europa be among the tags given to Miles Davis?", ("Miles Davis", "europa")),
+        ("Which tag is most common among the tags of Nina Simone?", ("Nina Simone",)),
+        ("Fewest listeners among the artists tagged \u5f8c\u85e4?", ("\u5f8c\u85e4",)),
+        ('Find which of the artists tagged "europa" has the fewest tags.', ()),  # quoted: the quotes say where
+        ("Find which of the artists user 3 likes has the fewest tags.", ()),  # no node's name
+        ("Which of the artists tagged europa have the genre jazz?", ("europa",)),  # a value the question writes
+        ("Do some of the artists tagged europa listen?", ("europa",)),
+    ],
+)
+def test_an_unquoted_name_is_a_run_of_words_that_names_a_node(question: str, runs: tuple[str, ...]) -> None:
+    """Where a question quotes nothing, the runs of its words that are nodes' names are its candidate names: never a
+    word that asks ("find", "common"), one of the graph's own words ("artists", "tags") or a function word."""
+    store = _tag_graph()
+    wording = CounselorAction(store, question).wording
+    assert sorted(wording.name_runs) == sorted(runs)
+
+
+def test_a_name_in_a_script_without_capitals_is_written_as_a_name() -> None:
+    """A word of a caseless script that is a node's name reads as a name, as a capitalised word does."""
+    assert question_names(_tag_graph(), "Fewest listeners among the artists tagged \u5f8c\u85e4?") == ("\u5f8c\u85e4",)
+    assert question_names(_tag_graph(), "Fewest listeners among the artists tagged europa?") == ()
+
+
+def test_an_unquoted_name_is_searched_as_a_node_name_the_question_writes() -> None:
+    """Retrieve's text is one of the question's name runs, whole, when it writes any: not its first word, not a cut
+    word. The name of a node a skeleton's earlier leaf named is not started again."""
+    store = _tag_graph()
+    language = CounselorAction(store, "Find which of the artists tagged europa has the fewest tags.")
+    assert language.complete("Retrieve[europa]")
+    for wrong in ("Retrieve[Find]", "Retrieve[F]", "Retrieve[artists tagged europa]", "Retrieve[europa has]", "Retrieve[eu]"):
+        assert not language.complete(wrong), wrong
+    assert language.viable("Retrieve[eu") and not language.viable("Retrieve[Fi")
+    question = "Would europa be among the tags given to Miles Davis?"
+    shape = parse_skeleton("Contains[Neighbour[_], _]")
+    two = CounselorAction(store, question, skeleton=shape)
+    assert two.complete("Contains[Neighbour[Retrieve[Miles Davis], tagged], Retrieve[europa]]")
+    assert not two.viable("Contains[Neighbour[Retrieve[Miles Davis], tagged], Retrieve[Wo")
+    assert not two.viable("Contains[Neighbour[Retrieve[Miles Davis], tagged], Retrieve[Mi")
+    # text an observation shows may still be searched
+    seen = CounselorAction(store, "Find which of the artists tagged europa has the fewest tags.", ["The name feature of a1 are: Nina Simone."])
+    assert seen.complete("Retrieve[Nina Simone]")
+
+
 def test_one_click_away_from_a_page_is_what_it_links_to() -> None:
     store = GraphStore("pages", directed=True, text_keys={"article": "title"})
     for node in ("Moon", "Earth", "Sun"):
@@ -751,6 +816,16 @@ def test_the_skeleton_fits_what_the_question_asks_for_a_list_distinct_members_or
                   ("Differing[_]", 0.6), ("Count[Neighbour[Neighbour[_]]]", 0.4)) == "Count[Neighbour[Neighbour[_]]]"  # fmt: skip
     assert chosen(papers, 'How many of the papers "ReAct" cites are in the same area as it?',
                   ("Same[_]", 0.6), ("Count[Neighbour[Neighbour[_]]]", 0.4)) == "Same[_]"  # fmt: skip
+    # reached from any of a list: a hop from a hop, never one node's arcs; "does any of the ..." asks yes or no
+    hops = (("Degree[_]", 0.7), ("Count[Neighbour[Neighbour[_]]]", 0.3))
+    for question in ('Count the artists tagged with any of the tags "Nina Simone" is tagged with.',
+                     'Number of the tags of any of the artists tagged with "jazz"?'):  # fmt: skip
+        assert chosen(music, question, *hops) == "Count[Neighbour[Neighbour[_]]]", question
+    assert chosen(music, 'How many artists are tagged "jazz"?', *hops) == "Degree[_]"
+    asks = (("Exists[Matching[Neighbour[_]]]", 0.7), ("Exists[Matching[Neighbour[Neighbour[_]]]]", 0.3))
+    for question in ('Does any of the papers "ReAct" cites have the label Theory?',
+                     'Can you find any of the papers "ReAct" cites whose label is Theory?'):  # fmt: skip
+        assert chosen(papers, question, *asks) == "Exists[Matching[Neighbour[_]]]", question
 
 
 def test_a_counts_answer_is_a_number_an_observation_reports(store: GraphStore) -> None:
