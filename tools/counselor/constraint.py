@@ -31,7 +31,8 @@ write an Action that parses and names what exists:
   the numbered relation ("rated 3 out of 5": ``rated_3``), and a relation named in the passive keeps
   the one leading back (``cites`` beside ``cited_by``, read off the arcs: :meth:`~CounselorAction.voice_partners`);
   the feature shown for the node ``MaxDegree`` or ``MinDegree`` picks is left free where the question
-  writes out a feature, and is the node's name or title where it writes out none. Along a chain of
+  writes out a feature, and is the node's name or title where it writes out none, as is the feature of a
+  list whose names the question asks for ("list them"). Along a chain of
   hops from a named node, when the question writes out one relation for each hop, the hops take them
   nearest the name first, save that the one after "most" or "fewest" is a final ``MaxDegree``'s or
   ``MinDegree``'s (:meth:`~CounselorAction.spelled_hop`);
@@ -196,7 +197,11 @@ class CounselorAction:
         self.named_relations: dict[tuple[tuple[str, ...], str | None], list[str]] = {}
         # what the question names and how it words it (tools/counselor/wording.py)
         self.wording = QuestionWording(store, question, self.relations, self.features, self.observations)
-        self.ids = sorted(_ids_in(self.sources, store))
+        # ids the question writes outside its names ("Korea" inside "South Korea" is no id), or a name that is one,
+        # written as ids are (one token: "Carbon")
+        outside = [self.wording.search_sources[0], *self.observations]
+        whole = {name for name in self.wording.names if name in store and _TOKEN.fullmatch(name)}
+        self.ids = sorted(_ids_in(outside, store) | whole)
         # the functions a call may name at each nesting depth, decided once (the reader asks at every call)
         self.names_at_depth = {depth: {e.name for e in self.entries.values() if self.completable(e, depth)}
                          for depth in range(1, self.max_depth + 1)}
@@ -624,6 +629,7 @@ class _Reader:
         text: str | None = None
         key: str | None = None  # the feature argument read, for a value argument after it
         picked = False  # the first node argument is the node a MaxDegree or MinDegree picked: its feature is shown
+        listed = False  # the first node argument is a list whose names the question asks for
         hop = _is_hop(entry)  # a node, then a relation: the relation is one more hop of the node's chain
         chain: tuple[str | None, int] = (None, 0)
         back: frozenset[str] = frozenset()  # the relations leading back to where the list came from
@@ -641,7 +647,7 @@ class _Reader:
                 search=None if name != NAMED else "leaf" if shape is None else "free",
                 chain=(*chain, name) if hop and param.kind is RELATION else None,
                 key=key if index and entry.params[index - 1].kind is FEATURE_KEY else None,
-                shown=picked, avoid=back,
+                shown=picked, avoid=back, listed=listed,
             )  # fmt: skip
             if param.kind is NODE:
                 if not node_types:
@@ -651,6 +657,8 @@ class _Reader:
                         self.pending_names.pop()
                     chain = (self.chain_name, self.chain_hops)
                     picked = self.last_call in _PICKS
+                    # a list's names asked ("list them"): the Feature of a call's nodes
+                    listed = name == "Feature" and self.last_call is not None and self.lang.wording.form == "list"
                     if name in _AWAY and self.last_hop is not None:
                         back = reverse_relations(self.lang.store).get(self.last_hop, frozenset())
                 node_types.append(value)  # type: ignore[arg-type]
@@ -706,6 +714,7 @@ class _Reader:
         key: str | None = None,
         shown: bool = False,
         avoid: frozenset[str] = frozenset(),
+        listed: bool = False,
     ) -> object:
         """One argument; returns a node argument's types, a relation's name or a search text (else None)."""
         if kind is NODE:
@@ -725,7 +734,7 @@ class _Reader:
         if kind is FEATURE_KEY:
             valid = self._names_of(subject, self.lang.features, self._features_of)
             spelled = [feature for feature in valid if feature in self.lang.wording.spelled]
-            if shown and not spelled:  # the node MaxDegree or MinDegree picked, no feature written out: its name
+            if (shown or listed) and not spelled:  # a picked node, a list's names: no feature written, the name
                 keys = {self.lang.store.text_keys.get(node_type) for node_type in subject or ()}
                 return self._choice([feature for feature in valid if feature in keys] or valid, stop)
             return self._choice(spelled if spelled and not shown else valid, stop)

@@ -128,6 +128,33 @@ def test_ids_come_from_the_question_and_the_observations(store: GraphStore) -> N
     assert {"title", "name", "year"} <= set(seen.features)
 
 
+def test_an_id_inside_a_name_is_no_id() -> None:
+    """Where ids are titles (Wikispeedia), a word of a longer name the question writes is not that id: "Korea" in
+    "South Korea" is the name's word, not the article Korea; a name that is an id whole is one."""
+    pages = GraphStore("pages", directed=True, text_keys={"article": "title"})
+    for node in ("Korea", "South Korea", "Giant Panda", "Carbon"):
+        pages.add_node(node, "article", {"title": node})
+    pages.add_edge("Korea", "South Korea", "links_to", reverse_relation="linked_from")
+    quoted = CounselorAction(pages, 'How many link to both "South Korea" and "Giant Panda"?')
+    assert quoted.ids == [] and not quoted.complete("Degree[Korea, linked_from]")
+    bare = CounselorAction(pages, "How many link to both South Korea and Carbon?")
+    assert bare.ids == ["Carbon"] and bare.complete("Degree[Carbon, linked_from]")
+    assert CounselorAction(pages, "Does Korea link to South Korea?").ids == ["Korea"]
+
+
+def test_a_list_whose_names_are_asked_shows_its_names() -> None:
+    """"List them" with no feature written out: the Feature of the list is its nodes' name; a feature written out
+    is that feature."""
+    papers = _labelled_papers()
+    shape = parse_skeleton("Feature[Neighbour[_]]")
+    named = CounselorAction(papers, 'The papers "ReAct" cites: list them.', skeleton=shape)
+    assert named.complete("Feature[Neighbour[Retrieve[ReAct], cites], title]")
+    assert not named.complete("Feature[Neighbour[Retrieve[ReAct], cites], label]")
+    labels = CounselorAction(papers, 'List the labels of the papers "ReAct" cites.', skeleton=shape)
+    assert labels.complete("Feature[Neighbour[Retrieve[ReAct], cites], label]")
+    assert not labels.complete("Feature[Neighbour[Retrieve[ReAct], cites], title]")
+
+
 def test_finish_waits_for_an_observation(store: GraphStore) -> None:
     first_step = CounselorAction(store, QUESTION)
     assert not first_step.viable("Fin")  # an answer is read off an observation, never guessed first
