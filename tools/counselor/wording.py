@@ -86,18 +86,17 @@ _STEM_SYNONYMS = {
 # A node asked for among a list's own members ("which one of", "of the X, which", "the single one of"): the member
 # with the most links, never a node the members link to
 _MEMBER = re.compile(r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among) [^,?]{1,200}, (?:which|who)\b")
-# words that word what is asked, never the name asked about (a tag may be called "find" or "common")
-_ASKING_WORDS = _ASKING_BEFORE | frozenset(
+# words that word what is asked or counted, never the name asked about (a tag may be called "find" or "common")
+_ASKING_WORDS = _FUNCTION_WORDS | _ASKING_BEFORE | _COUNTING | _MOST_WORDS | _FEWEST_WORDS | frozenset(
     "count number list enumerate give please confirm whether would could should does do did can like across each "
     "one ones some every none also both either together common frequent often usual typical shared popular size "
     "total".split()
 )
 # "the artists tagged with any of the tags given to X": what is asked about is reached from a list of X's
-# neighbours, two hops away; not after a verb that opens a yes/no ("does any of the papers ... have ...")
-_THROUGH_ANY = re.compile(
-    r"\b(?!(?:does|do|did|whether|would|if|is|are|was|were|can|could|will|has|have|had|there|find|see|name|show|tell"
-    r"|know)\b)[a-z]+ any (?:one )?of the\b"
-)  # nor after a word that asks ("can you find any of the papers ... whose label is ...")
+# neighbours, two hops away; not after a word that opens a yes/no ("does any of the papers ... have ...") or that
+# asks ("can you find any of the papers ... whose label is ...")
+_NOT_THROUGH = _YES_NO_START | frozenset("whether would if will had there find see name show tell know".split())
+_THROUGH_ANY = re.compile(rf"\b(?!(?:{'|'.join(sorted(_NOT_THROUGH))})\b)[a-z]+ any (?:one )?of the\b")
 _HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b")  # a count asked for, even beside "which"
 _COUNT_PHRASE = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b")
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
@@ -165,7 +164,7 @@ def question_names(store: GraphStore, question: str) -> tuple[str, ...]:
     if quoted or not question:
         return quoted
     named = name_types(store)
-    words = [(m.start(), m.end(), unicodedata.normalize("NFKC", m.group()).casefold()) for m in _NAME_WORD.finditer(question)]
+    words = _name_words(question)
     values = [(m.start(), m.end()) for m in _value_pattern(store).finditer(question.lower())] if words else []
 
     def inside_value(start: int, end: int) -> bool:  # "Information" in the label "Information Retrieval"
@@ -223,13 +222,10 @@ def written_name_runs(
     stems = {_cut(word) for name in schema for word in _WORD.findall(name.lower().replace("_", " "))}
     taken = [(m.start(), m.end()) for name in names for m in re.finditer(re.escape(name), question)]
     taken += [(m.start(), m.end()) for m in _value_pattern(store).finditer(question.lower())]  # a label's words
-    words = [(m.start(), m.end(), unicodedata.normalize("NFKC", m.group()).casefold()) for m in _NAME_WORD.finditer(question)]
-    text_keys = set(store.text_keys.values())  # a name is no label, however few names a small graph has
-    values = {normalise(v) for key, found in feature_values(store).items() if key not in text_keys for v in found}
+    words, values = _name_words(question), _label_values(store)
 
     def naming(word: str) -> bool:
-        asking = word in _FUNCTION_WORDS or word in _ASKING_WORDS or word in _COUNTING or word in _MOST_WORDS
-        return len(word) >= 2 and not asking and word not in _FEWEST_WORDS and _cut(word) not in stems
+        return len(word) >= 2 and word not in _ASKING_WORDS and _cut(word) not in stems
 
     found = list(names)
     for index in range(len(words)):
@@ -242,6 +238,19 @@ def written_name_runs(
             if any(naming(word) for word in run):
                 found.append(_closed(question, start, end))
     return tuple(dict.fromkeys(found))
+
+
+def _name_words(question: str) -> list[tuple[int, int, str]]:
+    """``(start, end, word)`` of each of ``question``'s words as a node's name is compared (:func:`normalise`)."""
+    return [(m.start(), m.end(), unicodedata.normalize("NFKC", m.group()).casefold()) for m in _NAME_WORD.finditer(question)]
+
+
+@per_store
+def _label_values(store: GraphStore) -> frozenset[str]:
+    """The values, normalised, of the features with few values that are not a name or title (a name is no label,
+    however few names a small graph has)."""
+    text_keys = set(store.text_keys.values())
+    return frozenset(normalise(v) for key, found in feature_values(store).items() if key not in text_keys for v in found)
 
 
 def _closed(question: str, start: int, end: int) -> str:
