@@ -5,6 +5,8 @@ clone finds the same ``../shared`` data), then times, with ``GRAPHREASON_CACHE``
 folder and ``CI=true``:
 
 * ``make .venv``: the set-up (the package caches of pip and uv are whatever this machine has);
+* ``make dev``: the dev extras the suite needs (pytest, ruff, pyspark, the server), which ``make test``
+  would otherwise install first;
 * ``make test``: ruff, the import contracts, the docs build and pytest (its own seconds are read from
   pytest's summary line, with the count of tests passed and failed);
 * ``make demo`` twice: once on the cache the suite left, once more warm.
@@ -59,6 +61,10 @@ def main() -> None:
     figures.update(setup_s=setup_s, setup_ok=code == 0)
     if code != 0:
         raise SystemExit(f"make .venv failed:\n{tail}")
+    dev_s, code, tail = timed(["make", "dev"], args.where, env, logs / "dev.log")
+    figures.update(dev_setup_s=dev_s, dev_setup_ok=code == 0)
+    if code != 0:
+        raise SystemExit(f"make dev failed:\n{tail}")
     test_s, code, tail = timed(["make", "test"], args.where, env, logs / "test.log")
     summary = re.findall(r"=+ (.*?) in ([\d.]+)s", tail)
     counts = summary[-1][0] if summary else ""

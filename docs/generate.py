@@ -446,7 +446,9 @@ def plots() -> list[Path]:
     if releases:
         fig, ax = plt.subplots(figsize=(6, 4))
         labels = [f"{date[:10]} {commit}" for date, commit, _ in releases]
+        # make test installed the dev extras itself until fresh_clone.py timed `make dev` apart (dev_setup_s)
         for key, label in (("pytest_s", "pytest in make test"), ("make_test_s", "make test in all"),
+                           ("dev_setup_s", "make dev (dev extras, before make test)"),
                            ("demo_warm_s", "make demo, warm")):  # fmt: skip
             ax.plot(labels, [f.get(key) for _, _, f in releases], "o-", label=label)
         ax.axhline(300, color="grey", linestyle=":", label="5-minute target (suite)")
