@@ -122,6 +122,9 @@ _TOKEN = re.compile(r"[A-Za-z0-9_#:.\-]+")
 _SEPARATOR = ", "
 _LABEL = re.compile(r"Action \d{1,3}: ")
 _NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
+# the yes or no a membership or existence observation ends with, and the words that may turn a yes/no question round
+_YES_NO_SEEN = re.compile(r"\bis: (yes|no)\.?\s*$")
+_NEGATED = re.compile(r"\b(?:not|no|none|never|nothing|neither|nor|without|lacks?|lacking|fails?)\b|n't\b")
 _WHOLE_NUMBER = re.compile(r"(?<![\w.])-?\d{1,12}(?:\.\d{1,6})?(?![\w]|\.\d)")  # a number as a value, not in a word
 _NUMBER_PREFIX = re.compile(r"-?(?:\d{1,12}(?:\.\d{0,6})?)?")
 _LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?")
@@ -223,6 +226,10 @@ class CounselorAction:
         self.answer_sources = [_values_part(text) for text in self.observations]
         # a count's answer is a number an observation reports (none reported: any number)
         self.numbers = {m.group() for text in self.answer_sources for m in _WHOLE_NUMBER.finditer(text)}
+        # a yes/no answer is the one the latest yes/no observation gives ("Whether the list holds anything is: yes."),
+        # unless the question words a negation ("none of", "not among"), which may turn it round; none seen: either
+        seen = [found.group(1) for text in self.observations if (found := _YES_NO_SEEN.search(text))]
+        self.yes_no = seen[-1] if seen and not _NEGATED.search(question.lower()) else None
 
     def _listed_answer(self) -> str | None:
         """The items of the last observation that shows a list of values, joined by ``", "`` (None: none does)."""
@@ -876,7 +883,7 @@ class _Reader:
         if self.lang.answer_kind == "number":
             return bool(_NUMBER.fullmatch(answer)) and (not self.lang.numbers or answer in self.lang.numbers)
         if self.lang.answer_kind == "yes/no":
-            return answer in ("yes", "no")
+            return answer == self.lang.yes_no if self.lang.yes_no else answer in ("yes", "no")
         if self._found(answer, whole=True) or (self.lang.one_value is None and _NUMBER.fullmatch(answer)):
             return True
         items = answer.split(_SEPARATOR)
@@ -887,7 +894,7 @@ class _Reader:
             numbers = self.lang.numbers
             return bool(_NUMBER_PREFIX.fullmatch(text)) and (not numbers or any(n.startswith(text) for n in numbers))
         if self.lang.answer_kind == "yes/no":
-            return "yes".startswith(text) or "no".startswith(text)
+            return any(word.startswith(text) for word in ([self.lang.yes_no] if self.lang.yes_no else ["yes", "no"]))
         if self._found(text, whole=False) or (self.lang.one_value is None and _NUMBER_PREFIX.fullmatch(text)):
             return True
         if text.endswith(","):  # half of a separator

@@ -15,6 +15,7 @@ It reads the graph's names, arcs and values to understand the question's words; 
 
 from __future__ import annotations
 
+import random
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -39,6 +40,9 @@ _PASSIVE_BEFORE = frozenset({"is", "are", "was", "were", "be", "been", "being", 
 # Words for a link that do not share its relation's root, by the roots they may stand for (whichever the graph's
 # relations have): "X points to" links, "the papers X references" cites. English, not any one graph's wording.
 # and in a graph with no relation of its own for links, "X links to" cites.
+# "X cites by name", "by title": a way to show the list, not the agent of a passive
+_BY_FEATURE = [["by", word] for word in ("name", "names", "title", "titles")]
+_ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out": no link is meant
 _ROOT_SYNONYMS = {"poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",)}
 # A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
 # a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
@@ -73,7 +77,10 @@ _BOTH_WAY = re.compile(
 _UNLIKE = re.compile(r"n't\b|\bnot\b|\boutside\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*")
 _ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
 # A list asked for by name ("list", "name them", "spell out"), where nothing asks for a count or a pick
-_LIST_PHRASE = re.compile(r"\blist\b|\bnames\b|\bname (?:them|all|each|every)\b|\benumerate\b|\bspell out\b|\bevery one of\b")
+_LIST_PHRASE = re.compile(
+    r"\blist\b|\bnames\b|\bname (?:them|all|each|every)\b|\benumerate\b|\bspell out\b|\bevery one of\b|\bby name\b"
+    r"|(?:^|[.?!:]\s+)all of\b"  # "All of the papers X cites?": a sentence that opens with it
+)
 # Counted once each: what one node's arcs never need ("distinct", "unique", "without duplicates", "counted once")
 _DISTINCT = re.compile(r"\bdistinct\b|\bunique\b|\bduplicat\w*|\bonce\b|\btwice\b")
 # Words for a link that share no stem with its relation's label, and the words they stand for (stemmed as the
@@ -98,7 +105,7 @@ _ASKING_WORDS = _FUNCTION_WORDS | _ASKING_BEFORE | _COUNTING | _MOST_WORDS | _FE
 _NOT_THROUGH = _YES_NO_START | frozenset("whether would if will had there find see name show tell know".split())
 _THROUGH_ANY = re.compile(rf"\b(?!(?:{'|'.join(sorted(_NOT_THROUGH))})\b)[a-z]+ any (?:one )?of the\b")
 _HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b")  # a count asked for, even beside "which"
-_COUNT_PHRASE = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b")
+_COUNT_PHRASE = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b|\b(?:size|amount|quantity) of\b")
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
 def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
@@ -113,21 +120,29 @@ def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
     return {name: frozenset(types) for name, types in found.items()}
 
 
+REVERSE_SAMPLE = 64  # arcs of each relation read to tell which relations lead back
+
+
 @per_store
 def reverse_relations(store: GraphStore) -> dict[str, frozenset[str]]:
     """``relation -> the relations that lead back`` (``cites`` -> ``cited_by``; a symmetric one to itself), read
-    from the first arcs of each relation, once per store (again when it grows)."""
+    once per store (again when it grows) from up to :data:`REVERSE_SAMPLE` arcs of each relation, one per node
+    from nodes taken in a fixed shuffled order: a relation leads back only where it reverses every arc read.
+    Where many links run both ways (Wikispeedia), the arcs of the first few nodes read ``linked_from`` as its
+    own reverse."""
+    nodes = list(store.nodes())
+    random.Random(0).shuffle(nodes)
     arcs: dict[str, list[tuple[str, str]]] = {}
-    for node in store.nodes():
+    for node in nodes:
         for relation in store.relations(node):
-            if len(arcs.setdefault(relation, [])) < 3:
+            if len(arcs.setdefault(relation, [])) < REVERSE_SAMPLE:
                 arcs[relation] += [(node, other) for other in store.neighbors(node, relation)[:1]]
     found: dict[str, frozenset[str]] = {}
     for relation, pairs in arcs.items():
         if pairs:
             back = set(store.relations(pairs[0][1]))
             for source, target in pairs:
-                back &= {r for r in store.relations(target) if source in store.neighbors(target, r)}
+                back = {r for r in back if source in store.neighbors(target, r)}
             found[relation] = frozenset(back)
     return found
 
@@ -654,12 +669,15 @@ class QuestionWording:
             root = own if own in wanted else next((r for r in _ROOT_SYNONYMS.get(own, ()) if r in wanted), None)
             if root is None or any(a <= start < b for a, b, _ in spans):
                 continue
+            if own in _ROOT_SYNONYMS and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _ADDRESSED:
+                continue  # "Point me to the one ...", "click us through": the asker addressed, not a link
             if _nearest_name(spans, start, stop) != 0:  # nearer another name
                 continue
             following = [w for _, _, w in self.words[index + 1 : index + 3]]
             before = {w for _, _, w in self.words[max(0, index - 2) : index]}
             # "cited by", "linked to by", "one click away from": the words after it name the link's source
             passive = bool(following) and (following[0] in _BACKWARD or following[:2] in (["to", "by"], ["away", "from"]))
+            passive = passive and following[:2] not in _BY_FEATURE  # "cites, by name": no agent follows "by" there
             passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
             mentions.append((start, stop, root, passive, self._way(index, own, before)))
         if len(mentions) != total:
@@ -695,8 +713,9 @@ class QuestionWording:
 
     def _last_word(self, index: int, words: set[str]) -> bool:
         """The question's word at ``index`` is one of ``words`` and ends a clause (nothing but punctuation or the
-        question's end follows): "most links in?" but not "links in the list"."""
+        question's end follows) or a comparison's first side ("fewer links in than the others"): "most links
+        in?" but not "links in the list"."""
         if index >= len(self.words) or self.words[index][2] not in words:
             return False
         rest = self.question[self.words[index][1] :].lstrip()
-        return not rest or not rest[0].isalnum()
+        return not rest or not rest[0].isalnum() or self.words[index + 1 : index + 2][0][2] == "than"

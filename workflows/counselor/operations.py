@@ -41,6 +41,9 @@ EMBEDDING_WEIGHT = 2.0  # the unit embedding's scale beside the two unit TF-IDF 
 # a name in double quotes (straight or curly) says nothing about the operation: it becomes one placeholder word
 _QUOTED = re.compile(r'"[^"\n]{1,200}"|\u201c[^\u201d\n]{1,200}\u201d')
 QUOTED_NAME = " qname "
+# Words that ask for a count as "number of" does: the planner reads them all as that one phrase, so which word a
+# question counts with never sways how many hops it takes ("the size of the artists X listened to": one)
+_COUNT_WORDS = re.compile(r"\b(?:size|amount|quantity) of\b", re.IGNORECASE)
 # the two feature families: word uni- and bigrams, character 2-5-grams inside word boundaries
 ANALYZERS: dict[str, dict[str, Any]] = {
     "words": {"analyzer": "word", "ngram_range": (1, 2)},
@@ -55,7 +58,7 @@ def planner_text(question: str, names: Sequence[str] = ()) -> str:
     text = _QUOTED.sub(QUOTED_NAME, question)
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, QUOTED_NAME)
-    return text
+    return _COUNT_WORDS.sub("number of", text)
 
 
 class PlannerError(ValueError):

@@ -147,9 +147,11 @@ def test_a_list_whose_names_are_asked_shows_its_names() -> None:
     is that feature."""
     papers = _labelled_papers()
     shape = parse_skeleton("Feature[Neighbour[_]]")
-    named = CounselorAction(papers, 'The papers "ReAct" cites: list them.', skeleton=shape)
-    assert named.complete("Feature[Neighbour[Retrieve[ReAct], cites], title]")
-    assert not named.complete("Feature[Neighbour[Retrieve[ReAct], cites], label]")
+    for question in ('The papers "ReAct" cites: list them.', 'All of the papers "ReAct" cites?',
+                     'Give me all of the papers "ReAct" cites by name.'):  # fmt: skip
+        named = CounselorAction(papers, question, skeleton=shape)
+        assert named.complete("Feature[Neighbour[Retrieve[ReAct], cites], title]"), question
+        assert not named.complete("Feature[Neighbour[Retrieve[ReAct], cites], label]"), question
     labels = CounselorAction(papers, 'List the labels of the papers "ReAct" cites.', skeleton=shape)
     assert labels.complete("Feature[Neighbour[Retrieve[ReAct], cites], label]")
     assert not labels.complete("Feature[Neighbour[Retrieve[ReAct], cites], title]")
@@ -820,6 +822,34 @@ def test_one_click_away_from_a_page_is_what_it_links_to() -> None:
     assert into.complete("Degree[Retrieve[Moon], linked_from]") and not into.complete("Degree[Retrieve[Moon], links_to]")
 
 
+def test_links_that_often_run_both_ways_keep_their_two_directions_apart() -> None:
+    """Where the first pages link each other both ways, ``linked_from`` still leads back by ``links_to`` only
+    (arcs are read from all over the store), so "linked from X" takes ``links_to``; "Point me to" names no
+    link, and "fewer links in than the others" runs back."""
+    store = GraphStore("pages", directed=True, text_keys={"article": "title"})
+    names = [f"Page {i}" for i in range(40)] + ["Kevin Spacey", "Neil Young", "Star Wars", "Theatre"]
+    for name in names:
+        store.add_node(name, "article", {"title": name})
+    for i in range(0, 40, 2):  # the first pages: pairs that link each other
+        store.add_edge(names[i], names[i + 1], "links_to", reverse_relation="linked_from")
+        store.add_edge(names[i + 1], names[i], "links_to", reverse_relation="linked_from")
+    for source, target in (("Kevin Spacey", "Neil Young"), ("Kevin Spacey", "Star Wars"), ("Theatre", "Star Wars"),
+                           ("Page 3", "Theatre"), ("Theatre", "Kevin Spacey")):  # fmt: skip
+        store.add_edge(source, target, "links_to", reverse_relation="linked_from")
+    assert reverse_relations(store) == {"links_to": {"linked_from"}, "linked_from": {"links_to"}}
+    question = 'Point me to the one of the articles linked from "Kevin Spacey" with fewer links in than all the others.'
+    language = CounselorAction(store, question)
+    assert language.complete("Feature[MinDegree[Neighbour[Retrieve[Kevin Spacey], links_to], linked_from], title]")
+    for first, second in (("linked_from", "linked_from"), ("links_to", "links_to"), ("linked_from", "links_to")):
+        assert not language.complete(f"Feature[MinDegree[Neighbour[Retrieve[Kevin Spacey], {first}], {second}], title]")
+
+
+def test_the_size_of_a_list_is_a_count() -> None:
+    for question in ('I need the size of the artists "user 413" listened to.', "What amount of papers cite it?"):
+        assert answer_form(question, None) == "number", question
+    assert answer_form('Which of the artists "user 413" listened to is the most popular?', "most") != "number"
+
+
 def test_the_skeleton_fits_what_the_question_asks_for_a_list_distinct_members_or_a_comparison() -> None:
     papers, music = _labelled_papers(), _music_graph()
 
@@ -865,3 +895,18 @@ def test_a_counts_answer_is_a_number_an_observation_reports(store: GraphStore) -
     unread = CounselorAction(store, 'How many papers does "Chain of Thought" cite?', ["No node matches."],
                              skeleton=Skeleton("Degree", (None,)))  # fmt: skip
     assert unread.complete("Finish[0]")  # no number reported: any number, as before
+
+
+def test_a_yes_no_answer_is_the_one_its_observation_gives_unless_the_question_negates() -> None:
+    shape = parse_skeleton("Contains[Neighbour[_], _]")
+    seen = ["Whether the list holds a1 is: yes."]
+    asked = CounselorAction(_music_graph(), 'Is "Nina Simone" among the artists "user 1" listened to?', seen, skeleton=shape)
+    assert asked.complete("Finish[yes]") and not asked.complete("Finish[no]") and not asked.viable("Finish[n")
+    no = ["Whether the list holds anything is: no."]
+    exists = CounselorAction(_music_graph(), 'Does any artist "user 1" listened to have the tag "jazz"?', no,
+                             skeleton=parse_skeleton("Exists[Matching[Neighbour[_]]]"))  # fmt: skip
+    assert exists.complete("Finish[no]") and not exists.complete("Finish[yes]")
+    negated = CounselorAction(_music_graph(), 'Is "Nina Simone" not among the artists "user 1" listened to?', seen, skeleton=shape)
+    assert negated.complete("Finish[yes]") and negated.complete("Finish[no]")
+    before = CounselorAction(_music_graph(), 'Is "Nina Simone" among the artists "user 1" listened to?', skeleton=shape)
+    assert before.answer_kind == "yes/no" and before.yes_no is None  # nothing observed yet
