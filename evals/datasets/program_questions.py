@@ -52,7 +52,9 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # rules for a question's answer form, which were fitted by reading ``others``' failures: no rule has seen it.
 # ``fresh`` was written after ``later``'s rules, and names relations in phrases of its own (:data:`_FRESH_LEXICON`)
 # that no other family, and so no training set, uses.
-EVAL_ONLY_FAMILIES = ("others", "later", "fresh")
+# ``spoken`` was written in one sitting before any question of it was asked, by the words a user might type, and
+# is reported as first measured: no rule was fitted to it.
+EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken")
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -257,6 +259,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "For {s}, what {key} is on record?"), ("others", "Do you happen to know {s}'s {key}?"),
         ("later", "Look up {s} and tell me its {key}."), ("later", "{s} is listed with which {key}?"),
         ("fresh", "Remind me: {s} has what {key}?"), ("fresh", "I'm after the {key} that goes with {s}."),
+        ("spoken", "Quick question about {s}: what's its {key}?"),
+        ("spoken", "What {key} is given for {s}?"),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -267,6 +271,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "What's the total count of {set}?"), ("others", "Give me a count of {set}, please."),
         ("later", "Could you work out how many there are of {set}?"), ("later", "I need the size of {set}."),
         ("fresh", "How many items are in {set}?"), ("fresh", "What count do you get for {set}?"),
+        ("spoken", "Can you tell me the number of {set}?"),
+        ("spoken", "How many of {set} are there in total?"),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -277,6 +283,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Which ones make up {set}? Give their names."), ("others", "Show me the names of {set}."),
         ("later", "Can you list every one of {set}?"), ("later", "Give me all of {set} by name."),
         ("fresh", "Spell out {set} for me."), ("fresh", "What do {set} consist of? Names please."),
+        ("spoken", "Who or what are {set}? Just the names."),
+        ("spoken", "Show me {set}."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -287,6 +295,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "What's the total of {set}, each counted once?"), ("others", "Give me a count of {set}, please."),
         ("later", "How big is {set}, without counting anything twice?"), ("later", "Tally up {set}, counting each only once."),
         ("fresh", "How many unique ones are there in {set}?"), ("fresh", "Without duplicates, how many are {set}?"),
+        ("spoken", "Counting each one a single time, how many of {set} are there?"),
+        ("spoken", "How many different ones are {set}?"),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -299,6 +309,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Looking at {set}, which has the largest number of {noun}?"),
         ("later", "Who among {set} has the biggest count of {noun}?"), ("later", "Point me to the one of {set} with more {noun} than any other."),
         ("fresh", "Which single one of {set} leads in {noun}?"), ("fresh", "Of all {set}, whose {noun} are the most numerous?"),
+        ("spoken", "Of {set}, which one has got the most {noun}?"),
+        ("spoken", "Which of {set} is ahead on {noun}?"),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -311,6 +323,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Looking at {set}, which has the smallest number of {noun}?"),
         ("later", "Who among {set} has the lowest count of {noun}?"), ("later", "Point me to the one of {set} with fewer {noun} than all the others."),
         ("fresh", "Which one of {set} trails everyone in {noun}?"), ("fresh", "Of all {set}, whose {noun} are the fewest?"),
+        ("spoken", "Of {set}, which one has got the fewest {noun}?"),
+        ("spoken", "Which of {set} is lowest on {noun}?"),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -321,6 +335,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Looking at {set}, what {key} appears most frequently?"), ("others", "What {key} is most typical of {set}?"),
         ("later", "Across {set}, which {key} comes up the most?"), ("later", "What's the {key} you see most often in {set}?"),
         ("fresh", "Which {key} is the commonest among {set}?"), ("fresh", "If you tally the {key} over {set}, which wins?"),
+        ("spoken", "What {key} do most of {set} have?"),
+        ("spoken", "Which {key} is the most popular among {set}?"),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -332,6 +348,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Looking at {set}, which {t} appears most frequently in their {noun}?"), ("others", "Which {t} is most typical of the {noun} of {set}?"),
         ("later", "Across {set}, which {t} comes up the most in their {noun}?"), ("later", "What's the {t} you see most often in the {noun} of {set}?"),
         ("fresh", "If you tally the {noun} of {set}, which {t} wins?"), ("fresh", "Which {t} recurs most in the {noun} of {set}?"),
+        ("spoken", "Which {t} turns up most often when you look at the {noun} of {set}?"),
+        ("spoken", "Going through the {noun} of {set}, which {t} is the most frequent?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -344,6 +362,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "How many of {set} are marked with the {key} {value}?"),
         ("later", "How many of {set} fall under the {key} {value}?"), ("later", "Of all {set}, what number have {value} for {key}?"),
         ("fresh", "How many of {set} are listed under {key} {value}?"), ("fresh", "Among {set}, what's the number with {key} set to {value}?"),
+        ("spoken", "How many of {set} have {value} as {key}?"),
+        ("spoken", "Of {set}, how many have a {key} of {value}?"),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -356,6 +376,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "How many of {set} carry {s}'s {key} too?"),
         ("later", "For how many of {set} is the {key} identical to {s}'s?"), ("later", "Count the members of {set} that have {s}'s {key} as well."),
         ("fresh", "How many of {set} are in the same {key} as {s}?"), ("fresh", "How many of {set} have a {key} like {s}'s?"),
+        ("spoken", "Of {set}, how many are the same {key} as {s}?"),
+        ("spoken", "How many of {set} share a {key} with {s}?"),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -368,6 +390,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "How many of {set} don't have {s}'s {key}?"),
         ("later", "For how many of {set} is the {key} different from {s}'s?"), ("later", "Count the members of {set} whose {key} isn't {s}'s."),
         ("fresh", "How many of {set} are outside {s}'s {key}?"), ("fresh", "In {set}, how many have a {key} that is not {s}'s?"),
+        ("spoken", "How many of {set} have some {key} other than {s}'s?"),
+        ("spoken", "Of {set}, how many don't match {s} on {key}?"),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -379,6 +403,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "What number of nodes do {set} and {set2} share?"), ("others", "Count the common members of {set} and {set2}."),
         ("later", "How many nodes appear in {set} as well as in {set2}?"), ("later", "Find the number of nodes that {set} and {set2} have in common."),
         ("fresh", "How many of {set} show up again among {set2}?"), ("fresh", "What is the count of nodes found in {set} and in {set2} alike?"),
+        ("spoken", "How many are in common between {set} and {set2}?"),
+        ("spoken", "How many nodes are shared by {set} and {set2}?"),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -391,6 +417,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Count everything that is in {set}, in {set2}, or in both."),
         ("later", "Merging {set} and {set2}, how many different nodes are there?"), ("later", "How many nodes are in at least one of {set} and {set2}?"),
         ("fresh", "Pooling {set} with {set2}, how many distinct nodes result?"), ("fresh", "How many nodes belong to {set}, to {set2}, or to both?"),
+        ("spoken", "How many are {set} plus {set2}, without double counting?"),
+        ("spoken", "What's the total of {set} and {set2} combined, each node once?"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -401,6 +429,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Can {s2} be found among {set}?"), ("others", "Is it true that {s2} is one of {set}?"),
         ("later", "Do {set} include {s2}?"), ("later", "Would I find {s2} if I looked through {set}?"),
         ("fresh", "Do {set} contain {s2}?"), ("fresh", "Is {s2} part of {set}?"),
+        ("spoken", "Am I right that {s2} is among {set}?"),
+        ("spoken", "Is {s2} included in {set}?"),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -413,6 +443,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("others", "Is at least one of {set} marked with the {key} {value}?"),
         ("later", "Are there any among {set} with {value} as their {key}?"), ("later", "Does even one of {set} have the {key} {value}?"),
         ("fresh", "Is there a single one of {set} whose {key} is {value}?"), ("fresh", "Do any of {set} carry the {key} {value}?"),
+        ("spoken", "Do any of {set} have a {key} of {value}?"),
+        ("spoken", "Is there anything among {set} with {key} {value}?"),
     ),
 }  # fmt: skip
 
