@@ -3,7 +3,8 @@
 A weak model's Finish often holds something that is not an answer. Each shape below
 is caught, and either refused (a corrective observation; the trial goes on) or mapped:
 
-* a function call (``MaxDegree[Neighbour[...]``) - refused: the call was never run;
+* a function call (``MaxDegree[Neighbour[...]``) - refused: the call was never run; so is a function's name
+  alone (``MostLinked``, copied from an error observation about the call);
 * a relation name or a feature name, alone or in a list (``759, cited_by``,
   ``Agents, label``) - refused;
 * the text of an error observation of this trial (``No single node has the most
@@ -36,7 +37,7 @@ class FinalCheck:
 
     answer: str | None
     action: str = "kept"  # kept, refused or mapped
-    kind: str = ""  # call, relation, feature name, error observation, node id
+    kind: str = ""  # call, function name, relation, feature name, error observation, node id
     message: str = ""  # the corrective observation when refused
 
     def record(self, raw: str) -> dict[str, str]:
@@ -100,6 +101,12 @@ def check_final(
         return FinalCheck(None, "refused", "relation", (
             f"{named[0]!r} is a neighbor type of the graph, not an answer; the task is not finished. Finish with "
             "the value itself (a name, title, number or list from the Observations)."
+        ))
+    functions_named = [p for p in unshown if name_key(p) in {name_key(n) for n in names}]
+    if functions_named:
+        return FinalCheck(None, "refused", "function name", (
+            f"{functions_named[0]!r} is the name of a graph function, not an answer; the task is not finished. Run "
+            "a call in an Action, then Finish with the value its Observation shows."
         ))
     features = {name_key(k) for keys in store.type_features().values() for k in keys}
     keys = [p for p in unshown if name_key(p) in features]

@@ -42,7 +42,7 @@ _PASSIVE_BEFORE = frozenset({"is", "are", "was", "were", "be", "been", "being", 
 # and in a graph with no relation of its own for links, "X links to" cites.
 # "X cites by name", "by title": a way to show the list, not the agent of a passive
 _BY_FEATURE = [["by", word] for word in ("name", "names", "title", "titles")]
-_ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out": no link is meant
+_ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out": no link is meant (a link "points to")
 _ROOT_SYNONYMS = {"poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",)}
 # A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
 # a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
@@ -60,7 +60,7 @@ _MORE_THAN_ALL, _FEWER_THAN_ALL = re.compile(_THAN_ALL.format("more")), re.compi
 _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
 _MODE = re.compile(r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b")  # a value's count, not a pick
 # What form a question's answer takes, read off its words (see answer_form)
-_YES_NO_START = frozenset("is are does do did can could has have was were".split())
+_YES_NO_START = frozenset("is are am does do did can could has have was were will would should".split())
 _PICK_WORDS = frozenset({"which", "who", "whose"})
 _WHICH = re.compile(r"\b(which|who|whose)\b\s*([a-z]*)")
 _ASKING_BEFORE = frozenset("find determine wonder know tell identify name see show".split())  # "find which ..."
@@ -81,6 +81,7 @@ _LIST_PHRASE = re.compile(
     r"\blist\b|\bnames\b|\bname (?:them|all|each|every)\b|\benumerate\b|\bspell out\b|\bevery one of\b|\bby name\b"
     r"|(?:^|[.?!:]\s+)all of\b"  # "All of the papers X cites?": a sentence that opens with it
 )
+_SHOW_ME = re.compile(r"^\W*show me\b")  # a list asked for, where no superlative picks one node of it
 # Counted once each: what one node's arcs never need ("distinct", "unique", "without duplicates", "counted once")
 _DISTINCT = re.compile(r"\bdistinct\b|\bunique\b|\bduplicat\w*|\bonce\b|\btwice\b")
 # Words for a link that share no stem with its relation's label, and the words they stand for (stemmed as the
@@ -322,7 +323,9 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
         return "which"
     if _COUNT_PHRASE.search(_SUPERLATIVE_NUMBER.sub(" ", lower)):
         return "number"
-    return "list" if _LIST_PHRASE.search(lower) else None
+    if _LIST_PHRASE.search(lower) or (extreme is None and _SHOW_ME.search(lower)):  # "Show me the papers X cites."
+        return "list"
+    return None
 
 
 def _asks_which(lower: str) -> bool:
@@ -669,8 +672,8 @@ class QuestionWording:
             root = own if own in wanted else next((r for r in _ROOT_SYNONYMS.get(own, ()) if r in wanted), None)
             if root is None or any(a <= start < b for a, b, _ in spans):
                 continue
-            if own in _ROOT_SYNONYMS and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _ADDRESSED:
-                continue  # "Point me to the one ...", "click us through": the asker addressed, not a link
+            if own == "poin" and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _ADDRESSED:
+                continue  # "Point me to the one ...", "point out": the asker addressed, not a link
             if _nearest_name(spans, start, stop) != 0:  # nearer another name
                 continue
             following = [w for _, _, w in self.words[index + 1 : index + 3]]
@@ -698,7 +701,8 @@ class QuestionWording:
         """The way round the link the word at ``index`` mentions runs whatever its voice and place: "incoming
         links", "links in", "citations", "the most citing papers" back (what lead to the node); "outgoing links",
         "links out", "outgoing citations", "the most references" forward. None: voice and word order decide."""
-        if before & _OUTWARD or self._last_word(index + 1, {"out"}):
+        out_of = root == "link" and [w for _, _, w in self.words[index + 1 : index + 3]] == ["out", "of"]
+        if before & _OUTWARD or self._last_word(index + 1, {"out"}) or out_of:  # "the links out of X": X's own
             return "forward"
         if before & _INWARD or self._last_word(index + 1, {"in"}) or root in _BACKWARD_NOUNS:
             return "back"

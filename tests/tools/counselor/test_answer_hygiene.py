@@ -25,6 +25,8 @@ WHICH = "Which paper does Graph Counselor cite most often?"
         ("title", "feature name"),
         ("[], title", "feature name"),
         ("ReAct, year", "feature name"),
+        ("MostLinked", "function name"),  # read off an error observation about the call
+        ("maxdegree", "function name"),
     ],
 )
 def test_what_is_not_an_answer_is_refused_with_a_corrective_observation(

@@ -910,3 +910,34 @@ def test_a_yes_no_answer_is_the_one_its_observation_gives_unless_the_question_ne
     assert negated.complete("Finish[yes]") and negated.complete("Finish[no]")
     before = CounselorAction(_music_graph(), 'Is "Nina Simone" among the artists "user 1" listened to?', skeleton=shape)
     assert before.answer_kind == "yes/no" and before.yes_no is None  # nothing observed yet
+
+
+def test_links_out_and_pointing_to_read_their_way_round() -> None:
+    """"the articles linking to X" lead back, "links out" and "the links out of ..." forward; "X points to" forward."""
+    store = GraphStore("pages", directed=True, text_keys={"article": "title"})
+    for name in ("Mexico", "Volcano", "Anthem", "Steve Davis", "Snooker"):
+        store.add_node(name, "article", {"title": name})
+    for source, target in (("Volcano", "Mexico"), ("Anthem", "Mexico"), ("Mexico", "Anthem"), ("Steve Davis", "Snooker"),
+                           ("Snooker", "Volcano")):  # fmt: skip
+        store.add_edge(source, target, "links_to", reverse_relation="linked_from")
+    fewest = CounselorAction(store, 'Of the articles linking to "Mexico", which one has got the fewest links out?')
+    assert fewest.complete("Feature[MinDegree[Neighbour[Retrieve[Mexico], linked_from], links_to], title]")
+    assert not fewest.complete("Feature[MinDegree[Neighbour[Retrieve[Mexico], links_to], links_to], title]")
+    assert not fewest.complete("Feature[MinDegree[Neighbour[Retrieve[Mexico], linked_from], linked_from], title]")
+    reached = CounselorAction(store, 'Which article turns up most often in the links out of the articles that "Steve Davis" points to?')
+    assert reached.complete("Feature[MostLinked[Neighbour[Retrieve[Steve Davis], links_to], links_to], title]")
+    assert not reached.complete("Feature[MostLinked[Neighbour[Retrieve[Steve Davis], links_to], linked_from], title]")
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ('Show me the artists tagged "jazz".', "list"),
+        ('Show me the artist with the most listeners.', None),  # one node picked: not a list
+        ('Am I right that "jazz" is among the tags of "Nina Simone"?', "yes/no"),
+        ('Would "jazz" be among the tags of "Nina Simone"?', "yes/no"),
+        ("Would you tell me how many artists there are?", "number"),
+    ],
+)
+def test_more_ways_to_ask_for_a_list_or_a_yes_no(question: str, form: str | None) -> None:
+    assert answer_form(question, extreme_of(question)) == form
