@@ -222,6 +222,10 @@ class CounselorAction:
         # a number not copied from an observation is one worked out from values seen; one text value (the name a
         # Feature read of one node) gives nothing to work out, so the Finish after it copies that value whole
         self.one_value = _one_text_value(self.observations[-1]) if self.observations else None
+        # a number the model works out (a mean, a sum) where nothing shapes the Action; a skeleton's call gives its
+        # answer whole (a count, yes or no, a value or a name: "The most common value (4 of 8) is: writer." is
+        # answered "writer", never "4")
+        self.worked_out = self.one_value is None and self.skeleton is None
         # where an answer is copied from: each observation's values, not its own words ("The", "most common value")
         self.answer_sources = [_values_part(text) for text in self.observations]
         # a count's answer is a number an observation reports (none reported: any number)
@@ -732,6 +736,9 @@ class _Reader:
             if chain is not None and chain[0]:
                 name, hops, call = chain
                 outer = self.pending_names[0] if self.pending_names else call
+                numbered = self.lang.wording.numbered_hop(valid, name, hops, hops + 1 + self.pending, outer in _PICKS)
+                if numbered:  # "gave X 2 stars", "3-star ratings": the numbered relation this hop's words give
+                    return self._choice(numbered, stop)
                 spelled = self.lang.wording.spelled_hop(valid, name, hops, hops + 1 + self.pending, outer in _PICKS)
                 directed = self._directed(valid, name, hops)
                 both = [relation for relation in spelled or () if relation in (directed or spelled or ())]
@@ -800,8 +807,23 @@ class _Reader:
                 chosen.add(relation)
                 continue
             nearest = min(places, key=lambda pos: abs(pos - at))
-            chosen |= {relation} if nearest > at else partners
+            owner = self._owner_at(nearest, subject)
+            if owner is None:
+                chosen |= {relation} if nearest > at else partners
+            else:  # the word is another name's ("the articles linked from Y: includes X?"): X's hop runs back
+                chosen |= partners if nearest > owner else {relation}
         return [relation for relation in kept if relation in chosen]
+
+    def _owner_at(self, pos: int, subject: str) -> int | None:
+        """Where another name the question gives stands, when the relation word at ``pos`` stands nearer it than
+        the ``subject``'s name (None: the word is the subject's)."""
+        lower = self.lang.question.lower()
+        spans = [(m.start(), m.end(), name.lower() == subject.lower()) for name in self.lang.wording.names
+                 for m in re.finditer(re.escape(name.lower()), lower)]  # fmt: skip
+        if not any(own for *_, own in spans):  # the subject is not one of its names: nothing to compare
+            return None
+        _, start, own = min((min(abs(pos - a), abs(pos - b)), a, own) for a, b, own in spans)
+        return None if own else start
 
     def _directed(self, valid: list[str], name: str, hops: int) -> list[str] | None:
         """The relations of ``valid`` one hop of a chain from the named node may take, by voice and word order
@@ -884,7 +906,7 @@ class _Reader:
             return bool(_NUMBER.fullmatch(answer)) and (not self.lang.numbers or answer in self.lang.numbers)
         if self.lang.answer_kind == "yes/no":
             return answer == self.lang.yes_no if self.lang.yes_no else answer in ("yes", "no")
-        if self._found(answer, whole=True) or (self.lang.one_value is None and _NUMBER.fullmatch(answer)):
+        if self._found(answer, whole=True) or (self.lang.worked_out and _NUMBER.fullmatch(answer)):
             return True
         items = answer.split(_SEPARATOR)
         return len(items) > 1 and all(self._found(item, whole=True) for item in items)
@@ -895,7 +917,7 @@ class _Reader:
             return bool(_NUMBER_PREFIX.fullmatch(text)) and (not numbers or any(n.startswith(text) for n in numbers))
         if self.lang.answer_kind == "yes/no":
             return any(word.startswith(text) for word in ([self.lang.yes_no] if self.lang.yes_no else ["yes", "no"]))
-        if self._found(text, whole=False) or (self.lang.one_value is None and _NUMBER_PREFIX.fullmatch(text)):
+        if self._found(text, whole=False) or (self.lang.worked_out and _NUMBER_PREFIX.fullmatch(text)):
             return True
         if text.endswith(","):  # half of a separator
             return all(self._found(item, whole=True) for item in text[:-1].split(_SEPARATOR))

@@ -42,6 +42,9 @@ _PASSIVE_BEFORE = frozenset({"is", "are", "was", "were", "be", "been", "being", 
 # and in a graph with no relation of its own for links, "X links to" cites.
 # "X cites by name", "by title": a way to show the list, not the agent of a passive
 _BY_FEATURE = [["by", word] for word in ("name", "names", "title", "titles")]
+_OF_NAME = re.compile(r"\s*of\s*[\"\u201c]?")  # what stands between "friends" and the name in 'friends of "X"'
+# a relation numbered after its base (``rated_4``, ``rated_4_by``; ``rated`` and ``rated_by`` have no number)
+_NUMBERED = re.compile(r"([a-z]+)(?:_(\d+))?(?:_by)?")
 _ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out": no link is meant (a link "points to")
 _ROOT_SYNONYMS = {"poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",)}
 # A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
@@ -558,6 +561,7 @@ class QuestionWording:
         self.values_written: dict[str, list[str] | None] = {}
         self.directed: dict[tuple[tuple[str, ...], str, int, int], list[str] | None] = {}
         self.spelled_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
+        self.numbered_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
 
     def with_reverse(self, valid: list[str], chosen: set[str]) -> list[str]:
         """Of ``valid``, the ``chosen`` relations and their :meth:`voice_partners`."""
@@ -613,7 +617,9 @@ class QuestionWording:
     def spelled_hop(self, valid: list[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:
         """The relation one hop of a chain from the named node takes when the question writes out a relation
         for each of the chain's hops: the hops take them nearest the name first ("the adjoins of neighbours of
-        the entities linked to X by contains": ``contains``, then ``adjoins_of``), except that where the chain
+        the entities linked to X by contains": ``contains``, then ``adjoins_of``), one written just before "of"
+        and the name first of all ("the artists the users who are friends of X listened to": ``friend``, then
+        ``listened``, though "listened" stands nearer), except that where the chain
         ends in ``MaxDegree`` or ``MinDegree`` (``picks``) the one written after "most" or "fewest" is the last.
         None: not decided here (written out for fewer or more hops, or none)."""
         key = (tuple(valid), name, hops, total, picks)
@@ -635,9 +641,59 @@ class QuestionWording:
         if len(mentions) != total:
             return None
         a, b = _chain_start(spans, mentions)
-        ranked = sorted(mentions, key=lambda m: (picks and m[3], _gap((a, b), m[0], m[1])))
+
+        def of_name(stop: int) -> bool:  # "friends of X": X's own, the first hop whatever stands nearer
+            return stop <= a and bool(_OF_NAME.fullmatch(self.question[stop:a]))
+
+        ranked = sorted(mentions, key=lambda m: (picks and m[3], not of_name(m[1]), _gap((a, b), m[0], m[1])))
         relation = ranked[hops][2]
         return [other for other in valid if other == relation or other in self.voice_partners(relation)]
+
+    def numbered_hop(self, valid: list[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:
+        """The relations one hop of a chain from the named node takes where ``valid`` holds numbered relations
+        (``rated_4``, ``rated_2_by``) and the question writes a number for them ("gave 2 stars", "rated 3 out of
+        5", "3-star ratings") or their plain base ("rated") once per hop: the hops take those mentions nearest the
+        name first, except that where the chain ends in ``MaxDegree`` or ``MinDegree`` (``picks``) the one after
+        "most" or "fewest" is the last. A number takes the relations with it, a plain mention those without one.
+        "Count: the movies any of the users who gave X 2 stars gave 4 stars": ``rated_2_by``, then ``rated_4``.
+        None: not decided here (no numbered relation, or mentions and hops not as many)."""
+        key = (tuple(valid), name, hops, total, picks)
+        if key not in self.numbered_hops:
+            self.numbered_hops[key] = self._numbered_hop(valid, name, hops, total, picks)
+        return self.numbered_hops[key]
+
+    def _numbered_hop(self, valid: list[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:
+        parsed = {relation: _NUMBERED.fullmatch(relation.lower()) for relation in valid}
+        numbers = {found.group(2) for found in parsed.values() if found and found.group(2)}
+        if not numbers:
+            return None
+        bases = {_root(found.group(1)) for found in parsed.values() if found and found.group(2)}
+        spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
+        if not any(label == 0 for _, _, label in spans):
+            return None
+        outside = [(start, stop, word) for start, stop, word in self.words if not any(a <= start < b for a, b, _ in spans)]
+        counted = []  # (position in outside, start, stop, number, after a superlative)
+        for at, (start, stop, word) in enumerate(outside):
+            after = [w for *_, w in outside[at + 1 : at + 3]]
+            if word in numbers and (after[:1] in (["star"], ["stars"]) or after == ["out", "of"]):
+                before = {w for *_, w in outside[max(0, at - 2) : at]}
+                counted.append((at, start, stop, word, bool(before & _SUPERLATIVES)))
+        mentions = [(start, stop, number, most) for _, start, stop, number, most in counted]
+        for at, (start, stop, word) in enumerate(outside):  # "rated" with no number beside it: the plain relation
+            if _word_root(word) in bases and not any(abs(at - where) <= 3 for where, *_ in counted):
+                before = {w for *_, w in outside[max(0, at - 2) : at]}
+                mentions.append((start, stop, None, bool(before & _SUPERLATIVES)))
+        mentions = [m for m in mentions if _nearest_name(spans, m[0], m[1]) == 0]
+        if len(mentions) != total:
+            return None
+        a, b = _chain_start(spans, mentions)
+        ranked = sorted(mentions, key=lambda m: (picks and m[3], _gap((a, b), m[0], m[1])))
+        number = ranked[hops][2]
+        chosen = [
+            relation for relation in valid
+            if (found := parsed[relation]) and _root(found.group(1)) in bases and found.group(2) == number
+        ]  # fmt: skip
+        return chosen or None
 
     def direction(self, valid: list[str], name: str, hops: int, total: int) -> list[str] | None:
         """See :meth:`_direction` (worked out once per case)."""

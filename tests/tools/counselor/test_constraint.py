@@ -4,6 +4,7 @@ parses, names what the graph has and copies ids and search text from what the mo
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -30,7 +31,7 @@ from graphreason.tools.counselor.wording import (
     written_values,
 )
 
-QUESTION = 'Who wrote the paper "Chain of Thought"?'
+QUESTION = 'Who is the author of the paper "Chain of Thought"?'
 OBSERVATIONS = [
     "The ID of this retrieval target node is 5.",
     "The written_by neighbors of 5 are: ['a3'].",
@@ -941,3 +942,78 @@ def test_links_out_and_pointing_to_read_their_way_round() -> None:
 )
 def test_more_ways_to_ask_for_a_list_or_a_yes_no(question: str, form: str | None) -> None:
     assert answer_form(question, extreme_of(question)) == form
+
+
+def _ratings_graph() -> GraphStore:
+    """Users who rate movies from 1 to 5 stars: a relation per number each way, and a plain one for any rating."""
+    store = GraphStore("ratings", directed=True, text_keys={"user": "name", "movie": "title"})
+    for user in ("u1", "u2", "u3"):
+        store.add_node(user, "user", {"name": f"user {user[1:]}", "occupation": "writer" if user != "u3" else "artist"})
+    for movie, title in (("m1", "Before and After (1996)"), ("m2", "Air Force One (1997)"), ("m3", "Heat (1995)")):
+        store.add_node(movie, "movie", {"title": title})
+    for user, movie, stars in (("u1", "m1", 2), ("u1", "m2", 4), ("u2", "m1", 2), ("u2", "m3", 4), ("u3", "m2", 3),
+                               ("u3", "m3", 5)):  # fmt: skip
+        store.add_edge(user, movie, f"rated_{stars}", reverse_relation=f"rated_{stars}_by")
+        store.add_edge(user, movie, "rated", reverse_relation="rated_by")
+    return store
+
+
+@pytest.mark.parametrize(
+    ("question", "shape", "right"),
+    [
+        ('Count: the movies any of the users who gave "Before and After (1996)" 2 stars gave 4 stars.',
+         "Count[Neighbour[Neighbour[_]]]", "Count[Neighbour[Neighbour[Retrieve[Before and After (1996)], rated_2_by], rated_4]]"),
+        ('Number of the users who rated any of the movies "user 1" gave 4 stars?',
+         "Count[Neighbour[Neighbour[_]]]", "Count[Neighbour[Neighbour[Retrieve[user 1], rated_4], rated_by]]"),
+        ('Most 3-star ratings among the movies "user 1" gave 4 stars?',
+         "Feature[MaxDegree[Neighbour[_]]]", "Feature[MaxDegree[Neighbour[Retrieve[user 1], rated_4], rated_3_by], title]"),
+        ('The users that rated "Heat (1995)" 4 out of 5: fewest 3-star ratings given?',
+         "Feature[MinDegree[Neighbour[_]]]", "Feature[MinDegree[Neighbour[Retrieve[Heat (1995)], rated_4_by], rated_3], name]"),
+        ('How many movies did "user 3" rate?', "Degree[_]", "Degree[Retrieve[user 3], rated]"),
+    ],
+)  # fmt: skip
+def test_each_hop_takes_the_star_number_written_for_it(question: str, shape: str, right: str) -> None:
+    language = CounselorAction(_ratings_graph(), question, skeleton=parse_skeleton(shape))
+    assert language.complete(right), right
+    every = ["rated", "rated_by", *(f"rated_{n}{way}" for n in range(1, 6) for way in ("", "_by"))]
+    for found in re.finditer(r"(?<=, )rated\w*(?=\])", right):  # each hop's relation, swapped for any other
+        for other in every:
+            if other != found.group():
+                wrong = right[: found.start()] + other + right[found.end() :]
+                assert not language.complete(wrong), wrong
+
+
+def test_a_shaped_answer_is_copied_whole_never_a_number_worked_out() -> None:
+    seen = ["The most common value (2 of 3) is: writer."]
+    mode = CounselorAction(_ratings_graph(), 'The users that rated "Heat (1995)" 4 out of 5: usual occupation?', seen,
+                           skeleton=parse_skeleton("Mode[Feature[Neighbour[_]]]"))  # fmt: skip
+    assert mode.complete("Finish[writer]") and not mode.complete("Finish[2]") and not mode.complete("Finish[3]")
+    free = CounselorAction(_ratings_graph(), 'The users that rated "Heat (1995)" 4 out of 5: usual occupation?', seen)
+    assert free.skeleton is None and free.complete("Finish[2]")  # nothing shapes it: a number may be worked out
+
+
+def test_a_relation_written_as_of_the_name_is_the_first_hop() -> None:
+    question = 'Count the artists that any of the users who are friends of "user 1" listened to.'
+    language = CounselorAction(_music_graph(), question, skeleton=parse_skeleton("Count[Neighbour[Neighbour[_]]]"))
+    assert language.complete("Count[Neighbour[Neighbour[Retrieve[user 1], friend], listened]]")
+    assert not language.complete("Count[Neighbour[Neighbour[Retrieve[user 1], listened], friend]]")
+    plain = CounselorAction(_music_graph(), 'How many artists have the friends of "user 1" listened to?',
+                            skeleton=parse_skeleton("Count[Neighbour[Neighbour[_]]]"))  # fmt: skip
+    assert plain.complete("Count[Neighbour[Neighbour[Retrieve[user 1], friend], listened]]")
+    assert not plain.complete("Count[Neighbour[Neighbour[Retrieve[user 1], listened], friend]]")
+
+
+def test_a_member_checked_from_its_own_side_takes_the_link_back() -> None:
+    """'The articles linked from "Geology": includes "Clay"?' may start from either name: from Geology the link
+    is ``links_to``, from Clay (whose name no relation word stands beside) ``linked_from``."""
+    store = GraphStore("pages", directed=True, text_keys={"article": "title"})
+    for name in ("Geology", "Clay", "Rock"):
+        store.add_node(name, "article", {"title": name})
+    store.add_edge("Geology", "Clay", "links_to", reverse_relation="linked_from")
+    store.add_edge("Rock", "Geology", "links_to", reverse_relation="linked_from")
+    language = CounselorAction(store, 'The articles linked from "Geology": includes "Clay"?',
+                               skeleton=parse_skeleton("Contains[Neighbour[_], _]"))  # fmt: skip
+    assert language.complete("Contains[Neighbour[Retrieve[Geology], links_to], Retrieve[Clay]]")
+    assert not language.complete("Contains[Neighbour[Retrieve[Geology], linked_from], Retrieve[Clay]]")
+    assert language.complete("Contains[Neighbour[Retrieve[Clay], linked_from], Retrieve[Geology]]")
+    assert not language.complete("Contains[Neighbour[Retrieve[Clay], links_to], Retrieve[Geology]]")
