@@ -122,12 +122,12 @@ _TOKEN = re.compile(r"[A-Za-z0-9_#:.\-]+")
 _SEPARATOR = ", "
 _LABEL = re.compile(r"Action \d{1,3}: ")
 _NUMBER = re.compile(r"-?\d{1,12}(?:\.\d{1,6})?")
-# the yes or no a membership or existence observation ends with, and the words that may turn a yes/no question round
-_YES_NO_SEEN = re.compile(r"\bis: (yes|no)\.?\s*$")
-_NEGATED = re.compile(r"\b(?:not|no|none|never|nothing|neither|nor|without|lacks?|lacking|fails?)\b|n't\b")
 _WHOLE_NUMBER = re.compile(r"(?<![\w.])-?\d{1,12}(?:\.\d{1,6})?(?![\w]|\.\d)")  # a number as a value, not in a word
 _NUMBER_PREFIX = re.compile(r"-?(?:\d{1,12}(?:\.\d{0,6})?)?")
 _LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?")
+# the yes or no a membership or existence observation ends with, and the words that may turn a yes/no question round
+_YES_NO_SEEN = re.compile(r"\bis: (yes|no)\.?\s*$")
+_NEGATED = re.compile(r"\b(?:not|no|none|never|nothing|neither|nor|without|lacks?|lacking|fails?)\b|n't\b")
 _PICKS = frozenset({"MaxDegree", "MinDegree", "MostLinked"})  # a feature of the node these pick is shown, not asked about
 _FREE = object()  # a call position no skeleton shapes (a skeleton's named node is None)
 # functions counting where a list's nodes lead: back along the hop that made the list, every member leads to the

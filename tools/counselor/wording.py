@@ -37,15 +37,15 @@ _FUNCTION_WORDS = frozenset(
 _RANGE = frozenset({"to", "of", "from", "between", "and", "through"})
 _SUPERLATIVES = frozenset({"most", "fewest", "least", "greatest", "highest", "lowest", "smallest", "largest"})
 _PASSIVE_BEFORE = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "most", "least"})
-# Words for a link that do not share its relation's root, by the roots they may stand for (whichever the graph's
-# relations have): "X points to" links, "the papers X references" cites. English, not any one graph's wording.
-# and in a graph with no relation of its own for links, "X links to" cites.
 # "X cites by name", "by title": a way to show the list, not the agent of a passive
 _BY_FEATURE = [["by", word] for word in ("name", "names", "title", "titles")]
 _OF_NAME = re.compile(r"\s*of\s*[\"\u201c]?")  # what stands between "friends" and the name in 'friends of "X"'
 # a relation numbered after its base (``rated_4``, ``rated_4_by``; ``rated`` and ``rated_by`` have no number)
 _NUMBERED = re.compile(r"([a-z]+)(?:_(\d+))?(?:_by)?")
 _ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out": no link is meant (a link "points to")
+# Words for a link that do not share its relation's root, by the roots they may stand for (whichever the graph's
+# relations have): "X points to" links, "the papers X references" cites. English, not any one graph's wording.
+# and in a graph with no relation of its own for links, "X links to" cites.
 _ROOT_SYNONYMS = {"poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",)}
 # A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
 # a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
