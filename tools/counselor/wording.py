@@ -656,7 +656,7 @@ class QuestionWording:
         name first, except that where the chain ends in ``MaxDegree`` or ``MinDegree`` (``picks``) the one after
         "most" or "fewest" is the last. A number takes the relations with it, a plain mention those without one.
         "Count: the movies any of the users who gave X 2 stars gave 4 stars": ``rated_2_by``, then ``rated_4``.
-        None: not decided here (no numbered relation, or mentions and hops not as many)."""
+        None: not decided here (no numbered relation, no number written, or mentions and hops not as many)."""
         key = (tuple(valid), name, hops, total, picks)
         if key not in self.numbered_hops:
             self.numbered_hops[key] = self._numbered_hop(valid, name, hops, total, picks)
@@ -678,6 +678,8 @@ class QuestionWording:
             if word in numbers and (after[:1] in (["star"], ["stars"]) or after == ["out", "of"]):
                 before = {w for *_, w in outside[max(0, at - 2) : at]}
                 counted.append((at, start, stop, word, bool(before & _SUPERLATIVES)))
+        if not counted:  # no number written ("the mean rating of X" reads every numbered relation): not decided here
+            return None
         mentions = [(start, stop, number, most) for _, start, stop, number, most in counted]
         for at, (start, stop, word) in enumerate(outside):  # "rated" with no number beside it: the plain relation
             if _word_root(word) in bases and not any(abs(at - where) <= 3 for where, *_ in counted):
