@@ -102,7 +102,8 @@ def check_final(
             f"{named[0]!r} is a neighbor type of the graph, not an answer; the task is not finished. Finish with "
             "the value itself (a name, title, number or list from the Observations)."
         ))
-    functions_named = [p for p in unshown if name_key(p) in {name_key(n) for n in names}]
+    function_keys = {name_key(n) for n in names}
+    functions_named = [p for p in unshown if name_key(p) in function_keys]
     if functions_named:
         return FinalCheck(None, "refused", "function name", (
             f"{functions_named[0]!r} is the name of a graph function, not an answer; the task is not finished. Run "

@@ -807,23 +807,12 @@ class _Reader:
                 chosen.add(relation)
                 continue
             nearest = min(places, key=lambda pos: abs(pos - at))
-            owner = self._owner_at(nearest, subject)
+            owner = self.lang.wording.owner_at(nearest, subject)
             if owner is None:
                 chosen |= {relation} if nearest > at else partners
             else:  # the word is another name's ("the articles linked from Y: includes X?"): X's hop runs back
                 chosen |= partners if nearest > owner else {relation}
         return [relation for relation in kept if relation in chosen]
-
-    def _owner_at(self, pos: int, subject: str) -> int | None:
-        """Where another name the question gives stands, when the relation word at ``pos`` stands nearer it than
-        the ``subject``'s name (None: the word is the subject's)."""
-        lower = self.lang.question.lower()
-        spans = [(m.start(), m.end(), name.lower() == subject.lower()) for name in self.lang.wording.names
-                 for m in re.finditer(re.escape(name.lower()), lower)]  # fmt: skip
-        if not any(own for *_, own in spans):  # the subject is not one of its names: nothing to compare
-            return None
-        _, start, own = min((min(abs(pos - a), abs(pos - b)), a, own) for a, b, own in spans)
-        return None if own else start
 
     def _directed(self, valid: list[str], name: str, hops: int) -> list[str] | None:
         """The relations of ``valid`` one hop of a chain from the named node may take, by voice and word order

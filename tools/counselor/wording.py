@@ -649,6 +649,17 @@ class QuestionWording:
         relation = ranked[hops][2]
         return [other for other in valid if other == relation or other in self.voice_partners(relation)]
 
+    def owner_at(self, pos: int, subject: str) -> int | None:
+        """Where another name the question gives starts, when the word at ``pos`` stands nearer it than the
+        ``subject``'s name (None: the word is the subject's, or the subject is not one of its names)."""
+        if subject.lower() not in {name.lower() for name in self.names}:
+            return None
+        spans = _spans(self.question, [subject, *(other for other in self.names if other.lower() != subject.lower())])
+        if not any(label == 0 for *_, label in spans):
+            return None
+        _, start, label = min((_gap((a, b), pos, pos), a, label) for a, b, label in spans)
+        return None if label == 0 else start
+
     def numbered_hop(self, valid: list[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:
         """The relations one hop of a chain from the named node takes where ``valid`` holds numbered relations
         (``rated_4``, ``rated_2_by``) and the question writes a number for them ("gave 2 stars", "rated 3 out of
