@@ -56,7 +56,10 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # 3 questions per shape, seed 0: citeseer 42/42, last-fm 24/27, wikispeedia 23/26) came before any rule read its
 # failures; rules were then fitted to them ("Show me ...", "the links out of ..."), so later figures of it are not
 # first measurements.
-EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken")
+# ``kgqa`` was written in one sitting, frames and relation phrases (:data:`_KGQA_LEXICON`) together, in the register
+# of published graph question-answering benchmarks ("Could you specify ...", "What is the predominant ...", "the
+# academic works that referenced X"), before any question of it was asked.
+EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa")
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -202,6 +205,67 @@ _FRESH_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# Relation phrases only the ``kgqa`` family uses, in the register of published graph question-answering
+# benchmarks ("the academic works that referenced X", "the tags assigned to X"); written with its frames. Every
+# "noun" must read both after "the highest number of" and before "of <a set>".
+_KGQA_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the {T} referenced in the paper {x}", "the {T} that the paper {x} refers to"),
+        "many": ("the {T} referenced in any of {x}",),
+        "noun": ("outgoing references",),
+    },
+    "cited_by": {
+        "single": ("the academic works that referenced {x}", "the {T} referring to {x}"),
+        "many": ("the {T} referring to any of {x}",),
+        "noun": ("incoming references",),
+    },
+    "linked": {
+        "single": ("the {T} related to {x} by citation", "the {T} that {x} is connected with by citation"),
+        "many": ("the {T} related by citation to any of {x}",),
+        "noun": ("citation relations", "cited or citing papers"),
+    },
+    "listened_by": {
+        "single": ("the {T} in the audience of {x}", "the {T} that have listened to {x}"),
+        "many": ("the {T} in the audience of any of {x}",),
+        "noun": ("audience members", "listening users"),
+    },
+    "listened": {
+        "single": ("the {T} whose music {x} has listened to", "the {T} in {x}'s listening record"),
+        "many": ("the {T} whose music any of {x} has listened to",),
+        "noun": ("artists in their listening record",),
+    },
+    "tagged": {
+        "single": ("the {T} assigned to {x}", "the {T} used to describe {x}"),
+        "many": ("the {T} assigned to any of {x}",),
+        "noun": ("assigned tags", "descriptive tags"),
+    },
+    "tag_of": {
+        "single": ("the {T} assigned the tag {x}", "the {T} described by the tag {x}"),
+        "many": ("the {T} assigned any of {x}",),
+        "noun": ("assigned artists",),
+    },
+    "friend": {
+        "single": ("the {T} in {x}'s circle of friends", "the {T} befriended by {x}"),
+        "many": ("the {T} befriended by any of {x}",),
+        "noun": ("friendships", "friends on record"),
+    },
+    "links_to": {
+        "single": ("the {T} referenced by hyperlink from {x}", "the {T} the page {x} hyperlinks to"),
+        "many": ("the {T} hyperlinked from any of {x}",),
+        "noun": ("outgoing hyperlinks",),
+    },
+    "linked_from": {
+        "single": ("the {T} containing a hyperlink to {x}", "the {T} whose pages hyperlink to {x}"),
+        "many": ("the {T} containing a hyperlink to any of {x}",),
+        "noun": ("incoming hyperlinks",),
+    },
+}
+
+# The families that phrase relations their own way: a question of one of them takes its relation phrases
+# from the family's lexicon where it has an entry, from :data:`_LEXICON` otherwise.
+OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {"fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON}
+
+
 def _words(relation: str) -> str:
     return re.sub(r"[_\-]+", " ", relation).strip()
 
@@ -210,10 +274,11 @@ def _words(relation: str) -> str:
 _RATED = re.compile(r"rated_(\d+)(_by)?$")
 
 
-def relation_phrases(relation: str, fresh: bool = False) -> dict[str, tuple[str, ...]]:
-    """The phrase forms of ``relation``: the lexicon's, else ones made from the label's words. ``fresh``: the
-    ``fresh`` family's own phrases where it has some (:data:`_FRESH_LEXICON`)."""
-    known = (_FRESH_LEXICON.get(relation.lower()) if fresh else None) or _LEXICON.get(relation.lower())
+def relation_phrases(relation: str, family: str | None = None) -> dict[str, tuple[str, ...]]:
+    """The phrase forms of ``relation``: the lexicon's, else ones made from the label's words. ``family``: a
+    wording family with phrases of its own (:data:`OWN_LEXICONS`) uses them where it has some."""
+    own = OWN_LEXICONS.get(family or "", {})
+    known = own.get(relation.lower()) or _LEXICON.get(relation.lower())
     if known:
         return known
     rated = _RATED.match(relation.lower())
@@ -263,6 +328,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "Remind me: {s} has what {key}?"), ("fresh", "I'm after the {key} that goes with {s}."),
         ("spoken", "Quick question about {s}: what's its {key}?"),
         ("spoken", "What {key} is given for {s}?"),
+        ("kgqa", "Could you specify the {key} of {s}?"),
+        ("kgqa", "Can you inform me which {key} {s} is recorded under?"),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -275,6 +342,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "How many items are in {set}?"), ("fresh", "What count do you get for {set}?"),
         ("spoken", "Can you tell me the number of {set}?"),
         ("spoken", "How many of {set} are there in total?"),
+        ("kgqa", "What is the quantity of {set}?"),
+        ("kgqa", "Could you determine the total number of {set}?"),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -287,6 +356,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "Spell out {set} for me."), ("fresh", "What do {set} consist of? Names please."),
         ("spoken", "Who or what are {set}? Just the names."),
         ("spoken", "Show me {set}."),
+        ("kgqa", "Could you enumerate {set}?"),
+        ("kgqa", "Name every member of {set}, please."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -299,6 +370,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "How many unique ones are there in {set}?"), ("fresh", "Without duplicates, how many are {set}?"),
         ("spoken", "Counting each one a single time, how many of {set} are there?"),
         ("spoken", "How many different ones are {set}?"),
+        ("kgqa", "What is the number of distinct entries among {set}?"),
+        ("kgqa", "Could you determine how many unique nodes make up {set}?"),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -313,6 +386,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "Which single one of {set} leads in {noun}?"), ("fresh", "Of all {set}, whose {noun} are the most numerous?"),
         ("spoken", "Of {set}, which one has got the most {noun}?"),
         ("spoken", "Which of {set} is ahead on {noun}?"),
+        ("kgqa", "Among {set}, which has the highest number of {noun}?"),
+        ("kgqa", "Could you identify the one of {set} with the largest count of {noun}?"),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -327,6 +402,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "Which one of {set} trails everyone in {noun}?"), ("fresh", "Of all {set}, whose {noun} are the fewest?"),
         ("spoken", "Of {set}, which one has got the fewest {noun}?"),
         ("spoken", "Which of {set} is lowest on {noun}?"),
+        ("kgqa", "Among {set}, which has the lowest number of {noun}?"),
+        ("kgqa", "Could you identify the one of {set} with the smallest count of {noun}?"),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -339,6 +416,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "Which {key} is the commonest among {set}?"), ("fresh", "If you tally the {key} over {set}, which wins?"),
         ("spoken", "What {key} do most of {set} have?"),
         ("spoken", "Which {key} is the most popular among {set}?"),
+        ("kgqa", "What is the predominant {key} among {set}?"),
+        ("kgqa", "Across {set}, which {key} appears the most?"),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -352,6 +431,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "If you tally the {noun} of {set}, which {t} wins?"), ("fresh", "Which {t} recurs most in the {noun} of {set}?"),
         ("spoken", "Which {t} turns up most often when you look at the {noun} of {set}?"),
         ("spoken", "Going through the {noun} of {set}, which {t} is the most frequent?"),
+        ("kgqa", "Which {t} occurs the highest number of times among the {noun} of {set}?"),
+        ("kgqa", "What is the most prevalent {t} in the {noun} of {set}?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -366,6 +447,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "How many of {set} are listed under {key} {value}?"), ("fresh", "Among {set}, what's the number with {key} set to {value}?"),
         ("spoken", "How many of {set} have {value} as {key}?"),
         ("spoken", "Of {set}, how many have a {key} of {value}?"),
+        ("kgqa", "What is the number of {set} whose {key} is {value}?"),
+        ("kgqa", "Could you determine how many of {set} carry the {key} {value}?"),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -380,6 +463,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "How many of {set} are in the same {key} as {s}?"), ("fresh", "How many of {set} have a {key} like {s}'s?"),
         ("spoken", "Of {set}, how many are the same {key} as {s}?"),
         ("spoken", "How many of {set} share a {key} with {s}?"),
+        ("kgqa", "What is the number of {set} sharing the same {key} as {s}?"),
+        ("kgqa", "Could you determine how many of {set} have an identical {key} to {s}?"),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -394,6 +479,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "How many of {set} are outside {s}'s {key}?"), ("fresh", "In {set}, how many have a {key} that is not {s}'s?"),
         ("spoken", "How many of {set} have some {key} other than {s}'s?"),
         ("spoken", "Of {set}, how many don't match {s} on {key}?"),
+        ("kgqa", "What is the number of {set} whose {key} is not the same as that of {s}?"),
+        ("kgqa", "Could you determine how many of {set} have a {key} unlike {s}'s?"),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -407,6 +494,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "How many of {set} show up again among {set2}?"), ("fresh", "What is the count of nodes found in {set} and in {set2} alike?"),
         ("spoken", "How many are in common between {set} and {set2}?"),
         ("spoken", "How many nodes are shared by {set} and {set2}?"),
+        ("kgqa", "What is the number of nodes appearing both in {set} and in {set2}?"),
+        ("kgqa", "Could you determine the size of the overlap between {set} and {set2}?"),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -421,6 +510,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "Pooling {set} with {set2}, how many distinct nodes result?"), ("fresh", "How many nodes belong to {set}, to {set2}, or to both?"),
         ("spoken", "How many are {set} plus {set2}, without double counting?"),
         ("spoken", "What's the total of {set} and {set2} combined, each node once?"),
+        ("kgqa", "What is the number of nodes appearing in {set} or in {set2} (or in both)?"),
+        ("kgqa", "Could you determine the combined count of {set} and {set2}, with duplicates removed?"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -433,6 +524,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "Do {set} contain {s2}?"), ("fresh", "Is {s2} part of {set}?"),
         ("spoken", "Am I right that {s2} is among {set}?"),
         ("spoken", "Is {s2} included in {set}?"),
+        ("kgqa", "Can you confirm whether {s2} belongs to {set}?"),
+        ("kgqa", "Is it true that {s2} is part of {set}?"),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -447,6 +540,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fresh", "Is there a single one of {set} whose {key} is {value}?"), ("fresh", "Do any of {set} carry the {key} {value}?"),
         ("spoken", "Do any of {set} have a {key} of {value}?"),
         ("spoken", "Is there anything among {set} with {key} {value}?"),
+        ("kgqa", "Is there any of {set} whose {key} is {value}?"),
+        ("kgqa", "Can you confirm whether at least one of {set} has {key} {value}?"),
     ),
 }  # fmt: skip
 
@@ -540,7 +635,7 @@ class _Sampler:
 
     def __init__(self, graph: PlainGraph, schema: dict[str, TypeSchema], rng: random.Random, quote: bool = True) -> None:
         self.graph, self.schema, self.rng, self.quote = graph, schema, rng, quote
-        self.fresh = False  # phrase relations as the ``fresh`` family does
+        self.family: str | None = None  # phrase relations as this family does (OWN_LEXICONS), when it has phrases
         # a name must be unique as Retrieve reads names: case, spaces and punctuation aside ("Priest", "priest")
         counts = Counter(normalise(name) for name in graph.names.values())
         # subjects: nodes named by a unique, safe name, per type
@@ -555,7 +650,7 @@ class _Sampler:
 
     def phrase(self, relation: str, anchor: str, many: bool = False) -> str:
         """A node set's phrase: the nodes ``relation`` reaches from ``anchor`` (one node, or a set's phrase)."""
-        forms = relation_phrases(relation, self.fresh)["many" if many else "single"]
+        forms = relation_phrases(relation, self.family)["many" if many else "single"]
         return self.rng.choice(forms).format(x=anchor, T=self._target_noun(relation))
 
     def _target_noun(self, relation: str) -> str:
@@ -614,7 +709,7 @@ class _Sampler:
                 return None
             second = rng.choice(named)
             op = MostReached(hop, second)
-            nouns = [noun for noun in relation_phrases(second, self.fresh)["noun"] if " it" not in noun]  # "movies in it"
+            nouns = [noun for noun in relation_phrases(second, self.family)["noun"] if " it" not in noun]  # "movies in it"
             noun = rng.choice(nouns) if nouns else f"{_words(second)} neighbours"
             phrases = {"set": one, "noun": noun, "t": _words(ends[second][0]), "s": s}
             return _Draft(Program(shape, op, (subject,)), phrases)
@@ -622,7 +717,7 @@ class _Sampler:
             if not reached:
                 return None
             second = rng.choice(reached)
-            noun = rng.choice(relation_phrases(second, self.fresh)["noun"])
+            noun = rng.choice(relation_phrases(second, self.family)["noun"])
             return _Draft(Program(shape, Extreme(hop, second, most=shape == "most"), (subject,)), {"set": one, "noun": noun, "s": s})
         if shape in ("mode", "filter_count", "any_with"):
             if not target.categories:
@@ -751,9 +846,9 @@ def program_questions(
         rng = sampler.rng = streams[shape]
         wordings = [w for w in WORDINGS[shape] if w[0] in chosen_families]
         wording = None
-        if "fresh" in chosen_families:  # its relation phrases are its own: the wording comes first
+        if set(chosen_families) & set(OWN_LEXICONS):  # their relation phrases are their own: the wording comes first
             wording = rng.choice(wordings)
-            sampler.fresh = wording[0] == "fresh"
+            sampler.family = wording[0]
         for _ in range(max_tries):
             draft = sampler.draw(shape)
             if draft is None:

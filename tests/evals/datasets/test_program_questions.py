@@ -157,7 +157,7 @@ def test_the_fresh_family_names_relations_in_phrases_of_its_own() -> None:
         parts = [re.escape(form).replace(re.escape("{T}"), r"\w+").replace(re.escape("{x}"), '"[^"]+"') for form in forms]
         return re.compile("|".join(parts), re.IGNORECASE)
 
-    own = pattern(tuple(f for kind in ("listened", "listened_by") for f in relation_phrases(kind, fresh=True)["single"]))
+    own = pattern(tuple(f for kind in ("listened", "listened_by") for f in relation_phrases(kind, "fresh")["single"]))
     lexicon = pattern(tuple(f for kind in ("listened", "listened_by") for f in relation_phrases(kind)["single"]))
     fresh = program_questions(store, 40, seed=1, families=["fresh"], shapes=["count", "names"])
     assert fresh and {item.meta["family"] for item in fresh} == {"fresh"}
