@@ -58,7 +58,11 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # first measurements.
 # ``kgqa`` was written in one sitting, frames and relation phrases (:data:`_KGQA_LEXICON`) together, in the register
 # of published graph question-answering benchmarks ("Could you specify ...", "What is the predominant ...", "the
-# academic works that referenced X"), before any question of it was asked.
+# academic works that referenced X"), before any question of it was asked. Its first measurement (commit 68b61f1,
+# 3 questions per shape, seed 0: citeseer 39/42, last-fm 19/27, wikispeedia 13/27; 71/96 = 74.0 pooled) came before
+# any rule read its failures; rules were then fitted to them (compound words such as "hyperlinks" and "befriended",
+# "the one of X with the largest count of Y", the type a "which <type>" question asks for), so later figures of it
+# are not first measurements.
 EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa")
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 

@@ -106,6 +106,7 @@ from graphreason.tools.counselor.skeleton import NAMED, Skeleton, parse_skeleton
 from graphreason.tools.counselor.wording import (
     MAX_TEXT_CHARS,
     QuestionWording,
+    compound_stems,
     name_types,
     quoted_names,
     reverse_relations,
@@ -190,7 +191,7 @@ class CounselorAction:
         self.named = name_types(store)
         # (position, stem) of each question word, and the stems of the words it stands for ("fans": listen):
         # where a relation's word stands beside its subject's name
-        self.word_at = synonym_stems(stem_positions(question))
+        self.word_at = synonym_stems(stem_positions(question)) + compound_stems(question)
         self.stems = {stem for _, stem in self.word_at}
         self.question = question
         self.relation_stems = {relation: word_stems(relation) for relation in self.relations}
@@ -391,12 +392,43 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if form == "number" and wording.keys and not wording.values:  # "how many ... have the label of X": compared
         return skeleton.name == ("Differing" if wording.unlike else "Same")
+    if wording.asked_type is not None and names & _PICKS and not _picks_type(skeleton, wording):
+        return False
     names_given = len(wording.names)
     if not 1 <= names_given <= 2:
         return True
     # quoted names are all there is; a name written bare may not be found ("the artists tagged speed"): not fewer
     quoted = bool(quoted_names(wording.question))
     return _leaf_count(skeleton) == names_given if quoted else _leaf_count(skeleton) >= names_given
+
+
+def _picks_type(skeleton: Skeleton, wording: QuestionWording) -> bool:
+    """Whether a node ``skeleton`` picks (``MaxDegree``, ``MinDegree``, ``MostLinked``) can be of the type the
+    question asks for by name ("Which tag ..."), starting from the types of the nodes it names; True where those
+    are not known. "Which tag occurs most among the tags of the artists X listened to" (X a user): the tag most of
+    those artists link to (``MostLinked``), never one of the artists (``MaxDegree``)."""
+    named = name_types(wording.store)
+    start = frozenset().union(*(named.get(normalise(name), frozenset()) for name in wording.names))
+    if not start:
+        return True
+    schema = wording.store.schema()
+
+    def reached(types: frozenset[str]) -> frozenset[str]:
+        return frozenset(end for t in types for ends in schema.get(t, {}).values() for end in ends)
+
+    def types_of(node: Skeleton | None) -> frozenset[str]:
+        if node is None:
+            return start
+        inner = types_of(node.children[0]) if node.children else start
+        return reached(inner) if node.name in HOPS or node.name == "MostLinked" else inner
+
+    def picks(node: Skeleton | None) -> list[Skeleton]:
+        if node is None:
+            return []
+        own = [node] if node.name in _PICKS else []
+        return own + [found for child in node.children for found in picks(child)]
+
+    return any(wording.asked_type in types_of(pick) for pick in picks(skeleton))
 
 
 def _names_of_graph(store: GraphStore) -> tuple[list[str], list[str]]:

@@ -68,7 +68,13 @@ _PICK_WORDS = frozenset({"which", "who", "whose"})
 _WHICH = re.compile(r"\b(which|who|whose)\b\s*([a-z]*)")
 _ASKING_BEFORE = frozenset("find determine wonder know tell identify name see show".split())  # "find which ..."
 _ASKING_AFTER = frozenset("of one among has have would is was".split())  # "which of", "who among", "which has"
-_SUPERLATIVE_NUMBER = re.compile(r"\b(?:most|fewest|least|greatest|highest|lowest|smallest|largest|biggest) number of\b")
+# a count a superlative picks by ("the highest number of", "the largest count of"): the node is asked, not the count
+_SUPERLATIVE_NUMBER = re.compile(
+    r"\b(?:most|fewest|least|greatest|highest|lowest|smallest|largest|biggest) (?:number|count|total|amount|quantity) of\b"
+)
+_THE_ONE = re.compile(r"\bthe (?:single )?one (?:of|among)\b")  # "identify the one of X with the most Y": a node asked
+# "which tag", "what user": the node type a question asks for (its word as :func:`_cut` cuts it follows)
+_WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")
 # Two lists taken together or their overlap, as a question words it (a question with both words decides nothing)
 _UNION_WAY = re.compile(r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b")
 _OR_BOTH = re.compile(r"\bor (?:\w+ )?both\b")  # "in A, in B, or in both": the union, though it says "both"
@@ -92,8 +98,12 @@ _DISTINCT = re.compile(r"\bdistinct\b|\bunique\b|\bduplicat\w*|\bonce\b|\btwice\
 _STEM_SYNONYMS = {
     "fan": ("listen",), "fans": ("listen",), "play": ("listen",), "plays": ("listen",), "playe": ("listen",),
     "playi": ("listen",), "hear": ("listen",), "heard": ("listen",), "label": ("tag", "tags", "tagged"),
-    "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",),
+    "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",), "befri": ("friend",),
 }
+# English words made of a prefix and a word that may name a relation ("hyperlinks", "backlinks", "subgenres",
+# "hashtags"): the second part is read as a word of its own as well, at the same place. English.
+_COMPOUND = re.compile(r"(hyper|back|inter|cross|sub|hash|web)([a-z]{4,})")
+_BACK_COMPOUND = re.compile(r"back[a-z]{4,}")  # "backlinks": the links leading to a node
 # A node asked for among a list's own members ("which one of", "of the X, which", "the single one of"): the member
 # with the most links, never a node the members link to
 _MEMBER = re.compile(r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among) [^,?]{1,200}, (?:which|who)\b")
@@ -320,7 +330,7 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower()) if word not in _FUNCTION_WORDS}
     asks_value = any(word in _PICK_WORDS and _cut(after) in keys for word, after in zip(words, words[1:], strict=False))
     asks_which = _asks_which(lower)
-    if extreme is not None and asks_which and "how many" not in lower and not asks_value:
+    if extreme is not None and (asks_which or _THE_ONE.search(lower)) and "how many" not in lower and not asks_value:
         return "pick"
     if asks_which and not _HOW_MANY.search(lower):  # "If you tally the tags ..., which one wins?": not a count
         return "which"
@@ -328,6 +338,19 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
         return "number"
     if _LIST_PHRASE.search(lower) or (extreme is None and _SHOW_ME.search(lower)):  # "Show me the papers X cites."
         return "list"
+    return None
+
+
+def asked_type(store: GraphStore, text: str) -> str | None:
+    """The node type ``text`` (a question outside its names) asks for by name right after "which" or "what"
+    ("Which tag occurs most ...", "what users ..."), where ``store`` has several types; None where it names none."""
+    types = store.node_types()
+    if len(types) < 2:
+        return None
+    cut = {_cut(words[0]): node_type for node_type in types if (words := _WORD.findall(node_type.lower())[-1:])}
+    for found in _WHICH_TYPE.finditer(text.lower()):
+        if _cut(found.group(1)) in cut:
+            return cut[_cut(found.group(1))]
     return None
 
 
@@ -360,6 +383,24 @@ def counted_once(text: str) -> bool:
     """Whether ``text`` (a question outside its names) asks to count each member once ("distinct", "unique",
     "without duplicates"): a list that may hold one node twice, never one node's own arcs."""
     return bool(_DISTINCT.search(text.lower()))
+
+
+def compound_part(word: str) -> str | None:
+    """The second part of a compound ``word`` (``hyperlinks`` -> ``links``, ``backlinks`` -> ``links``; None
+    where it is none: :data:`_COMPOUND`)."""
+    found = _COMPOUND.fullmatch(word)
+    return found.group(2) if found else None
+
+
+def compound_stems(question: str) -> list[tuple[int, str]]:
+    """``(where, stem)`` of the second part of each compound word of ``question`` ("hyperlinks": ``links`` at the
+    place of "hyperlinks"), stemmed as :func:`~graphreason.tools.core.retrieval.lexical.word_stems` stems."""
+    found = []
+    for match in _WORD.finditer(question.lower()):
+        part = compound_part(match.group())
+        if part is not None:
+            found += [(match.start(), stem) for stem in word_stems(part)]
+    return found
 
 
 def synonym_stems(positions: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -458,6 +499,9 @@ def content_words(text: str) -> frozenset[str]:
         ):  # a bound of a range or a scale ("1 to 5", "3 out of 5") names no relation
             continue
         found.add(_cut(word))
+        part = compound_part(word)
+        if part is not None:  # "hyperlinks": "link" too
+            found.add(_cut(part))
     return frozenset(found)
 
 
@@ -552,6 +596,7 @@ class QuestionWording:
         self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.through_any = bool(_THROUGH_ANY.search(self.search_sources[0].lower()))  # reached from any of a list
+        self.asked_type = asked_type(store, self.search_sources[0])  # "which tag ...": tag
         # whether any node has a feature besides its name or title: where none does, a node's own feature is the
         # name the question already writes, so a question never asks for it
         names_only = set(store.text_keys.values())
@@ -738,6 +783,9 @@ class QuestionWording:
         mentions = []  # (start, stop, root, passive, way: the link's own way round where the words give it)
         for index, (start, stop, word) in enumerate(self.words):
             own = _word_root(word)
+            part = compound_part(word)
+            if own not in wanted and part is not None and _word_root(part) in wanted:  # "hyperlinks to X"
+                own = _word_root(part)
             root = own if own in wanted else next((r for r in _ROOT_SYNONYMS.get(own, ()) if r in wanted), None)
             if root is None or any(a <= start < b for a, b, _ in spans):
                 continue
@@ -773,9 +821,9 @@ class QuestionWording:
         out_of = root == "link" and [w for _, _, w in self.words[index + 1 : index + 3]] == ["out", "of"]
         if before & _OUTWARD or self._last_word(index + 1, {"out"}) or out_of:  # "the links out of X": X's own
             return "forward"
-        if before & _INWARD or self._last_word(index + 1, {"in"}) or root in _BACKWARD_NOUNS:
-            return "back"
         word = self.words[index][2]
+        if before & _INWARD or self._last_word(index + 1, {"in"}) or root in _BACKWARD_NOUNS or _BACK_COMPOUND.match(word):
+            return "back"  # "incoming links", "links in", "citations", "backlinks"
         previous = [w for _, _, w in self.words[max(0, index - 2) : index]]
         if word.endswith("ing") and previous[-1:] and previous[-1] in _SUPERLATIVES:
             return "back"  # "the most citing papers": the papers citing it

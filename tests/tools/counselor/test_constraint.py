@@ -1017,3 +1017,52 @@ def test_a_member_checked_from_its_own_side_takes_the_link_back() -> None:
     assert not language.complete("Contains[Neighbour[Retrieve[Geology], linked_from], Retrieve[Clay]]")
     assert language.complete("Contains[Neighbour[Retrieve[Clay], linked_from], Retrieve[Geology]]")
     assert not language.complete("Contains[Neighbour[Retrieve[Clay], links_to], Retrieve[Geology]]")
+
+
+def test_a_compound_word_names_the_link_its_second_part_names() -> None:
+    """"hyperlinks" and "backlinks" name a link as "links" does, each the way round its words give; "befriended"
+    names ``friend``."""
+    store = GraphStore("pages", directed=True, text_keys={"article": "title"})
+    for node in ("Moon", "Earth", "Sun"):
+        store.add_node(node, "article", {"title": node})
+    store.add_edge("Moon", "Earth", "links_to", reverse_relation="linked_from")
+    store.add_edge("Sun", "Moon", "links_to", reverse_relation="linked_from")
+    for question, right, wrong in (
+        ('How many articles does the page "Moon" hyperlink to?', "links_to", "linked_from"),
+        ('How many articles contain a hyperlink to "Moon"?', "linked_from", "links_to"),
+        ('How many backlinks does "Moon" have?', "linked_from", "links_to"),
+    ):
+        language = CounselorAction(store, question)
+        assert language.complete(f"Degree[Retrieve[Moon], {right}]"), question
+        assert not language.complete(f"Degree[Retrieve[Moon], {wrong}]"), question
+    friends = CounselorAction(_music_graph(), 'How many users has "user 1" befriended?')
+    assert friends.complete("Degree[Retrieve[user 1], friend]")
+    assert not friends.complete("Degree[Retrieve[user 1], listened]")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'Could you identify the one of the tags on "Nina Simone" with the largest count of artists?',
+        'Among the artists "user 2" listened to, which has the highest total of listeners?',
+    ],
+)
+def test_a_count_a_superlative_picks_by_asks_for_the_node(question: str) -> None:
+    extreme = extreme_of(question)
+    assert extreme == "most" and answer_form(question, extreme) == "pick"
+
+
+def test_a_pick_is_of_the_node_type_the_question_asks_for() -> None:
+    """"Which tag ..." about a user's artists: the tag most of them carry (``MostLinked``), not one of the artists
+    (``MaxDegree``); where the question names no type, or the type both reach, either may be taken."""
+    store = _music_graph()
+    shapes = [(parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), 0.6), (parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), 0.4)]
+    tag = CounselorAction(store, 'Which tag occurs the highest number of times among the tags of the artists "user 2" listened to?')
+    assert tag.wording.asked_type == "tag"
+    assert chosen_skeleton(shapes, tag.wording, 0.0).render() == "Feature[MostLinked[Neighbour[_]]]"
+    artist = CounselorAction(store, 'Which artist "user 2" listened to has the most tags?')
+    assert artist.wording.asked_type == "artist"
+    assert chosen_skeleton(shapes, artist.wording, 0.0).render() == "Feature[MaxDegree[Neighbour[_]]]"
+    untyped = CounselorAction(store, 'Of the artists "user 2" listened to, which one has the most tags?')
+    assert untyped.wording.asked_type is None
+    assert chosen_skeleton(shapes, untyped.wording, 0.0).render() == "Feature[MaxDegree[Neighbour[_]]]"
