@@ -63,7 +63,10 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # any rule read its failures; rules were then fitted to them (compound words such as "hyperlinks" and "befriended",
 # "the one of X with the largest count of Y", the type a "which <type>" question asks for), so later figures of it
 # are not first measurements.
-EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa")
+# ``walk`` tells each question as moves through the graph ("Collect the users one friendship away from X. Is Y on
+# the list?"), frames and relation phrases (:data:`_WALK_LEXICON`) written in one sitting after kgqa's rules and
+# before any question of it was asked.
+EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk")
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -265,9 +268,66 @@ _KGQA_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Relation phrases only the ``walk`` family uses: a set of nodes told as moves through the graph ("the articles you
+# can click through to from X", "the users one friendship away from X"); written with its frames, after kgqa's rules.
+_WALK_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the {T} you reach by following {x}'s references", "the {T} {x} points you to in its reference list"),
+        "many": ("the {T} you reach by following the references of any of {x}",),
+        "noun": ("references",),
+    },
+    "cited_by": {
+        "single": ("the {T} that lead to {x} through a citation", "the {T} whose reference lists send you to {x}"),
+        "many": ("the {T} that lead to any of {x} through a citation",),
+        "noun": ("incoming citations",),
+    },
+    "linked": {
+        "single": ("the {T} one citation step from {x}", "the {T} you reach from {x} along a citation, either way"),
+        "many": ("the {T} one citation step from any of {x}",),
+        "noun": ("citation neighbours",),
+    },
+    "listened_by": {
+        "single": ("the {T} you find in {x}'s listener list", "the {T} you meet by going from {x} to its audience"),
+        "many": ("the {T} in the listener lists of any of {x}",),
+        "noun": ("listeners",),
+    },
+    "listened": {
+        "single": ("the {T} you reach from {x} through its listening history", "the {T} you land on by following what {x} listens to"),
+        "many": ("the {T} you reach through the listening history of any of {x}",),
+        "noun": ("artists listened to",),
+    },
+    "tagged": {
+        "single": ("the {T} you reach by following {x}'s tags", "the {T} hanging on {x}"),
+        "many": ("the {T} hanging on any of {x}",),
+        "noun": ("tags",),
+    },
+    "tag_of": {
+        "single": ("the {T} filed under {x}", "the {T} you reach by following the tag {x} to what carries it"),
+        "many": ("the {T} filed under any of {x}",),
+        "noun": ("filed artists",),
+    },
+    "friend": {
+        "single": ("the {T} one friendship away from {x}", "the {T} you reach in one step along {x}'s friendships"),
+        "many": ("the {T} one friendship away from any of {x}",),
+        "noun": ("friendships",),
+    },
+    "links_to": {
+        "single": ("the {T} you can click through to from {x}", "the {T} you land on by clicking a link on {x}"),
+        "many": ("the {T} you can click through to from any of {x}",),
+        "noun": ("links to click",),
+    },
+    "linked_from": {
+        "single": ("the {T} from which a click takes you to {x}", "the {T} whose links take you to {x}"),
+        "many": ("the {T} whose links take you to any of {x}",),
+        "noun": ("pages that click through to them",),
+    },
+}
+
 # The families that phrase relations their own way: a question of one of them takes its relation phrases
 # from the family's lexicon where it has an entry, from :data:`_LEXICON` otherwise.
-OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {"fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON}
+OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
+    "fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON, "walk": _WALK_LEXICON,
+}
 
 
 def _words(relation: str) -> str:
@@ -334,6 +394,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "What {key} is given for {s}?"),
         ("kgqa", "Could you specify the {key} of {s}?"),
         ("kgqa", "Can you inform me which {key} {s} is recorded under?"),
+        ("walk", "Open the record of {s}: what does it give as {key}?"),
+        ("walk", "Go to {s} and read off its {key}."),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -348,6 +410,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "How many of {set} are there in total?"),
         ("kgqa", "What is the quantity of {set}?"),
         ("kgqa", "Could you determine the total number of {set}?"),
+        ("walk", "Take {set}. How many is that?"),
+        ("walk", "Collect {set} and count them."),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -362,6 +426,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "Show me {set}."),
         ("kgqa", "Could you enumerate {set}?"),
         ("kgqa", "Name every member of {set}, please."),
+        ("walk", "Collect {set}; what are they called?"),
+        ("walk", "Gather {set} and write down each one."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -376,6 +442,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "How many different ones are {set}?"),
         ("kgqa", "What is the number of distinct entries among {set}?"),
         ("kgqa", "Could you determine how many unique nodes make up {set}?"),
+        ("walk", "Collect {set}, dropping repeats. How many remain?"),
+        ("walk", "Gather {set} with no repeats and report how many there are."),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -392,6 +460,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "Which of {set} is ahead on {noun}?"),
         ("kgqa", "Among {set}, which has the highest number of {noun}?"),
         ("kgqa", "Could you identify the one of {set} with the largest count of {noun}?"),
+        ("walk", "Take {set} and rank them by {noun}. Which comes first?"),
+        ("walk", "Go through {set} one by one, counting {noun}: which one ends with the biggest count?"),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -408,6 +478,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "Which of {set} is lowest on {noun}?"),
         ("kgqa", "Among {set}, which has the lowest number of {noun}?"),
         ("kgqa", "Could you identify the one of {set} with the smallest count of {noun}?"),
+        ("walk", "Take {set} and rank them by {noun}, lowest first. Which comes first?"),
+        ("walk", "Go through {set} one by one, counting {noun}: which one ends with the smallest count?"),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -422,6 +494,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "Which {key} is the most popular among {set}?"),
         ("kgqa", "What is the predominant {key} among {set}?"),
         ("kgqa", "Across {set}, which {key} appears the most?"),
+        ("walk", "Take {set} and group them by {key}. Which group is biggest?"),
+        ("walk", "Sort {set} into piles by {key}: which {key} has the tallest pile?"),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -437,6 +511,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "Going through the {noun} of {set}, which {t} is the most frequent?"),
         ("kgqa", "Which {t} occurs the highest number of times among the {noun} of {set}?"),
         ("kgqa", "What is the most prevalent {t} in the {noun} of {set}?"),
+        ("walk", "Take {set}, follow each one's {noun}, and keep a tally. Which {t} gets the most votes?"),
+        ("walk", "From each of {set}, go to their {noun}; which {t} do you arrive at most often?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -453,6 +529,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "Of {set}, how many have a {key} of {value}?"),
         ("kgqa", "What is the number of {set} whose {key} is {value}?"),
         ("kgqa", "Could you determine how many of {set} carry the {key} {value}?"),
+        ("walk", "Take {set} and keep only those with {key} {value}. How many are left?"),
+        ("walk", "Filter {set} down to {key} = {value} and count what remains."),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -469,6 +547,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "How many of {set} share a {key} with {s}?"),
         ("kgqa", "What is the number of {set} sharing the same {key} as {s}?"),
         ("kgqa", "Could you determine how many of {set} have an identical {key} to {s}?"),
+        ("walk", "Take {set} and keep the ones whose {key} matches {s}'s. How many are left?"),
+        ("walk", "Check each of {set} against {s} on {key}: how many agree?"),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -485,6 +565,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "Of {set}, how many don't match {s} on {key}?"),
         ("kgqa", "What is the number of {set} whose {key} is not the same as that of {s}?"),
         ("kgqa", "Could you determine how many of {set} have a {key} unlike {s}'s?"),
+        ("walk", "Take {set} and drop the ones whose {key} matches {s}'s. How many are left?"),
+        ("walk", "Check each of {set} against {s} on {key}: how many disagree?"),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -500,6 +582,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "How many nodes are shared by {set} and {set2}?"),
         ("kgqa", "What is the number of nodes appearing both in {set} and in {set2}?"),
         ("kgqa", "Could you determine the size of the overlap between {set} and {set2}?"),
+        ("walk", "Collect {set}, then collect {set2}. How many show up on both lists?"),
+        ("walk", "Put {set} next to {set2}: how many appear on both?"),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -516,6 +600,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "What's the total of {set} and {set2} combined, each node once?"),
         ("kgqa", "What is the number of nodes appearing in {set} or in {set2} (or in both)?"),
         ("kgqa", "Could you determine the combined count of {set} and {set2}, with duplicates removed?"),
+        ("walk", "Collect {set}, then add {set2}, skipping any already there. How many in all?"),
+        ("walk", "Merge {set} with {set2}, no repeats: what's the final count?"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -530,6 +616,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "Is {s2} included in {set}?"),
         ("kgqa", "Can you confirm whether {s2} belongs to {set}?"),
         ("kgqa", "Is it true that {s2} is part of {set}?"),
+        ("walk", "Collect {set}. Is {s2} on the list?"),
+        ("walk", "Walk through {set}: do you come across {s2}?"),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -546,6 +634,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("spoken", "Is there anything among {set} with {key} {value}?"),
         ("kgqa", "Is there any of {set} whose {key} is {value}?"),
         ("kgqa", "Can you confirm whether at least one of {set} has {key} {value}?"),
+        ("walk", "Collect {set}. Does any of them have {key} {value}?"),
+        ("walk", "Walk through {set}: do you meet one whose {key} is {value}?"),
     ),
 }  # fmt: skip
 
