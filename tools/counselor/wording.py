@@ -103,7 +103,6 @@ _STEM_SYNONYMS = {
 # English words made of a prefix and a word that may name a relation ("hyperlinks", "backlinks", "subgenres",
 # "hashtags"): the second part is read as a word of its own as well, at the same place. English.
 _COMPOUND = re.compile(r"(hyper|back|inter|cross|sub|hash|web)([a-z]{4,})")
-_BACK_COMPOUND = re.compile(r"back[a-z]{4,}")  # "backlinks": the links leading to a node
 # A node asked for among a list's own members ("which one of", "of the X, which", "the single one of"): the member
 # with the most links, never a node the members link to
 _MEMBER = re.compile(r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among) [^,?]{1,200}, (?:which|who)\b")
@@ -341,16 +340,24 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     return None
 
 
+@per_store
+def _type_words(store: GraphStore) -> dict[str, str]:
+    """``the last word of a node type's name, as :func:`_cut` cuts it -> the type``, where ``store`` has several
+    types (none where it has one: a question then never tells types apart); read once per store."""
+    types = store.node_types()
+    if len(types) < 2:
+        return {}
+    return {_cut(words[0]): node_type for node_type in types if (words := _WORD.findall(node_type.lower())[-1:])}
+
+
 def asked_type(store: GraphStore, text: str) -> str | None:
     """The node type ``text`` (a question outside its names) asks for by name right after "which" or "what"
     ("Which tag occurs most ...", "what users ..."), where ``store`` has several types; None where it names none."""
-    types = store.node_types()
-    if len(types) < 2:
-        return None
-    cut = {_cut(words[0]): node_type for node_type in types if (words := _WORD.findall(node_type.lower())[-1:])}
-    for found in _WHICH_TYPE.finditer(text.lower()):
-        if _cut(found.group(1)) in cut:
-            return cut[_cut(found.group(1))]
+    types = _type_words(store)
+    for found in _WHICH_TYPE.finditer(text.lower()) if types else ():
+        node_type = types.get(_cut(found.group(1)))
+        if node_type is not None:
+            return node_type
     return None
 
 
@@ -822,7 +829,9 @@ class QuestionWording:
         if before & _OUTWARD or self._last_word(index + 1, {"out"}) or out_of:  # "the links out of X": X's own
             return "forward"
         word = self.words[index][2]
-        if before & _INWARD or self._last_word(index + 1, {"in"}) or root in _BACKWARD_NOUNS or _BACK_COMPOUND.match(word):
+        compound = _COMPOUND.fullmatch(word)
+        backlinks = compound is not None and compound.group(1) == "back"  # "backlinks": the links leading to a node
+        if before & _INWARD or self._last_word(index + 1, {"in"}) or root in _BACKWARD_NOUNS or backlinks:
             return "back"  # "incoming links", "links in", "citations", "backlinks"
         previous = [w for _, _, w in self.words[max(0, index - 2) : index]]
         if word.endswith("ing") and previous[-1:] and previous[-1] in _SUPERLATIVES:
