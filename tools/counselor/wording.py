@@ -58,6 +58,22 @@ _MOST_WORDS = frozenset({"most", "greatest", "highest", "largest", "biggest", "m
 _FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing"})
 # Superlatives in other words: "leads in links" (not "leads to"), "more links than any other", "fewer ... than the rest"
 _LEADS = re.compile(r"\blead(?:s|ing)? in\b")
+# "rank them by ... which comes first": the most, unless they are ranked lowest first
+_RANKED, _FIRST = re.compile(r"\brank\w*\b"), re.compile(r"\bfirst\b")
+_LOW_FIRST = re.compile(r"\b(?:lowest|fewest|smallest|least|bottom) first\b")
+# a sentence's end: where a question told in several sentences starts a new one ("Collect ... Is X on the list?")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+(?=[A-Z])")  # not the "." or "?" a bare title ends in ("What? has")
+_CLAUSE_END = re.compile(r"(?<=[:;])[ \t]+(?=\S)")
+# "do you come across X?" asks yes or no; "do you know ...", "can you tell me ..." ask for something
+_REQUEST_VERBS = frozenset(
+    "know tell give list name find show say determine identify work happen help let spell mind want think have".split()
+)
+# "the articles you click through to from X", "a link on X": the words after a link word that make X its source
+_SOURCE_AFTER = frozenset({"from", "on"})
+_SOURCE_SKIPPED = frozenset({"through", "to", "out", "off"})
+# two words for one link, a few words apart ("clicking a link on X", "referenced by hyperlink from X")
+_ONE_LINK_FILLER = frozenset({"a", "an", "the", "by", "via", "with", "using"})
+_Mention = tuple[int, int, str, bool, "str | None"]  # a link word's (start, stop, root, passive, way round)
 _THAN_ALL = r"\b{}\b[^?.]{{0,80}}?\bthan (?:any|all|every|each)(?: of the)? (?:other|others|one else|the rest)\b"
 _MORE_THAN_ALL, _FEWER_THAN_ALL = re.compile(_THAN_ALL.format("more")), re.compile(_THAN_ALL.format("(?:fewer|less)"))
 _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
@@ -83,7 +99,10 @@ _BOTH_WAY = re.compile(
     r"|\b(?:show|shows|turn|turns) up again\b|\bagain (?:among|in)\b|\balso (?:appear\w*|show\w* up|among|in)\b"
 )
 # A value compared with the subject's and found unlike it
-_UNLIKE = re.compile(r"n't\b|\bnot\b|\boutside\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*")
+_UNLIKE = re.compile(
+    r"n't\b|\bnot\b|\boutside\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*"
+    r"|\b(?:drop|remov|exclud|discard)\w* (?:the ones|those|any|all)\b"  # "drop the ones whose label matches X's"
+)
 _ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
 # A list asked for by name ("list", "name them", "spell out"), where nothing asks for a count or a pick
 _LIST_PHRASE = re.compile(
@@ -306,14 +325,17 @@ def extreme_of(text: str) -> str | None:
     ("which has the least ...", "tops the list for", "leads in", "more ... than any other"); None when it words
     both, or neither. "At least" and "at most" bound a count; they pick nothing."""
     lower = _LEADS.sub(" most ", _FEWER_THAN_ALL.sub(" fewest ", _MORE_THAN_ALL.sub(" most ", text.lower())))
+    if _RANKED.search(lower) and _FIRST.search(lower) and not _LOW_FIRST.search(lower):  # "rank them by ...": first
+        lower += " most "
     words = set(_WORD.findall(_MODE.sub(" ", _BOUND.sub(" ", lower))))
     most, fewest = bool(words & _MOST_WORDS), bool(words & _FEWEST_WORDS)
     return "most" if most and not fewest else "fewest" if fewest and not most else None
 
 
 def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) -> str | None:
-    """What ``text`` (a question outside its names) asks for, where its words say it: ``"yes/no"`` (it opens with
-    "is", "does", "can" ..., not "do you" or "can you"), ``"pick"`` (one node: "which" or "who" with superlatives
+    """What ``text`` (a question outside its names) asks for, where its words say it: ``"yes/no"`` (its asking
+    sentence, the last with a "?", or that sentence's last clause, opens with "is", "does", "can" ..., not "do you
+    know" or "can you"), ``"pick"`` (one node: "which" or "who" with superlatives
     going one way, ``extreme``; not "which label", a value of one of ``features``), ``"number"`` ("how many",
     "number of" but not "the largest number of", "count", "total"), ``"which"`` (it asks which or who, and not
     how many: a node or a value, never a count or a yes/no), ``"list"`` (a set's names: "list", "name them",
@@ -322,8 +344,11 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     words = _WORD.findall(lower)
     if not words:
         return None
-    opens_with_name = text.lstrip(" ")[:1] == "\n"  # where a name was cut out: "X is listed with which label?"
-    if words[0] in _YES_NO_START and words[1:2] != ["you"] and not opens_with_name:
+    # a question told in several sentences asks in its last one that ends in "?" ("Collect ... Is X on the list?"),
+    # or in a clause of it after a colon ("Walk through ...: do you meet X?")
+    asking = next((part for part in reversed(_SENTENCE_END.split(text)) if "?" in part), text)
+    last_clause = [_CLAUSE_END.split(asking)[-1]] if "?" in asking else []
+    if any(_asks_yes_no(clause) for clause in [asking, *last_clause]):
         return "yes/no"
     # a feature's words that say what it is ("label", "speech" of part_of_speech; not "of": "which of ...")
     keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower()) if word not in _FUNCTION_WORDS}
@@ -361,6 +386,16 @@ def asked_type(store: GraphStore, text: str) -> str | None:
     return None
 
 
+def _asks_yes_no(clause: str) -> bool:
+    """Whether ``clause`` (outside its names) opens as a yes/no question does: "is", "does", "can" ..., not a request
+    ("do you know ...", "can you tell me ..."; "do you come across X?" asks yes or no), and not after a name."""
+    opening = _WORD.findall(clause.lower())
+    if not opening or opening[0] not in _YES_NO_START or clause.lstrip(" ")[:1] == "\n":  # "X is listed with ..."
+        return False
+    request = opening[0] not in ("do", "did") or not opening[2:3] or opening[2] in _REQUEST_VERBS
+    return not (opening[1:2] == ["you"] and request)
+
+
 def _asks_which(lower: str) -> bool:
     """Whether ``lower`` asks "which" or "who" ("Which of ...", "Among X, which one ...", "Find which of ..."), not
     a relative clause that says which nodes ("the users who rated X", "the papers which cite X")."""
@@ -368,7 +403,7 @@ def _asks_which(lower: str) -> bool:
     for found in _WHICH.finditer(text):
         before = text[: found.start()]
         words = _WORD.findall(before)
-        if not before or before.rstrip().endswith(",") or (words and words[-1] in _ASKING_BEFORE):
+        if not before or before.rstrip()[-1:] in (",", ".", "?", "!", ":", ";") or (words and words[-1] in _ASKING_BEFORE):
             return True
         if found.group(2) in _ASKING_AFTER:
             return True
@@ -787,7 +822,8 @@ class QuestionWording:
         if not roots:
             return None
         wanted = set(roots.values())
-        mentions = []  # (start, stop, root, passive, way: the link's own way round where the words give it)
+        # (word index, (start, stop, root, passive, way: the link's own way round where the words give it))
+        found: list[tuple[int, _Mention]] = []
         for index, (start, stop, word) in enumerate(self.words):
             own = _word_root(word)
             part = compound_part(word)
@@ -806,7 +842,15 @@ class QuestionWording:
             passive = bool(following) and (following[0] in _BACKWARD or following[:2] in (["to", "by"], ["away", "from"]))
             passive = passive and following[:2] not in _BY_FEATURE  # "cites, by name": no agent follows "by" there
             passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
-            mentions.append((start, stop, root, passive, self._way(index, own, before)))
+            way = "forward" if self._source_follows(index, spans) else self._way(index, own, before)
+            mention = (start, stop, root, passive, way)
+            if found and self._one_link(found[-1], index, root, spans):  # "clicking a link on X": one mention
+                own = [(a, b) for a, b, label in spans if label == 0]
+                nearer = min((found[-1][1], mention), key=lambda m: min(_gap(span, m[0], m[1]) for span in own))
+                found[-1] = (index, nearer)
+            else:
+                found.append((index, mention))
+        mentions = [mention for _, mention in found]
         if len(mentions) != total:
             return None
         a, b = _chain_start(spans, mentions)
@@ -820,6 +864,28 @@ class QuestionWording:
         if way is not None:
             return backward if way == "back" else forward
         return backward if after == passive else forward
+
+    def _one_link(self, last: tuple[int, _Mention], index: int, root: str, spans: list[tuple[int, int, int]]) -> bool:
+        """Whether the mention at word ``index`` and the ``last`` one name one link: the same root, with nothing but
+        articles and "by", "via", "with" between them, none of it a name ("clicking a link on X", "referenced by
+        hyperlink from X"); "papers citing papers citing X" are two."""
+        at, (*_, last_root, _, _) = last
+        between = self.words[at + 1 : index]
+        return last_root == root and len(between) <= 2 and all(
+            word in _ONE_LINK_FILLER and not any(a <= start < b for a, b, _ in spans) for start, _, word in between
+        )
+
+    def _source_follows(self, index: int, spans: list[tuple[int, int, int]]) -> bool:
+        """Whether the words after the link word at ``index`` (past "through", "to", "out") are "from" or "on", outside
+        any name: what follows is the link's source ("the articles you click through to from X", "a link on X")."""
+        for start, _, word in self.words[index + 1 : index + 4]:
+            if any(a <= start < b for a, b, _ in spans):
+                return False
+            if word in _SOURCE_AFTER:
+                return True
+            if word not in _SOURCE_SKIPPED:
+                return False
+        return False
 
     def _way(self, index: int, root: str, before: set[str]) -> str | None:
         """The way round the link the word at ``index`` mentions runs whatever its voice and place: "incoming

@@ -1066,3 +1066,55 @@ def test_a_pick_is_of_the_node_type_the_question_asks_for() -> None:
     untyped = CounselorAction(store, 'Of the artists "user 2" listened to, which one has the most tags?')
     assert untyped.wording.asked_type is None
     assert chosen_skeleton(shapes, untyped.wording, 0.0).render() == "Feature[MaxDegree[Neighbour[_]]]"
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ('Collect the artists "user 1" listened to. Is "Nina Simone" on the list?', "yes/no"),
+        ('Walk through the artists "user 1" listened to: do you come across "Nina Simone"?', "yes/no"),
+        ('Do you know the tags of "Nina Simone"?', None),
+        ('Take the artists "user 2" listened to and rank them by listeners. Which comes first?', "pick"),
+        ('Take the tags of the artists "user 2" listened to and keep a tally. Which tag gets the most votes?', "pick"),
+        ('Take the artists "user 2" listened to. How many is that?', "number"),
+    ],
+)
+def test_a_question_told_in_several_sentences_asks_in_its_last(question: str, form: str | None) -> None:
+    wording = CounselorAction(_music_graph(), question).wording
+    assert wording.form == form
+
+
+def test_ranked_first_is_the_most_unless_ranked_lowest_first() -> None:
+    assert extreme_of("Take the papers X cites and rank them by citations. Which comes first?") == "most"
+    assert extreme_of("Rank the papers X cites by citations, lowest first. Which comes first?") == "fewest"
+    assert extreme_of("Which of the papers X cites came first?") is None
+
+
+def test_dropping_the_ones_that_match_counts_the_others() -> None:
+    question = 'Take the papers "Chain of Thought" cites and drop the ones whose label matches its own. How many are left?'
+    wording = CounselorAction(_labelled_papers(), question).wording
+    assert wording.unlike and wording.compares
+    repeats = CounselorAction(_labelled_papers(), 'Collect the papers citing "Chain of Thought", dropping repeats.').wording
+    assert not repeats.unlike
+
+
+def test_a_link_on_a_page_and_clicking_through_from_it_run_out_of_it() -> None:
+    """"a link on X", "click through to from X": X is the source; two words for one link a few articles apart are
+    one mention ("clicking a link on X"); "papers citing papers citing X" stay two."""
+    store = GraphStore("pages", directed=True, text_keys={"article": "title"})
+    for node in ("Moon", "Earth", "Sun"):
+        store.add_node(node, "article", {"title": node})
+    store.add_edge("Moon", "Earth", "links_to", reverse_relation="linked_from")
+    store.add_edge("Sun", "Moon", "links_to", reverse_relation="linked_from")
+    for question, right, wrong in (
+        ('Take the articles you land on by clicking a link on "Moon". How many is that?', "links_to", "linked_from"),
+        ('Take the articles you can click through to from "Moon". How many is that?', "links_to", "linked_from"),
+        ('How many articles are referenced by hyperlink from "Moon"?', "links_to", "linked_from"),
+        ('Take the articles whose links take you to "Moon". How many is that?', "linked_from", "links_to"),
+    ):
+        language = CounselorAction(store, question)
+        assert language.complete(f"Degree[Retrieve[Moon], {right}]"), question
+        assert not language.complete(f"Degree[Retrieve[Moon], {wrong}]"), question
+    two = CounselorAction(store, 'How many articles link to articles linking to "Moon"?').wording
+    hops = [two.direction(["links_to", "linked_from"], "Moon", hop, 2) for hop in (0, 1)]
+    assert hops == [["linked_from"], ["linked_from"]]
