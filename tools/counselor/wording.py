@@ -71,6 +71,7 @@ _REQUEST_VERBS = frozenset(
 # "the articles you click through to from X", "a link on X": the words after a link word that make X its source
 _SOURCE_AFTER = frozenset({"from", "on"})
 _SOURCE_SKIPPED = frozenset({"through", "to", "out", "off"})
+_SET_OPENERS = frozenset({"any", "each", "every", "all", "one"})  # "from any of the articles ..."
 # two words for one link, a few words apart ("clicking a link on X", "referenced by hyperlink from X")
 _ONE_LINK_FILLER = frozenset({"a", "an", "the", "by", "via", "with", "using"})
 _Mention = tuple[int, int, str, bool, "str | None"]  # a link word's (start, stop, root, passive, way round)
@@ -403,7 +404,8 @@ def _asks_which(lower: str) -> bool:
     for found in _WHICH.finditer(text):
         before = text[: found.start()]
         words = _WORD.findall(before)
-        if not before or before.rstrip()[-1:] in (",", ".", "?", "!", ":", ";") or (words and words[-1] in _ASKING_BEFORE):
+        opens_clause = before.rstrip()[-1:] in (",", ".", "?", "!", ":", ";")  # "..., which", "... . Which"
+        if not before or opens_clause or (words and words[-1] in _ASKING_BEFORE):
             return True
         if found.group(2) in _ASKING_AFTER:
             return True
@@ -845,8 +847,8 @@ class QuestionWording:
             way = "forward" if self._source_follows(index, spans) else self._way(index, own, before)
             mention = (start, stop, root, passive, way)
             if found and self._one_link(found[-1], index, root, spans):  # "clicking a link on X": one mention
-                own = [(a, b) for a, b, label in spans if label == 0]
-                nearer = min((found[-1][1], mention), key=lambda m: min(_gap(span, m[0], m[1]) for span in own))
+                named = [(a, b) for a, b, label in spans if label == 0]
+                nearer = min((found[-1][1], mention), key=lambda m: min(_gap(span, m[0], m[1]) for span in named))
                 found[-1] = (index, nearer)
             else:
                 found.append((index, mention))
@@ -876,13 +878,19 @@ class QuestionWording:
         )
 
     def _source_follows(self, index: int, spans: list[tuple[int, int, int]]) -> bool:
-        """Whether the words after the link word at ``index`` (past "through", "to", "out") are "from" or "on", outside
-        any name: what follows is the link's source ("the articles you click through to from X", "a link on X")."""
-        for start, _, word in self.words[index + 1 : index + 4]:
+        """Whether the words after the link word at ``index`` (past "through", "to", "out") are "from" or "on" and then
+        a name or a set of nodes, outside any name: what follows is the link's source ("the articles you click
+        through to from X", "a link on X", "from any of the articles ..."). Not where nothing follows: "the articles
+        X is linked from" name X as the target."""
+        starts = {a for a, _, _ in spans}
+        for at in range(index + 1, min(index + 4, len(self.words))):
+            start, stop, word = self.words[at]
             if any(a <= start < b for a, b, _ in spans):
                 return False
             if word in _SOURCE_AFTER:
-                return True
+                rest = len(self.question) - len(self.question[stop:].lstrip(" \t\"\u201c'"))
+                following = self.words[at + 1][2] if at + 1 < len(self.words) else None
+                return rest in starts or following in _SET_OPENERS
             if word not in _SOURCE_SKIPPED:
                 return False
         return False

@@ -1115,6 +1115,10 @@ def test_a_link_on_a_page_and_clicking_through_from_it_run_out_of_it() -> None:
         language = CounselorAction(store, question)
         assert language.complete(f"Degree[Retrieve[Moon], {right}]"), question
         assert not language.complete(f"Degree[Retrieve[Moon], {wrong}]"), question
+    for question in ('Show me the names of the articles "Moon" is linked from.',
+                     'In both the articles "Moon" is linked from and the articles that link to "Earth": how many?'):
+        ends = CounselorAction(store, question).wording.direction(["links_to", "linked_from"], "Moon", 0, 1)
+        assert ends == ["linked_from"], question  # "X is linked from" with nothing after: X is the target
     two = CounselorAction(store, 'How many articles link to articles linking to "Moon"?').wording
     hops = [two.direction(["links_to", "linked_from"], "Moon", hop, 2) for hop in (0, 1)]
     assert hops == [["linked_from"], ["linked_from"]]
