@@ -378,6 +378,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     # the node most of a list link to: not a member of the list, not a feature value the question spells out
     if "MostLinked" in names and (wording.member or (wording.keys and not wording.values)):
         return False
+    if wording.votes and form == "pick" and "MostLinked" not in names:  # the members vote for what they link to
+        return False
     if wording.once and skeleton.name == "Degree":  # "distinct", "unique": not one node's own arcs
         return False
     if wording.through_any and not _two_hops(skeleton):  # "tagged with any of the tags of X": a hop from a hop

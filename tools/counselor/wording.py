@@ -74,6 +74,7 @@ _SOURCE_SKIPPED = frozenset({"through", "to", "out", "off"})
 _SET_OPENERS = frozenset({"any", "each", "every", "all", "one"})  # "from any of the articles ..."
 # two words for one link, a few words apart ("clicking a link on X", "referenced by hyperlink from X")
 _ONE_LINK_FILLER = frozenset({"a", "an", "the", "by", "via", "with", "using"})
+_MEMBERS_PRONOUNS = frozenset({"them", "it", "those", "these", "each"})  # "links to them": into the members
 _Mention = tuple[int, int, str, bool, "str | None"]  # a link word's (start, stop, root, passive, way round)
 _THAN_ALL = r"\b{}\b[^?.]{{0,80}}?\bthan (?:any|all|every|each)(?: of the)? (?:other|others|one else|the rest)\b"
 _MORE_THAN_ALL, _FEWER_THAN_ALL = re.compile(_THAN_ALL.format("more")), re.compile(_THAN_ALL.format("(?:fewer|less)"))
@@ -93,7 +94,10 @@ _THE_ONE = re.compile(r"\bthe (?:single )?one (?:of|among)\b")  # "identify the 
 # "which tag", "what user": the node type a question asks for (its word as :func:`_cut` cuts it follows)
 _WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")
 # Two lists taken together or their overlap, as a question words it (a question with both words decides nothing)
-_UNION_WAY = re.compile(r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b")
+_UNION_WAY = re.compile(
+    r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b"
+    r"|\bthen add\b|\balready (?:there|in|on|listed|counted|included|present)\b"  # "then add ..., skipping any already there"
+)
 _OR_BOTH = re.compile(r"\bor (?:\w+ )?both\b")  # "in A, in B, or in both": the union, though it says "both"
 _BOTH_WAY = re.compile(
     r"\bboth\b|\bas well as\b|\bin common\b|\bshar\w*|\boverlap\w*|\bintersect\w*"
@@ -125,7 +129,12 @@ _STEM_SYNONYMS = {
 _COMPOUND = re.compile(r"(hyper|back|inter|cross|sub|hash|web)([a-z]{4,})")
 # A node asked for among a list's own members ("which one of", "of the X, which", "the single one of"): the member
 # with the most links, never a node the members link to
-_MEMBER = re.compile(r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among) [^,?]{1,200}, (?:which|who)\b")
+_MEMBER = re.compile(
+    r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among) [^,?]{1,200}, (?:which|who)\b"
+    r"|\brank(?:s|ed)? (?:them|those|these)\b"  # "rank them by ...: which comes first?"
+)
+# Each member of a list votes for the nodes it links to: the node with the most votes is one they link to
+_VOTES = re.compile(r"\bvotes?\b")
 # words that word what is asked or counted, never the name asked about (a tag may be called "find" or "common")
 _ASKING_WORDS = _FUNCTION_WORDS | _ASKING_BEFORE | _COUNTING | _MOST_WORDS | _FEWEST_WORDS | frozenset(
     "count number list enumerate give please confirm whether would could should does do did can like across each "
@@ -515,12 +524,12 @@ def _just_before(text: str, end: int, starts: set[int]) -> bool:
 
 def _cut(word: str) -> str:
     """A word as :func:`spelled_names` and :func:`content_words` compare it: a crude stem (``ratings``, ``rated``
-    -> ``rat``; ``genres`` -> ``genr``; ``tagged``, ``tags`` -> ``tag``; ``county`` stays itself, so it never reads
-    as "count"); numbers whole. A final doubled consonant of four letters or more is single, suffix or not
+    -> ``rat``; ``genres`` -> ``genr``; ``tagged``, ``tags`` -> ``tag``; ``friendships`` -> ``friend``; ``county``
+    stays itself, so it never reads as "count"); numbers whole. A final doubled consonant of four letters or more is single, suffix or not
     (``tagg(ed)``, ``staff``), except l, s and z (``call``, ``pass``, ``jazz``)."""
     if word.isdigit():
         return word
-    for suffix in ("ings", "ing", "ers", "er", "ed", "es", "s"):
+    for suffix in ("ships", "ship", "ings", "ing", "ers", "er", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
             break
@@ -639,6 +648,7 @@ class QuestionWording:
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
         self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
+        self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "which gets the most votes": a node linked to
         self.through_any = bool(_THROUGH_ANY.search(self.search_sources[0].lower()))  # reached from any of a list
         self.asked_type = asked_type(store, self.search_sources[0])  # "which tag ...": tag
         # whether any node has a feature besides its name or title: where none does, a node's own feature is the
@@ -869,12 +879,14 @@ class QuestionWording:
 
     def _one_link(self, last: tuple[int, _Mention], index: int, root: str, spans: list[tuple[int, int, int]]) -> bool:
         """Whether the mention at word ``index`` and the ``last`` one name one link: the same root, with nothing but
-        articles and "by", "via", "with" between them, none of it a name ("clicking a link on X", "referenced by
-        hyperlink from X"); "papers citing papers citing X" are two."""
+        articles and "by", "via", "with" between them, or "to" before a bare verb, none of it a name ("clicking a
+        link on X", "referenced by hyperlink from X", "links to click"); "papers citing papers citing X" are two."""
         at, (*_, last_root, _, _) = last
         between = self.words[at + 1 : index]
+        bare = not self.words[index][2].endswith(("s", "ing", "ed"))  # "links to click": a verb, not "links to links"
         return last_root == root and len(between) <= 2 and all(
-            word in _ONE_LINK_FILLER and not any(a <= start < b for a, b, _ in spans) for start, _, word in between
+            (word in _ONE_LINK_FILLER or (word == "to" and bare)) and not any(a <= start < b for a, b, _ in spans)
+            for start, _, word in between
         )
 
     def _source_follows(self, index: int, spans: list[tuple[int, int, int]]) -> bool:
@@ -907,6 +919,9 @@ class QuestionWording:
         backlinks = compound is not None and compound.group(1) == "back"  # "backlinks": the links leading to a node
         if before & _INWARD or self._last_word(index + 1, {"in"}) or root in _BACKWARD_NOUNS or backlinks:
             return "back"  # "incoming links", "links in", "citations", "backlinks"
+        after = [w for _, _, w in self.words[index + 1 : index + 4] if w != "through"][:2]
+        if after[:1] == ["to"] and after[1:] and after[1] in _MEMBERS_PRONOUNS:
+            return "back"  # "rank them by pages that click through to them": the links reaching the members
         previous = [w for _, _, w in self.words[max(0, index - 2) : index]]
         if word.endswith("ing") and previous[-1:] and previous[-1] in _SUPERLATIVES:
             return "back"  # "the most citing papers": the papers citing it

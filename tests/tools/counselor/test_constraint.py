@@ -1122,3 +1122,46 @@ def test_a_link_on_a_page_and_clicking_through_from_it_run_out_of_it() -> None:
     two = CounselorAction(store, 'How many articles link to articles linking to "Moon"?').wording
     hops = [two.direction(["links_to", "linked_from"], "Moon", hop, 2) for hop in (0, 1)]
     assert hops == [["linked_from"], ["linked_from"]]
+
+
+def test_links_to_them_reach_the_members_and_links_to_click_are_one_link() -> None:
+    """"rank them by pages that click through to them": the links into the members (``linked_from``, whatever the
+    voice); "counting links to click", "each one's links to click": one link, out of the members; "rank them" asks
+    for one of the members (not ``MostLinked``), "which gets the most votes" for a node they link to (only
+    ``MostLinked``)."""
+    store = GraphStore("pages", directed=True, text_keys={"article": "title"})
+    for node in ("Moon", "Earth", "Sun"):
+        store.add_node(node, "article", {"title": node})
+    store.add_edge("Moon", "Earth", "links_to", reverse_relation="linked_from")
+    store.add_edge("Sun", "Moon", "links_to", reverse_relation="linked_from")
+    both = ["links_to", "linked_from"]
+    for question, second in (
+        ('Take the articles you land on by clicking a link on "Moon" and rank them by pages that click through to them.'
+         " Which comes first?", "linked_from"),
+        ('Take the articles you land on by clicking a link on "Moon", follow each one\'s links to click, and keep a '
+         "tally. Which article gets the most votes?", "links_to"),
+    ):  # fmt: skip
+        wording = CounselorAction(store, question).wording
+        assert [wording.direction(both, "Moon", hop, 2) for hop in (0, 1)] == [["links_to"], [second]], question
+    wind = CounselorAction(store, 'Go through the articles whose links take you to "Moon" one by one, counting links'
+                                  " to click: which one ends with the smallest count?").wording  # fmt: skip
+    assert [wind.direction(both, "Moon", hop, 2) for hop in (0, 1)] == [["linked_from"], ["links_to"]]
+    two = CounselorAction(store, 'How many articles link to links to "Moon"?').wording  # a noun after "to": two links
+    assert two.direction(both, "Moon", 0, 2) is not None
+    shapes = [(parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), 0.6), (parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), 0.4)]
+    ranked = CounselorAction(store, 'Take the articles "Moon" links to and rank them by links to them. Which comes first?')
+    assert ranked.wording.member
+    assert chosen_skeleton(shapes[::-1], ranked.wording, 0.0).render() == "Feature[MaxDegree[Neighbour[_]]]"
+    votes = CounselorAction(store, 'Take the articles "Moon" links to and follow their links. Which gets the most votes?')
+    assert chosen_skeleton(shapes, votes.wording, 0.0).render() == "Feature[MostLinked[Neighbour[_]]]"
+
+
+def test_a_second_list_added_skipping_repeats_is_the_union_and_friendships_name_friend() -> None:
+    question = ('Collect the users you find in "Nina Simone"\'s listener list, then add the users you meet by going '
+                'from "Miles Davis" to its audience, skipping any already there. How many in all?')  # fmt: skip
+    assert CounselorAction(_music_graph(), question).wording.set_way == "union"
+    chain = CounselorAction(_music_graph(), 'Gather the artists you reach through the listening history of any of the '
+                                            'users you reach in one step along "user 1"\'s friendships. How many?')  # fmt: skip
+    relations = ["friend", "listened", "listened_by", "tag_of", "tagged"]
+    assert chain.wording.spelled_hop(relations, "user 1", 0, 2, False) == ["friend"]
+    assert "listened" in (chain.wording.spelled_hop(relations, "user 1", 1, 2, False) or [])
