@@ -13,8 +13,9 @@ defaults, and reads its summary. Each graph is labelled from the adapter's card:
 * ``never trained on, names unquoted``: the graphs of the first two kinds asked again with every node's
   name written bare (``--bare-names``), pooled apart (``--no-bare-names`` skips them);
 * ``never trained on, evaluation-only wordings``: the graphs of the first two kinds asked again in each
-  evaluation-only wording family (``--families others``, ``later``, ``fresh``, ``spoken``, ``kgqa``, ``walk``:
-  sentence frames no model trained on; ``fresh``, ``kgqa`` and ``walk`` also phrase relations their own way); pooled apart, and per family
+  evaluation-only wording family (``--families others``, ``later``, ``fresh``, ``spoken``, ``kgqa``, ``walk``,
+  ``learner``: sentence frames no model trained on; ``fresh``, ``kgqa``, ``walk`` and ``learner`` also phrase relations
+  their own way); pooled apart, and per family
   (``--no-others`` skips them).
 
 The pooled exact match over the first two kinds is the headline (leave-one-graph-out, out of

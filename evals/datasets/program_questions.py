@@ -71,7 +71,10 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # ones that match", "a link on X", "click through to from X", "pages that click through to them", "links to click",
 # "which gets the most votes", "then add ..., skipping any already there", "friendships"), so later figures of it are
 # not first measurements.
-EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk")
+# ``learner`` asks as someone still learning English may ("How much are the papers which X is citing?", "Is Y is one
+# of ...?", "What genre is more common in ...?"): frames and relation phrases (:data:`_LEARNER_LEXICON`) written in one
+# sitting after walk's rules and before any question of it was asked; no rule has read its failures yet.
+EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner")
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -328,10 +331,65 @@ _WALK_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Relation phrases only the ``learner`` family uses: how someone still learning English may name a link ("the papers
+# which X is citing", "the users who are listening X", "the articles where X have link"); written with its frames.
+_LEARNER_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the {T} which {x} is citing", "the {T} that {x} cite"),
+        "many": ("the {T} which any of {x} is citing",),
+        "noun": ("reference",),
+    },
+    "cited_by": {
+        "single": ("the {T} which are citing {x}", "the {T} who cite {x}"),
+        "many": ("the {T} which are citing any of {x}",),
+        "noun": ("citation",),
+    },
+    "linked": {
+        "single": ("the {T} connected with {x} by citation in any direction", "the {T} which have citation with {x}"),
+        "many": ("the {T} which have citation with any of {x}",),
+        "noun": ("citation connection",),
+    },
+    "listened_by": {
+        "single": ("the {T} who are listening {x}", "the {T} which listen {x}"),
+        "many": ("the {T} who are listening any of {x}",),
+        "noun": ("listener",),
+    },
+    "listened": {
+        "single": ("the {T} which {x} is listening", "the {T} that {x} listen"),
+        "many": ("the {T} which any of {x} is listening",),
+        "noun": ("artist listened",),
+    },
+    "tagged": {
+        "single": ("the {T} which {x} is tagged", "the {T} put on {x}"),
+        "many": ("the {T} put on any of {x}",),
+        "noun": ("tag",),
+    },
+    "tag_of": {
+        "single": ("the {T} which have tag {x}", "the {T} tagged like {x}"),
+        "many": ("the {T} which have tag from any of {x}",),
+        "noun": ("tagged artist",),
+    },
+    "friend": {
+        "single": ("the {T} which are friend with {x}", "the {T} who {x} is friend"),
+        "many": ("the {T} which are friend with any of {x}",),
+        "noun": ("friend",),
+    },
+    "links_to": {
+        "single": ("the {T} which {x} is linking", "the {T} where {x} have link"),
+        "many": ("the {T} which any of {x} is linking",),
+        "noun": ("link going out",),
+    },
+    "linked_from": {
+        "single": ("the {T} which are linking {x}", "the {T} having link to {x}"),
+        "many": ("the {T} which are linking any of {x}",),
+        "noun": ("link coming in",),
+    },
+}
+
 # The families that phrase relations their own way: a question of one of them takes its relation phrases
 # from the family's lexicon where it has an entry, from :data:`_LEXICON` otherwise.
 OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
-    "fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON, "walk": _WALK_LEXICON,
+    "fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON, "walk": _WALK_LEXICON, "learner": _LEARNER_LEXICON,
 }
 
 
@@ -401,6 +459,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Can you inform me which {key} {s} is recorded under?"),
         ("walk", "Open the record of {s}: what does it give as {key}?"),
         ("walk", "Go to {s} and read off its {key}."),
+        ("learner", "What is {key} of {s}?"),
+        ("learner", "Please tell me {s} {key} is what?"),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -417,6 +477,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Could you determine the total number of {set}?"),
         ("walk", "Take {set}. How many is that?"),
         ("walk", "Collect {set} and count them."),
+        ("learner", "How much are {set}?"),
+        ("learner", "There is how many {set}?"),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -433,6 +495,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Name every member of {set}, please."),
         ("walk", "Collect {set}; what are they called?"),
         ("walk", "Gather {set} and write down each one."),
+        ("learner", "Please give me name of all {set}."),
+        ("learner", "I want know who are {set}."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -449,6 +513,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Could you determine how many unique nodes make up {set}?"),
         ("walk", "Collect {set}, dropping repeats. How many remain?"),
         ("walk", "Gather {set} with no repeats and report how many there are."),
+        ("learner", "How many different is {set}? Count one time each."),
+        ("learner", "Count {set} but not the same one two times."),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -467,6 +533,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Could you identify the one of {set} with the largest count of {noun}?"),
         ("walk", "Take {set} and rank them by {noun}. Which comes first?"),
         ("walk", "Go through {set} one by one, counting {noun}: which one ends with the biggest count?"),
+        ("learner", "In {set}, who have most {noun}?"),
+        ("learner", "Which one in {set} is having biggest number of {noun}?"),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -485,6 +553,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Could you identify the one of {set} with the smallest count of {noun}?"),
         ("walk", "Take {set} and rank them by {noun}, lowest first. Which comes first?"),
         ("walk", "Go through {set} one by one, counting {noun}: which one ends with the smallest count?"),
+        ("learner", "In {set}, who have least {noun}?"),
+        ("learner", "Which one in {set} is having smallest number of {noun}?"),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -501,6 +571,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Across {set}, which {key} appears the most?"),
         ("walk", "Take {set} and group them by {key}. Which group is biggest?"),
         ("walk", "Sort {set} into piles by {key}: which {key} has the tallest pile?"),
+        ("learner", "Most of {set} have which {key}?"),
+        ("learner", "What {key} is more common in {set}?"),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -518,6 +590,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "What is the most prevalent {t} in the {noun} of {set}?"),
         ("walk", "Take {set}, follow each one's {noun}, and keep a tally. Which {t} gets the most votes?"),
         ("walk", "From each of {set}, go to their {noun}; which {t} do you arrive at most often?"),
+        ("learner", "Looking {noun} of {set}, which {t} is coming most times?"),
+        ("learner", "Which {t} appear more often in {noun} of {set}?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -536,6 +610,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Could you determine how many of {set} carry the {key} {value}?"),
         ("walk", "Take {set} and keep only those with {key} {value}. How many are left?"),
         ("walk", "Filter {set} down to {key} = {value} and count what remains."),
+        ("learner", "How many of {set} is having {key} {value}?"),
+        ("learner", "In {set}, how much have the {key} is {value}?"),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -554,6 +630,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Could you determine how many of {set} have an identical {key} to {s}?"),
         ("walk", "Take {set} and keep the ones whose {key} matches {s}'s. How many are left?"),
         ("walk", "Check each of {set} against {s} on {key}: how many agree?"),
+        ("learner", "How many of {set} have {key} same like {s}?"),
+        ("learner", "In {set}, how much is same {key} with {s}?"),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -572,6 +650,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Could you determine how many of {set} have a {key} unlike {s}'s?"),
         ("walk", "Take {set} and drop the ones whose {key} matches {s}'s. How many are left?"),
         ("walk", "Check each of {set} against {s} on {key}: how many disagree?"),
+        ("learner", "How many of {set} have {key} not same like {s}?"),
+        ("learner", "In {set}, how much is different {key} from {s}?"),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -589,6 +669,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Could you determine the size of the overlap between {set} and {set2}?"),
         ("walk", "Collect {set}, then collect {set2}. How many show up on both lists?"),
         ("walk", "Put {set} next to {set2}: how many appear on both?"),
+        ("learner", "How many is in {set} and also in {set2}?"),
+        ("learner", "{set} and {set2}, how many they have common?"),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -607,6 +689,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Could you determine the combined count of {set} and {set2}, with duplicates removed?"),
         ("walk", "Collect {set}, then add {set2}, skipping any already there. How many in all?"),
         ("walk", "Merge {set} with {set2}, no repeats: what's the final count?"),
+        ("learner", "How many is in {set} or in {set2}, count one time each?"),
+        ("learner", "Put together {set} and {set2}, how many is it without double?"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -623,6 +707,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Is it true that {s2} is part of {set}?"),
         ("walk", "Collect {set}. Is {s2} on the list?"),
         ("walk", "Walk through {set}: do you come across {s2}?"),
+        ("learner", "{s2} is in {set} or not?"),
+        ("learner", "Is {s2} is one of {set}?"),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -641,6 +727,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kgqa", "Can you confirm whether at least one of {set} has {key} {value}?"),
         ("walk", "Collect {set}. Does any of them have {key} {value}?"),
         ("walk", "Walk through {set}: do you meet one whose {key} is {value}?"),
+        ("learner", "Someone of {set} have {key} {value}, yes or no?"),
+        ("learner", "Is there one in {set} who has {key} {value}?"),
     ),
 }  # fmt: skip
 

@@ -74,7 +74,7 @@ _SOURCE_SKIPPED = frozenset({"through", "to", "out", "off"})
 _SET_OPENERS = frozenset({"any", "each", "every", "all", "one"})  # "from any of the articles ..."
 # two words for one link, a few words apart ("clicking a link on X", "referenced by hyperlink from X")
 _ONE_LINK_FILLER = frozenset({"a", "an", "the", "by", "via", "with", "using"})
-_MEMBERS_PRONOUNS = frozenset({"them", "it", "those", "these", "each"})  # "links to them": into the members
+_MEMBERS_PRONOUNS = frozenset({"them", "it", "those", "these"})  # "links to them": into the members
 _Mention = tuple[int, int, str, bool, "str | None"]  # a link word's (start, stop, root, passive, way round)
 _THAN_ALL = r"\b{}\b[^?.]{{0,80}}?\bthan (?:any|all|every|each)(?: of the)? (?:other|others|one else|the rest)\b"
 _MORE_THAN_ALL, _FEWER_THAN_ALL = re.compile(_THAN_ALL.format("more")), re.compile(_THAN_ALL.format("(?:fewer|less)"))
@@ -919,9 +919,10 @@ class QuestionWording:
         backlinks = compound is not None and compound.group(1) == "back"  # "backlinks": the links leading to a node
         if before & _INWARD or self._last_word(index + 1, {"in"}) or root in _BACKWARD_NOUNS or backlinks:
             return "back"  # "incoming links", "links in", "citations", "backlinks"
-        after = [w for _, _, w in self.words[index + 1 : index + 4] if w != "through"][:2]
-        if after[:1] == ["to"] and after[1:] and after[1] in _MEMBERS_PRONOUNS:
-            return "back"  # "rank them by pages that click through to them": the links reaching the members
+        after = [(start, w) for start, _, w in self.words[index + 1 : index + 4] if w != "through"][:2]
+        if [w for _, w in after[:1]] == ["to"] and after[1:] and after[1][1] in _MEMBERS_PRONOUNS:
+            if not self.question[after[0][0] + 2 : after[1][0]].strip():  # "to them", not "to, each once"
+                return "back"  # "rank them by pages that click through to them": the links reaching the members
         previous = [w for _, _, w in self.words[max(0, index - 2) : index]]
         if word.endswith("ing") and previous[-1:] and previous[-1] in _SUPERLATIVES:
             return "back"  # "the most citing papers": the papers citing it

@@ -1146,6 +1146,9 @@ def test_links_to_them_reach_the_members_and_links_to_click_are_one_link() -> No
     wind = CounselorAction(store, 'Go through the articles whose links take you to "Moon" one by one, counting links'
                                   " to click: which one ends with the smallest count?").wording  # fmt: skip
     assert [wind.direction(both, "Moon", hop, 2) for hop in (0, 1)] == [["linked_from"], ["links_to"]]
+    for question in ('Count the articles that "Sun" points to together with the articles "Moon" links to, each once.',
+                     'How many articles does "Moon" link to, each counted once?'):
+        assert CounselorAction(store, question).wording.direction(both, "Moon", 0, 1) == ["links_to"], question
     two = CounselorAction(store, 'How many articles link to links to "Moon"?').wording  # a noun after "to": two links
     assert two.direction(both, "Moon", 0, 2) is not None
     shapes = [(parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), 0.6), (parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), 0.4)]
