@@ -75,6 +75,8 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # of ...?", "What genre is more common in ...?"): frames and relation phrases (:data:`_LEARNER_LEXICON`) written in one
 # sitting after walk's rules and before any question of it was asked; no rule has read its failures yet.
 EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner")
+# The evaluation-only families no rule of the call grammar was written from yet: their figures are first looks.
+BLIND_FAMILIES = ("learner",)
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 

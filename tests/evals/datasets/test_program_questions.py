@@ -13,6 +13,7 @@ import pytest
 
 from graphreason.evals.datasets.program_questions import (
     ALL_FAMILIES,
+    BLIND_FAMILIES,
     EVAL_ONLY_FAMILIES,
     FAMILIES,
     SHAPES,
@@ -142,6 +143,25 @@ def test_the_evaluation_only_family_is_asked_only_when_named_and_never_trained_o
         program_questions(store, 3, families=["others"], for_training=True)
     with pytest.raises(ValueError, match="evaluation only"):
         program_questions(store, 3, families=["ask", "others"], for_training=True)
+
+
+def test_a_blind_family_is_an_evaluation_only_one_and_the_docs_say_which() -> None:
+    """The families no grammar rule was written from are evaluation-only ones, and the generated quality page
+    calls their figures first looks (``docs/generate.py`` reads :data:`BLIND_FAMILIES`)."""
+    import importlib.util
+    from pathlib import Path
+
+    assert set(BLIND_FAMILIES) <= set(EVAL_ONLY_FAMILIES)
+    path = Path(__file__).resolve().parents[3] / "docs" / "generate.py"
+    spec = importlib.util.spec_from_file_location("docs_generate", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    read = next(name for name in EVAL_ONLY_FAMILIES if name not in BLIND_FAMILIES)
+    assert "first look" not in module._blindness({"eval_only_by_family": {read: {"exact_match": 99.0, "questions": 95}}})
+    for blind in BLIND_FAMILIES:
+        rows = {read: {"exact_match": 99.0, "questions": 95}, blind: {"exact_match": 82.3, "questions": 96}}
+        text = module._blindness({"eval_only_by_family": rows})
+        assert f"`{blind}`" in text and "first look" in text and f"`{read}`" not in text
 
 
 def test_the_fresh_family_names_relations_in_phrases_of_its_own() -> None:
