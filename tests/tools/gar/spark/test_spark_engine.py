@@ -35,14 +35,21 @@ from graphreason.tools.gar.spark.session import (  # noqa: E402
     SparkUnavailableError,
     get_session,
     java_available,
+    parse_conf,
 )
+
+# Spark compiles each query's plan to Java before it runs it; the tests' tables hold a few dozen rows, so compiling
+# costs more than running (this file, one run each on 2 cores: 96 s compiled, 81 s interpreted). The answers are
+# the same either way; bench_gar_spark.py and the cluster test run the default, compiled path.
+INTERPRETED = "spark.sql.codegen.wholeStage=false,spark.sql.codegen.factoryMode=NO_CODEGEN"
 
 
 @pytest.fixture(scope="module")
 def spark():
     if not java_available():
         pytest.fail("the Spark engine needs Java; install a JRE (openjdk-17) to run these tests")
-    return get_session(SparkSettings(master="local[1]"))  # what GARContext(spark_master="local[1]") asks for
+    # what GARContext(spark_master="local[1]", spark_conf=INTERPRETED) asks for
+    return get_session(SparkSettings(master="local[1]", conf=parse_conf(INTERPRETED)))
 
 
 def random_edges(seed: int, n: int, m: int) -> list[tuple[int, int, float]]:
@@ -355,7 +362,7 @@ def test_the_workflow_runs_a_parsed_problem_on_spark(spark) -> None:
         "In an undirected graph, the edges are: (0,1) (1,2) (2,3) (0,4) (4,3) (5,6). "
         "Is there a path between node 0 and node 6?"
     )
-    ctx = GARContext(engine="spark", spark_master="local[1]")
+    ctx = GARContext(engine="spark", spark_master="local[1]", spark_conf=INTERPRETED)
     on_spark = _spark_details("connected_components", problem, {}, ctx)
     compiled = _run_compiled("connected_components", problem, {}, GARContext())
     assert on_spark["engine"] == "spark" and compiled["engine"] == "compiled"
@@ -376,7 +383,7 @@ def test_questions_about_an_edge_dataset_run_on_spark(spark, tmp_path: Path) -> 
     def ask(question: str, reply: str, **settings) -> dict:
         model = ScriptedChatModel(script=[reply])
         context = GARContext(master_model=model, embedding_model="hash", edge_dataset=path, spark_master="local[1]",
-                             spark_results_dir=str(tmp_path / "runs"), **settings)  # fmt: skip
+                             spark_conf=INTERPRETED, spark_results_dir=str(tmp_path / "runs"), **settings)  # fmt: skip
         return solve(question, context)
 
     out = ask("What is the shortest path from ann to di?", '{"algorithm": "shortest_path"}')
