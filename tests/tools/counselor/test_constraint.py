@@ -812,11 +812,7 @@ def test_an_unquoted_name_is_searched_as_a_node_name_the_question_writes() -> No
 
 
 def test_one_click_away_from_a_page_is_what_it_links_to() -> None:
-    store = GraphStore("pages", directed=True, text_keys={"article": "title"})
-    for node in ("Moon", "Earth", "Sun"):
-        store.add_node(node, "article", {"title": node})
-    store.add_edge("Moon", "Earth", "links_to", reverse_relation="linked_from")
-    store.add_edge("Sun", "Moon", "links_to", reverse_relation="linked_from")
+    store = _moon_pages()
     away = CounselorAction(store, 'How many articles are one click away from "Moon"?')
     assert away.complete("Degree[Retrieve[Moon], links_to]") and not away.complete("Degree[Retrieve[Moon], linked_from]")
     into = CounselorAction(store, 'How many articles have a link to "Moon"?')
@@ -1019,22 +1015,33 @@ def test_a_member_checked_from_its_own_side_takes_the_link_back() -> None:
     assert not language.complete("Contains[Neighbour[Retrieve[Clay], links_to], Retrieve[Geology]]")
 
 
-def test_a_compound_word_names_the_link_its_second_part_names() -> None:
-    """"hyperlinks" and "backlinks" name a link as "links" does, each the way round its words give; "befriended"
-    names ``friend``."""
+def _moon_pages() -> GraphStore:
+    """Three articles: Moon links to Earth, Sun links to Moon."""
     store = GraphStore("pages", directed=True, text_keys={"article": "title"})
     for node in ("Moon", "Earth", "Sun"):
         store.add_node(node, "article", {"title": node})
     store.add_edge("Moon", "Earth", "links_to", reverse_relation="linked_from")
     store.add_edge("Sun", "Moon", "links_to", reverse_relation="linked_from")
-    for question, right, wrong in (
-        ('How many articles does the page "Moon" hyperlink to?', "links_to", "linked_from"),
-        ('How many articles contain a hyperlink to "Moon"?', "linked_from", "links_to"),
-        ('How many backlinks does "Moon" have?', "linked_from", "links_to"),
-    ):
+    return store
+
+
+def _degree_link_ways(store: GraphStore, cases: tuple[tuple[str, str, str], ...]) -> None:
+    """Each ``(question, right, wrong)``: Moon's degree is asked along ``right``, never along ``wrong``."""
+    for question, right, wrong in cases:
         language = CounselorAction(store, question)
         assert language.complete(f"Degree[Retrieve[Moon], {right}]"), question
         assert not language.complete(f"Degree[Retrieve[Moon], {wrong}]"), question
+
+
+def test_a_compound_word_names_the_link_its_second_part_names() -> None:
+    """"hyperlinks" and "backlinks" name a link as "links" does, each the way round its words give; "befriended"
+    names ``friend``."""
+    store = _moon_pages()
+    _degree_link_ways(store, (
+        ('How many articles does the page "Moon" hyperlink to?', "links_to", "linked_from"),
+        ('How many articles contain a hyperlink to "Moon"?', "linked_from", "links_to"),
+        ('How many backlinks does "Moon" have?', "linked_from", "links_to"),
+    ))
     friends = CounselorAction(_music_graph(), 'How many users has "user 1" befriended?')
     assert friends.complete("Degree[Retrieve[user 1], friend]")
     assert not friends.complete("Degree[Retrieve[user 1], listened]")
@@ -1101,20 +1108,13 @@ def test_dropping_the_ones_that_match_counts_the_others() -> None:
 def test_a_link_on_a_page_and_clicking_through_from_it_run_out_of_it() -> None:
     """"a link on X", "click through to from X": X is the source; two words for one link a few articles apart are
     one mention ("clicking a link on X"); "papers citing papers citing X" stay two."""
-    store = GraphStore("pages", directed=True, text_keys={"article": "title"})
-    for node in ("Moon", "Earth", "Sun"):
-        store.add_node(node, "article", {"title": node})
-    store.add_edge("Moon", "Earth", "links_to", reverse_relation="linked_from")
-    store.add_edge("Sun", "Moon", "links_to", reverse_relation="linked_from")
-    for question, right, wrong in (
+    store = _moon_pages()
+    _degree_link_ways(store, (
         ('Take the articles you land on by clicking a link on "Moon". How many is that?', "links_to", "linked_from"),
         ('Take the articles you can click through to from "Moon". How many is that?', "links_to", "linked_from"),
         ('How many articles are referenced by hyperlink from "Moon"?', "links_to", "linked_from"),
         ('Take the articles whose links take you to "Moon". How many is that?', "linked_from", "links_to"),
-    ):
-        language = CounselorAction(store, question)
-        assert language.complete(f"Degree[Retrieve[Moon], {right}]"), question
-        assert not language.complete(f"Degree[Retrieve[Moon], {wrong}]"), question
+    ))
     for question in ('Show me the names of the articles "Moon" is linked from.',
                      'In both the articles "Moon" is linked from and the articles that link to "Earth": how many?'):
         ends = CounselorAction(store, question).wording.direction(["links_to", "linked_from"], "Moon", 0, 1)
@@ -1129,11 +1129,7 @@ def test_links_to_them_reach_the_members_and_links_to_click_are_one_link() -> No
     voice); "counting links to click", "each one's links to click": one link, out of the members; "rank them" asks
     for one of the members (not ``MostLinked``), "which gets the most votes" for a node they link to (only
     ``MostLinked``)."""
-    store = GraphStore("pages", directed=True, text_keys={"article": "title"})
-    for node in ("Moon", "Earth", "Sun"):
-        store.add_node(node, "article", {"title": node})
-    store.add_edge("Moon", "Earth", "links_to", reverse_relation="linked_from")
-    store.add_edge("Sun", "Moon", "links_to", reverse_relation="linked_from")
+    store = _moon_pages()
     both = ["links_to", "linked_from"]
     for question, second in (
         ('Take the articles you land on by clicking a link on "Moon" and rank them by pages that click through to them.'
