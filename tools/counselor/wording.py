@@ -96,7 +96,8 @@ _WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")
 # Two lists taken together or their overlap, as a question words it (a question with both words decides nothing)
 _UNION_WAY = re.compile(
     r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b"
-    r"|\bthen add\b|\balready (?:there|in|on|listed|counted|included|present)\b"  # "then add ..., skipping any already there"
+    # "then add ..., skipping any already there"
+    r"|\bthen add\b|\balready (?:there|in|on|listed|counted|included|present)\b"
 )
 _OR_BOTH = re.compile(r"\bor (?:\w+ )?both\b")  # "in A, in B, or in both": the union, though it says "both"
 _BOTH_WAY = re.compile(
@@ -525,8 +526,8 @@ def _just_before(text: str, end: int, starts: set[int]) -> bool:
 def _cut(word: str) -> str:
     """A word as :func:`spelled_names` and :func:`content_words` compare it: a crude stem (``ratings``, ``rated``
     -> ``rat``; ``genres`` -> ``genr``; ``tagged``, ``tags`` -> ``tag``; ``friendships`` -> ``friend``; ``county``
-    stays itself, so it never reads as "count"); numbers whole. A final doubled consonant of four letters or more is single, suffix or not
-    (``tagg(ed)``, ``staff``), except l, s and z (``call``, ``pass``, ``jazz``)."""
+    stays itself, so it never reads as "count"); numbers whole. A final doubled consonant of four letters or more
+    is single, suffix or not (``tagg(ed)``, ``staff``), except l, s and z (``call``, ``pass``, ``jazz``)."""
     if word.isdigit():
         return word
     for suffix in ("ships", "ship", "ings", "ing", "ers", "er", "ed", "es", "s"):
@@ -568,6 +569,11 @@ def _spans(text: str, names: Sequence[str]) -> list[tuple[int, int, int]]:
             pattern = rf"(?<![a-z0-9]){re.escape(name.lower())}(?![a-z0-9])"
             found += [(m.start(), m.end(), label) for m in re.finditer(pattern, lower)]
     return found
+
+
+def _inside(spans: list[tuple[int, int, int]], pos: int) -> bool:
+    """Whether the character at ``pos`` lies inside one of the names at ``spans`` (as :func:`_spans` finds them)."""
+    return any(a <= pos < b for a, b, _ in spans)
 
 
 def _gap(span: tuple[int, int], start: int, stop: int) -> int:
@@ -648,7 +654,7 @@ class QuestionWording:
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
         self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
-        self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "which gets the most votes": a node linked to
+        self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
         self.through_any = bool(_THROUGH_ANY.search(self.search_sources[0].lower()))  # reached from any of a list
         self.asked_type = asked_type(store, self.search_sources[0])  # "which tag ...": tag
         # whether any node has a feature besides its name or title: where none does, a node's own feature is the
@@ -781,7 +787,7 @@ class QuestionWording:
         spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
         if not any(label == 0 for _, _, label in spans):
             return None
-        outside = [(start, stop, word) for start, stop, word in self.words if not any(a <= start < b for a, b, _ in spans)]
+        outside = [(start, stop, word) for start, stop, word in self.words if not _inside(spans, start)]
         counted = []  # (position in outside, start, stop, number, after a superlative)
         for at, (start, stop, word) in enumerate(outside):
             after = [w for *_, w in outside[at + 1 : at + 3]]
@@ -842,7 +848,7 @@ class QuestionWording:
             if own not in wanted and part is not None and _word_root(part) in wanted:  # "hyperlinks to X"
                 own = _word_root(part)
             root = own if own in wanted else next((r for r in _ROOT_SYNONYMS.get(own, ()) if r in wanted), None)
-            if root is None or any(a <= start < b for a, b, _ in spans):
+            if root is None or _inside(spans, start):
                 continue
             if own == "poin" and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _ADDRESSED:
                 continue  # "Point me to the one ...", "point out": the asker addressed, not a link
@@ -885,7 +891,7 @@ class QuestionWording:
         between = self.words[at + 1 : index]
         bare = not self.words[index][2].endswith(("s", "ing", "ed"))  # "links to click": a verb, not "links to links"
         return last_root == root and len(between) <= 2 and all(
-            (word in _ONE_LINK_FILLER or (word == "to" and bare)) and not any(a <= start < b for a, b, _ in spans)
+            (word in _ONE_LINK_FILLER or (word == "to" and bare)) and not _inside(spans, start)
             for start, _, word in between
         )
 
@@ -897,7 +903,7 @@ class QuestionWording:
         starts = {a for a, _, _ in spans}
         for at in range(index + 1, min(index + 4, len(self.words))):
             start, stop, word = self.words[at]
-            if any(a <= start < b for a, b, _ in spans):
+            if _inside(spans, start):
                 return False
             if word in _SOURCE_AFTER:
                 rest = len(self.question) - len(self.question[stop:].lstrip(" \t\"\u201c'"))
@@ -919,10 +925,9 @@ class QuestionWording:
         backlinks = compound is not None and compound.group(1) == "back"  # "backlinks": the links leading to a node
         if before & _INWARD or self._last_word(index + 1, {"in"}) or root in _BACKWARD_NOUNS or backlinks:
             return "back"  # "incoming links", "links in", "citations", "backlinks"
-        after = [(start, w) for start, _, w in self.words[index + 1 : index + 4] if w != "through"][:2]
-        if [w for _, w in after[:1]] == ["to"] and after[1:] and after[1][1] in _MEMBERS_PRONOUNS:
-            if not self.question[after[0][0] + 2 : after[1][0]].strip():  # "to them", not "to, each once"
-                return "back"  # "rank them by pages that click through to them": the links reaching the members
+        to, them, *_ = [w for w in self.words[index + 1 : index + 4] if w[2] != "through"] + [(0, 0, "")] * 2
+        if to[2] == "to" and them[2] in _MEMBERS_PRONOUNS and not self.question[to[1] : them[0]].strip():
+            return "back"  # "rank them by pages that click through to them" (not "to, each once"): into the members
         previous = [w for _, _, w in self.words[max(0, index - 2) : index]]
         if word.endswith("ing") and previous[-1:] and previous[-1] in _SUPERLATIVES:
             return "back"  # "the most citing papers": the papers citing it
