@@ -73,10 +73,15 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # not first measurements.
 # ``learner`` asks as someone still learning English may ("How much are the papers which X is citing?", "Is Y is one
 # of ...?", "What genre is more common in ...?"): frames and relation phrases (:data:`_LEARNER_LEXICON`) written in one
-# sitting after walk's rules and before any question of it was asked; no rule has read its failures yet.
-EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner")
+# sitting after walk's rules and before any question of it was asked. Its first measurement (commit 537b8bf, 3
+# questions per shape, seed 0: citeseer 35/42, last-fm 24/27, wikispeedia 20/27; 79/96 = 82.3 pooled) came before any
+# rule read its failures.
+# ``quiz`` words each question as a textbook exercise ("Let S be the papers v such that X cites v. Compute |S|.",
+# "Find the argmax over ... of in-degree."): frames and relation phrases (:data:`_QUIZ_LEXICON`) written in one sitting
+# after learner's first measurement and before any question of it was asked; no rule has read its failures yet.
+EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz")
 # The evaluation-only families no rule of the call grammar was written from yet: their figures are first looks.
-BLIND_FAMILIES = ("learner",)
+BLIND_FAMILIES = ("learner", "quiz")
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -388,10 +393,66 @@ _LEARNER_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Relation phrases only the ``quiz`` family uses: a set told as a textbook exercise defines it ("the papers v such
+# that X cites v", "the in-neighbours of X in the link graph"); written with its frames.
+_QUIZ_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the {T} v such that {x} cites v", "the out-neighbours of {x} under citation"),
+        "many": ("the {T} w such that some member of {x} cites w",),
+        "noun": ("out-neighbours under citation",),
+    },
+    "cited_by": {
+        "single": ("the {T} u such that u cites {x}", "the in-neighbours of {x} under citation"),
+        "many": ("the {T} w such that w cites some member of {x}",),
+        "noun": ("in-neighbours under citation",),
+    },
+    "linked": {
+        "single": ("the {T} adjacent to {x} by a citation edge in either direction", "the citation neighbourhood of {x}"),
+        "many": ("the {T} adjacent by citation to some member of {x}",),
+        "noun": ("citation neighbours",),
+    },
+    "listened_by": {
+        "single": ("the {T} u such that u listens to {x}", "the {T} incident to {x} through a listening edge"),
+        "many": ("the {T} w such that w listens to some member of {x}",),
+        "noun": ("listeners",),
+    },
+    "listened": {
+        "single": ("the {T} v such that {x} listens to v", "the {T} at the far end of {x}'s listening edges"),
+        "many": ("the {T} w such that some member of {x} listens to w",),
+        "noun": ("artists listened to",),
+    },
+    "tagged": {
+        "single": ("the {T} t such that {x} carries t", "the {T} attached to {x}"),
+        "many": ("the {T} attached to some member of {x}",),
+        "noun": ("tags",),
+    },
+    "tag_of": {
+        "single": ("the {T} a such that a carries {x}", "the {T} to which {x} is attached"),
+        "many": ("the {T} to which some member of {x} is attached",),
+        "noun": ("carrying artists",),
+    },
+    "friend": {
+        "single": ("the {T} u such that u and {x} are friends", "the friendship neighbourhood of {x}"),
+        "many": ("the {T} w such that w is a friend of some member of {x}",),
+        "noun": ("friends",),
+    },
+    "links_to": {
+        "single": ("the {T} v such that {x} has a hyperlink to v", "the out-neighbours of {x} in the link graph"),
+        "many": ("the {T} w such that some member of {x} has a hyperlink to w",),
+        "noun": ("out-neighbours",),
+    },
+    "linked_from": {
+        "single": ("the {T} u such that u has a hyperlink to {x}", "the in-neighbours of {x} in the link graph"),
+        "many": ("the {T} w such that w has a hyperlink to some member of {x}",),
+        "noun": ("in-neighbours",),
+    },
+}
+
 # The families that phrase relations their own way: a question of one of them takes its relation phrases
 # from the family's lexicon where it has an entry, from :data:`_LEXICON` otherwise.
 OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON, "walk": _WALK_LEXICON, "learner": _LEARNER_LEXICON,
+    "quiz": _QUIZ_LEXICON,
 }
 
 
@@ -463,6 +524,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Go to {s} and read off its {key}."),
         ("learner", "What is {key} of {s}?"),
         ("learner", "Please tell me {s} {key} is what?"),
+        ("quiz", "Report the value of the attribute {key} at node {s}."),
+        ("quiz", "Given the node {s}, return its {key}."),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -481,6 +544,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Collect {set} and count them."),
         ("learner", "How much are {set}?"),
         ("learner", "There is how many {set}?"),
+        ("quiz", "Let S be {set}. Compute |S|."),
+        ("quiz", "What is the cardinality of {set}?"),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -499,6 +564,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Gather {set} and write down each one."),
         ("learner", "Please give me name of all {set}."),
         ("learner", "I want know who are {set}."),
+        ("quiz", "Enumerate the elements of {set}."),
+        ("quiz", "Let S be {set}. List every element of S by name."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -517,6 +584,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Gather {set} with no repeats and report how many there are."),
         ("learner", "How many different is {set}? Count one time each."),
         ("learner", "Count {set} but not the same one two times."),
+        ("quiz", "Let S be {set}, taken as a set with duplicates removed. Compute |S|."),
+        ("quiz", "How many distinct elements does {set} contain?"),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -537,6 +606,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Go through {set} one by one, counting {noun}: which one ends with the biggest count?"),
         ("learner", "In {set}, who have most {noun}?"),
         ("learner", "Which one in {set} is having biggest number of {noun}?"),
+        ("quiz", "Let S be {set}. Which element of S has the largest number of {noun}?"),
+        ("quiz", "Find the argmax over {set} of the number of {noun}."),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -557,6 +628,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Go through {set} one by one, counting {noun}: which one ends with the smallest count?"),
         ("learner", "In {set}, who have least {noun}?"),
         ("learner", "Which one in {set} is having smallest number of {noun}?"),
+        ("quiz", "Let S be {set}. Which element of S has the smallest number of {noun}?"),
+        ("quiz", "Find the argmin over {set} of the number of {noun}."),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -575,6 +648,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Sort {set} into piles by {key}: which {key} has the tallest pile?"),
         ("learner", "Most of {set} have which {key}?"),
         ("learner", "What {key} is more common in {set}?"),
+        ("quiz", "Let S be {set}. Which value of {key} occurs most frequently in S?"),
+        ("quiz", "Compute the modal {key} over {set}."),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -594,6 +669,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "From each of {set}, go to their {noun}; which {t} do you arrive at most often?"),
         ("learner", "Looking {noun} of {set}, which {t} is coming most times?"),
         ("learner", "Which {t} appear more often in {noun} of {set}?"),
+        ("quiz", "Let S be {set}. Across the {noun} of the elements of S, which {t} has the highest multiplicity?"),
+        ("quiz", "Over all elements of {set}, tally their {noun}; which {t} attains the maximum tally?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -614,6 +691,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Filter {set} down to {key} = {value} and count what remains."),
         ("learner", "How many of {set} is having {key} {value}?"),
         ("learner", "In {set}, how much have the {key} is {value}?"),
+        ("quiz", "Let S be {set}. How many elements of S satisfy {key} = {value}?"),
+        ("quiz", "Compute the size of the subset of {set} whose {key} equals {value}."),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -634,6 +713,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Check each of {set} against {s} on {key}: how many agree?"),
         ("learner", "How many of {set} have {key} same like {s}?"),
         ("learner", "In {set}, how much is same {key} with {s}?"),
+        ("quiz", "Let S be {set}. Count the elements of S whose {key} equals that of {s}."),
+        ("quiz", "How many elements of {set} have the same {key} as {s}, as a number?"),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -654,6 +735,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Check each of {set} against {s} on {key}: how many disagree?"),
         ("learner", "How many of {set} have {key} not same like {s}?"),
         ("learner", "In {set}, how much is different {key} from {s}?"),
+        ("quiz", "Let S be {set}. Count the elements of S whose {key} differs from that of {s}."),
+        ("quiz", "How many elements of {set} have a {key} unequal to that of {s}?"),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -673,6 +756,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Put {set} next to {set2}: how many appear on both?"),
         ("learner", "How many is in {set} and also in {set2}?"),
         ("learner", "{set} and {set2}, how many they have common?"),
+        ("quiz", "Let A be {set} and B be {set2}. Compute |A ∩ B|."),
+        ("quiz", "What is the size of the intersection of {set} with {set2}?"),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -693,6 +778,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Merge {set} with {set2}, no repeats: what's the final count?"),
         ("learner", "How many is in {set} or in {set2}, count one time each?"),
         ("learner", "Put together {set} and {set2}, how many is it without double?"),
+        ("quiz", "Let A be {set} and B be {set2}. Compute |A ∪ B|."),
+        ("quiz", "What is the size of the union of {set} and {set2}?"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -711,6 +798,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Walk through {set}: do you come across {s2}?"),
         ("learner", "{s2} is in {set} or not?"),
         ("learner", "Is {s2} is one of {set}?"),
+        ("quiz", "Let S be {set}. Is {s2} an element of S?"),
+        ("quiz", "True or false: {s2} is a member of {set}."),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -731,6 +820,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("walk", "Walk through {set}: do you meet one whose {key} is {value}?"),
         ("learner", "Someone of {set} have {key} {value}, yes or no?"),
         ("learner", "Is there one in {set} who has {key} {value}?"),
+        ("quiz", "Let S be {set}. Does there exist an element of S with {key} = {value}?"),
+        ("quiz", "Is there at least one element of {set} whose {key} is {value}?"),
     ),
 }  # fmt: skip
 
