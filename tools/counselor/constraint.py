@@ -371,6 +371,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if form == "pick" and not names & _PICKS:
         return False
+    if names & {"MaxDegree", "MinDegree"} and wording.extreme is None:  # a member picked by a superlative ("most")
+        return False
     if form == "list" and not _lists_names(skeleton):
         return False
     if form == "which" and skeleton.name in _ANSWER_KINDS:  # which node or value: not a count, not a yes/no

@@ -49,6 +49,7 @@ _ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out": no li
 _ROOT_SYNONYMS = {"poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",)}
 # A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
 # a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
+_MOVING = frozenset({"coming", "going", "pointing", "leading", "running"})  # "links coming in", "links going out"
 _INWARD, _OUTWARD = frozenset({"incoming", "inbound", "inward"}), frozenset({"outgoing", "outbound", "outward"})
 _BACKWARD_NOUNS = frozenset({"cita"})  # a citation of X is a paper citing X
 _FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how many references"), what X cites
@@ -57,7 +58,7 @@ _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
 _MOST_WORDS = frozenset({"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops"})
 _FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing"})
 # Superlatives in other words: "leads in links" (not "leads to"), "more links than any other", "fewer ... than the rest"
-_LEADS = re.compile(r"\blead(?:s|ing)? in\b")
+_LEADS = re.compile(r"\blead(?:s|ing)? in\b|\bahead (?:in|on)\b")  # "is ahead on links": the most
 # "rank them by ... which comes first": the most, unless they are ranked lowest first
 _RANKED, _FIRST = re.compile(r"\brank\w*\b"), re.compile(r"\bfirst\b")
 _LOW_FIRST = re.compile(r"\b(?:lowest|fewest|smallest|least|bottom) first\b")
@@ -76,14 +77,16 @@ _SET_OPENERS = frozenset({"any", "each", "every", "all", "one"})  # "from any of
 _ONE_LINK_FILLER = frozenset({"a", "an", "the", "by", "via", "with", "using"})
 _MEMBERS_PRONOUNS = frozenset({"them", "it", "those", "these"})  # "links to them": into the members
 _Mention = tuple[int, int, str, bool, "str | None"]  # a link word's (start, stop, root, passive, way round)
-_THAN_ALL = r"\b{}\b[^?.]{{0,80}}?\bthan (?:any|all|every|each)(?: of the)? (?:other|others|one else|the rest)\b"
+_THAN_ALL = r"\b{}\b[^?.]{{0,80}}?\bthan (?:any|all|every|each)(?: of the| the)? (?:other|others|one else|the rest)\b"
 _MORE_THAN_ALL, _FEWER_THAN_ALL = re.compile(_THAN_ALL.format("more")), re.compile(_THAN_ALL.format("(?:fewer|less)"))
+_MOST_OF = re.compile(r"(?<!the )\bmost of (?=the|them|these|those)\b")  # "most of the papers have ...": a majority
 _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
 _MODE = re.compile(r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b")  # a value's count, not a pick
 # What form a question's answer takes, read off its words (see answer_form)
+_YES_NO_TAIL = re.compile(r"\b(?:or not|yes or no)\W*$")  # "X is in ... or not?", "..., yes or no?"
 _YES_NO_START = frozenset("is are am does do did can could has have was were will would should".split())
 _PICK_WORDS = frozenset({"which", "who", "whose"})
-_WHICH = re.compile(r"\b(which|who|whose)\b\s*([a-z]*)")
+_WHICH = re.compile(r"\b(which|who|whose)\b[ \t]*([a-z]*)")  # the word after it, not one past a name cut out
 _ASKING_BEFORE = frozenset("find determine wonder know tell identify name see show".split())  # "find which ..."
 _ASKING_AFTER = frozenset("of one among has have would is was".split())  # "which of", "who among", "which has"
 # a count a superlative picks by ("the highest number of", "the largest count of"): the node is asked, not the count
@@ -112,12 +115,15 @@ _UNLIKE = re.compile(
 _ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
 # A list asked for by name ("list", "name them", "spell out"), where nothing asks for a count or a pick
 _LIST_PHRASE = re.compile(
-    r"\blist\b|\bnames\b|\bname (?:them|all|each|every)\b|\benumerate\b|\bspell out\b|\bevery one of\b|\bby name\b"
+    r"\blist\b|\bnames\b|\bname (?:of )?(?:them|all|each|every)\b|\benumerate\b|\bspell out\b|\bevery one of\b|\bby name\b"
     r"|(?:^|[.?!:]\s+)all of\b"  # "All of the papers X cites?": a sentence that opens with it
 )
 _SHOW_ME = re.compile(r"^\W*show me\b")  # a list asked for, where no superlative picks one node of it
 # Counted once each: what one node's arcs never need ("distinct", "unique", "without duplicates", "counted once")
-_DISTINCT = re.compile(r"\bdistinct\b|\bunique\b|\bduplicat\w*|\bonce\b|\btwice\b")
+_DISTINCT = re.compile(
+    r"\bdistinct\b|\bunique\b|\bduplicat\w*|\bonce\b|\btwice\b"
+    r"|\bone time\b|\btwo times\b|\bwithout doubles?\b|\bno doubles?\b"  # "count one time each", "not ... two times"
+)
 # Words for a link that share no stem with its relation's label, and the words they stand for (stemmed as the
 # question's are): "the fans of X", "X plays" are listeners; "labels" are tags; a "buddy" is a friend. English.
 _STEM_SYNONYMS = {
@@ -131,7 +137,7 @@ _COMPOUND = re.compile(r"(hyper|back|inter|cross|sub|hash|web)([a-z]{4,})")
 # A node asked for among a list's own members ("which one of", "of the X, which", "the single one of"): the member
 # with the most links, never a node the members link to
 _MEMBER = re.compile(
-    r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among) [^,?]{1,200}, (?:which|who)\b"
+    r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among|in) [^,?]{1,200}, (?:which|who)\b"
     r"|\brank(?:s|ed)? (?:them|those|these)\b"  # "rank them by ...: which comes first?"
 )
 # Each member of a list votes for the nodes it links to: the node with the most votes is one they link to
@@ -147,8 +153,9 @@ _ASKING_WORDS = _FUNCTION_WORDS | _ASKING_BEFORE | _COUNTING | _MOST_WORDS | _FE
 # asks ("can you find any of the papers ... whose label is ...")
 _NOT_THROUGH = _YES_NO_START | frozenset("whether would if will had there find see name show tell know".split())
 _THROUGH_ANY = re.compile(rf"\b(?!(?:{'|'.join(sorted(_NOT_THROUGH))})\b)[a-z]+ any (?:one )?of the\b")
-_HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b")  # a count asked for, even beside "which"
-_COUNT_PHRASE = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b|\b(?:size|amount|quantity) of\b")
+_HOW_ASKED = re.compile(r"\bhow (?:many|much)\b")  # not "the highest number of times": a pick's measure
+_HOW_MANY = re.compile(rf"{_HOW_ASKED.pattern}|\bnumber of\b")  # a count asked for, even beside "which"
+_COUNT_PHRASE = re.compile(r"\bhow (?:many|much)\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b|\b(?:size|amount|quantity) of\b")
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
 def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
@@ -338,7 +345,7 @@ def extreme_of(text: str) -> str | None:
     lower = _LEADS.sub(" most ", _FEWER_THAN_ALL.sub(" fewest ", _MORE_THAN_ALL.sub(" most ", text.lower())))
     if _RANKED.search(lower) and _FIRST.search(lower) and not _LOW_FIRST.search(lower):  # "rank them by ...": first
         lower += " most "
-    words = set(_WORD.findall(_MODE.sub(" ", _BOUND.sub(" ", lower))))
+    words = set(_WORD.findall(_MOST_OF.sub(" ", _MODE.sub(" ", _BOUND.sub(" ", lower)))))
     most, fewest = bool(words & _MOST_WORDS), bool(words & _FEWEST_WORDS)
     return "most" if most and not fewest else "fewest" if fewest and not most else None
 
@@ -359,13 +366,13 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     # or in a clause of it after a colon ("Walk through ...: do you meet X?")
     asking = next((part for part in reversed(_SENTENCE_END.split(text)) if "?" in part), text)
     last_clause = [_CLAUSE_END.split(asking)[-1]] if "?" in asking else []
-    if any(_asks_yes_no(clause) for clause in [asking, *last_clause]):
+    if any(_asks_yes_no(clause) for clause in [asking, *last_clause]) or _YES_NO_TAIL.search(asking):
         return "yes/no"
     # a feature's words that say what it is ("label", "speech" of part_of_speech; not "of": "which of ...")
     keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower()) if word not in _FUNCTION_WORDS}
     asks_value = any(word in _PICK_WORDS and _cut(after) in keys for word, after in zip(words, words[1:], strict=False))
     asks_which = _asks_which(lower)
-    if extreme is not None and (asks_which or _THE_ONE.search(lower)) and "how many" not in lower and not asks_value:
+    if extreme is not None and (asks_which or _THE_ONE.search(lower)) and not _HOW_ASKED.search(lower) and not asks_value:
         return "pick"
     if asks_which and not _HOW_MANY.search(lower):  # "If you tally the tags ..., which one wins?": not a count
         return "which"
@@ -417,6 +424,8 @@ def _asks_which(lower: str) -> bool:
         opens_clause = before.rstrip()[-1:] in (",", ".", "?", "!", ":", ";")  # "..., which", "... . Which"
         if not before or opens_clause or (words and words[-1] in _ASKING_BEFORE):
             return True
+        if words[-2:-1] == ["the"] and words[-1] != "one":  # "the papers which have ...": says which papers
+            continue
         if found.group(2) in _ASKING_AFTER:
             return True
     return False
@@ -918,12 +927,13 @@ class QuestionWording:
         links", "links in", "citations", "the most citing papers" back (what lead to the node); "outgoing links",
         "links out", "outgoing citations", "the most references" forward. None: voice and word order decide."""
         out_of = root == "link" and [w for _, _, w in self.words[index + 1 : index + 3]] == ["out", "of"]
-        if before & _OUTWARD or self._last_word(index + 1, {"out"}) or out_of:  # "the links out of X": X's own
+        ahead = 2 if self.words[index + 1 : index + 2] and self.words[index + 1][2] in _MOVING else 1  # "coming in"
+        if before & _OUTWARD or self._last_word(index + ahead, {"out"}) or out_of:  # "the links out of X": X's own
             return "forward"
         word = self.words[index][2]
         compound = _COMPOUND.fullmatch(word)
         backlinks = compound is not None and compound.group(1) == "back"  # "backlinks": the links leading to a node
-        if before & _INWARD or self._last_word(index + 1, {"in"}) or root in _BACKWARD_NOUNS or backlinks:
+        if before & _INWARD or self._last_word(index + ahead, {"in"}) or root in _BACKWARD_NOUNS or backlinks:
             return "back"  # "incoming links", "links in", "citations", "backlinks"
         to, them, *_ = [w for w in self.words[index + 1 : index + 4] if w[2] != "through"] + [(0, 0, "")] * 2
         if to[2] == "to" and them[2] in _MEMBERS_PRONOUNS and not self.question[to[1] : them[0]].strip():

@@ -1164,3 +1164,41 @@ def test_a_second_list_added_skipping_repeats_is_the_union_and_friendships_name_
     relations = ["friend", "listened", "listened_by", "tag_of", "tagged"]
     assert chain.wording.spelled_hop(relations, "user 1", 0, 2, False) == ["friend"]
     assert "listened" in (chain.wording.spelled_hop(relations, "user 1", 1, 2, False) or [])
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ('How much are the artists which "user 1" is listening?', "number"),
+        ('In the artists which "user 2" is listening, how much have the name is "Nina Simone"?', "number"),
+        ('"Nina Simone" is in the artists which "user 1" is listening or not?', "yes/no"),
+        ('Someone of the artists which "user 2" is listening have tag "jazz", yes or no?', "yes/no"),
+        ('Count the users which have friend with any of the users who listen "Nina Simone".', "number"),
+        ('Please give me name of all the users which are listening "Nina Simone".', "list"),
+    ],
+)
+def test_a_learners_how_much_or_not_and_relative_which_read_as_meant(question: str, form: str | None) -> None:
+    """"How much are ..." counts; "... or not?" and "..., yes or no?" ask yes or no; "the users which have ..." says
+    which users (a relative clause), it does not ask which."""
+    assert CounselorAction(_music_graph(), question).wording.form == form
+
+
+def test_a_learners_counted_once_coming_in_and_most_of_read_as_meant() -> None:
+    """"but not the same one two times", "count one time each": each member once; "who have most link coming in"
+    among a list's members: the member with the most links into it; "most of the papers ... have which label": a
+    majority's value (no superlative), so no member is picked by degree."""
+    music = _music_graph()
+    for question in ('Count the artists which any of the users who "user 1" is friend is listening but not the same one'
+                     " two times.", 'How many different is the tags put on any of the artists which "user 2" is listening?'
+                     " Count one time each."):  # fmt: skip
+        assert CounselorAction(music, question).wording.once, question
+    question = 'In the articles where "Moon" have link, who have most link coming in?'
+    wording = CounselorAction(_moon_pages(), question).wording
+    assert wording.member and wording.extreme == "most"
+    assert [wording.direction(["links_to", "linked_from"], "Moon", hop, 2) for hop in (0, 1)] == [["links_to"], ["linked_from"]]
+    majority = CounselorAction(_labelled_papers(), 'Most of the papers which cite "Graph Counselor" have which label?').wording
+    assert majority.extreme is None
+    shapes = [(parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), 0.6), (parse_skeleton("Mode[Feature[Neighbour[_]]]"), 0.4)]
+    assert chosen_skeleton(shapes, majority, 0.0).render() == "Mode[Feature[Neighbour[_]]]"
+    assert extreme_of("Point me to the one of the articles X links to with fewer links in than all the others.") == "fewest"
+    assert extreme_of("Which of the articles X links to is ahead on outgoing links?") == "most"
