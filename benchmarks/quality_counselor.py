@@ -43,7 +43,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_result  # noqa: E402
 
-from graphreason.evals.datasets.program_questions import EVAL_ONLY_FAMILIES  # noqa: E402
+from graphreason.evals.datasets.program_questions import BLIND_FAMILIES, EVAL_ONLY_FAMILIES  # noqa: E402
 from graphreason.tools.core.loaders import UNSEEN_GRAPHS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -158,6 +158,8 @@ def main() -> None:
         "family_out_exact_match": lofo, "family_out_questions": n_family,
         "bare_names_exact_match": unquoted, "bare_names_questions": n_bare,
         "others_wording_exact_match": fresh, "others_wording_questions": n_others, "eval_only_by_family": by_family,
+        # the evaluation-only families no grammar rule had read when this ran: their figures are first looks
+        "blind_families": [name for name in BLIND_FAMILIES if name in by_family],
         "graphs": rows, "by_shape": by_shape, "n_per_template": args.n_per_template,
         "adapter_sha256": (card.get("shipped") or {}).get("sha256"), "trained_graphs": sorted(trained),
         **(settings or {}),
@@ -170,7 +172,7 @@ def main() -> None:
                                           "held_out_family", "family_out_exact_match", "family_out_questions",
                                           "bare_names_exact_match", "bare_names_questions",
                                           "others_wording_exact_match", "others_wording_questions",
-                                          "eval_only_by_family",
+                                          "eval_only_by_family", "blind_families",
                                           "graphs", "n_per_template", "adapter_sha256")  # fmt: skip
         } | {"operation_planner": figures["models"].get("operation_planner")}
         CARD.write_text(json.dumps(card, indent=2, default=str) + "\n")

@@ -242,17 +242,17 @@ def _counselor_generalization() -> list[str]:
 
 
 def _blindness(figures: dict[str, Any]) -> str:
-    """Which evaluation-only families' figures are first looks (no rule read their failures) and which are not."""
-    from graphreason.evals.datasets.program_questions import BLIND_FAMILIES
-
+    """Which evaluation-only families' figures are first looks (no rule had read their failures when the result file
+    was measured: its ``blind_families``) and which are not."""
     measured = list(figures.get("eval_only_by_family") or {})
-    blind = [f"`{name}`" for name in measured if name in BLIND_FAMILIES]
+    blind = [f"`{name}`" for name in measured if name in (figures.get("blind_families") or ())]
     if not blind:
         return ("Not blind: the call grammar's rules for a question's words were written after reading failures of "
                 "each, so a wording no one here wrote may well score lower.")
+    one = len(blind) == 1
     return (f"Not blind but for {', '.join(blind)}: the call grammar's rules for a question's words were written after "
-            f"reading failures of each other family; {', '.join(blind)} no rule has read yet, so "
-            f"{'its figure is a first look' if len(blind) == 1 else 'their figures are first looks'}, the best guide to "
+            f"reading failures of each other family; no rule had read {'that one' if one else 'those'} when this was "
+            f"measured, so {'its figure is a first look' if one else 'their figures are first looks'}, the best guide to "
             "a wording no one here wrote.")
 
 
