@@ -28,6 +28,9 @@ from graphreason.tools.counselor.functions import GraphFunctions, name_key
 _NOT_A_NAME = re.compile(
     r"\b(how many|number of|count|how much|how often|ids?|identifiers?|years?|when|dates?|degree)\b", re.IGNORECASE
 )
+# the number a count's Observation ends in ("The number of distinct values is: 3.", "The cites neighbor number of 12
+# is 2."): a Finish that copies it gives the count, whatever words the question uses ("whose label is ...")
+_COUNTED = re.compile(r"\bnumber\b[^\n]*?\bis:? (-?\d+)\.\s*$", re.IGNORECASE)
 _NAME_WORDS = re.compile(r"\b(who|whom|whose|title|titles|name|names)\b", re.IGNORECASE)
 
 
@@ -122,7 +125,8 @@ def check_final(
             "That is the text of an error observation, not an answer; the task is not finished. Fix the call the "
             "error is about, or try another, then Finish with the value an Observation shows."
         ))
-    if parts and all(p in store for p in parts) and not _NOT_A_NAME.search(question):
+    counted = {found for obs in observations for found in _COUNTED.findall(obs)}  # "The number of ... is: 3."
+    if parts and all(p in store for p in parts) and not _NOT_A_NAME.search(question) and not set(parts) <= counted:
         texts = [store.text(p) for p in parts]
         read = all(name_key(t) in shown for t in texts)  # the trial read their names: "The title feature of X are: Y."
         if all(t != p for t, p in zip(texts, parts, strict=True)) and (

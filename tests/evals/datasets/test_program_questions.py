@@ -157,15 +157,12 @@ def test_a_blind_family_is_an_evaluation_only_one_and_the_docs_say_which() -> No
     spec = importlib.util.spec_from_file_location("docs_generate", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    read = next(name for name in EVAL_ONLY_FAMILIES if name not in BLIND_FAMILIES)
-    one = {read: {"exact_match": 99.0, "questions": 95}}
-    assert "first look" not in module._blindness({"eval_only_by_family": one, "blind_families": list(BLIND_FAMILIES)})
-    for blind in BLIND_FAMILIES:
-        rows = {read: {"exact_match": 99.0, "questions": 95}, blind: {"exact_match": 82.3, "questions": 96}}
-        text = module._blindness({"eval_only_by_family": rows, "blind_families": list(BLIND_FAMILIES)})
-        assert f"`{blind}`" in text and "first look" in text and f"`{read}`" not in text
-        assert "first look" not in module._blindness({"eval_only_by_family": rows})  # blind once, read since
-
+    read, blind = EVAL_ONLY_FAMILIES[0], EVAL_ONLY_FAMILIES[-1]  # as a result file says they were when it ran
+    rows = {read: {"exact_match": 99.0, "questions": 95}, blind: {"exact_match": 82.3, "questions": 96}}
+    assert "first look" not in module._blindness({"eval_only_by_family": rows, "blind_families": []})
+    text = module._blindness({"eval_only_by_family": rows, "blind_families": [blind]})
+    assert f"`{blind}`" in text and "first look" in text and f"`{read}`" not in text
+    assert "first look" not in module._blindness({"eval_only_by_family": rows})  # a file that names none
 
 def test_the_fresh_family_names_relations_in_phrases_of_its_own() -> None:
     """``fresh`` phrases a relation its own way where it has one ("the fans of X"), never the lexicon's."""

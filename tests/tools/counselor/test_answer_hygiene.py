@@ -61,6 +61,11 @@ def test_ids_become_names_only_where_a_name_is_asked(functions: GraphFunctions) 
     assert check_final("4", functions, terse).answer == "4"
     assert check_final("4", functions, terse, observations=read) == FinalCheck("ReAct", "mapped", "node id")
     assert check_final("4", functions, "How many papers cite " + terse, observations=read).answer == "4"
+    # a Finish that copies the count an Observation ends in is that count, though "whose" asks nothing of a name
+    whose = "Compute the size of the set of papers Graph Counselor cites whose label is Theory."
+    for observed in ("The number of distinct values is: 4.", "The cites neighbor number of 1 is 4."):
+        assert check_final("4", functions, whose, observations=[observed]) == FinalCheck("4"), observed
+    assert check_final("4", functions, whose).action == "mapped"  # nothing counted: the id of a paper, named
 
 
 def test_plain_answers_are_kept(functions: GraphFunctions) -> None:
