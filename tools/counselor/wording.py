@@ -155,7 +155,7 @@ _NOT_THROUGH = _YES_NO_START | frozenset("whether would if will had there find s
 _THROUGH_ANY = re.compile(rf"\b(?!(?:{'|'.join(sorted(_NOT_THROUGH))})\b)[a-z]+ any (?:one )?of the\b")
 _HOW_ASKED = re.compile(r"\bhow (?:many|much)\b")  # not "the highest number of times": a pick's measure
 _HOW_MANY = re.compile(rf"{_HOW_ASKED.pattern}|\bnumber of\b")  # a count asked for, even beside "which"
-_COUNT_PHRASE = re.compile(r"\bhow (?:many|much)\b|\bnumber of\b|\bcount\b|\btotal\b|\btally\b|\b(?:size|amount|quantity) of\b")
+_COUNT_PHRASE = re.compile(rf"{_HOW_MANY.pattern}|\bcount\b|\btotal\b|\btally\b|\b(?:size|amount|quantity) of\b")
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
 def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
