@@ -452,7 +452,11 @@ def training_questions(
     items: list[QAItem] = []
     for graph in graphs:
         items += generate_questions(graph, n_per_template=n_per_template, seed=seed, root=roots.get(graph))
-    folder = Path(work_dir) if work_dir is not None else Path(tempfile.mkdtemp(prefix="reasoner-graphs-"))
+    links, program_graphs = list(links), list(program_graphs)
+    written = links or any(spec in RENAMINGS for spec in program_graphs)  # a folder only where a graph is written
+    folder = Path(work_dir) if work_dir is not None else Path(tempfile.gettempdir())  # not written to unless made below
+    if work_dir is None and written:
+        folder = Path(tempfile.mkdtemp(prefix="reasoner-graphs-"))
     for link in links:
         items += linked_questions(link, folder, n_per_template=n_per_template, seed=seed, root=roots.get("cora"))
     for spec in program_graphs:

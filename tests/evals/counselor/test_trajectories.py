@@ -19,6 +19,7 @@ from graphreason.evals.counselor.trajectories import (
     slip,
     split_questions,
     teacher_records,
+    training_questions,
     undirected_cora,
     worked_thought,
 )
@@ -348,3 +349,12 @@ def test_filter_questions_count_with_matching_through_the_workflow(tmp_path) -> 
         assert records[-1].output == f"Finish[{item.answer}]"
         if item.meta["shape"] == "any_with":
             assert item.answer in ("yes", "no") and records[-2].output == f"The observation gives {item.answer}."
+
+
+@pytest.mark.data
+def test_no_work_folder_is_made_where_no_graph_is_written(tmp_path, monkeypatch) -> None:
+    """Templates alone write no graph: no empty ``reasoner-graphs-*`` folder is left in the temporary directory."""
+    require_data("cora-citeseer-text")
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    assert training_questions(["cora"], links=[], n_per_template=1, seed=0)
+    assert not list(tmp_path.glob("reasoner-graphs-*"))
