@@ -452,15 +452,17 @@ def training_questions(
     items: list[QAItem] = []
     for graph in graphs:
         items += generate_questions(graph, n_per_template=n_per_template, seed=seed, root=roots.get(graph))
-    links, program_graphs = list(links), list(program_graphs)
-    written = links or any(spec in RENAMINGS for spec in program_graphs)  # a folder only where a graph is written
-    folder = Path(work_dir) if work_dir is not None else Path(tempfile.gettempdir())  # not written to unless made below
-    if work_dir is None and written:
-        folder = Path(tempfile.mkdtemp(prefix="reasoner-graphs-"))
+    made = [Path(work_dir)] if work_dir is not None else []
+
+    def folder() -> Path:  # made on first use: only where a graph is written
+        if not made:
+            made.append(Path(tempfile.mkdtemp(prefix="reasoner-graphs-")))
+        return made[0]
+
     for link in links:
-        items += linked_questions(link, folder, n_per_template=n_per_template, seed=seed, root=roots.get("cora"))
+        items += linked_questions(link, folder(), n_per_template=n_per_template, seed=seed, root=roots.get("cora"))
     for spec in program_graphs:
-        path = write_renamed(spec, folder) if spec in RENAMINGS else spec  # a renamed copy is written first
+        path = write_renamed(spec, folder()) if spec in RENAMINGS else spec  # a renamed copy is written first
         store = load_graph(path)
         asked = program_questions(store, programs_per_shape * len(SHAPES), seed=seed, graph_spec=path, for_training=True)
         items += [replace(item, meta={**item.meta, "graph_name": store.name}) for item in asked if item.reference_action]
