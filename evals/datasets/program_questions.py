@@ -84,9 +84,13 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # questions per shape, seed 0: citeseer 32/42, last-fm 22/27, wikispeedia 11/27; 65/96 = 67.7 pooled) came before any
 # rule read its failures; one answer check was then written from them (a count a Finish copies from its Observation
 # is never taken for a node's id), none of the call grammar's rules, so later figures of it are not first measurements.
-EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz")
-# The evaluation-only families no rule was written from yet: their figures are first looks (none now; see quiz above).
-BLIND_FAMILIES: tuple[str, ...] = ()
+# ``prompt`` words each question as a developer instructs a model ("Task: count X. Respond with a single integer.",
+# "Return the item from ... with the highest count of backlinks."): frames and relation phrases
+# (:data:`_PROMPT_LEXICON`) written in one sitting after quiz's first measurement and before any question of it was
+# asked; no rule has read it.
+EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt")
+# The evaluation-only families no rule was written from yet: their figures are first looks.
+BLIND_FAMILIES: tuple[str, ...] = ("prompt",)
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -453,11 +457,67 @@ _QUIZ_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Relation phrases only the ``prompt`` family uses: how a developer names an edge when instructing a model ("the
+# targets of X's citations", "the backlinks of X", "the users whose listening history includes X"); written with its
+# frames.
+_PROMPT_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the targets of {x}'s citations", "the {T} on {x}'s outgoing citation edges"),
+        "many": ("the targets of citations made by any of {x}",),
+        "noun": ("outgoing citation edges",),
+    },
+    "cited_by": {
+        "single": ("the {T} with a citation edge into {x}", "the sources of citations pointing at {x}"),
+        "many": ("the {T} with a citation edge into any of {x}",),
+        "noun": ("incoming citation edges",),
+    },
+    "linked": {
+        "single": ("the {T} sharing a citation edge with {x}, either direction", "the undirected citation neighbours of {x}"),
+        "many": ("the {T} sharing a citation edge with any of {x}",),
+        "noun": ("citation edges",),
+    },
+    "listened_by": {
+        "single": ("the {T} whose listening history includes {x}", "the {T} with a listen edge to {x}"),
+        "many": ("the {T} whose listening history includes any of {x}",),
+        "noun": ("users in whose history they appear",),
+    },
+    "listened": {
+        "single": ("the {T} in {x}'s listening history", "the {T} that {x} has a listen edge to"),
+        "many": ("the {T} in the listening history of any of {x}",),
+        "noun": ("artists in their history",),
+    },
+    "tagged": {
+        "single": ("the {T} applied to {x}", "the {T} on {x}'s tag list"),
+        "many": ("the {T} applied to any of {x}",),
+        "noun": ("applied tags",),
+    },
+    "tag_of": {
+        "single": ("the {T} labelled with the tag {x}", "the {T} that have {x} on their tag list"),
+        "many": ("the {T} labelled with any of {x}",),
+        "noun": ("labelled artists",),
+    },
+    "friend": {
+        "single": ("the {T} on {x}'s friend list", "the {T} joined to {x} by a friendship edge"),
+        "many": ("the {T} on the friend list of any of {x}",),
+        "noun": ("friend-list entries",),
+    },
+    "links_to": {
+        "single": ("the {T} that {x}'s page links out to", "the outbound link targets of {x}"),
+        "many": ("the link targets of any of {x}",),
+        "noun": ("link targets",),
+    },
+    "linked_from": {
+        "single": ("the {T} whose pages link to {x}", "the backlinks of {x}"),
+        "many": ("the {T} whose pages link to any of {x}",),
+        "noun": ("backlinks",),
+    },
+}
+
 # The families that phrase relations their own way: a question of one of them takes its relation phrases
 # from the family's lexicon where it has an entry, from :data:`_LEXICON` otherwise.
 OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON, "walk": _WALK_LEXICON, "learner": _LEARNER_LEXICON,
-    "quiz": _QUIZ_LEXICON,
+    "quiz": _QUIZ_LEXICON, "prompt": _PROMPT_LEXICON,
 }
 
 
@@ -531,6 +591,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "Please tell me {s} {key} is what?"),
         ("quiz", "Report the value of the attribute {key} at node {s}."),
         ("quiz", "Given the node {s}, return its {key}."),
+        ("prompt", 'Task: look up the {key} of {s}. Output only the value.'),
+        ("prompt", 'Return the {key} field for node {s}. No explanation.'),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -551,6 +613,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "There is how many {set}?"),
         ("quiz", "Let S be {set}. Compute |S|."),
         ("quiz", "What is the cardinality of {set}?"),
+        ("prompt", 'Task: count {set}. Respond with a single integer.'),
+        ("prompt", 'Output the number of {set} and nothing else.'),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -571,6 +635,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "I want know who are {set}."),
         ("quiz", "Enumerate the elements of {set}."),
         ("quiz", "Let S be {set}. List every element of S by name."),
+        ("prompt", 'Return {set} as a list of names.'),
+        ("prompt", 'Task: retrieve {set}. Answer with their names, comma-separated.'),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -591,6 +657,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "Count {set} but not the same one two times."),
         ("quiz", "Let S be {set}, taken as a set with duplicates removed. Compute |S|."),
         ("quiz", "How many distinct elements does {set} contain?"),
+        ("prompt", 'Return the number of unique results in {set} (deduplicate first).'),
+        ("prompt", 'Task: count {set}, each node at most once. Output an integer.'),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -613,6 +681,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "Which one in {set} is having biggest number of {noun}?"),
         ("quiz", "Let S be {set}. Which element of S has the largest number of {noun}?"),
         ("quiz", "Find the argmax over {set} of the number of {noun}."),
+        ("prompt", 'Return the item from {set} with the highest count of {noun}.'),
+        ("prompt", 'Task: among {set}, select the one ranking top by {noun}. Output its name only.'),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -635,6 +705,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "Which one in {set} is having smallest number of {noun}?"),
         ("quiz", "Let S be {set}. Which element of S has the smallest number of {noun}?"),
         ("quiz", "Find the argmin over {set} of the number of {noun}."),
+        ("prompt", 'Return the item from {set} with the lowest count of {noun}.'),
+        ("prompt", 'Task: among {set}, select the one ranking last by {noun}. Output its name only.'),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -655,6 +727,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "What {key} is more common in {set}?"),
         ("quiz", "Let S be {set}. Which value of {key} occurs most frequently in S?"),
         ("quiz", "Compute the modal {key} over {set}."),
+        ("prompt", 'Return the most frequent {key} value across {set}.'),
+        ("prompt", 'Task: compute which {key} is most common in {set}. Output the value.'),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -676,6 +750,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "Which {t} appear more often in {noun} of {set}?"),
         ("quiz", "Let S be {set}. Across the {noun} of the elements of S, which {t} has the highest multiplicity?"),
         ("quiz", "Over all elements of {set}, tally their {noun}; which {t} attains the maximum tally?"),
+        ("prompt", 'For each of {set}, collect their {noun}; return the {t} that occurs most often.'),
+        ("prompt", 'Task: aggregate the {noun} of {set} and output the top {t} by frequency.'),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -698,6 +774,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "In {set}, how much have the {key} is {value}?"),
         ("quiz", "Let S be {set}. How many elements of S satisfy {key} = {value}?"),
         ("quiz", "Compute the size of the subset of {set} whose {key} equals {value}."),
+        ("prompt", 'Return how many of {set} have {key} set to {value}.'),
+        ("prompt", 'Task: filter {set} where {key} == {value}, then output the count.'),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -720,6 +798,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "In {set}, how much is same {key} with {s}?"),
         ("quiz", "Let S be {set}. Count the elements of S whose {key} equals that of {s}."),
         ("quiz", "How many elements of {set} have the same {key} as {s}, as a number?"),
+        ("prompt", "Return how many of {set} share {s}'s {key}."),
+        ("prompt", 'Task: count {set} whose {key} matches the {key} of {s}. Integer only.'),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -742,6 +822,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "In {set}, how much is different {key} from {s}?"),
         ("quiz", "Let S be {set}. Count the elements of S whose {key} differs from that of {s}."),
         ("quiz", "How many elements of {set} have a {key} unequal to that of {s}?"),
+        ("prompt", "Return how many of {set} have a {key} other than {s}'s."),
+        ("prompt", 'Task: count {set} whose {key} does not match the {key} of {s}. Integer only.'),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -763,6 +845,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "{set} and {set2}, how many they have common?"),
         ("quiz", "Let A be {set} and B be {set2}. Compute |A ∩ B|."),
         ("quiz", "What is the size of the intersection of {set} with {set2}?"),
+        ("prompt", 'Return the count of nodes found in both {set} and {set2}.'),
+        ("prompt", 'Task: intersect {set} with {set2} and output the size of the result.'),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -785,6 +869,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "Put together {set} and {set2}, how many is it without double?"),
         ("quiz", "Let A be {set} and B be {set2}. Compute |A ∪ B|."),
         ("quiz", "What is the size of the union of {set} and {set2}?"),
+        ("prompt", 'Return the count of distinct nodes in {set} plus {set2}, deduplicated.'),
+        ("prompt", 'Task: take the union of {set} and {set2}; output how many nodes it has.'),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -805,6 +891,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "Is {s2} is one of {set}?"),
         ("quiz", "Let S be {set}. Is {s2} an element of S?"),
         ("quiz", "True or false: {s2} is a member of {set}."),
+        ("prompt", 'Check whether {s2} is among {set}. Answer yes or no.'),
+        ("prompt", 'Task: verify that {s2} appears in {set}. Output yes/no.'),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -827,6 +915,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("learner", "Is there one in {set} who has {key} {value}?"),
         ("quiz", "Let S be {set}. Does there exist an element of S with {key} = {value}?"),
         ("quiz", "Is there at least one element of {set} whose {key} is {value}?"),
+        ("prompt", 'Check whether any of {set} has {key} equal to {value}. Answer yes or no.'),
+        ("prompt", 'Task: determine if {set} contains a node with {key} {value}. Output yes/no.'),
     ),
 }  # fmt: skip
 
