@@ -110,6 +110,7 @@ from graphreason.tools.counselor.wording import (
     name_types,
     quoted_names,
     reverse_relations,
+    shared_features,
     synonym_stems,
 )
 
@@ -549,6 +550,7 @@ class _Reader:
         self.chain_hops = 0
         self.pending = 0  # enclosing calls whose relation comes after the node argument being read
         self.pending_names: list[str] = []  # their functions, outermost first
+        self.open_calls: list[str] = []  # the functions of the calls being read, outermost first
         self.last_call: str | None = None  # the function of the call read last (None: an id)
         self.last_hop: str | None = None  # the relation of that call, where it was a hop (Neighbour)
         self.leaves: set[str] = set()  # the nodes a skeleton's named leaves named so far (each names another)
@@ -667,6 +669,7 @@ class _Reader:
             and (wanted is None or name == wanted or (top and entry.terminal))
         ]
         name = self._choice(names, "[")
+        self.open_calls.append(name)
         entry = self.lang.entries[name]
         children = iter(shape.children) if isinstance(shape, Skeleton) and not entry.terminal else None
         self._expect("[")
@@ -718,6 +721,7 @@ class _Reader:
                 if shape is None:  # a skeleton's named node: the others name other nodes
                     self._new_leaf(normalise(str(value)))
         self._expect("]")
+        self.open_calls.pop()
         self.named_text, self.last_call = (text if name == NAMED else None), name
         self.last_hop = relation if name in HOPS else None
         if name == NAMED:
@@ -783,6 +787,9 @@ class _Reader:
             return self._choice(self._named_relations(valid, named), stop)
         if kind is FEATURE_KEY:
             valid = self._names_of(subject, self.lang.features, self._features_of)
+            if self.open_calls[-2:-1] == ["Mode"]:  # the most common value: of a label, never of a title or an abstract
+                shared = shared_features(self.lang.store)
+                valid = [feature for feature in valid if feature in shared] or valid
             spelled = [feature for feature in valid if feature in self.lang.wording.spelled]
             if (shown or listed) and not spelled:  # a picked node, a list's names: no feature written, the name
                 keys = {self.lang.store.text_keys.get(node_type) for node_type in subject or ()}

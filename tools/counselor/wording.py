@@ -51,12 +51,26 @@ _ROOT_SYNONYMS = {"poin": ("link",), "clic": ("link",), "refe": ("cite", "link")
 # a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
 _MOVING = frozenset({"coming", "going", "pointing", "leading", "running"})  # "links coming in", "links going out"
 _INWARD, _OUTWARD = frozenset({"incoming", "inbound", "inward"}), frozenset({"outgoing", "outbound", "outward"})
+# A way round written onto a graph word: "in-neighbours", "out-degree", "in-links" (joined to "in" or "out" by a
+# hyphen), "indegree", "predecessors": what leads into a node runs backward, what leaves it forward. The nouns such a
+# word may be ("neighbours", "degree") name no relation, so they stand for the one link a graph has both ways of.
+_HYPHEN_WAYS = {"in": "back", "out": "forward"}
+_MARKED_NOUNS = frozenset(
+    "neighbour neighbours neighbor neighbors neighbourhood neighborhood degree degrees edge edges arc arcs".split()
+)
+_JOINED_WAYS = {
+    "indegree": "back", "outdegree": "forward", "inlinks": "back", "outlinks": "forward",
+    "predecessor": "back", "predecessors": "back", "successor": "forward", "successors": "forward",
+}  # fmt: skip
+# the graph a marked word walks, named after it: "the in-neighbours of X in the link graph", "the out-neighbours of X
+# under citation" (one mention with it: the marked word gives the way)
+_GRAPH_NOUNS = frozenset({"graph", "network", "digraph"})
 _BACKWARD_NOUNS = frozenset({"cita"})  # a citation of X is a paper citing X
 _FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how many references"), what X cites
 _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
 # The two ways a superlative picks a node: a question that words only one of them never asks for the other pick
-_MOST_WORDS = frozenset({"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops"})
-_FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing"})
+_MOST_WORDS = frozenset({"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops", "argmax"})
+_FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing", "argmin"})
 # Superlatives in other words: "leads in links" (not "leads to"), "more links than any other", "fewer ... than the rest"
 _LEADS = re.compile(r"\blead(?:s|ing)? in\b|\bahead (?:in|on)\b")  # "is ahead on links": the most
 # "rank them by ... which comes first": the most, unless they are ranked lowest first
@@ -93,23 +107,25 @@ _ASKING_AFTER = frozenset("of one among has have would is was".split())  # "whic
 _SUPERLATIVE_NUMBER = re.compile(
     r"\b(?:most|fewest|least|greatest|highest|lowest|smallest|largest|biggest) (?:number|count|total|amount|quantity) of\b"
 )
-_THE_ONE = re.compile(r"\bthe (?:single )?one (?:of|among)\b")  # "identify the one of X with the most Y": a node asked
+_THE_ONE = re.compile(r"\bthe (?:single )?one (?:of|among)\b|\barg(?:max|min) over\b")  # "identify the one of X with
+# the most Y", "the argmax over X of Y": a node asked
 # "which tag", "what user": the node type a question asks for (its word as :func:`_cut` cuts it follows)
 _WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")
 # Two lists taken together or their overlap, as a question words it (a question with both words decides nothing)
 _UNION_WAY = re.compile(
-    r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b"
+    r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b|\u222a"  # "A ∪ B"
     # "then add ..., skipping any already there"
     r"|\bthen add\b|\balready (?:there|in|on|listed|counted|included|present)\b"
 )
 _OR_BOTH = re.compile(r"\bor (?:\w+ )?both\b")  # "in A, in B, or in both": the union, though it says "both"
 _BOTH_WAY = re.compile(
-    r"\bboth\b|\bas well as\b|\bin common\b|\bshar\w*|\boverlap\w*|\bintersect\w*"
+    r"\bboth\b|\bas well as\b|\bin common\b|\bshar\w*|\boverlap\w*|\bintersect\w*|\u2229"  # "A ∩ B"
     r"|\b(?:show|shows|turn|turns) up again\b|\bagain (?:among|in)\b|\balso (?:appear\w*|show\w* up|among|in)\b"
 )
 # A value compared with the subject's and found unlike it
 _UNLIKE = re.compile(
     r"n't\b|\bnot\b|\boutside\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*"
+    r"|\bunequal\b|\u2260"  # "a label unequal to X's", "label ≠ X's"
     r"|\b(?:drop|remov|exclud|discard)\w* (?:the ones|those|any|all)\b"  # "drop the ones whose label matches X's"
 )
 _ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
@@ -139,6 +155,7 @@ _COMPOUND = re.compile(r"(hyper|back|inter|cross|sub|hash|web)([a-z]{4,})")
 _MEMBER = re.compile(
     r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among|in) [^,?]{1,200}, (?:which|who)\b"
     r"|\brank(?:s|ed)? (?:them|those|these)\b"  # "rank them by ...: which comes first?"
+    r"|\barg(?:max|min) over\b"  # "the argmax over X of its in-degree": one of X
 )
 # Each member of a list votes for the nodes it links to: the node with the most votes is one they link to
 _VOTES = re.compile(r"\bvotes?\b")
@@ -155,7 +172,11 @@ _NOT_THROUGH = _YES_NO_START | frozenset("whether would if will had there find s
 _THROUGH_ANY = re.compile(rf"\b(?!(?:{'|'.join(sorted(_NOT_THROUGH))})\b)[a-z]+ any (?:one )?of the\b")
 _HOW_ASKED = re.compile(r"\bhow (?:many|much)\b")  # not "the highest number of times": a pick's measure
 _HOW_MANY = re.compile(rf"{_HOW_ASKED.pattern}|\bnumber of\b")  # a count asked for, even beside "which"
-_COUNT_PHRASE = re.compile(rf"{_HOW_MANY.pattern}|\bcount\b|\btotal\b|\btally\b|\b(?:size|amount|quantity) of\b")
+# "|S|", "|A ∩ B|": a set's size as mathematics writes it (between bars, with no space inside either bar)
+_CARDINALITY = r"\|(?! )[^|\n]{1,40}(?<! )\||\bcardinality\b"
+_COUNT_PHRASE = re.compile(
+    rf"{_HOW_MANY.pattern}|\bcount\b|\btotal\b|\btally\b|\b(?:size|amount|quantity) of\b|{_CARDINALITY}"
+)
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
 def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
@@ -210,6 +231,19 @@ def feature_values(store: GraphStore) -> dict[str, frozenset[str]]:
                 if item is not None and str(item).strip():
                     found.setdefault(key, set()).add(str(item))
     return {key: frozenset(values) for key, values in found.items() if len(values) <= MAX_VALUES}
+
+
+@per_store
+def shared_features(store: GraphStore) -> frozenset[str]:
+    """The features whose values nodes share (a label, a genre): at most :data:`MAX_VALUES` of them, and at most half
+    as many as the nodes that have the feature; not a title or an abstract, each node's own. A most common value is
+    counted over these."""
+    holders: dict[str, int] = {}
+    for node in store.nodes():
+        for key, value in store.features(node).items():
+            if value is not None and str(value).strip():
+                holders[key] = holders.get(key, 0) + 1
+    return frozenset(key for key, values in feature_values(store).items() if 2 * len(values) <= holders.get(key, 0))
 
 
 def quoted_names(question: str) -> tuple[str, ...]:
@@ -851,12 +885,17 @@ class QuestionWording:
         wanted = set(roots.values())
         # (word index, (start, stop, root, passive, way: the link's own way round where the words give it))
         found: list[tuple[int, _Mention]] = []
+        markers: set[int] = set()  # where words with their way written on them stand ("in-neighbours")
         for index, (start, stop, word) in enumerate(self.words):
             own = _word_root(word)
             part = compound_part(word)
             if own not in wanted and part is not None and _word_root(part) in wanted:  # "hyperlinks to X"
                 own = _word_root(part)
             root = own if own in wanted else next((r for r in _ROOT_SYNONYMS.get(own, ()) if r in wanted), None)
+            marked = self._marked_way(index)
+            marker = root is None and marked is not None and (word in _MARKED_NOUNS or word in _JOINED_WAYS)
+            if marker and len(wanted) == 1:  # "the in-neighbours of X": the graph's one link, into X
+                root = next(iter(wanted))
             if root is None or _inside(spans, start):
                 continue
             if own == "poin" and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _ADDRESSED:
@@ -870,7 +909,13 @@ class QuestionWording:
             passive = passive and following[:2] not in _BY_FEATURE  # "cites, by name": no agent follows "by" there
             passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
             way = "forward" if self._source_follows(index, spans) else self._way(index, own, before)
+            if marker:
+                passive, way = False, marked
+            elif markers and self._walked_in(index):
+                continue  # "the in-neighbours of X in the link graph": the link the marked word walks, one mention
             mention = (start, stop, root, passive, way)
+            if marker:
+                markers.add(index)
             if found and self._one_link(found[-1], index, root, spans):  # "clicking a link on X": one mention
                 named = [(a, b) for a, b, label in spans if label == 0]
                 nearer = min((found[-1][1], mention), key=lambda m: min(_gap(span, m[0], m[1]) for span in named))
@@ -904,6 +949,25 @@ class QuestionWording:
             for start, _, word in between
         )
 
+    def _marked_way(self, index: int) -> str | None:
+        """The way round the word at ``index`` has written onto it ("in-neighbours", "out-links", "indegree",
+        "successors"): ``"back"`` or ``"forward"``; None where it has none."""
+        word = self.words[index][2]
+        if word in _JOINED_WAYS:
+            return _JOINED_WAYS[word]
+        if not index:
+            return None
+        _, end, previous = self.words[index - 1]
+        joined = self.question[end : self.words[index][0]] == "-"
+        return _HYPHEN_WAYS.get(previous) if joined else None
+
+    def _walked_in(self, index: int) -> bool:
+        """Whether the link word at ``index`` names the graph a word before it walks ("in the link graph", "under
+        citation"), not one more hop of its own."""
+        before = [word for _, _, word in self.words[max(0, index - 2) : index]]
+        after = [word for _, _, word in self.words[index + 1 : index + 2]]
+        return before[-1:] == ["under"] or (before == ["in", "the"] and after[:1] != [] and after[0] in _GRAPH_NOUNS)
+
     def _source_follows(self, index: int, spans: list[tuple[int, int, int]]) -> bool:
         """Whether the words after the link word at ``index`` (past "through", "to", "out") are "from" or "on" and then
         a name or a set of nodes, outside any name: what follows is the link's source ("the articles you click
@@ -926,6 +990,9 @@ class QuestionWording:
         """The way round the link the word at ``index`` mentions runs whatever its voice and place: "incoming
         links", "links in", "citations", "the most citing papers" back (what lead to the node); "outgoing links",
         "links out", "outgoing citations", "the most references" forward. None: voice and word order decide."""
+        marked = self._marked_way(index)
+        if marked is not None:  # "in-links", "out-links": the way written onto the word
+            return marked
         out_of = root == "link" and [w for _, _, w in self.words[index + 1 : index + 3]] == ["out", "of"]
         ahead = 2 if self.words[index + 1 : index + 2] and self.words[index + 1][2] in _MOVING else 1  # "coming in"
         if before & _OUTWARD or self._last_word(index + ahead, {"out"}) or out_of:  # "the links out of X": X's own

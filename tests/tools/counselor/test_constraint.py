@@ -27,6 +27,7 @@ from graphreason.tools.counselor.wording import (
     question_names,
     quoted_names,
     reverse_relations,
+    set_way,
     spelled_names,
     written_values,
 )
@@ -1202,3 +1203,58 @@ def test_a_learners_counted_once_coming_in_and_most_of_read_as_meant() -> None:
     assert chosen_skeleton(shapes, majority, 0.0).render() == "Mode[Feature[Neighbour[_]]]"
     assert extreme_of("Point me to the one of the articles X links to with fewer links in than all the others.") == "fewest"
     assert extreme_of("Which of the articles X links to is ahead on outgoing links?") == "most"
+
+
+def test_in_and_out_written_onto_a_graph_word_give_its_way_round() -> None:
+    """"in-neighbours", "in-degree", "predecessors" run into the node, "out-neighbours", "out-links", "successors" out
+    of it; "in the link graph" after such a word names the link it walks, not one more hop."""
+    store = _moon_pages()
+    _degree_link_ways(store, (
+        ('What is the in-degree of "Moon"?', "linked_from", "links_to"),
+        ('How many out-neighbours does "Moon" have in the link graph?', "links_to", "linked_from"),
+        ('Count the predecessors of "Moon".', "linked_from", "links_to"),
+        ('How many out-links does "Moon" have?', "links_to", "linked_from"),
+    ))  # fmt: skip
+    question = 'Let S be the out-neighbours of "Moon" in the link graph. Which element of S has the largest number of in-neighbours?'
+    wording = CounselorAction(store, question).wording
+    assert [wording.direction(["links_to", "linked_from"], "Moon", hop, 2) for hop in (0, 1)] == [["links_to"], ["linked_from"]]
+    question = 'Find the argmin over the in-neighbours of "Moon" in the link graph of the number of out-neighbours.'
+    wording = CounselorAction(store, question).wording
+    assert [wording.direction(["links_to", "linked_from"], "Moon", hop, 2) for hop in (0, 1)] == [["linked_from"], ["links_to"]]
+    assert wording.extreme == "fewest" and wording.form == "pick" and wording.member
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ('Let S be the articles that link to "Moon". Compute |S|.', "number"),
+        ('What is the cardinality of the articles "Moon" links to?', "number"),
+        ('Find the argmax over the articles "Moon" links to of the number of in-neighbours.', "pick"),
+        ('Which | articles link to "Moon"?', "which"),  # a lone bar is no set's size
+    ],
+)
+def test_a_sets_size_between_bars_counts_and_an_argmax_picks(question: str, form: str | None) -> None:
+    assert CounselorAction(_moon_pages(), question).wording.form == form
+
+
+def test_set_symbols_and_unequal_read_as_the_words_do() -> None:
+    """"A ∪ B" is the union, "A ∩ B" the overlap; "a label unequal to X's" is unlike X."""
+    assert set_way("Let A be the papers X cites and B be the papers Y cites. Compute |A ∪ B|.") == "union"
+    assert set_way("Let A be the papers X cites and B be the papers Y cites. Compute |A ∩ B|.") == "intersect"
+    question = 'How many papers citing "Graph Counselor" have a label unequal to that of "Graph Counselor"?'
+    assert CounselorAction(_labelled_papers(), question).wording.unlike
+
+
+def test_the_most_common_value_is_of_a_feature_with_few_values() -> None:
+    """Mode counts a value over a list: of a feature with few values (a label), never one every node has its own of
+    (a title, an abstract), where the graph has both."""
+    from tests.tools.conftest import TITLES
+
+    store = _labelled_papers()
+    for nid in TITLES:
+        store.add_node(nid, "paper", {**store.features(nid), "abstract": f"The abstract of paper {nid}."})
+    language = CounselorAction(store, 'Among the papers "Graph Counselor" cites, which research area is the most common?')
+    assert language.complete("Mode[Feature[Neighbour[Retrieve[Graph Counselor], cites], label]]")
+    for key in ("abstract", "title"):
+        assert not language.complete(f"Mode[Feature[Neighbour[Retrieve[Graph Counselor], cites], {key}]]")
+    assert language.complete("Feature[Retrieve[Graph Counselor], abstract]")  # elsewhere any feature may be read
