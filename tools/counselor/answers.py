@@ -13,7 +13,10 @@ is caught, and either refused (a corrective observation; the trial goes on) or m
   answered ``a10740``) - mapped to the nodes' names or titles, when every item is
   a node id with a name of its own; so are ids whose names the trial's observations
   show (it read the title, then copied the id). A question that asks for a number, a
-  year or an id is never mapped (Cora's ids are numbers).
+  year or an id is never mapped (Cora's ids are numbers);
+* a list that holds a node the question leaves out by name ("Which papers, other than
+  "X" itself, ..."; "except", "excluding", "besides") - mapped to the list without it
+  (two hops away and back, a node is among its own neighbours' neighbours).
 """
 
 from __future__ import annotations
@@ -32,6 +35,12 @@ _NOT_A_NAME = re.compile(
 # is 2."): a Finish that copies it gives the count, whatever words the question uses ("whose label is ...")
 _COUNTED = re.compile(r"\bnumber\b[^\n]*?\bis:? (-?\d+)\.\s*$", re.IGNORECASE)
 _NAME_WORDS = re.compile(r"\b(who|whom|whose|title|titles|name|names)\b", re.IGNORECASE)
+# a quoted name the question leaves out of its answer: "other than "X" itself", "except "X"", "excluding "X""
+_LEFT_OUT = re.compile(
+    r"\b(?:other than|except(?: for)?|excluding|besides|apart from|not counting)\s+[\"\u201c]([^\"\u201d\n]{1,200})[\"\u201d]",
+    re.IGNORECASE,
+)
+_NAME_ITEMS = 12  # the most ", "-separated pieces one name is looked for in (a title with commas in it)
 
 
 @dataclass(frozen=True)
@@ -132,8 +141,30 @@ def check_final(
         if all(t != p for t, p in zip(texts, parts, strict=True)) and (
             read or asks_for_name(question, [store.node_type(p) for p in parts])
         ):
-            return FinalCheck(", ".join(texts), "mapped", "node id")
-    return FinalCheck(answer)
+            return FinalCheck(without_left_out(", ".join(texts), question) or ", ".join(texts), "mapped", "node id")
+    kept = without_left_out(answer, question)
+    return FinalCheck(answer) if kept is None else FinalCheck(kept, "mapped", "left-out name")
+
+
+def without_left_out(answer: str, question: str) -> str | None:
+    """``answer`` without the items that are a name ``question`` leaves out ("other than "X" itself"), where it
+    holds one beside other items; None where it holds none (or nothing else: an answer is never emptied). An item is
+    a whole stretch between ", " separators, so a title with a comma in it is matched whole."""
+    left = {name_key(found) for found in _LEFT_OUT.findall(question)}
+    if not left:
+        return None
+    items = answer.strip().split(", ")
+    kept, start = [], 0
+    while start < len(items):  # the longest run of items that spells a left-out name is dropped
+        stop = next((end for end in range(min(len(items), start + _NAME_ITEMS), start, -1) if name_key(", ".join(items[start:end])) in left), None)
+        if stop is None:
+            kept.append(items[start])
+            start += 1
+        else:
+            start = stop
+    if len(kept) == len(items) or not kept:
+        return None
+    return ", ".join(kept)
 
 
 _COUNT_QUESTION = re.compile(r"\b(how many|number of|count of)\b", re.IGNORECASE)

@@ -157,8 +157,9 @@ _MEMBER = re.compile(
     r"|\brank(?:s|ed)? (?:them|those|these)\b"  # "rank them by ...: which comes first?"
     r"|\barg(?:max|min) over\b"  # "the argmax over X of its in-degree": one of X
 )
-# Each member of a list votes for the nodes it links to: the node with the most votes is one they link to
-_VOTES = re.compile(r"\bvotes?\b")
+# Each member of a list votes for the nodes it links to: the node with the most votes is one they link to; so is the
+# one with the highest tally or multiplicity (how often the members reach it)
+_VOTES = re.compile(r"\bvotes?\b|\btall(?:y|ies|ied)\b|\bmultiplicity\b")
 # words that word what is asked or counted, never the name asked about (a tag may be called "find" or "common")
 _ASKING_WORDS = _FUNCTION_WORDS | _ASKING_BEFORE | _COUNTING | _MOST_WORDS | _FEWEST_WORDS | frozenset(
     "count number list enumerate give please confirm whether would could should does do did can like across each "

@@ -34,7 +34,7 @@ class Step(TypedDict, total=False):
     observation: str
     calls: list[str]
     retrieval: list[dict]  # each Retrieve of the action: query, node, and the ranking tier that chose it
-    final_check: dict  # a Finish refused (a call, a relation name, an error text) or mapped (node ids to names)
+    final_check: dict  # a Finish refused (a call, a relation name, an error text) or mapped (ids to names, a left-out name dropped)
     ok: bool
     seconds: float  # graph-function time of the action
     llm_calls: int

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphreason.tools.counselor.answers import FinalCheck, asks_for_name, check_final
+from graphreason.tools.counselor.answers import FinalCheck, asks_for_name, check_final, without_left_out
 from graphreason.tools.counselor.functions import GraphFunctions
 
 WHICH = "Which paper does Graph Counselor cite most often?"
@@ -106,3 +106,17 @@ def test_a_value_an_observation_shows_is_an_answer_even_where_it_spells_a_name(f
     single = ["The most common value (2 of 3) is: title."]
     assert check_final("title", functions, WHICH, observations=single).action == "kept"
     assert check_final("cites", functions, WHICH, observations=listed).kind == "relation"
+
+
+def test_a_node_the_question_leaves_out_by_name_is_dropped_from_a_list(functions: GraphFunctions) -> None:
+    """Two hops away and back, a paper is among its own neighbours' neighbours: where the question leaves it out by
+    name, a list answer drops it (matched whole, commas and case as written aside); an answer is never emptied."""
+    question = 'Which papers, other than "Graph Agents" itself, are cited by the papers "Graph Agents" cites?'
+    check = check_final("Reflexion, Graph Agents, ReAct", functions, question)
+    assert (check.answer, check.action, check.kind) == ("Reflexion, ReAct", "mapped", "left-out name")
+    check = check_final("graph agents", functions, question)
+    assert (check.answer, check.action) == ("graph agents", "kept")
+    titled = 'List the papers citing "Chain of Thought", excluding "Attention, Again".'
+    assert without_left_out("Attention, Again, ReAct, Attention", titled) == "ReAct, Attention"
+    assert without_left_out("ReAct, Reflexion", titled) is None
+    assert without_left_out("ReAct, Reflexion", 'Which papers cite "ReAct"?') is None

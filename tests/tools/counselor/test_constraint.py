@@ -1258,3 +1258,19 @@ def test_the_most_common_value_is_of_a_feature_with_few_values() -> None:
     for key in ("abstract", "title"):
         assert not language.complete(f"Mode[Feature[Neighbour[Retrieve[Graph Counselor], cites], {key}]]")
     assert language.complete("Feature[Retrieve[Graph Counselor], abstract]")  # elsewhere any feature may be read
+
+
+def test_the_highest_tally_or_multiplicity_is_a_node_the_members_reach() -> None:
+    """"tally their X; which ... attains the maximum tally", "which ... has the highest multiplicity": how often the
+    members reach a node, so the node most of them link to (``MostLinked``), never a member picked by degree."""
+    store = _moon_pages()
+    for question in (
+        'Over all elements of the out-neighbours of "Sun" in the link graph, tally their out-neighbours; which article '
+        "attains the maximum tally?",
+        'Let S be the out-neighbours of "Sun" in the link graph. Across the out-neighbours of the elements of S, which '
+        "article has the highest multiplicity?",
+    ):
+        wording = CounselorAction(store, question).wording
+        assert wording.votes and wording.form == "pick", question
+        most_linked, by_degree = parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), parse_skeleton("Feature[MaxDegree[Neighbour[_]]]")
+        assert chosen_skeleton([(by_degree, 0.7), (most_linked, 0.3)], wording, 0.0) == most_linked, question
