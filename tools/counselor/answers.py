@@ -141,7 +141,8 @@ def check_final(
         if all(t != p for t, p in zip(texts, parts, strict=True)) and (
             read or asks_for_name(question, [store.node_type(p) for p in parts])
         ):
-            return FinalCheck(without_left_out(", ".join(texts), question) or ", ".join(texts), "mapped", "node id")
+            named = ", ".join(texts)
+            return FinalCheck(without_left_out(named, question) or named, "mapped", "node id")
     kept = without_left_out(answer, question)
     return FinalCheck(answer) if kept is None else FinalCheck(kept, "mapped", "left-out name")
 

@@ -903,20 +903,23 @@ class QuestionWording:
                 continue  # "Point me to the one ...", "point out": the asker addressed, not a link
             if _nearest_name(spans, start, stop) != 0:  # nearer another name
                 continue
-            following = [w for _, _, w in self.words[index + 1 : index + 3]]
-            before = {w for _, _, w in self.words[max(0, index - 2) : index]}
-            # "cited by", "linked to by", "one click away from": the words after it name the link's source
-            passive = bool(following) and (following[0] in _BACKWARD or following[:2] in (["to", "by"], ["away", "from"]))
-            passive = passive and following[:2] not in _BY_FEATURE  # "cites, by name": no agent follows "by" there
-            passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
-            way = "forward" if self._source_follows(index, spans) else self._way(index, own, before)
-            if marker:
+            if marker:  # "in-neighbours": the way written onto the word, whatever its voice and place
                 passive, way = False, marked
+                markers.add(index)
             elif markers and self._walked_in(index):
                 continue  # "the in-neighbours of X in the link graph": the link the marked word walks, one mention
+            else:
+                following = [w for _, _, w in self.words[index + 1 : index + 3]]
+                before = {w for _, _, w in self.words[max(0, index - 2) : index]}
+                # "cited by", "linked to by", "one click away from": the words after it name the link's source
+                passive = bool(following) and (
+                    following[0] in _BACKWARD or following[:2] in (["to", "by"], ["away", "from"])
+                )
+                passive = passive and following[:2] not in _BY_FEATURE  # "cites, by name": no agent follows "by" there
+                passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
+                # "in-links", "out-links": the way written onto a link word, unless a source follows it
+                way = "forward" if self._source_follows(index, spans) else marked or self._way(index, own, before)
             mention = (start, stop, root, passive, way)
-            if marker:
-                markers.add(index)
             if found and self._one_link(found[-1], index, root, spans):  # "clicking a link on X": one mention
                 named = [(a, b) for a, b, label in spans if label == 0]
                 nearer = min((found[-1][1], mention), key=lambda m: min(_gap(span, m[0], m[1]) for span in named))
@@ -967,7 +970,7 @@ class QuestionWording:
         citation"), not one more hop of its own."""
         before = [word for _, _, word in self.words[max(0, index - 2) : index]]
         after = [word for _, _, word in self.words[index + 1 : index + 2]]
-        return before[-1:] == ["under"] or (before == ["in", "the"] and after[:1] != [] and after[0] in _GRAPH_NOUNS)
+        return before[-1:] == ["under"] or (before == ["in", "the"] and bool(set(after) & _GRAPH_NOUNS))
 
     def _source_follows(self, index: int, spans: list[tuple[int, int, int]]) -> bool:
         """Whether the words after the link word at ``index`` (past "through", "to", "out") are "from" or "on" and then
@@ -991,9 +994,6 @@ class QuestionWording:
         """The way round the link the word at ``index`` mentions runs whatever its voice and place: "incoming
         links", "links in", "citations", "the most citing papers" back (what lead to the node); "outgoing links",
         "links out", "outgoing citations", "the most references" forward. None: voice and word order decide."""
-        marked = self._marked_way(index)
-        if marked is not None:  # "in-links", "out-links": the way written onto the word
-            return marked
         out_of = root == "link" and [w for _, _, w in self.words[index + 1 : index + 3]] == ["out", "of"]
         ahead = 2 if self.words[index + 1 : index + 2] and self.words[index + 1][2] in _MOVING else 1  # "coming in"
         if before & _OUTWARD or self._last_word(index + ahead, {"out"}) or out_of:  # "the links out of X": X's own
