@@ -92,9 +92,13 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # asked. Its first measurement (commit 398a64f, 3 questions per shape, seed 0: citeseer 38/42, last-fm 24/27,
 # wikispeedia 23/27; 85/96 = 88.5 pooled) came before any rule read it; its failures have not been read since, so
 # it is still blind: a later figure of it measures rules written from other families' failures.
-EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt")
+# ``analyst`` asks as someone reading a dashboard ("What's the headcount of X's audience?", "Break X down by genre:
+# which bucket is the biggest?", "Sanity check: is Y part of ...?"): frames and relation phrases
+# (:data:`_ANALYST_LEXICON`) written in one sitting after prompt's second measurement and before any question of it
+# was asked.
+EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt", "analyst")
 # The evaluation-only families no rule was written from yet: their figures are first looks.
-BLIND_FAMILIES: tuple[str, ...] = ("prompt",)
+BLIND_FAMILIES: tuple[str, ...] = ("prompt", "analyst")
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -517,11 +521,66 @@ _PROMPT_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Relation phrases only the ``analyst`` family uses: how someone reading a dashboard names an edge ("X's inbound
+# citations", "the pages that send traffic to X", "X's audience", "the artists filed under X"); written with its frames.
+_ANALYST_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the {T} in {x}'s outbound citations", "the {T} that {x} draws on"),
+        "many": ("the {T} drawn on by any of {x}",),
+        "noun": ("outbound citations",),
+    },
+    "cited_by": {
+        "single": ("the {T} behind {x}'s inbound citations", "the {T} that draw on {x}"),
+        "many": ("the {T} that draw on any of {x}",),
+        "noun": ("inbound citations",),
+    },
+    "linked": {
+        "single": ("the {T} connected to {x} by citation, inbound or outbound", "the {T} in {x}'s citation network"),
+        "many": ("the {T} connected by citation to any of {x}",),
+        "noun": ("citation connections",),
+    },
+    "listened_by": {
+        "single": ("{x}'s audience", "the {T} who stream {x}"),
+        "many": ("the {T} who stream any of {x}",),
+        "noun": ("audience members",),
+    },
+    "listened": {
+        "single": ("the {T} {x} streams", "the {T} in {x}'s play history"),
+        "many": ("the {T} streamed by any of {x}",),
+        "noun": ("artists streamed",),
+    },
+    "tagged": {
+        "single": ("the {T} {x} is filed under", "the {T} assigned to {x}"),
+        "many": ("the {T} any of {x} is filed under",),
+        "noun": ("tag assignments",),
+    },
+    "tag_of": {
+        "single": ("the {T} filed under {x}", "the {T} carrying the {x} tag"),
+        "many": ("the {T} filed under any of {x}",),
+        "noun": ("artists filed under them",),
+    },
+    "friend": {
+        "single": ("the {T} in {x}'s network", "{x}'s connections"),
+        "many": ("the {T} in the network of any of {x}",),
+        "noun": ("connections",),
+    },
+    "links_to": {
+        "single": ("the {T} {x} sends traffic to", "the {T} on {x}'s outbound link list"),
+        "many": ("the {T} any of {x} sends traffic to",),
+        "noun": ("outbound links",),
+    },
+    "linked_from": {
+        "single": ("the {T} that send traffic to {x}", "the {T} referring traffic to {x}"),
+        "many": ("the {T} that send traffic to any of {x}",),
+        "noun": ("referring pages",),
+    },
+}
+
 # The families that phrase relations their own way: a question of one of them takes its relation phrases
 # from the family's lexicon where it has an entry, from :data:`_LEXICON` otherwise.
 OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON, "walk": _WALK_LEXICON, "learner": _LEARNER_LEXICON,
-    "quiz": _QUIZ_LEXICON, "prompt": _PROMPT_LEXICON,
+    "quiz": _QUIZ_LEXICON, "prompt": _PROMPT_LEXICON, "analyst": _ANALYST_LEXICON,
 }
 
 
@@ -597,6 +656,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "Given the node {s}, return its {key}."),
         ("prompt", 'Task: look up the {key} of {s}. Output only the value.'),
         ("prompt", 'Return the {key} field for node {s}. No explanation.'),
+        ("analyst", "Pull the {key} on file for {s}."),
+        ("analyst", "Quick lookup, {s}: which {key} is it filed with?"),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -619,6 +680,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "What is the cardinality of {set}?"),
         ("prompt", 'Task: count {set}. Respond with a single integer.'),
         ("prompt", 'Output the number of {set} and nothing else.'),
+        ("analyst", "What's the headcount of {set}?"),
+        ("analyst", "Run a count on {set} and give me the figure."),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -641,6 +704,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "Let S be {set}. List every element of S by name."),
         ("prompt", 'Return {set} as a list of names.'),
         ("prompt", 'Task: retrieve {set}. Answer with their names, comma-separated.'),
+        ("analyst", "Pull the full list of {set}."),
+        ("analyst", "Break out {set} by name, one per line."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -663,6 +728,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "How many distinct elements does {set} contain?"),
         ("prompt", 'Return the number of unique results in {set} (deduplicate first).'),
         ("prompt", 'Task: count {set}, each node at most once. Output an integer.'),
+        ("analyst", "What's the unique count of {set}?"),
+        ("analyst", "Dedupe {set} and give me the total."),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -687,6 +754,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "Find the argmax over {set} of the number of {noun}."),
         ("prompt", 'Return the item from {set} with the highest count of {noun}.'),
         ("prompt", 'Task: among {set}, select the one ranking top by {noun}. Output its name only.'),
+        ("analyst", "Rank {set} by {noun}: who comes out number one?"),
+        ("analyst", "Which of {set} is the top performer on {noun}?"),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -711,6 +780,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "Find the argmin over {set} of the number of {noun}."),
         ("prompt", 'Return the item from {set} with the lowest count of {noun}.'),
         ("prompt", 'Task: among {set}, select the one ranking last by {noun}. Output its name only.'),
+        ("analyst", "Rank {set} by {noun}: who sits at the bottom?"),
+        ("analyst", "Which of {set} is the weakest performer on {noun}?"),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -733,6 +804,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "Compute the modal {key} over {set}."),
         ("prompt", 'Return the most frequent {key} value across {set}.'),
         ("prompt", 'Task: compute which {key} is most common in {set}. Output the value.'),
+        ("analyst", "Break {set} down by {key}: which bucket is the biggest?"),
+        ("analyst", "What's the dominant {key} across {set}?"),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -756,6 +829,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "Over all elements of {set}, tally their {noun}; which {t} attains the maximum tally?"),
         ("prompt", 'For each of {set}, collect their {noun}; return the {t} that occurs most often.'),
         ("prompt", 'Task: aggregate the {noun} of {set} and output the top {t} by frequency.'),
+        ("analyst", "Roll up the {noun} of {set}: which {t} comes out on top?"),
+        ("analyst", "Across {set}, which {t} shows up most often in their {noun}?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -780,6 +855,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "Compute the size of the subset of {set} whose {key} equals {value}."),
         ("prompt", 'Return how many of {set} have {key} set to {value}.'),
         ("prompt", 'Task: filter {set} where {key} == {value}, then output the count.'),
+        ("analyst", "Slice {set} to {key} {value}: how many are left?"),
+        ("analyst", "Of {set}, what's the count in the {key} = {value} segment?"),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -804,6 +881,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "How many elements of {set} have the same {key} as {s}, as a number?"),
         ("prompt", "Return how many of {set} share {s}'s {key}."),
         ("prompt", 'Task: count {set} whose {key} matches the {key} of {s}. Integer only.'),
+        ("analyst", "How many of {set} match {s} on {key}?"),
+        ("analyst", "Count {set} that sit in the same {key} bucket as {s}."),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -828,6 +907,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "How many elements of {set} have a {key} unequal to that of {s}?"),
         ("prompt", "Return how many of {set} have a {key} other than {s}'s."),
         ("prompt", 'Task: count {set} whose {key} does not match the {key} of {s}. Integer only.'),
+        ("analyst", "How many of {set} fall outside {s}'s {key} bucket?"),
+        ("analyst", "Count {set} that don't match {s} on {key}."),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -851,6 +932,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "What is the size of the intersection of {set} with {set2}?"),
         ("prompt", 'Return the count of nodes found in both {set} and {set2}.'),
         ("prompt", 'Task: intersect {set} with {set2} and output the size of the result.'),
+        ("analyst", "What's the overlap between {set} and {set2}, as a headcount?"),
+        ("analyst", "How many show up both in {set} and in {set2}?"),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -875,6 +958,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "What is the size of the union of {set} and {set2}?"),
         ("prompt", 'Return the count of distinct nodes in {set} plus {set2}, deduplicated.'),
         ("prompt", 'Task: take the union of {set} and {set2}; output how many nodes it has.'),
+        ("analyst", "Combine {set} with {set2}, dedupe, and give me the total."),
+        ("analyst", "What's the combined unique count of {set} and {set2}?"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -897,6 +982,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "True or false: {s2} is a member of {set}."),
         ("prompt", 'Check whether {s2} is among {set}. Answer yes or no.'),
         ("prompt", 'Task: verify that {s2} appears in {set}. Output yes/no.'),
+        ("analyst", "Sanity check: is {s2} part of {set}?"),
+        ("analyst", "Does {set} include {s2}? A yes or no is fine."),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -921,6 +1008,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("quiz", "Is there at least one element of {set} whose {key} is {value}?"),
         ("prompt", 'Check whether any of {set} has {key} equal to {value}. Answer yes or no.'),
         ("prompt", 'Task: determine if {set} contains a node with {key} {value}. Output yes/no.'),
+        ("analyst", "Do any of {set} come in with {key} {value}?"),
+        ("analyst", "Sanity check: is there anything in {set} with {key} = {value}?"),
     ),
 }  # fmt: skip
 
