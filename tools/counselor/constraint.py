@@ -130,6 +130,9 @@ _LABEL_PREFIX = re.compile(r"A(?:c(?:t(?:i(?:o(?:n(?: (?:\d{1,3}:?)?)?)?)?)?)?)?
 # the yes or no a membership or existence observation ends with, and the words that may turn a yes/no question round
 _YES_NO_SEEN = re.compile(r"\bis: (yes|no)\.?\s*$")
 _NEGATED = re.compile(r"\b(?:not|no|none|never|nothing|neither|nor|without|lacks?|lacking|fails?)\b|n't\b")
+# what a question says of its answer's form, not of its content: "Answer yes or no.", "Output yes/no."; and its quoted
+# names ("No Direction Home"): neither turns a yes/no round
+_NOT_NEGATING = re.compile(r"\byes\s*(?:/|or|-or-)\s*no\b|\bno\s*(?:/|or)\s*yes\b|\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d")
 _PICKS = frozenset({"MaxDegree", "MinDegree", "MostLinked"})  # a feature of the node these pick is shown, not asked about
 _FREE = object()  # a call position no skeleton shapes (a skeleton's named node is None)
 # functions counting where a list's nodes lead: back along the hop that made the list, every member leads to the
@@ -235,7 +238,7 @@ class CounselorAction:
         # a yes/no answer is the one the latest yes/no observation gives ("Whether the list holds anything is: yes."),
         # unless the question words a negation ("none of", "not among"), which may turn it round; none seen: either
         seen = [found.group(1) for text in self.observations if (found := _YES_NO_SEEN.search(text))]
-        self.yes_no = seen[-1] if seen and not _NEGATED.search(question.lower()) else None
+        self.yes_no = seen[-1] if seen and not _NEGATED.search(_NOT_NEGATING.sub(" ", question.lower())) else None
 
     def _listed_answer(self) -> str | None:
         """The items of the last observation that shows a list of values, joined by ``", "`` (None: none does)."""
@@ -382,6 +385,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     if "MostLinked" in names and (wording.member or (wording.keys and not wording.values)):
         return False
     if wording.votes and form == "pick" and "MostLinked" not in names:  # the members vote for what they link to
+        return False
+    if "MostLinked" in names and wording.extreme == "fewest":  # the node reached most often: never "the fewest"
         return False
     if wording.once and skeleton.name == "Degree":  # "distinct", "unique": not one node's own arcs
         return False

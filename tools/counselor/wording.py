@@ -65,6 +65,12 @@ _JOINED_WAYS = {
 # the graph a marked word walks, named after it: "the in-neighbours of X in the link graph", "the out-neighbours of X
 # under citation" (one mention with it: the marked word gives the way)
 _GRAPH_NOUNS = frozenset({"graph", "network", "digraph"})
+# the end of a link a noun after the link word names: "the link targets of X" are what X links to, "the citation
+# sources of X" what cite it
+_LINK_ENDS = {
+    "target": "forward", "targets": "forward", "destination": "forward", "destinations": "forward",
+    "source": "back", "sources": "back", "origin": "back", "origins": "back",
+}  # fmt: skip
 _BACKWARD_NOUNS = frozenset({"cita"})  # a citation of X is a paper citing X
 _FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how many references"), what X cites
 _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
@@ -75,6 +81,7 @@ _FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum", "
 _LEADS = re.compile(r"\blead(?:s|ing)? in\b|\bahead (?:in|on)\b")  # "is ahead on links": the most
 # "rank them by ... which comes first": the most, unless they are ranked lowest first
 _RANKED, _FIRST = re.compile(r"\brank\w*\b"), re.compile(r"\bfirst\b")
+_LAST = re.compile(r"\blast\b")  # "the one ranking last by ...": the fewest
 _LOW_FIRST = re.compile(r"\b(?:lowest|fewest|smallest|least|bottom) first\b")
 # a sentence's end: where a question told in several sentences starts a new one ("Collect ... Is X on the list?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+(?=[A-Z])")  # not the "." or "?" a bare title ends in ("What? has")
@@ -107,10 +114,22 @@ _ASKING_AFTER = frozenset("of one among has have would is was".split())  # "whic
 _SUPERLATIVE_NUMBER = re.compile(
     r"\b(?:most|fewest|least|greatest|highest|lowest|smallest|largest|biggest) (?:number|count|total|amount|quantity) of\b"
 )
-_THE_ONE = re.compile(r"\bthe (?:single )?one (?:of|among)\b|\barg(?:max|min) over\b")  # "identify the one of X with
-# the most Y", "the argmax over X of Y": a node asked
+# "identify the one of X with the most Y", "the argmax over X of Y", "select the one ranking top by Y", "the item from
+# X with the highest count of Y": a node asked
+_THE_ONE = re.compile(
+    r"\bthe (?:single )?one (?:of|among)\b|\barg(?:max|min) over\b|\b(?:select|pick|choose) the (?:single )?one\b"
+    r"|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
+)
 # "which tag", "what user": the node type a question asks for (its word as :func:`_cut` cuts it follows)
 _WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")
+# "the user that occurs most often", "which tag is the most common": where the word is a node type (not a feature), a
+# node the members reach most often is asked, as "the most votes" asks it, not a feature's most common value
+_NODE_OFTEN = re.compile(
+    r"\b(?:the|which|what)\s+([a-z]+)\s+(?:(?:that|which|who)\s+)?(?:occurs?|appears?|(?:show|come|turn)s?\s+up|is|are)"
+    r"\s+(?:the\s+)?most\s+(?:often|frequently|frequent|common)\b"
+)
+# the two ways round of one link, not two lists: "adjacent by a citation edge in either direction", "both ways"
+_LINK_BOTH_WAYS = re.compile(r"\b(?:in )?(?:either|both|any|each) (?:direction|directions|way|ways)\b")
 # Two lists taken together or their overlap, as a question words it (a question with both words decides nothing)
 _UNION_WAY = re.compile(
     r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b|\u222a"  # "A ∪ B"
@@ -156,6 +175,7 @@ _MEMBER = re.compile(
     r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among|in) [^,?]{1,200}, (?:which|who)\b"
     r"|\brank(?:s|ed)? (?:them|those|these)\b"  # "rank them by ...: which comes first?"
     r"|\barg(?:max|min) over\b"  # "the argmax over X of its in-degree": one of X
+    r"|\b(?:select|pick|choose) the (?:single )?one\b|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
 )
 # Each member of a list votes for the nodes it links to: the node with the most votes is one they link to; so is the
 # one with the highest tally or multiplicity (how often the members reach it)
@@ -380,6 +400,8 @@ def extreme_of(text: str) -> str | None:
     lower = _LEADS.sub(" most ", _FEWER_THAN_ALL.sub(" fewest ", _MORE_THAN_ALL.sub(" most ", text.lower())))
     if _RANKED.search(lower) and _FIRST.search(lower) and not _LOW_FIRST.search(lower):  # "rank them by ...": first
         lower += " most "
+    elif _RANKED.search(lower) and _LAST.search(lower):  # "select the one ranking last by ..."
+        lower += " fewest "
     words = set(_WORD.findall(_MOST_OF.sub(" ", _MODE.sub(" ", _BOUND.sub(" ", lower)))))
     most, fewest = bool(words & _MOST_WORDS), bool(words & _FEWEST_WORDS)
     return "most" if most and not fewest else "fewest" if fewest and not most else None
@@ -439,6 +461,19 @@ def asked_type(store: GraphStore, text: str) -> str | None:
     return None
 
 
+def often_type(store: GraphStore, text: str) -> str | None:
+    """The node type ``text`` (a question outside its names) asks for as the one occurring most often ("the user that
+    occurs most often", "which tag is the most common"), where ``store`` has several types and no feature of that
+    name; None where it asks none so."""
+    types = _type_words(store)
+    features = {_cut(word) for keys in store.type_features().values() for key in keys for word in _WORD.findall(key.lower())}
+    for found in _NODE_OFTEN.finditer(text.lower()) if types else ():
+        word = _cut(found.group(1))
+        if word in types and word not in features:
+            return types[word]
+    return None
+
+
 def _asks_yes_no(clause: str) -> bool:
     """Whether ``clause`` (outside its names) opens as a yes/no question does: "is", "does", "can" ..., not a request
     ("do you know ...", "can you tell me ..."; "do you come across X?" asks yes or no), and not after a name."""
@@ -470,7 +505,7 @@ def set_way(text: str) -> str | None:
     """``"union"`` or ``"intersect"`` when ``text`` (a question outside its names) words two lists' union ("either",
     "or", "at least one of", "merging") or their overlap ("both", "as well as", "in common") and not the other;
     else None."""
-    lower = text.lower()
+    lower = _LINK_BOTH_WAYS.sub(" ", text.lower())  # "by a citation edge in either direction": one list
     if _OR_BOTH.search(lower):
         return "union"
     union, both = bool(_UNION_WAY.search(lower)), bool(_BOTH_WAY.search(lower))
@@ -701,6 +736,10 @@ class QuestionWording:
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
         self.through_any = bool(_THROUGH_ANY.search(self.search_sources[0].lower()))  # reached from any of a list
         self.asked_type = asked_type(store, self.search_sources[0])  # "which tag ...": tag
+        often = often_type(store, self.search_sources[0])  # "the user that occurs most often": the node most reached
+        if often is not None:
+            self.asked_type, self.votes, self.extreme = often, True, self.extreme or "most"
+            self.form = "pick" if self.form in (None, "which", "list") else self.form
         # whether any node has a feature besides its name or title: where none does, a node's own feature is the
         # name the question already writes, so a question never asks for it
         names_only = set(store.text_keys.values())
@@ -999,6 +1038,9 @@ class QuestionWording:
         if before & _OUTWARD or self._last_word(index + ahead, {"out"}) or out_of:  # "the links out of X": X's own
             return "forward"
         word = self.words[index][2]
+        end = self.words[index + 1][2] if index + 1 < len(self.words) else ""
+        if end in _LINK_ENDS:  # "the link targets of X", "the citation sources of X"
+            return _LINK_ENDS[end]
         compound = _COMPOUND.fullmatch(word)
         backlinks = compound is not None and compound.group(1) == "back"  # "backlinks": the links leading to a node
         if before & _INWARD or self._last_word(index + ahead, {"in"}) or root in _BACKWARD_NOUNS or backlinks:

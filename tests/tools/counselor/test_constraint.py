@@ -1274,3 +1274,75 @@ def test_the_highest_tally_or_multiplicity_is_a_node_the_members_reach() -> None
         assert wording.votes and wording.form == "pick", question
         most_linked, by_degree = parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), parse_skeleton("Feature[MaxDegree[Neighbour[_]]]")
         assert chosen_skeleton([(by_degree, 0.7), (most_linked, 0.3)], wording, 0.0) == most_linked, question
+
+
+def test_an_answer_format_yes_or_no_and_a_quoted_title_turn_no_yes_no_round() -> None:
+    """"Answer yes or no.", "Output yes/no." and a title with "No" in it say nothing against the question: the answer
+    is still the one the observation gives; "not among" still may turn it round."""
+    shape = parse_skeleton("Contains[Neighbour[_], _]")
+    seen = ["Whether the list holds a1 is: no."]
+    for question in (
+        'Task: verify that "Nina Simone" appears in the artists "user 1" listened to. Output yes/no.',
+        'Check whether "Nina Simone" is among the artists "user 1" listened to. Answer yes or no.',
+        'Is "No Direction Home" among the artists "user 1" listened to?',
+    ):
+        asked = CounselorAction(_music_graph(), question, seen, skeleton=shape)
+        assert asked.yes_no == "no" and asked.complete("Finish[no]") and not asked.complete("Finish[yes]"), question
+    negated = CounselorAction(_music_graph(), 'Is "Nina Simone" not among the artists "user 1" listened to? Answer yes or no.',
+                              seen, skeleton=shape)  # fmt: skip
+    assert negated.yes_no is None
+
+
+@pytest.mark.parametrize(
+    ("question", "way"),
+    [
+        ('Task: among the articles "Moon" links to, select the one ranking last by incoming links.', "fewest"),
+        ('Task: among the articles "Moon" links to, select the one ranking top by incoming links.', "most"),
+        ('Rank the articles "Moon" links to by incoming links: which comes first?', "most"),
+    ],
+)
+def test_the_one_ranking_last_is_the_fewest_and_is_a_pick(question: str, way: str) -> None:
+    wording = CounselorAction(_moon_pages(), question).wording
+    assert wording.extreme == way and wording.form == "pick"
+
+
+def test_the_item_from_a_list_with_the_lowest_count_is_a_member_picked() -> None:
+    wording = CounselorAction(_moon_pages(), 'Return the item from the articles "Moon" links to with the lowest count of links.').wording
+    assert wording.extreme == "fewest" and wording.form == "pick" and wording.member
+
+
+def test_the_fewest_never_picks_the_node_the_members_reach_most() -> None:
+    """``MostLinked`` counts how often the members reach a node: a question that words the fewest never asks it."""
+    wording = CounselorAction(_moon_pages(), 'Among the articles "Sun" links to, select the one ranking last by outgoing links.').wording
+    most_linked, fewest = parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), parse_skeleton("Feature[MinDegree[Neighbour[_]]]")
+    assert chosen_skeleton([(most_linked, 0.8), (fewest, 0.2)], wording, 0.0) == fewest
+
+
+def test_a_node_type_that_occurs_most_often_is_the_node_the_members_reach() -> None:
+    """"return the user that occurs most often", "which tag is the most common": a node type, so the node the members
+    reach most often (``MostLinked``); a feature's most common value is still a Mode."""
+    most_linked, mode = parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), parse_skeleton("Mode[Feature[Neighbour[_]]]")
+    for question in (
+        'For each of the artists tagged "jazz", collect their listeners; return the user that occurs most often.',
+        'Across the artists "user 2" listened to, which tag is the most common?',
+    ):
+        wording = CounselorAction(_music_graph(), question).wording
+        assert wording.votes and wording.form == "pick" and wording.extreme == "most", question
+        assert chosen_skeleton([(mode, 0.7), (most_linked, 0.3)], wording, 0.0) == most_linked, question
+    genre = CounselorAction(_tag_graph(), 'Among the artists "user 1" listened to, which genre is the most common?').wording
+    assert not genre.votes
+
+
+def test_link_targets_run_out_of_a_node_and_sources_into_it() -> None:
+    """"the link targets of X" are what X links to; "the link sources of X" what link to it."""
+    _degree_link_ways(_moon_pages(), (
+        ('Task: count the link targets of "Moon". Output an integer.', "links_to", "linked_from"),
+        ('How many link sources does "Moon" have?', "linked_from", "links_to"),
+    ))  # fmt: skip
+
+
+def test_a_link_in_either_direction_is_one_list_not_a_union() -> None:
+    """"adjacent to X by a citation edge in either direction" walks one link both ways: no second list is joined."""
+    assert set_way('Let S be the papers adjacent to "X" by a citation edge in either direction. Compute |S|.') is None
+    assert set_way('How many papers are linked to "X" both ways?') is None
+    assert set_way('How many papers cite either "X" or "Y"?') == "union"
