@@ -392,6 +392,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if wording.through_any and not _two_hops(skeleton):  # "tagged with any of the tags of X": a hop from a hop
         return False
+    if _two_hops(skeleton) and not (wording.through_any or wording.once) and wording.link_mentions == 1:
+        return False  # one link mentioned, nothing reached "from any of" a list, nothing counted once: one hop
     if {"Same", "Differing"} & names and not (wording.keys or wording.compares):  # nothing compared with the subject
         return False
     if skeleton == _LOOKUP and not wording.has_values:  # a node's only feature is the name the question writes

@@ -46,7 +46,10 @@ _ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out": no li
 # Words for a link that do not share its relation's root, by the roots they may stand for (whichever the graph's
 # relations have): "X points to" links, "the papers X references" cites. English, not any one graph's wording.
 # and in a graph with no relation of its own for links, "X links to" cites.
-_ROOT_SYNONYMS = {"poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",)}
+_ROOT_SYNONYMS = {
+    "poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",),
+    "traf": ("link",), "send": ("link",), "stre": ("list",), "audi": ("list",),  # "X sends readers to", "X streams"
+}  # fmt: skip
 # A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
 # a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
 _MOVING = frozenset({"coming", "going", "pointing", "leading", "running"})  # "links coming in", "links going out"
@@ -71,17 +74,22 @@ _LINK_ENDS = {
     "target": "forward", "targets": "forward", "destination": "forward", "destinations": "forward",
     "source": "back", "sources": "back", "origin": "back", "origins": "back",
 }  # fmt: skip
-_BACKWARD_NOUNS = frozenset({"cita"})  # a citation of X is a paper citing X
+_BACKWARD_NOUNS = frozenset({"cita", "audi"})  # a citation of X is a paper citing X; X's audience listen to X
 _FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how many references"), what X cites
 _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
 # The two ways a superlative picks a node: a question that words only one of them never asks for the other pick
-_MOST_WORDS = frozenset({"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops", "argmax"})
-_FEWEST_WORDS = frozenset({"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing", "argmin"})
+_MOST_WORDS = frozenset(
+    {"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops", "argmax", "strongest"}
+)
+_FEWEST_WORDS = frozenset(
+    {"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing", "argmin", "weakest", "worst"}
+)
 # Superlatives in other words: "leads in links" (not "leads to"), "more links than any other", "fewer ... than the rest"
 _LEADS = re.compile(r"\blead(?:s|ing)? in\b|\bahead (?:in|on)\b")  # "is ahead on links": the most
 # "rank them by ... which comes first": the most, unless they are ranked lowest first
 _RANKED, _FIRST = re.compile(r"\brank\w*\b"), re.compile(r"\bfirst\b")
 _LAST = re.compile(r"\blast\b")  # "the one ranking last by ...": the fewest
+_NUMBER_ONE = re.compile(r"\bnumber one\b|\bno\. ?1\b|#1\b")  # "who comes out number one?": the most
 _LOW_FIRST = re.compile(r"\b(?:lowest|fewest|smallest|least|bottom) first\b")
 # a sentence's end: where a question told in several sentences starts a new one ("Collect ... Is X on the list?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[ \t]+(?=[A-Z])")  # not the "." or "?" a bare title ends in ("What? has")
@@ -102,7 +110,10 @@ _THAN_ALL = r"\b{}\b[^?.]{{0,80}}?\bthan (?:any|all|every|each)(?: of the| the)?
 _MORE_THAN_ALL, _FEWER_THAN_ALL = re.compile(_THAN_ALL.format("more")), re.compile(_THAN_ALL.format("(?:fewer|less)"))
 _MOST_OF = re.compile(r"(?<!the )\bmost of (?=the|them|these|those)\b")  # "most of the papers have ...": a majority
 _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
-_MODE = re.compile(r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b")  # a value's count, not a pick
+_MODE = re.compile(  # a value's count, not a pick; "which bucket is the biggest": the largest group of one value
+    r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b"
+    r"|\b(?:bucket|group|segment|bin)s? (?:is|are) (?:the )?(?:biggest|largest)\b"
+)
 # What form a question's answer takes, read off its words (see answer_form)
 _YES_NO_TAIL = re.compile(r"\b(?:or not|yes or no)\W*$")  # "X is in ... or not?", "..., yes or no?"
 _YES_NO_START = frozenset("is are am does do did can could has have was were will would should".split())
@@ -126,7 +137,7 @@ _WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")
 # node the members reach most often is asked, as "the most votes" asks it, not a feature's most common value
 _NODE_OFTEN = re.compile(
     r"\b(?:the|which|what)\s+([a-z]+)\s+(?:(?:that|which|who)\s+)?(?:occurs?|appears?|(?:show|come|turn)s?\s+up|is|are)"
-    r"\s+(?:the\s+)?most\s+(?:often|frequently|frequent|common)\b"
+    r"\s+(?:the\s+)?most\s+(?:often|frequently|frequent|common|typical|usual)\b"
 )
 # the two ways round of one link, not two lists: "adjacent by a citation edge in either direction", "both ways"
 _LINK_BOTH_WAYS = re.compile(r"\b(?:in )?(?:either|both|any|each) (?:direction|directions|way|ways)\b")
@@ -165,6 +176,9 @@ _STEM_SYNONYMS = {
     "fan": ("listen",), "fans": ("listen",), "play": ("listen",), "plays": ("listen",), "playe": ("listen",),
     "playi": ("listen",), "hear": ("listen",), "heard": ("listen",), "label": ("tag", "tags", "tagged"),
     "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",), "befri": ("friend",),
+    "strea": ("listen",), "audie": ("listen",), "filed": ("tag", "tags", "tagged"), "traff": ("link", "links"),
+    "conne": ("friend",), "netwo": ("friend",), "send": ("link", "links"), "sends": ("link", "links"),
+    # "X streams", "X's audience", "filed under", "X sends traffic to", "X sends readers to", "X's connections"
 }
 # English words made of a prefix and a word that may name a relation ("hyperlinks", "backlinks", "subgenres",
 # "hashtags"): the second part is read as a word of its own as well, at the same place. English.
@@ -174,6 +188,7 @@ _COMPOUND = re.compile(r"(hyper|back|inter|cross|sub|hash|web)([a-z]{4,})")
 _MEMBER = re.compile(
     r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among|in) [^,?]{1,200}, (?:which|who)\b"
     r"|\brank(?:s|ed)? (?:them|those|these)\b"  # "rank them by ...: which comes first?"
+    r"|(?:^|[.:;!?]\s)\s*rank\b"  # "Rank the papers X cites by citations: who comes out number one?"
     r"|\barg(?:max|min) over\b"  # "the argmax over X of its in-degree": one of X
     r"|\b(?:select|pick|choose) the (?:single )?one\b|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
 )
@@ -402,6 +417,8 @@ def extreme_of(text: str) -> str | None:
         lower += " most "
     elif _RANKED.search(lower) and _LAST.search(lower):  # "select the one ranking last by ..."
         lower += " fewest "
+    if _NUMBER_ONE.search(lower):
+        lower += " most "
     words = set(_WORD.findall(_MOST_OF.sub(" ", _MODE.sub(" ", _BOUND.sub(" ", lower)))))
     most, fewest = bool(words & _MOST_WORDS), bool(words & _FEWEST_WORDS)
     return "most" if most and not fewest else "fewest" if fewest and not most else None
@@ -596,6 +613,72 @@ def spelled_places(question: str, names: Sequence[str], nodes: Sequence[str] = (
     ]  # fmt: skip
 
 
+_RELATION_LINKS = frozenset({"to", "of", "by", "from", "with", "in", "on"})  # the words of a relation that name no link
+_LINK_FILLER_STEMS = frozenset({"from", "with", "into", "onto", "the", "and"})
+_LINK_ROOTS = frozenset({"link", "cite"})
+
+
+def synonym_places(
+    question: str, relations: Sequence[str], nodes: Sequence[str] = (), spelled: Sequence[tuple[int, int, str]] = ()
+) -> list[tuple[int, int, str]]:
+    """Where ``question`` writes a word that stands for one of ``relations`` (one content word each) without sharing
+    its stem ("streamed" for ``listened``, "connections" for ``friend``: :data:`_STEM_SYNONYMS`), as
+    :func:`spelled_places` gives them; not inside one of the ``nodes`` named, nor where a relation is ``spelled``."""
+    lower = question.lower()
+    spans = [(m.start(), m.end()) for node in nodes if node for m in re.finditer(re.escape(node.lower()), lower)]
+    taken = {index for start, stop, _ in spelled for index in range(start, stop)}
+    content = {}
+    for relation in relations:
+        words = [w for w in _WORD.findall(relation.lower().replace("_", " ")) if w not in _RELATION_LINKS]
+        if len(words) == 1:
+            content[relation] = words[0][:5]
+    places = []
+    for index, found in enumerate(_WORD.finditer(lower)):
+        stands_for = _STEM_SYNONYMS.get(found.group()[:5])
+        if not stands_for or index in taken or any(a <= found.start() < b for a, b in spans):
+            continue
+        stems = word_stems(" ".join(stands_for))
+        places += [(index, index + 1, relation) for relation, stem in content.items() if stem in stems]
+    return places
+
+
+def link_mentions(text: str, relations: Sequence[str]) -> int:
+    """How many links ``text`` (a question outside its names) mentions: runs of words that name one of ``relations``
+    (a word of its label, a word standing for one, "citation" for ``cites``), words next to each other (or with an
+    article or "by" between) counted once ("a citation edge", "sends traffic to", "film distribution medium")."""
+    stems = {stem for relation in relations for stem in word_stems(relation)} - _LINK_FILLER_STEMS
+    roots = {stem[:4] for stem in stems if len(stem) >= 4}
+    if roots & _LINK_ROOTS:  # a graph of links or citations: any word for a link or a citation mentions one
+        roots |= _LINK_ROOTS | {root for root, stands in _ROOT_SYNONYMS.items() if set(stands) & _LINK_ROOTS}
+    at = [(m.start(), m.group()) for m in _WORD.finditer(text.lower())]
+    linked = []
+    for index, (_, word) in enumerate(at):
+        stem = word[:5]
+        stands_for = word_stems(" ".join(_STEM_SYNONYMS.get(stem, ())))
+        own = _word_root(word)
+        part = compound_part(word)
+        if (
+            stem in stems
+            or stands_for & stems
+            or own in roots
+            or any(root in roots for root in _ROOT_SYNONYMS.get(own, ()))
+            or (part is not None and part[:5] in stems)
+        ):
+            linked.append(index)
+    runs, last = 0, None
+    for index in linked:
+        between = [word for _, word in at[last + 1 : index]] if last is not None else None
+        # a name between ("the papers that the papers that cite X cite"), or one verb twice ("do the papers X cites
+        # cite"): two links
+        apart = last is not None and (
+            "\n" in text[at[last][0] : at[index][0]] or _word_root(at[last][1]) == _word_root(at[index][1])
+        )
+        if between is None or apart or not all(word in _ONE_LINK_FILLER for word in between) or len(between) > 2:
+            runs += 1
+        last = index
+    return runs
+
+
 def _just_before(text: str, end: int, starts: set[int]) -> bool:
     """A word ending at ``end`` is followed, past spaces, quotes and a colon, by one of the names at ``starts``."""
     rest = len(text) - len(text[end:].lstrip(" \t:\"\u201c'"))
@@ -722,6 +805,7 @@ class QuestionWording:
         self.values = written_values(store, self.search_sources[0])  # the feature values it writes
         # the relations and features the question writes out whole ("member meronym", "part of speech")
         self.spelled_at = spelled_places(question, [*relations, *features], self.names)
+        self.spelled_at += synonym_places(question, relations, self.names, self.spelled_at)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
         self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
         # the features it spells out that are not a node's name or title ("label", "genres"), and whether it words a
@@ -732,6 +816,7 @@ class QuestionWording:
         # whether it compares members with something: "same", "share", "match", or unlike it
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
         self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
+        self.link_mentions = link_mentions(self.search_sources[0], relations)  # "a citation edge": one
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
         self.through_any = bool(_THROUGH_ANY.search(self.search_sources[0].lower()))  # reached from any of a list
@@ -740,6 +825,8 @@ class QuestionWording:
         if often is not None:
             self.asked_type, self.votes, self.extreme = often, True, self.extreme or "most"
             self.form = "pick" if self.form in (None, "which", "list") else self.form
+        elif self.votes and self.form == "which" and self.asked_type is not None and self.extreme is None:
+            self.form, self.extreme = "pick", "most"  # "tally the labels of ...; which tag wins?": the highest tally
         # whether any node has a feature besides its name or title: where none does, a node's own feature is the
         # name the question already writes, so a question never asks for it
         names_only = set(store.text_keys.values())
@@ -940,6 +1027,8 @@ class QuestionWording:
                 continue
             if own == "poin" and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _ADDRESSED:
                 continue  # "Point me to the one ...", "point out": the asker addressed, not a link
+            if own == "send" and self._link_word(index + 1, wanted):
+                continue  # "X sends traffic to": the word for what is sent names the link, where one follows
             if _nearest_name(spans, start, stop) != 0:  # nearer another name
                 continue
             if marker:  # "in-neighbours": the way written onto the word, whatever its voice and place
@@ -951,8 +1040,10 @@ class QuestionWording:
                 following = [w for _, _, w in self.words[index + 1 : index + 3]]
                 before = {w for _, _, w in self.words[max(0, index - 2) : index]}
                 # "cited by", "linked to by", "one click away from": the words after it name the link's source
+                # not "the articles X sends traffic to by referring pages": a measure follows "by" there
                 passive = bool(following) and (
-                    following[0] in _BACKWARD or following[:2] in (["to", "by"], ["away", "from"])
+                    following[0] in _BACKWARD
+                    or (following[:2] in (["to", "by"], ["away", "from"]) and not self._link_word(index + 3, wanted))
                 )
                 passive = passive and following[:2] not in _BY_FEATURE  # "cites, by name": no agent follows "by" there
                 passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
@@ -1051,10 +1142,28 @@ class QuestionWording:
         previous = [w for _, _, w in self.words[max(0, index - 2) : index]]
         if word.endswith("ing") and previous[-1:] and previous[-1] in _SUPERLATIVES:
             return "back"  # "the most citing papers": the papers citing it
+        if word.endswith("ing") and self._noun_follows(index):
+            return "back"  # "by referring pages", "the linking articles": the ones that link to it
         counted = bool(previous) and (previous[-1] in _COUNTING or previous in (["number", "of"], ["count", "of"]))
         if root in _FORWARD_NOUNS and word.endswith("s") and counted:
             return "forward"  # "the fewest references", "the greatest number of references"
         return None
+
+    def _link_word(self, index: int, roots: set[str]) -> bool:
+        """Whether the word at ``index`` mentions a link of one of ``roots``, by its own root or a word for it."""
+        if index >= len(self.words):
+            return False
+        own = _word_root(self.words[index][2])
+        return own in roots or any(root in roots for root in _ROOT_SYNONYMS.get(own, ()))
+
+    def _noun_follows(self, index: int) -> bool:
+        """Whether a plural noun written in lower case (not a name, not a word that asks) follows the word at
+        ``index`` at once: "referring pages", "citing papers"."""
+        if index + 1 >= len(self.words):
+            return False
+        start, stop, word = self.words[index + 1]
+        joined = not self.question[self.words[index][1] : start].strip()
+        return joined and word.endswith("s") and word not in _ASKING_WORDS and self.question[start:stop].islower()
 
     def _last_word(self, index: int, words: set[str]) -> bool:
         """The question's word at ``index`` is one of ``words`` and ends a clause (nothing but punctuation or the

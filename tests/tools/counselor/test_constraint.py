@@ -665,7 +665,8 @@ def test_the_planners_likeliest_shape_that_fits_the_questions_words_is_the_one_t
     # nothing fits, or the one that fits is not likely enough among those that do: the Action stays free
     assert chosen('Is "ReAct" one of the papers "Reflexion" cites?', ranked(("Degree[_]", 0.9))) is None
     split = ranked(("Count[Neighbour[Neighbour[_]]]", 0.5), ("Degree[_]", 0.5))
-    assert chosen('How many papers does "ReAct" cite?', split, confidence=0.6) is None
+    assert chosen('How many papers do the papers "ReAct" cites cite?', split, confidence=0.6) is None
+    assert chosen('How many papers does "ReAct" cite?', split, confidence=0.6) == "Degree[_]"  # one link: one hop
     # the node most members of a list link to is a pick too, never a count
     reached = ranked(("Degree[_]", 0.4), ("Feature[MostLinked[Neighbour[_]]]", 0.3), ("Count[Neighbour[Neighbour[_]]]", 0.2))
     assert chosen('Which paper is cited by the most of the papers "ReAct" cites?', reached) == (
@@ -1346,3 +1347,126 @@ def test_a_link_in_either_direction_is_one_list_not_a_union() -> None:
     assert set_way('Let S be the papers adjacent to "X" by a citation edge in either direction. Compute |S|.') is None
     assert set_way('How many papers are linked to "X" both ways?') is None
     assert set_way('How many papers cite either "X" or "Y"?') == "union"
+
+
+@pytest.mark.parametrize(
+    ("question", "allowed", "refused"),
+    [
+        ('What\'s the headcount of the artists "user 2" streams?', "listened", "friend"),
+        ('How many users are in "user 1"\'s network?', "friend", "listened"),
+        ('Run a count on "user 1"\'s connections.', "friend", "listened"),
+    ],
+)
+def test_streaming_and_a_users_network_or_connections_name_their_links(question: str, allowed: str, refused: str) -> None:
+    name = re.search(r'"([^"]+)"', question).group(1)
+    language = CounselorAction(_music_graph(), question)
+    assert language.complete(f"Degree[Retrieve[{name}], {allowed}]"), question
+    assert not language.complete(f"Degree[Retrieve[{name}], {refused}]"), question
+
+
+def test_an_audience_and_filed_under_name_listeners_and_tags() -> None:
+    audience = CounselorAction(_music_graph(), 'What\'s the headcount of "Nina Simone"\'s audience?')
+    assert audience.complete("Degree[Retrieve[Nina Simone], listened_by]")
+    assert not audience.complete("Degree[Retrieve[Nina Simone], tagged]")
+    filed = CounselorAction(_music_graph(), 'Run a count on the artists filed under "jazz".')
+    assert filed.complete("Degree[Retrieve[jazz], tag_of]")
+
+
+def test_sending_traffic_to_a_page_is_linking_to_it() -> None:
+    """"the articles X sends traffic to" are what X links to, "the articles referring traffic to X" what link to it;
+    "sends traffic to by referring pages": "by" names the measure there, not the link's source."""
+    _degree_link_ways(_moon_pages(), (
+        ('What\'s the headcount of the articles "Moon" sends traffic to?', "links_to", "linked_from"),
+        ('What\'s the headcount of the articles referring traffic to "Moon"?', "linked_from", "links_to"),
+    ))  # fmt: skip
+    question = 'Rank the articles "Sun" sends traffic to by referring pages: who sits at the bottom?'
+    wording = CounselorAction(_moon_pages(), question).wording
+    assert [wording.direction(["links_to", "linked_from"], "Sun", hop, 2) for hop in (0, 1)] == [["links_to"], ["linked_from"]]
+    assert wording.extreme == "fewest" and wording.form == "pick" and wording.member
+
+
+@pytest.mark.parametrize(
+    ("question", "way"),
+    [
+        ('Rank the articles "Sun" links to by incoming links: who comes out number one?', "most"),
+        ('Which of the articles "Sun" links to is the weakest performer on incoming links?', "fewest"),
+        ('Which of the articles "Sun" links to is the strongest on incoming links?', "most"),
+    ],
+)
+def test_number_one_and_the_weakest_performer_say_which_way_a_pick_goes(question: str, way: str) -> None:
+    wording = CounselorAction(_moon_pages(), question).wording
+    assert wording.extreme == way and wording.form == "pick" and wording.member
+
+
+def test_the_biggest_bucket_of_a_breakdown_is_the_most_common_value() -> None:
+    wording = CounselorAction(_labelled_papers(), 'Break the papers "Graph Counselor" cites down by label: which bucket is the biggest?').wording
+    assert wording.extreme is None
+    shapes = [(parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), 0.6), (parse_skeleton("Mode[Feature[Neighbour[_]]]"), 0.4)]
+    assert chosen_skeleton(shapes, wording, 0.0).render() == "Mode[Feature[Neighbour[_]]]"
+
+
+def test_words_standing_for_relations_order_a_chains_hops_as_written_ones_do() -> None:
+    """"the artists streamed by any of X's connections": "connections" (``friend``) stands nearest X, so it is the first
+    hop, and "streamed" (``listened``) the second, as "friends" and "listened to" would be."""
+    question = 'Dedupe the artists streamed by any of "user 1"\'s connections and give me the total.'
+    wording = CounselorAction(_music_graph(), question).wording
+    assert {name for *_, name in wording.spelled_at} >= {"friend", "listened"}
+    assert [wording.spelled_hop(["friend", "listened"], "user 1", hop, 2, False) for hop in (0, 1)] == [["friend"], ["listened"]]
+    language = CounselorAction(_music_graph(), question, skeleton=parse_skeleton("Count[Neighbour[Neighbour[_]]]"))
+    assert language.complete("Count[Neighbour[Neighbour[Retrieve[user 1], friend], listened]]")
+    assert not language.complete("Count[Neighbour[Neighbour[Retrieve[user 1], friend], friend]]")
+
+
+def test_sending_readers_to_a_page_links_to_it_and_the_sent_word_names_the_link() -> None:
+    """"the articles X sends readers to" are what X links to; in "sends traffic to" the word for what is sent is the
+    mention, so "the articles any of the articles referring traffic to X sends traffic to" walk into X first."""
+    _degree_link_ways(_moon_pages(), (
+        ('How many articles does "Moon" send readers to?', "links_to", "linked_from"),
+        ('How many articles send readers to "Moon"?', "linked_from", "links_to"),
+    ))  # fmt: skip
+    question = 'Dedupe the articles any of the articles referring traffic to "Moon" sends traffic to and give me the total.'
+    wording = CounselorAction(_moon_pages(), question).wording
+    assert [wording.direction(["links_to", "linked_from"], "Moon", hop, 2) for hop in (0, 1)] == [["linked_from"], ["links_to"]]
+
+
+def test_the_most_typical_node_and_the_tag_that_wins_a_tally_are_reached_most() -> None:
+    """"Which user is most typical of ...", "tally the labels of ...; which tag wins?": a node type asked, so the node
+    the members reach most often (``MostLinked``), not a feature's most common value."""
+    most_linked, mode = parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), parse_skeleton("Mode[Feature[Neighbour[_]]]")
+    listing = parse_skeleton("Feature[Neighbour[_]]")
+    for question in (
+        'Which user is most typical of the listeners of the artists that carry the tag "jazz"?',
+        'If you tally the labels of the artists "user 2" is a fan of, which tag wins?',
+    ):
+        wording = CounselorAction(_music_graph(), question).wording
+        assert wording.form == "pick" and wording.extreme == "most", question
+        assert chosen_skeleton([(mode, 0.5), (listing, 0.3), (most_linked, 0.2)], wording, 0.0) == most_linked, question
+
+
+@pytest.mark.parametrize(
+    ("question", "mentions"),
+    [
+        ('Let S be the articles adjacent to "Moon" by a link edge in either direction. Compute |S|.', 1),
+        ('I need the size of the articles "Moon" has as linked.', 1),
+        ('How many articles does "Moon" send traffic to?', 1),  # "send traffic": one link
+        ('Number of the articles that the articles that link to "Moon" link to?', 2),  # a name between: two
+        ('How many articles link to the articles "Moon" links to?', 2),
+    ],
+)
+def test_a_question_mentions_each_link_once_however_many_words_name_it(question: str, mentions: int) -> None:
+    assert CounselorAction(_moon_pages(), question).wording.link_mentions == mentions
+
+
+def test_one_link_mentioned_is_one_hop_unless_reached_from_a_list_or_counted_once() -> None:
+    """A count whose question mentions one link and reaches nothing "from any of" a list is one node's degree, never a
+    count two hops away; "distinct" or "any of" still allow two hops."""
+    two_hops, degree = parse_skeleton("Count[Neighbour[Neighbour[_]]]"), parse_skeleton("Degree[_]")
+    one = CounselorAction(_moon_pages(), 'I need the size of the articles "Moon" has as linked.').wording
+    assert chosen_skeleton([(two_hops, 0.7), (degree, 0.3)], one, 0.0) == degree
+    for question in ('How many distinct articles are linked to "Moon"?', 'How many articles are linked from any of the articles "Moon" links to?'):
+        wording = CounselorAction(_moon_pages(), question).wording
+        assert chosen_skeleton([(two_hops, 0.7), (degree, 0.3)], wording, 0.0) == two_hops, question
+
+
+def test_one_verb_written_twice_mentions_two_links() -> None:
+    assert CounselorAction(_moon_pages(), 'How many articles do the articles "Moon" links to link to?').wording.link_mentions == 2
