@@ -103,9 +103,13 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # ("X streams", "X's audience", "filed under", "X's connections" and "network", "sends traffic to", "referring pages",
 # "Rank ...: who comes out number one?", "the weakest performer", "which bucket is the biggest", one link mentioned
 # is one hop), so later figures of it are not first measurements.
-EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt", "analyst")
+# ``context`` opens each question with why it is asked ("For my thesis I need one number: how many are ...?", "I have a
+# hunch about Y. Is it one of ...?", "Help me find the least connected one: ..."): frames and relation phrases
+# (:data:`_CONTEXT_LEXICON`) written in one sitting after analyst's rules and before any question of it was asked.
+EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt", "analyst",
+                      "context")
 # The evaluation-only families no rule was written from yet: their figures are first looks.
-BLIND_FAMILIES: tuple[str, ...] = ()
+BLIND_FAMILIES: tuple[str, ...] = ("context",)
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -583,11 +587,68 @@ _ANALYST_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Relation phrases only the ``context`` family uses: how someone explaining why they ask names an edge ("the works X
+# builds on", "the people who have X on their playlists", "the articles you can reach from X in one click"); written
+# with its frames.
+_CONTEXT_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the works {x} builds on", "the {T} in the bibliography of {x}"),
+        "many": ("the works that any of {x} builds on",),
+        "noun": ("works in their bibliography",),
+    },
+    "cited_by": {
+        "single": ("the later {T} that build on {x}", "the {T} whose bibliography includes {x}"),
+        "many": ("the {T} whose bibliography includes any of {x}",),
+        "noun": ("later papers building on them",),
+    },
+    "linked": {
+        "single": ("the {T} with a citation tie to {x}", "the {T} tied to {x} by citation"),
+        "many": ("the {T} with a citation tie to any of {x}",),
+        "noun": ("citation ties",),
+    },
+    "listened_by": {
+        "single": ("the people who have {x} on their playlists", "the {T} who listen to {x}"),
+        "many": ("the people who have any of {x} on their playlists",),
+        "noun": ("people playing them",),
+    },
+    "listened": {
+        "single": ("the {T} on {x}'s playlists", "the {T} {x} listens to"),
+        "many": ("the {T} on the playlists of any of {x}",),
+        "noun": ("playlist entries",),
+    },
+    "tagged": {
+        "single": ("the {T} people have put on {x}", "the descriptive {T} of {x}"),
+        "many": ("the {T} people have put on any of {x}",),
+        "noun": ("descriptive tags",),
+    },
+    "tag_of": {
+        "single": ("the {T} people describe with {x}", "the {T} that carry the descriptor {x}"),
+        "many": ("the {T} people describe with any of {x}",),
+        "noun": ("artists described by them",),
+    },
+    "friend": {
+        "single": ("the {T} {x} is friends with", "{x}'s pals"),
+        "many": ("the {T} any of {x} is friends with",),
+        "noun": ("pals",),
+    },
+    "links_to": {
+        "single": ("the {T} you can reach from {x} in one click", "the {T} {x} mentions with a link"),
+        "many": ("the {T} you can reach in one click from any of {x}",),
+        "noun": ("pages reachable in one click",),
+    },
+    "linked_from": {
+        "single": ("the {T} from which one click reaches {x}", "the {T} that mention {x} with a link"),
+        "many": ("the {T} from which one click reaches any of {x}",),
+        "noun": ("pages one click away that lead to them",),
+    },
+}
+
 # The families that phrase relations their own way: a question of one of them takes its relation phrases
 # from the family's lexicon where it has an entry, from :data:`_LEXICON` otherwise.
 OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON, "walk": _WALK_LEXICON, "learner": _LEARNER_LEXICON,
     "quiz": _QUIZ_LEXICON, "prompt": _PROMPT_LEXICON, "analyst": _ANALYST_LEXICON,
+    "context": _CONTEXT_LEXICON,
 }
 
 
@@ -665,6 +726,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Return the {key} field for node {s}. No explanation.'),
         ("analyst", "Pull the {key} on file for {s}."),
         ("analyst", "Quick lookup, {s}: which {key} is it filed with?"),
+        ("context", "I'm preparing notes on {s}. What {key} does it have?"),
+        ("context", "My colleague asked me about {s}. Could you find its {key}?"),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -689,6 +752,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Output the number of {set} and nothing else.'),
         ("analyst", "What's the headcount of {set}?"),
         ("analyst", "Run a count on {set} and give me the figure."),
+        ("context", "For my thesis I need one number: how many are {set}?"),
+        ("context", "Before our meeting tomorrow I want to know the count of {set}."),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -713,6 +778,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: retrieve {set}. Answer with their names, comma-separated.'),
         ("analyst", "Pull the full list of {set}."),
         ("analyst", "Break out {set} by name, one per line."),
+        ("context", "I'm building a reading list. Please name {set}."),
+        ("context", "My team wants a list from me. Which are {set}?"),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -737,6 +804,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: count {set}, each node at most once. Output an integer.'),
         ("analyst", "What's the unique count of {set}?"),
         ("analyst", "Dedupe {set} and give me the total."),
+        ("context", "I'm sizing up a corner of the graph: how many distinct nodes are {set}?"),
+        ("context", "For a slide I need the number of {set}, with no node counted twice."),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -763,6 +832,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: among {set}, select the one ranking top by {noun}. Output its name only.'),
         ("analyst", "Rank {set} by {noun}: who comes out number one?"),
         ("analyst", "Which of {set} is the top performer on {noun}?"),
+        ("context", "We want to feature one of them. Of {set}, which has the most {noun}?"),
+        ("context", "Help me pick a highlight: which of {set} has the greatest number of {noun}?"),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -789,6 +860,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: among {set}, select the one ranking last by {noun}. Output its name only.'),
         ("analyst", "Rank {set} by {noun}: who sits at the bottom?"),
         ("analyst", "Which of {set} is the weakest performer on {noun}?"),
+        ("context", "We are looking for an overlooked one. Of {set}, which has the fewest {noun}?"),
+        ("context", "Help me find the least connected one: which of {set} has the smallest number of {noun}?"),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -813,6 +886,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: compute which {key} is most common in {set}. Output the value.'),
         ("analyst", "Break {set} down by {key}: which bucket is the biggest?"),
         ("analyst", "What's the dominant {key} across {set}?"),
+        ("context", "I'm summarising {set} for a talk. Which {key} comes up most among them?"),
+        ("context", "In a nutshell, what is the usual {key} of {set}?"),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -838,6 +913,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: aggregate the {noun} of {set} and output the top {t} by frequency.'),
         ("analyst", "Roll up the {noun} of {set}: which {t} comes out on top?"),
         ("analyst", "Across {set}, which {t} shows up most often in their {noun}?"),
+        ("context", "Looking at the {noun} of {set}, which {t} is shared by the largest number of them?"),
+        ("context", "I want to know what {set} have in common: of all their {noun}, which {t} turns up most?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -864,6 +941,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: filter {set} where {key} == {value}, then output the count.'),
         ("analyst", "Slice {set} to {key} {value}: how many are left?"),
         ("analyst", "Of {set}, what's the count in the {key} = {value} segment?"),
+        ("context", "I only care about {value}. How many of {set} have {key} {value}?"),
+        ("context", "Counting only those with {key} {value}, how many are {set}?"),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -890,6 +969,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: count {set} whose {key} matches the {key} of {s}. Integer only.'),
         ("analyst", "How many of {set} match {s} on {key}?"),
         ("analyst", "Count {set} that sit in the same {key} bucket as {s}."),
+        ("context", "I'm comparing everything with {s}. How many of {set} have the same {key} as it?"),
+        ("context", "Staying within {s}'s {key}, how many of {set} qualify?"),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -916,6 +997,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: count {set} whose {key} does not match the {key} of {s}. Integer only.'),
         ("analyst", "How many of {set} fall outside {s}'s {key} bucket?"),
         ("analyst", "Count {set} that don't match {s} on {key}."),
+        ("context", "I'm looking for variety. How many of {set} have a {key} different from {s}'s?"),
+        ("context", "Leaving out the ones that share {s}'s {key}, how many of {set} remain?"),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -941,6 +1024,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: intersect {set} with {set2} and output the size of the result.'),
         ("analyst", "What's the overlap between {set} and {set2}, as a headcount?"),
         ("analyst", "How many show up both in {set} and in {set2}?"),
+        ("context", "I'm looking for overlap. How many are both {set} and {set2}?"),
+        ("context", "Counting only what they have in common, how many nodes do {set} and {set2} share?"),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -967,6 +1052,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: take the union of {set} and {set2}; output how many nodes it has.'),
         ("analyst", "Combine {set} with {set2}, dedupe, and give me the total."),
         ("analyst", "What's the combined unique count of {set} and {set2}?"),
+        ("context", "Putting the two together, how many distinct nodes are {set} or {set2}?"),
+        ("context", "If I merge {set} with {set2}, how many nodes do I end up with?"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -991,6 +1078,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: verify that {s2} appears in {set}. Output yes/no.'),
         ("analyst", "Sanity check: is {s2} part of {set}?"),
         ("analyst", "Does {set} include {s2}? A yes or no is fine."),
+        ("context", "I have a hunch about {s2}. Is it one of {set}?"),
+        ("context", "Just to double-check my notes: is {s2} among {set}?"),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -1017,6 +1106,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt", 'Task: determine if {set} contains a node with {key} {value}. Output yes/no.'),
         ("analyst", "Do any of {set} come in with {key} {value}?"),
         ("analyst", "Sanity check: is there anything in {set} with {key} = {value}?"),
+        ("context", "I'm hoping to find a {value} one. Is any of {set} of {key} {value}?"),
+        ("context", "Just checking: do any of {set} have {key} {value}?"),
     ),
 }  # fmt: skip
 
