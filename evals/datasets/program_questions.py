@@ -106,10 +106,14 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # ``context`` opens each question with why it is asked ("For my thesis I need one number: how many are ...?", "I have a
 # hunch about Y. Is it one of ...?", "Help me find the least connected one: ..."): frames and relation phrases
 # (:data:`_CONTEXT_LEXICON`) written in one sitting after analyst's rules and before any question of it was asked.
+# Its first measurement (commit 28a03be, 3 questions per shape, seed 0: citeseer 40/42, last-fm 23/27, wikispeedia
+# 18/27; 81/96 = 84.4 pooled) came before any rule read it; rules were then fitted to its failures ("leaving out the
+# ones that share X's label", "X's playlists", "pals", "the articles that mention X with a link"), so later figures
+# of it are not first measurements.
 EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt", "analyst",
                       "context")
 # The evaluation-only families no rule was written from yet: their figures are first looks.
-BLIND_FAMILIES: tuple[str, ...] = ("context",)
+BLIND_FAMILIES: tuple[str, ...] = ()
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 

@@ -49,6 +49,7 @@ _ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out": no li
 _ROOT_SYNONYMS = {
     "poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",),
     "traf": ("link",), "send": ("link",), "stre": ("list",), "audi": ("list",),  # "X sends readers to", "X streams"
+    "ment": ("link", "cite"), "play": ("list",),  # "the articles that mention X with a link", "X's playlists"
 }  # fmt: skip
 # A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
 # a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
@@ -157,6 +158,7 @@ _UNLIKE = re.compile(
     r"n't\b|\bnot\b|\boutside\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*"
     r"|\bunequal\b|\u2260"  # "a label unequal to X's", "label ≠ X's"
     r"|\b(?:drop|remov|exclud|discard)\w* (?:the ones|those|any|all)\b"  # "drop the ones whose label matches X's"
+    r"|\b(?:leav\w*|left|set\w*) (?:out|aside) (?:the ones|those|any|all)\b"  # "leaving out the ones that share X's"
 )
 _ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
 # A list asked for by name ("list", "name them", "spell out"), where nothing asks for a count or a pick
@@ -178,6 +180,7 @@ _STEM_SYNONYMS = {
     "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",), "befri": ("friend",),
     "strea": ("listen",), "audie": ("listen",), "filed": ("tag", "tags", "tagged"), "traff": ("link", "links"),
     "conne": ("friend",), "netwo": ("friend",), "send": ("link", "links"), "sends": ("link", "links"),
+    "playl": ("listen",), "menti": ("link", "links", "cite", "cites"), "pal": ("friend",), "pals": ("friend",),  # "X's playlists", "the pages X mentions"
     # "X streams", "X's audience", "filed under", "X sends traffic to", "X sends readers to", "X's connections"
 }
 # English words made of a prefix and a word that may name a relation ("hyperlinks", "backlinks", "subgenres",
@@ -615,6 +618,7 @@ def spelled_places(question: str, names: Sequence[str], nodes: Sequence[str] = (
 
 _RELATION_LINKS = frozenset({"to", "of", "by", "from", "with", "in", "on"})  # the words of a relation that name no link
 _LINK_FILLER_STEMS = frozenset({"from", "with", "into", "onto", "the", "and"})
+_LINK_TARGET_WORDS = frozenset({"to", "from", "on", "into", "in", "at", "towards", "toward"})
 _LINK_ROOTS = frozenset({"link", "cite"})
 
 
@@ -1029,6 +1033,8 @@ class QuestionWording:
                 continue  # "Point me to the one ...", "point out": the asker addressed, not a link
             if own == "send" and self._link_word(index + 1, wanted):
                 continue  # "X sends traffic to": the word for what is sent names the link, where one follows
+            if self._manner(index):
+                continue  # "the articles that mention X with a link": the verb before it is the mention
             if _nearest_name(spans, start, stop) != 0:  # nearer another name
                 continue
             if marker:  # "in-neighbours": the way written onto the word, whatever its voice and place
@@ -1148,6 +1154,14 @@ class QuestionWording:
         if root in _FORWARD_NOUNS and word.endswith("s") and counted:
             return "forward"  # "the fewest references", "the greatest number of references"
         return None
+
+    def _manner(self, index: int) -> bool:
+        """Whether the link word at ``index`` says how a verb before it is done ("mention X with a link"), not a link
+        of its own: "with a" or "with an" before it and no "to", "from" or "on" after it ("the articles with a link to
+        X" name the link)."""
+        before = [word for _, _, word in self.words[max(0, index - 2) : index]]
+        after = self.words[index + 1][2] if index + 1 < len(self.words) else ""
+        return before[:1] == ["with"] and before[1:] in (["a"], ["an"]) and after not in _LINK_TARGET_WORDS
 
     def _link_word(self, index: int, roots: set[str]) -> bool:
         """Whether the word at ``index`` mentions a link of one of ``roots``, by its own root or a word for it."""

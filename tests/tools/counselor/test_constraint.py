@@ -1470,3 +1470,35 @@ def test_one_link_mentioned_is_one_hop_unless_reached_from_a_list_or_counted_onc
 
 def test_one_verb_written_twice_mentions_two_links() -> None:
     assert CounselorAction(_moon_pages(), 'How many articles do the articles "Moon" links to link to?').wording.link_mentions == 2
+
+
+def test_leaving_out_the_ones_that_share_a_value_counts_the_others() -> None:
+    question = 'Leaving out the ones that share "Graph Counselor"\'s label, how many of the papers "Graph Counselor" cites remain?'
+    wording = CounselorAction(_labelled_papers(), question).wording
+    assert wording.unlike
+    same, differing = parse_skeleton("Same[_]"), parse_skeleton("Differing[_]")
+    assert chosen_skeleton([(same, 0.7), (differing, 0.3)], wording, 0.0) == differing
+
+
+@pytest.mark.parametrize(
+    ("question", "allowed", "refused"),
+    [
+        ('How many are the artists on "user 2"\'s playlists?', "listened", "friend"),
+        ('How many pals does "user 1" have?', "friend", "listened"),
+    ],
+)
+def test_playlists_and_pals_name_their_links(question: str, allowed: str, refused: str) -> None:
+    name = re.search(r'"([^"]+)"', question).group(1)
+    language = CounselorAction(_music_graph(), question)
+    assert language.complete(f"Degree[Retrieve[{name}], {allowed}]"), question
+    assert not language.complete(f"Degree[Retrieve[{name}], {refused}]"), question
+
+
+def test_mentioning_a_page_with_a_link_is_linking_to_it() -> None:
+    """"the articles that mention X with a link" link to X, "the articles X mentions with a link" are what X links to:
+    "with a link" says how the verb is done; "the articles with a link to X" still name the link by it."""
+    _degree_link_ways(_moon_pages(), (
+        ('How many articles mention "Moon" with a link?', "linked_from", "links_to"),
+        ('How many articles does "Moon" mention with a link?', "links_to", "linked_from"),
+        ('How many articles are there with a link to "Moon"?', "linked_from", "links_to"),
+    ))  # fmt: skip
