@@ -1300,11 +1300,14 @@ def test_an_answer_format_yes_or_no_and_a_quoted_title_turn_no_yes_no_round() ->
         ('Task: among the articles "Moon" links to, select the one ranking last by incoming links.', "fewest"),
         ('Task: among the articles "Moon" links to, select the one ranking top by incoming links.', "most"),
         ('Rank the articles "Moon" links to by incoming links: which comes first?', "most"),
+        ('Rank the articles "Sun" links to by incoming links: who comes out number one?', "most"),
+        ('Which of the articles "Sun" links to is the weakest performer on incoming links?', "fewest"),
+        ('Which of the articles "Sun" links to is the strongest on incoming links?', "most"),
     ],
 )
-def test_the_one_ranking_last_is_the_fewest_and_is_a_pick(question: str, way: str) -> None:
+def test_ranking_last_number_one_and_the_weakest_performer_pick_a_member_one_way(question: str, way: str) -> None:
     wording = CounselorAction(_moon_pages(), question).wording
-    assert wording.extreme == way and wording.form == "pick"
+    assert wording.extreme == way and wording.form == "pick" and wording.member
 
 
 def test_the_item_from_a_list_with_the_lowest_count_is_a_member_picked() -> None:
@@ -1355,9 +1358,11 @@ def test_a_link_in_either_direction_is_one_list_not_a_union() -> None:
         ('What\'s the headcount of the artists "user 2" streams?', "listened", "friend"),
         ('How many users are in "user 1"\'s network?', "friend", "listened"),
         ('Run a count on "user 1"\'s connections.', "friend", "listened"),
+        ('How many are the artists on "user 2"\'s playlists?', "listened", "friend"),
+        ('How many pals does "user 1" have?', "friend", "listened"),
     ],
 )
-def test_streaming_and_a_users_network_or_connections_name_their_links(question: str, allowed: str, refused: str) -> None:
+def test_streams_playlists_pals_and_a_users_network_or_connections_name_their_links(question: str, allowed: str, refused: str) -> None:
     name = re.search(r'"([^"]+)"', question).group(1)
     language = CounselorAction(_music_graph(), question)
     assert language.complete(f"Degree[Retrieve[{name}], {allowed}]"), question
@@ -1383,19 +1388,6 @@ def test_sending_traffic_to_a_page_is_linking_to_it() -> None:
     wording = CounselorAction(_moon_pages(), question).wording
     assert [wording.direction(["links_to", "linked_from"], "Sun", hop, 2) for hop in (0, 1)] == [["links_to"], ["linked_from"]]
     assert wording.extreme == "fewest" and wording.form == "pick" and wording.member
-
-
-@pytest.mark.parametrize(
-    ("question", "way"),
-    [
-        ('Rank the articles "Sun" links to by incoming links: who comes out number one?', "most"),
-        ('Which of the articles "Sun" links to is the weakest performer on incoming links?', "fewest"),
-        ('Which of the articles "Sun" links to is the strongest on incoming links?', "most"),
-    ],
-)
-def test_number_one_and_the_weakest_performer_say_which_way_a_pick_goes(question: str, way: str) -> None:
-    wording = CounselorAction(_moon_pages(), question).wording
-    assert wording.extreme == way and wording.form == "pick" and wording.member
 
 
 def test_the_biggest_bucket_of_a_breakdown_is_the_most_common_value() -> None:
@@ -1478,20 +1470,6 @@ def test_leaving_out_the_ones_that_share_a_value_counts_the_others() -> None:
     assert wording.unlike
     same, differing = parse_skeleton("Same[_]"), parse_skeleton("Differing[_]")
     assert chosen_skeleton([(same, 0.7), (differing, 0.3)], wording, 0.0) == differing
-
-
-@pytest.mark.parametrize(
-    ("question", "allowed", "refused"),
-    [
-        ('How many are the artists on "user 2"\'s playlists?', "listened", "friend"),
-        ('How many pals does "user 1" have?', "friend", "listened"),
-    ],
-)
-def test_playlists_and_pals_name_their_links(question: str, allowed: str, refused: str) -> None:
-    name = re.search(r'"([^"]+)"', question).group(1)
-    language = CounselorAction(_music_graph(), question)
-    assert language.complete(f"Degree[Retrieve[{name}], {allowed}]"), question
-    assert not language.complete(f"Degree[Retrieve[{name}], {refused}]"), question
 
 
 def test_mentioning_a_page_with_a_link_is_linking_to_it() -> None:
