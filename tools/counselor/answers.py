@@ -21,6 +21,7 @@ is caught, and either refused (a corrective observation; the trial goes on) or m
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ _LEFT_OUT = re.compile(
     re.IGNORECASE,
 )
 _NAME_ITEMS = 12  # the most ", "-separated pieces one name is looked for in (a title with commas in it)
+_LISTED_VALUES = re.compile(r" are: (\[.*\])\.?$")  # "The title feature of [...] are: ['A', 'B']."
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class FinalCheck:
 
     answer: str | None
     action: str = "kept"  # kept, refused or mapped
-    kind: str = ""  # call, function name, relation, feature name, error observation, node id
+    kind: str = ""  # call, function name, relation, feature name, error observation, node id, left-out name, cut list
     message: str = ""  # the corrective observation when refused
 
     def record(self, raw: str) -> dict[str, str]:
@@ -90,11 +92,13 @@ def check_final(
     question: str,
     failed_observations: Sequence[str] = (),
     observations: Sequence[str] = (),
+    cut: bool = False,
 ) -> FinalCheck:
     """Check a Finish's ``answer`` (see the module docstring).
 
     A part that an Observation shows as a value (``'Abstract'``, a paper's title) is an answer
-    even where it spells a relation or feature name.
+    even where it spells a relation or feature name. ``cut``: the reply ended before the Finish closed (its token
+    budget ran out); an answer that copies the start of the last listed observation is then that whole list.
     """
     names = sorted({n for entry in functions.registry for n in (entry.name, *entry.aliases)}, key=len, reverse=True)
     call = re.search(r"\b(" + "|".join(re.escape(n) for n in names) + r")\s*\[", answer, re.IGNORECASE)
@@ -143,8 +147,31 @@ def check_final(
         ):
             named = ", ".join(texts)
             return FinalCheck(without_left_out(named, question) or named, "mapped", "node id")
+    whole = completed_list(answer, observations) if cut else None
+    if whole is not None:  # copying a list, the reply ran out of tokens: the list it was copying, whole
+        return FinalCheck(without_left_out(whole, question) or whole, "mapped", "cut list")
     kept = without_left_out(answer, question)
     return FinalCheck(answer) if kept is None else FinalCheck(kept, "mapped", "left-out name")
+
+
+def completed_list(answer: str, observations: Sequence[str]) -> str | None:
+    """The values of the last observation that lists values, joined by ``", "``, where ``answer`` is a shorter
+    start of them that holds at least one whole value (a copy cut short); None otherwise."""
+    for observation in reversed(observations):
+        found = _LISTED_VALUES.search(observation)
+        if not found:
+            continue
+        try:
+            items = ast.literal_eval(found.group(1))
+        except (ValueError, SyntaxError):
+            return None
+        if not isinstance(items, list) or not items:
+            return None
+        whole = ", ".join(str(item) for item in items)
+        text = answer.strip()
+        started = len(text) > len(str(items[0])) and whole.startswith(text) and len(text) < len(whole)
+        return whole if started else None
+    return None
 
 
 def without_left_out(answer: str, question: str) -> str | None:

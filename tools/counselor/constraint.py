@@ -388,6 +388,10 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if "MostLinked" in names and wording.extreme == "fewest":  # the node reached most often: never "the fewest"
         return False
+    if "Mode" in names and wording.extreme is not None and not (wording.keys or wording.mode_worded):
+        return False  # "most citations among ...": a member picked by its links, not a feature's most common value
+    if wording.mode_worded and not wording.votes and not {"Mode", "MostLinked"} & names:
+        return False  # "the usual label", "the most common genre": a value counted over a list
     if wording.once and skeleton.name == "Degree":  # "distinct", "unique": not one node's own arcs
         return False
     if wording.through_any and not _two_hops(skeleton):  # "tagged with any of the tags of X": a hop from a hop

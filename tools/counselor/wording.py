@@ -112,7 +112,7 @@ _MORE_THAN_ALL, _FEWER_THAN_ALL = re.compile(_THAN_ALL.format("more")), re.compi
 _MOST_OF = re.compile(r"(?<!the )\bmost of (?=the|them|these|those)\b")  # "most of the papers have ...": a majority
 _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
 _MODE = re.compile(  # a value's count, not a pick; "which bucket is the biggest": the largest group of one value
-    r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b"
+    r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b|\b(?:usual|commonest|predominant|prevailing)\b"
     r"|\b(?:bucket|group|segment|bin)s? (?:is|are) (?:the )?(?:biggest|largest)\b"
 )
 # What form a question's answer takes, read off its words (see answer_form)
@@ -591,22 +591,25 @@ def spelled_names(question: str, names: Sequence[str], nodes: Sequence[str] = ()
     return frozenset(name for _, _, name in spelled_places(question, names, nodes))
 
 
-def spelled_places(question: str, names: Sequence[str], nodes: Sequence[str] = ()) -> list[tuple[int, int, str]]:
+def spelled_places(
+    question: str, names: Sequence[str], nodes: Sequence[str] = (), links: Sequence[str] = ()
+) -> list[tuple[int, int, str]]:
     """Where ``question`` writes out whole one of ``names`` (relations and features): ``(first word, last word + 1,
     name)`` by word index (the question's words as ``_WORD`` splits them). Each of the name's words, in
     order and next to each other (``member_meronym``: "member meronym links"; words compared by :func:`_cut`,
     "genres" for ``genre``). A name written only inside a longer one ("part of" in
     "part of speech"), inside one of the ``nodes`` named, or just before one ("the paper titled X"), does not
-    count."""
+    count; except that one of ``links`` (relations) counts just before a name too ("the artists tagged X")."""
     lower = question.lower()
     spans = [(m.start(), m.end()) for node in nodes if node for m in re.finditer(re.escape(node.lower()), lower)]
     starts = {start for start, _ in spans}
-    asked = [
-        None if _just_before(lower, m.end(), starts) or any(a <= m.start() < b for a, b in spans) else _cut(m.group())
-        for m in _WORD.finditer(lower)
-    ]  # a name's own words ("Abstract" in a title) are not the question's
+    words = list(_WORD.finditer(lower))
+    inside = [any(a <= m.start() < b for a, b in spans) for m in words]  # a name's own words ("Abstract" in a title)
+    before = [_just_before(lower, m.end(), starts) for m in words]
     places: list[tuple[int, int, str]] = []
     for name in names:
+        link = name in links
+        asked = [None if hidden or (ahead and not link) else _cut(m.group()) for m, hidden, ahead in zip(words, inside, before, strict=True)]
         cut = [_cut(word) for word in _WORD.findall(name.lower().replace("_", " "))]
         width = len(cut)
         places += [(i, i + width, name) for i in range(len(asked) - width + 1) if width and asked[i : i + width] == cut]
@@ -808,7 +811,7 @@ class QuestionWording:
         self.form = answer_form(self.search_sources[0], self.extreme, features)  # yes/no, pick, number, or None
         self.values = written_values(store, self.search_sources[0])  # the feature values it writes
         # the relations and features the question writes out whole ("member meronym", "part of speech")
-        self.spelled_at = spelled_places(question, [*relations, *features], self.names)
+        self.spelled_at = spelled_places(question, [*relations, *features], self.names, relations)
         self.spelled_at += synonym_places(question, relations, self.names, self.spelled_at)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
         self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
@@ -823,6 +826,7 @@ class QuestionWording:
         self.link_mentions = link_mentions(self.search_sources[0], relations)  # "a citation edge": one
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
+        self.mode_worded = bool(_MODE.search(self.search_sources[0].lower()))  # "most common", "the biggest bucket"
         self.through_any = bool(_THROUGH_ANY.search(self.search_sources[0].lower()))  # reached from any of a list
         self.asked_type = asked_type(store, self.search_sources[0])  # "which tag ...": tag
         often = often_type(store, self.search_sources[0])  # "the user that occurs most often": the node most reached
@@ -907,7 +911,15 @@ class QuestionWording:
         return self.spelled_hops[key]
 
     def _spelled_hop(self, valid: set[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:
-        places = [(a, b, relation) for a, b, relation in self.spelled_at if relation in valid]
+        # a place written for a relation stands for its voice partner where only that one is valid here ("the artists
+        # ... the highest count of listeners": ``listened`` written, ``listened_by`` walked)
+        places, seen = [], set()
+        for a, b, relation in self.spelled_at:
+            rooted = [other for other in valid if _root(other) == _root(relation)]  # not one of rated_1_by ... rated_5_by
+            here = [relation] if relation in valid else [*self.voice_partners(relation) & set(rooted)] if len(rooted) == 1 else []
+            if here and (a, b) not in seen:  # one mention a place, though it stands for both voices
+                places.append((a, b, here[0]))
+                seen.add((a, b))
         spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
         if not places or not any(label == 0 for _, _, label in spans):
             return None

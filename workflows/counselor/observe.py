@@ -43,7 +43,8 @@ def observe(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
         steps = state.get("steps") or []
         failed = [str(s.get("observation") or "") for s in steps if s.get("ok") is False]
         seen = [str(s.get("observation") or "") for s in steps if s.get("ok") is not False]
-        check = check_final(answer, graph_functions(ctx), state["question"], failed, seen)
+        cut = bool(step.get("raw_action")) and not str(step["raw_action"]).rstrip().endswith("]")  # out of tokens
+        check = check_final(answer, graph_functions(ctx), state["question"], failed, seen, cut=cut)
         if check.action != "kept":  # the trace says what was refused or mapped, and from what
             step["final_check"] = check.record(answer)
     if answer is not None and is_placeholder_answer(answer):  # e.g. Finish[Answer: answer]

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from graphreason.tools.counselor.answers import FinalCheck, asks_for_name, check_final, without_left_out
+from graphreason.tools.counselor.answers import (
+    FinalCheck,
+    asks_for_name,
+    check_final,
+    completed_list,
+    without_left_out,
+)
 from graphreason.tools.counselor.functions import GraphFunctions
 
 WHICH = "Which paper does Graph Counselor cite most often?"
@@ -120,3 +126,17 @@ def test_a_node_the_question_leaves_out_by_name_is_dropped_from_a_list(functions
     assert without_left_out("Attention, Again, ReAct, Attention", titled) == "ReAct, Attention"
     assert without_left_out("ReAct, Reflexion", titled) is None
     assert without_left_out("ReAct, Reflexion", 'Which papers cite "ReAct"?') is None
+
+
+def test_a_list_copy_cut_short_by_the_token_budget_is_completed_from_its_observation(functions: GraphFunctions) -> None:
+    """A Finish the reply's token budget cut off while it copied a listed observation is that list, whole (less a node
+    the question leaves out); one that closed, or that copies no list's start, is left as it is."""
+    seen = ["The title feature of ['1', '2', '3'] are: ['Graph Agents', 'ReAct, Revisited', 'Reflexion']."]
+    question = 'Which papers, other than "Graph Agents" itself, are cited by the papers "Graph Agents" cites?'
+    check = check_final("Graph Agents, ReAct, Revisited, Refl", functions, question, observations=seen, cut=True)
+    assert (check.answer, check.action, check.kind) == ("ReAct, Revisited, Reflexion", "mapped", "cut list")
+    assert check_final("Graph Agents, ReAct", functions, "Which papers cite X?", observations=seen).action == "kept"
+    assert completed_list("Graph Agents, ReAct", seen) == "Graph Agents, ReAct, Revisited, Reflexion"
+    assert completed_list("Graph Ag", seen) is None  # not one whole value yet: no list is being copied
+    assert completed_list("Reflexion, Graph", seen) is None  # not its start
+    assert completed_list("Graph Agents, ReAct, Revisited, Reflexion", seen) is None  # whole already

@@ -1480,3 +1480,25 @@ def test_mentioning_a_page_with_a_link_is_linking_to_it() -> None:
         ('How many articles does "Moon" mention with a link?', "links_to", "linked_from"),
         ('How many articles are there with a link to "Moon"?', "linked_from", "links_to"),
     ))  # fmt: skip
+
+
+def test_a_superlative_with_no_feature_picks_a_member_and_the_usual_value_is_a_mode() -> None:
+    """"Most citations among the papers that cite X?" writes no feature and no "most common": a member picked by its
+    links, never a feature's most common value; "the usual label" counts a value over the list, never lists it."""
+    store = _labelled_papers()
+    pick, mode, listing = (parse_skeleton(text) for text in ("Feature[MaxDegree[Neighbour[_]]]", "Mode[Feature[Neighbour[_]]]",
+                                                             "Feature[Neighbour[_]]"))  # fmt: skip
+    most = CounselorAction(store, 'Most citations among the papers that cite "Graph Counselor"?').wording
+    assert chosen_skeleton([(mode, 0.6), (pick, 0.4)], most, 0.0) == pick
+    for question in ('The papers "Graph Counselor" cites: usual label?', 'What is the usual label of the papers "Graph Counselor" cites?'):
+        usual = CounselorAction(store, question).wording
+        assert chosen_skeleton([(listing, 0.6), (mode, 0.4)], usual, 0.0) == mode, question
+
+
+def test_a_relation_written_before_a_name_and_one_written_in_the_other_voice_each_take_their_hop() -> None:
+    """"Of the artists tagged "jazz", which one has got the most listeners?": "tagged" (just before the name) is the
+    first hop and "listeners" (``listened`` written, ``listened_by`` walked from an artist) the count's."""
+    shape = parse_skeleton("Feature[MaxDegree[Neighbour[_]]]")
+    language = CounselorAction(_music_graph(), 'Of the artists tagged "jazz", which one has got the most listeners?', skeleton=shape)
+    assert language.complete("Feature[MaxDegree[Neighbour[Retrieve[jazz], tag_of], listened_by], name]")
+    assert not language.complete("Feature[MaxDegree[Neighbour[Retrieve[jazz], tag_of], tagged], name]")

@@ -365,3 +365,20 @@ def test_with_the_embedded_judge_only_a_grounded_accepted_answer_replaces_a_grou
     other = SimpleNamespace(model_of=lambda role: "openai:gpt-4o-mini")
     assert _keeps_earlier({**earlier, "verdict": "unclear"}, {"grounded": True}, other) is False
     assert _keeps_earlier({**earlier, "verdict": "yes"}, {"grounded": False}, other) is True
+
+
+def test_a_finish_cut_short_while_copying_a_list_answers_the_whole_list():
+    """The reply's token budget ends a Finish mid-list (no closing bracket): the answer is the list it was copying, and
+    the trace says the final was mapped from a cut list."""
+    m = ScriptedChatModel(
+        script=[
+            *step(1, "Feature[Neighbour[Retrieve[Sparse coding of natural images], cited_by], title]"),
+            *step(2, "Finish[Graph neural networks for citation analysis, Attention over gra"),
+            "The list is shown. [yes]",
+        ]
+    )
+    out = solve("Which papers cite the paper Sparse coding of natural images?", ctx(m, max_reflections=0))
+    assert out["answer"] == (
+        "Graph neural networks for citation analysis, Attention over graph structure, Edge detection with learned filters"
+    )
+    assert out["trials"][0]["steps"][1]["final_check"]["kind"] == "cut list"
