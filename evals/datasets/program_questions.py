@@ -110,10 +110,13 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # 18/27; 81/96 = 84.4 pooled) came before any rule read it; rules were then fitted to its failures ("leaving out the
 # ones that share X's label", "X's playlists", "pals", "the articles that mention X with a link"), so later figures
 # of it are not first measurements.
+# ``chat`` types each question as a quick message ("how many r the ppl who listen to X", "X in the pages u get to from
+# Y? y/n", "count ... w/o dupes pls"): frames and relation phrases (:data:`_CHAT_LEXICON`) written in one sitting after
+# context's rules and before any question of it was asked.
 EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt", "analyst",
-                      "context")
+                      "context", "chat")
 # The evaluation-only families no rule was written from yet: their figures are first looks.
-BLIND_FAMILIES: tuple[str, ...] = ()
+BLIND_FAMILIES: tuple[str, ...] = ("chat",)
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -647,12 +650,67 @@ _CONTEXT_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Relation phrases only the ``chat`` family uses: how someone typing a quick message names an edge ("the stuff in X's
+# refs", "the ppl who listen to X", "the pages u get to from X"); written with its frames.
+_CHAT_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the {T} {x} has in its refs", "the {T} {x} cites"),
+        "many": ("the {T} in the refs of any of {x}",),
+        "noun": ("refs",),
+    },
+    "cited_by": {
+        "single": ("the {T} that have {x} in their refs", "the {T} citing {x}"),
+        "many": ("the {T} that have any of {x} in their refs",),
+        "noun": ("papers citing em",),
+    },
+    "linked": {
+        "single": ("the {T} hooked up to {x} by a citation", "the {T} {x} is linked w/ by citation"),
+        "many": ("the {T} hooked up by citation to any of {x}",),
+        "noun": ("citation links",),
+    },
+    "listened_by": {
+        "single": ("the ppl who listen to {x}", "{x}'s listeners"),
+        "many": ("the ppl who listen to any of {x}",),
+        "noun": ("listeners",),
+    },
+    "listened": {
+        "single": ("the {T} {x} listens to", "the {T} {x} has on repeat"),
+        "many": ("the {T} any of {x} listen to",),
+        "noun": ("artists they listen to",),
+    },
+    "tagged": {
+        "single": ("the {T} on {x}", "the {T} ppl slapped on {x}"),
+        "many": ("the {T} on any of {x}",),
+        "noun": ("tags",),
+    },
+    "tag_of": {
+        "single": ("the {T} tagged w/ {x}", "the {T} w/ the {x} tag"),
+        "many": ("the {T} tagged w/ any of {x}",),
+        "noun": ("artists w/ that tag",),
+    },
+    "friend": {
+        "single": ("{x}'s friends", "the {T} {x} is friends w/"),
+        "many": ("the friends of any of {x}",),
+        "noun": ("friends",),
+    },
+    "links_to": {
+        "single": ("the {T} {x} links out to", "the {T} u get to from {x}"),
+        "many": ("the {T} any of {x} link out to",),
+        "noun": ("outlinks",),
+    },
+    "linked_from": {
+        "single": ("the {T} linking to {x}", "the {T} u can get to {x} from"),
+        "many": ("the {T} linking to any of {x}",),
+        "noun": ("inlinks",),
+    },
+}
+
 # The families that phrase relations their own way: a question of one of them takes its relation phrases
 # from the family's lexicon where it has an entry, from :data:`_LEXICON` otherwise.
 OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON, "walk": _WALK_LEXICON, "learner": _LEARNER_LEXICON,
     "quiz": _QUIZ_LEXICON, "prompt": _PROMPT_LEXICON, "analyst": _ANALYST_LEXICON,
-    "context": _CONTEXT_LEXICON,
+    "context": _CONTEXT_LEXICON, "chat": _CHAT_LEXICON,
 }
 
 
@@ -732,6 +790,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Quick lookup, {s}: which {key} is it filed with?"),
         ("context", "I'm preparing notes on {s}. What {key} does it have?"),
         ("context", "My colleague asked me about {s}. Could you find its {key}?"),
+        ("chat", "whats the {key} of {s}"),
+        ("chat", "{s} - {key}??"),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -758,6 +818,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Run a count on {set} and give me the figure."),
         ("context", "For my thesis I need one number: how many are {set}?"),
         ("context", "Before our meeting tomorrow I want to know the count of {set}."),
+        ("chat", "how many r {set}"),
+        ("chat", "quick q: # of {set}?"),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -784,6 +846,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Break out {set} by name, one per line."),
         ("context", "I'm building a reading list. Please name {set}."),
         ("context", "My team wants a list from me. Which are {set}?"),
+        ("chat", "can u list {set}"),
+        ("chat", "who or what r {set}? names pls"),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -810,6 +874,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Dedupe {set} and give me the total."),
         ("context", "I'm sizing up a corner of the graph: how many distinct nodes are {set}?"),
         ("context", "For a slide I need the number of {set}, with no node counted twice."),
+        ("chat", "how many diff ones r {set} (no dupes)"),
+        ("chat", "count {set} w/o dupes pls"),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -838,6 +904,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Which of {set} is the top performer on {noun}?"),
         ("context", "We want to feature one of them. Of {set}, which has the most {noun}?"),
         ("context", "Help me pick a highlight: which of {set} has the greatest number of {noun}?"),
+        ("chat", "which of {set} has the most {noun}"),
+        ("chat", "out of {set} who's got the most {noun}?"),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -866,6 +934,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Which of {set} is the weakest performer on {noun}?"),
         ("context", "We are looking for an overlooked one. Of {set}, which has the fewest {noun}?"),
         ("context", "Help me find the least connected one: which of {set} has the smallest number of {noun}?"),
+        ("chat", "which of {set} has the least {noun}"),
+        ("chat", "out of {set} who's got the fewest {noun}?"),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -892,6 +962,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "What's the dominant {key} across {set}?"),
         ("context", "I'm summarising {set} for a talk. Which {key} comes up most among them?"),
         ("context", "In a nutshell, what is the usual {key} of {set}?"),
+        ("chat", "most common {key} among {set}?"),
+        ("chat", "whats the {key} most of {set} have"),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -919,6 +991,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Across {set}, which {t} shows up most often in their {noun}?"),
         ("context", "Looking at the {noun} of {set}, which {t} is shared by the largest number of them?"),
         ("context", "I want to know what {set} have in common: of all their {noun}, which {t} turns up most?"),
+        ("chat", "across the {noun} of {set}, which {t} shows up the most"),
+        ("chat", "if u pool the {noun} of {set}, which {t} comes up most?"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -947,6 +1021,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Of {set}, what's the count in the {key} = {value} segment?"),
         ("context", "I only care about {value}. How many of {set} have {key} {value}?"),
         ("context", "Counting only those with {key} {value}, how many are {set}?"),
+        ("chat", "how many of {set} r {value} ({key})"),
+        ("chat", "# of {set} w/ {key} {value}?"),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -975,6 +1051,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Count {set} that sit in the same {key} bucket as {s}."),
         ("context", "I'm comparing everything with {s}. How many of {set} have the same {key} as it?"),
         ("context", "Staying within {s}'s {key}, how many of {set} qualify?"),
+        ("chat", "how many of {set} have the same {key} as {s}"),
+        ("chat", "# of {set} w/ {s}'s {key}?"),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -1003,6 +1081,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Count {set} that don't match {s} on {key}."),
         ("context", "I'm looking for variety. How many of {set} have a {key} different from {s}'s?"),
         ("context", "Leaving out the ones that share {s}'s {key}, how many of {set} remain?"),
+        ("chat", "how many of {set} have a diff {key} than {s}"),
+        ("chat", "# of {set} w/o {s}'s {key}?"),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -1030,6 +1110,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "How many show up both in {set} and in {set2}?"),
         ("context", "I'm looking for overlap. How many are both {set} and {set2}?"),
         ("context", "Counting only what they have in common, how many nodes do {set} and {set2} share?"),
+        ("chat", "how many r in both {set} and {set2}"),
+        ("chat", "overlap btwn {set} and {set2}? just the #"),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -1058,6 +1140,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "What's the combined unique count of {set} and {set2}?"),
         ("context", "Putting the two together, how many distinct nodes are {set} or {set2}?"),
         ("context", "If I merge {set} with {set2}, how many nodes do I end up with?"),
+        ("chat", "how many r in {set} or {set2} (either one)"),
+        ("chat", "{set} + {set2} together, how many w/o dupes?"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -1084,6 +1168,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Does {set} include {s2}? A yes or no is fine."),
         ("context", "I have a hunch about {s2}. Is it one of {set}?"),
         ("context", "Just to double-check my notes: is {s2} among {set}?"),
+        ("chat", "is {s2} one of {set}"),
+        ("chat", "{s2} in {set}? y/n"),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -1112,6 +1198,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("analyst", "Sanity check: is there anything in {set} with {key} = {value}?"),
         ("context", "I'm hoping to find a {value} one. Is any of {set} of {key} {value}?"),
         ("context", "Just checking: do any of {set} have {key} {value}?"),
+        ("chat", "r any of {set} {key} {value}?"),
+        ("chat", "any of {set} w/ {key} {value}? y/n"),
     ),
 }  # fmt: skip
 
