@@ -43,7 +43,8 @@ def observe(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
         steps = state.get("steps") or []
         failed = [str(s.get("observation") or "") for s in steps if s.get("ok") is False]
         seen = [str(s.get("observation") or "") for s in steps if s.get("ok") is not False]
-        cut = bool(step.get("raw_action")) and not str(step["raw_action"]).rstrip().endswith("]")  # out of tokens
+        raw_finish = str(step.get("raw_action") or "").partition("Finish[")[2]
+        cut = bool(raw_finish) and "]" not in raw_finish  # the reply ran out of tokens before the Finish closed
         check = check_final(answer, graph_functions(ctx), state["question"], failed, seen, cut=cut)
         if check.action != "kept":  # the trace says what was refused or mapped, and from what
             step["final_check"] = check.record(answer)

@@ -382,3 +382,16 @@ def test_a_finish_cut_short_while_copying_a_list_answers_the_whole_list():
         "Graph neural networks for citation analysis, Attention over graph structure, Edge detection with learned filters"
     )
     assert out["trials"][0]["steps"][1]["final_check"]["kind"] == "cut list"
+
+
+def test_a_closed_finish_with_words_after_it_is_not_taken_for_a_cut_list():
+    m = ScriptedChatModel(
+        script=[
+            *step(1, "Feature[Neighbour[Retrieve[Sparse coding of natural images], cited_by], title]"),
+            *step(2, "Finish[Graph neural networks for citation analysis, Attention over graph structure] as shown"),
+            "The list is shown. [yes]",
+        ]
+    )
+    out = solve("Which papers cite the paper Sparse coding of natural images?", ctx(m, max_reflections=0))
+    assert out["answer"] == "Graph neural networks for citation analysis, Attention over graph structure"
+    assert "final_check" not in out["trials"][0]["steps"][1]
