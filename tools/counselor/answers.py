@@ -154,9 +154,9 @@ def check_final(
     return FinalCheck(answer) if kept is None else FinalCheck(kept, "mapped", "left-out name")
 
 
-def completed_list(answer: str, observations: Sequence[str]) -> str | None:
-    """The values of the last observation that lists values, joined by ``", "``, where ``answer`` is a shorter
-    start of them that holds at least one whole value (a copy cut short); None otherwise."""
+def listed_values(observations: Sequence[str]) -> list[str] | None:
+    """The values the last observation that lists values shows ("The title feature of [...] are: ['A', 'B']."), as
+    text; None where none lists any, or the last that does cannot be read as a list."""
     for observation in reversed(observations):
         found = _LISTED_VALUES.search(observation)
         if not found:
@@ -165,13 +165,19 @@ def completed_list(answer: str, observations: Sequence[str]) -> str | None:
             items = ast.literal_eval(found.group(1))
         except (ValueError, SyntaxError):
             return None
-        if not isinstance(items, list) or not items:
-            return None
-        whole = ", ".join(str(item) for item in items)
-        text = answer.strip()
-        started = len(text) > len(str(items[0])) and whole.startswith(text) and len(text) < len(whole)
-        return whole if started else None
+        return [str(item) for item in items] if isinstance(items, list) else None
     return None
+
+
+def completed_list(answer: str, observations: Sequence[str]) -> str | None:
+    """The values of the last observation that lists values, joined by ``", "``, where ``answer`` is a shorter
+    start of them that holds at least one whole value (a copy cut short); None otherwise."""
+    items = listed_values(observations)
+    if not items:
+        return None
+    whole, text = ", ".join(items), answer.strip()
+    started = len(text) > len(items[0]) and whole.startswith(text) and len(text) < len(whole)
+    return whole if started else None
 
 
 def without_left_out(answer: str, question: str) -> str | None:

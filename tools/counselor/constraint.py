@@ -92,13 +92,13 @@ parsed and executed as any other model's.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterable, Sequence
 
 from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, VALUES, Entry, Registry
 from graphreason.tools.core.retrieval.lexical import normalise, stem_positions, word_stems
 from graphreason.tools.core.store import GraphStore
+from graphreason.tools.counselor.answers import listed_values
 from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
@@ -242,19 +242,10 @@ class CounselorAction:
 
     def _listed_answer(self) -> str | None:
         """The items of the last observation that shows a list of values, joined by ``", "`` (None: none does)."""
-        for observation in reversed(self.observations):
-            found = _LISTED.search(observation)
-            if not found:
-                continue
-            try:
-                items = ast.literal_eval(found.group(1))
-            except (ValueError, SyntaxError):
-                return None
-            texts = [str(item) for item in items] if isinstance(items, list) else []
-            answer = _SEPARATOR.join(texts)
-            if texts and _open_brackets(answer) == 0 and "\n" not in answer and len(answer) <= MAX_ANSWER_CHARS:
-                return answer
-            return None
+        texts = listed_values(self.observations)
+        answer = _SEPARATOR.join(texts or [])
+        if texts and _open_brackets(answer) == 0 and "\n" not in answer and len(answer) <= MAX_ANSWER_CHARS:
+            return answer
         return None
 
     def characters_after(self, lead: bytes) -> list[str]:
@@ -321,7 +312,6 @@ class CounselorAction:
             return False
 
 
-_LISTED = re.compile(r" are: (\[.*\])\.?$")  # a mapped observation's values: "The name feature of [...] are: [...]."
 
 
 
