@@ -178,11 +178,13 @@ _STEM_SYNONYMS = {
     "fan": ("listen",), "fans": ("listen",), "play": ("listen",), "plays": ("listen",), "playe": ("listen",),
     "playi": ("listen",), "hear": ("listen",), "heard": ("listen",), "label": ("tag", "tags", "tagged"),
     "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",), "befri": ("friend",),
-    "strea": ("listen",), "audie": ("listen",), "filed": ("tag", "tags", "tagged"), "traff": ("link", "links"),
-    "conne": ("friend",), "netwo": ("friend",), "send": ("link", "links"), "sends": ("link", "links"),
-    "playl": ("listen",), "menti": ("link", "links", "cite", "cites"), "pal": ("friend",), "pals": ("friend",),  # "X's playlists", "the pages X mentions"
-    # "X streams", "X's audience", "filed under", "X sends traffic to", "X sends readers to", "X's connections"
-}
+    # "X streams", "X's audience", "X's playlists", "filed under", "X sends traffic to", "the pages X mentions",
+    # "X's connections", "X's network", "X's pals"
+    "strea": ("listen",), "audie": ("listen",), "playl": ("listen",), "filed": ("tag", "tags", "tagged"),
+    "traff": ("link", "links"), "send": ("link", "links"), "sends": ("link", "links"),
+    "menti": ("link", "links", "cite", "cites"), "conne": ("friend",), "netwo": ("friend",), "pal": ("friend",),
+    "pals": ("friend",),
+}  # fmt: skip
 # English words made of a prefix and a word that may name a relation ("hyperlinks", "backlinks", "subgenres",
 # "hashtags"): the second part is read as a word of its own as well, at the same place. English.
 _COMPOUND = re.compile(r"(hyper|back|inter|cross|sub|hash|web)([a-z]{4,})")
@@ -486,12 +488,17 @@ def often_type(store: GraphStore, text: str) -> str | None:
     occurs most often", "which tag is the most common"), where ``store`` has several types and no feature of that
     name; None where it asks none so."""
     types = _type_words(store)
-    features = {_cut(word) for keys in store.type_features().values() for key in keys for word in _WORD.findall(key.lower())}
     for found in _NODE_OFTEN.finditer(text.lower()) if types else ():
         word = _cut(found.group(1))
-        if word in types and word not in features:
+        if word in types and word not in _feature_words(store):
             return types[word]
     return None
+
+
+@per_store
+def _feature_words(store: GraphStore) -> frozenset[str]:
+    """The words of ``store``'s feature names, as :func:`_cut` cuts them; read once per store."""
+    return frozenset(_cut(word) for keys in store.type_features().values() for key in keys for word in _WORD.findall(key.lower()))
 
 
 def _asks_yes_no(clause: str) -> bool:
@@ -556,12 +563,17 @@ def compound_stems(question: str) -> list[tuple[int, str]]:
     return found
 
 
+def _standing_for(stem: str) -> set[str]:
+    """The stems of the words a question word (its first five letters, ``stem``) stands for ("fans": ``liste``)."""
+    return word_stems(" ".join(_STEM_SYNONYMS.get(stem, ())))
+
+
 def synonym_stems(positions: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """``positions`` (``(where, stem)`` of a question's words) with, at the same place, the stems of the words a
     word stands for where it shares no stem with them ("fans": ``liste``; "labels": ``tag``, ``tagge``)."""
     found = list(positions)
     for at, stem in positions:
-        found += [(at, synonym) for synonym in sorted(word_stems(" ".join(_STEM_SYNONYMS.get(stem, ()))))]
+        found += [(at, synonym) for synonym in sorted(_standing_for(stem))]
     return found
 
 
@@ -604,15 +616,16 @@ def spelled_places(
     spans = [(m.start(), m.end()) for node in nodes if node for m in re.finditer(re.escape(node.lower()), lower)]
     starts = {start for start, _ in spans}
     words = list(_WORD.finditer(lower))
-    inside = [any(a <= m.start() < b for a, b in spans) for m in words]  # a name's own words ("Abstract" in a title)
-    before = [_just_before(lower, m.end(), starts) for m in words]
+    # a name's own words ("Abstract" in a title) are never the question's; a word just before a name is, for a link
+    linked = [None if any(a <= m.start() < b for a, b in spans) else _cut(m.group()) for m in words]
+    asked = [None if _just_before(lower, m.end(), starts) else word for m, word in zip(words, linked, strict=True)]
     places: list[tuple[int, int, str]] = []
+    link_names = set(links)
     for name in names:
-        link = name in links
-        asked = [None if hidden or (ahead and not link) else _cut(m.group()) for m, hidden, ahead in zip(words, inside, before, strict=True)]
+        read = linked if name in link_names else asked
         cut = [_cut(word) for word in _WORD.findall(name.lower().replace("_", " "))]
         width = len(cut)
-        places += [(i, i + width, name) for i in range(len(asked) - width + 1) if width and asked[i : i + width] == cut]
+        places += [(i, i + width, name) for i in range(len(read) - width + 1) if width and read[i : i + width] == cut]
     return [
         (start, stop, name) for start, stop, name in places
         if not any(a <= start and stop <= b and b - a > stop - start for a, b, _ in places)
@@ -641,10 +654,9 @@ def synonym_places(
             content[relation] = words[0][:5]
     places = []
     for index, found in enumerate(_WORD.finditer(lower)):
-        stands_for = _STEM_SYNONYMS.get(found.group()[:5])
-        if not stands_for or index in taken or any(a <= found.start() < b for a, b in spans):
+        stems = _standing_for(found.group()[:5])
+        if not stems or index in taken or any(a <= found.start() < b for a, b in spans):
             continue
-        stems = word_stems(" ".join(stands_for))
         places += [(index, index + 1, relation) for relation, stem in content.items() if stem in stems]
     return places
 
@@ -661,7 +673,7 @@ def link_mentions(text: str, relations: Sequence[str]) -> int:
     linked = []
     for index, (_, word) in enumerate(at):
         stem = word[:5]
-        stands_for = word_stems(" ".join(_STEM_SYNONYMS.get(stem, ())))
+        stands_for = _standing_for(stem)
         own = _word_root(word)
         part = compound_part(word)
         if (
