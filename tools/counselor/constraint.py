@@ -102,12 +102,14 @@ from graphreason.tools.counselor.answers import listed_values
 from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
+from graphreason.tools.counselor.shorthand import spelled_out
 from graphreason.tools.counselor.skeleton import NAMED, Skeleton, parse_skeleton, structural
 from graphreason.tools.counselor.wording import (
     MAX_TEXT_CHARS,
     QuestionWording,
     compound_stems,
     name_types,
+    question_names,
     quoted_names,
     reverse_relations,
     shared_features,
@@ -185,6 +187,7 @@ class CounselorAction:
     ) -> None:
         self.registry = GRAPH_FUNCTIONS if registry is None else registry
         self.entries: dict[str, Entry] = {entry.name: entry for entry in self.registry}
+        question = spelled_out(question, question_names(store, question))  # "how many r ..." read as "are"
         self.observations = [text for text in observations if text]
         self.sources = [text for text in (question, *self.observations) if text]
         self._wide: list[str] | None = None  # the non-ASCII characters of the sources (characters_after)
@@ -444,8 +447,9 @@ def _names_of_graph(store: GraphStore) -> tuple[list[str], list[str]]:
 
 
 def question_wording(store: GraphStore, question: str) -> QuestionWording:
-    """How ``question`` words what it asks about, read against ``store``'s relations and features."""
-    return QuestionWording(store, question, *_names_of_graph(store))
+    """How ``question`` words what it asks about, read against ``store``'s relations and features, its chat
+    shorthand spelled out (:func:`~graphreason.tools.counselor.shorthand.spelled_out`): ``.question`` is what is read."""
+    return QuestionWording(store, spelled_out(question, question_names(store, question)), *_names_of_graph(store))
 
 
 def planned_choice(

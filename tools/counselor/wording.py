@@ -46,11 +46,17 @@ _ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out": no li
 # Words for a link that do not share its relation's root, by the roots they may stand for (whichever the graph's
 # relations have): "X points to" links, "the papers X references" cites. English, not any one graph's wording.
 # and in a graph with no relation of its own for links, "X links to" cites.
+_GET_TO = "get to"  # the root "get" has where "to" follows it (no word's own root: those are four letters)
 _ROOT_SYNONYMS = {
     "poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",),
     "traf": ("link",), "send": ("link",), "stre": ("list",), "audi": ("list",),  # "X sends readers to", "X streams"
     "ment": ("link", "cite"), "play": ("list",),  # "the articles that mention X with a link", "X's playlists"
+    _GET_TO: ("link",),  # "the articles you get to from X" (_reach_root)
 }  # fmt: skip
+# "the articles you get to from X", "the pages you can get to X from": "get to" moves along a link
+_GETTING = frozenset({"get", "gets", "got", "gotten", "getting"})
+# what stands between a link word and the name that is its object: prepositions alone ("linking to X", "get to from X")
+_INTO_NAME = re.compile(r"\s+(?:(?:to|from|by|on|of|into|onto|at)\s+){1,3}[\"\u201c']?")
 # A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
 # a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
 _MOVING = frozenset({"coming", "going", "pointing", "leading", "running"})  # "links coming in", "links going out"
@@ -157,6 +163,7 @@ _BOTH_WAY = re.compile(
 _UNLIKE = re.compile(
     r"n't\b|\bnot\b|\boutside\b|\bdiffer\w*|\bother than\b|\bunlike\b|\banother\b|\bdisagree\w*|\bmismatch\w*"
     r"|\bunequal\b|\u2260"  # "a label unequal to X's", "label ≠ X's"
+    r"|\bwithout (?:the same|its|their|\n's)\b"  # "the papers X cites without X's label" (X cut out: a line break)
     r"|\b(?:drop|remov|exclud|discard)\w* (?:the ones|those|any|all)\b"  # "drop the ones whose label matches X's"
     r"|\b(?:leav\w*|left|set\w*) (?:out|aside) (?:the ones|those|any|all)\b"  # "leaving out the ones that share X's"
 )
@@ -674,7 +681,7 @@ def link_mentions(text: str, relations: Sequence[str]) -> int:
     for index, (_, word) in enumerate(at):
         stem = word[:5]
         stands_for = _standing_for(stem)
-        own = _word_root(word)
+        own = _reach_root([w for _, w in at[index : index + 2]], 0)
         part = compound_part(word)
         if (
             stem in stems
@@ -785,6 +792,14 @@ def _word_root(word: str) -> str:
         bare = word[:-3]
         return bare[:4] if len(bare) >= 4 else (bare + "e")[:4]
     return word[:4] if len(word) >= 4 else ""
+
+
+def _reach_root(words: Sequence[str], index: int) -> str:
+    """The root of the question word at ``index`` of ``words`` as :func:`_word_root` cuts it, except that "get" (in any
+    form) followed by "to" has a root of its own, a word for a link ("the articles you get to from X")."""
+    if words[index] in _GETTING and words[index + 1 : index + 2] == ["to"]:
+        return _GET_TO
+    return _word_root(words[index])
 
 
 def _is_backward(relation: str) -> bool:
@@ -1042,7 +1057,7 @@ class QuestionWording:
         found: list[tuple[int, _Mention]] = []
         markers: set[int] = set()  # where words with their way written on them stand ("in-neighbours")
         for index, (start, stop, word) in enumerate(self.words):
-            own = _word_root(word)
+            own = _reach_root([w for _, _, w in self.words[index : index + 2]], 0)
             part = compound_part(word)
             if own not in wanted and part is not None and _word_root(part) in wanted:  # "hyperlinks to X"
                 own = _word_root(part)
@@ -1090,8 +1105,13 @@ class QuestionWording:
         if len(mentions) != total:
             return None
         a, b = _chain_start(spans, mentions)
-        ranked = sorted((_gap((a, b), m[0], m[1]), m[0] >= b, m[2], m[3], m[4]) for m in mentions)
-        _, after, root, passive, way = ranked[hops]
+        # a mention that takes the name as its object ("linking to X", "cited by X", "you get to from X") is the
+        # chain's first hop, before a verb written after the name: in "the articles any of the articles linking to X
+        # link out to", "link out to" is what the articles linking to X do, the second hop
+        ranked = sorted(
+            (not self._leads_into(m[1], a), _gap((a, b), m[0], m[1]), m[0] >= b, m[2], m[3], m[4]) for m in mentions
+        )
+        _, _, after, root, passive, way = ranked[hops]
         same_root = [relation for relation in roots if roots[relation] == root]
         backward = [relation for relation in same_root if _is_backward(relation)]
         forward = [relation for relation in same_root if not _is_backward(relation)]
@@ -1100,6 +1120,12 @@ class QuestionWording:
         if way is not None:
             return backward if way == "back" else forward
         return backward if after == passive else forward
+
+    def _leads_into(self, stop: int, start: int) -> bool:
+        """Whether a mention ending at ``stop`` reaches the name starting at ``start`` through one to three
+        prepositions alone ("to", "from", "by", "on", "of", ...), so the name is its object: "linking to X", "cited by
+        X", "you get to from X"; not "X links to" nor "linking the X"."""
+        return start >= stop and bool(_INTO_NAME.fullmatch(self.question[stop:start].lower()))
 
     def _one_link(self, last: tuple[int, _Mention], index: int, root: str, spans: list[tuple[int, int, int]]) -> bool:
         """Whether the mention at word ``index`` and the ``last`` one name one link: the same root, with nothing but
@@ -1191,7 +1217,7 @@ class QuestionWording:
         """Whether the word at ``index`` mentions a link of one of ``roots``, by its own root or a word for it."""
         if index >= len(self.words):
             return False
-        own = _word_root(self.words[index][2])
+        own = _reach_root([w for _, _, w in self.words[index : index + 2]], 0)
         return own in roots or any(root in roots for root in _ROOT_SYNONYMS.get(own, ()))
 
     def _noun_follows(self, index: int) -> bool:

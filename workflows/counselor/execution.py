@@ -84,7 +84,7 @@ def operation_skeleton(question: str, ctx: CounselorContext) -> Skeleton | None:
     functions = graph_functions(ctx)
     wording = question_wording(functions.store, question)
     # the names it holds, masked for the planner: unquoted, every run of its words that may be a node's name
-    ranked = planned_skeletons(question, ctx.operation_confidence, wording.name_runs or wording.names)
+    ranked = planned_skeletons(wording.question, ctx.operation_confidence, wording.name_runs or wording.names)
     skeleton, share = planned_choice([(g.skeleton, g.probability) for g in ranked], wording, functions.registry)
     return skeleton if share >= ctx.operation_confidence else None
 

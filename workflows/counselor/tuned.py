@@ -38,6 +38,8 @@ from typing import Any, Literal
 from graphreason.tools.core.retrieval.lexical import word_stems
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.call_examples import vocabulary
+from graphreason.tools.counselor.shorthand import spelled_out
+from graphreason.tools.counselor.wording import question_names
 from graphreason.workflows.counselor.state import Step
 
 FUNCTIONS = (
@@ -157,6 +159,7 @@ def tuned_prompt(
     """
     if role not in LABELS:
         raise ValueError(f"role must be one of {', '.join(LABELS)}, got {role!r}")
+    question = spelled_out(question, question_names(store, question))  # read as the grammar reads it: "r" is "are"
     lines = [graph_line(store, form, question)]  # refuses an unknown form
     lines.append(f"Functions: {FUNCTION_LINES[form]}.")
     lines += [f"Lesson: {' '.join(lesson.split())}" for lesson in lessons]

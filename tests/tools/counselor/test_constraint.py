@@ -1502,3 +1502,62 @@ def test_a_relation_written_before_a_name_and_one_written_in_the_other_voice_eac
     language = CounselorAction(_music_graph(), 'Of the artists tagged "jazz", which one has got the most listeners?', skeleton=shape)
     assert language.complete("Feature[MaxDegree[Neighbour[Retrieve[jazz], tag_of], listened_by], name]")
     assert not language.complete("Feature[MaxDegree[Neighbour[Retrieve[jazz], tag_of], tagged], name]")
+
+
+def test_a_question_typed_in_chat_shorthand_is_read_spelled_out() -> None:
+    """"r", "w/o", "# of", "y/n": the grammar reads the question as it would the words written out, and keeps the
+    quoted names as typed."""
+    store = _labelled_papers()
+    wording = CounselorAction(store, 'Quick q: # of the papers "ReAct" cites w/o "ReAct"\'s label?').wording
+    assert wording.question == 'Quick question: number of the papers "ReAct" cites without "ReAct"\'s label?'
+    assert wording.unlike and wording.form == "number"
+    asked = CounselorAction(store, 'R any of the papers "ReAct" cites labelled Theory? y/n')
+    assert asked.wording.form == "yes/no" and asked.wording.names == ("ReAct",)
+
+
+def test_without_the_subjects_value_is_unlike_it() -> None:
+    """"the papers X cites without X's label", "without the same label": a value unlike the subject's."""
+    store = _labelled_papers()
+    for question in (
+        'How many of the papers "ReAct" cites come without "ReAct"\'s label?',
+        'How many of the papers "ReAct" cites are without the same label?',
+    ):
+        assert CounselorAction(store, question).wording.unlike, question
+    assert not CounselorAction(store, 'How many papers does "ReAct" cite, without duplicates?').wording.unlike
+
+
+def test_getting_to_a_page_from_another_walks_a_link_out_of_it() -> None:
+    """"the articles you get to from X" are what X links to; "the articles you can get to X from" link to X; so are
+    the articles you can reach X from."""
+    _degree_link_ways(_moon_pages(), (
+        ('How many articles can you get to from "Moon"?', "links_to", "linked_from"),
+        ('How many articles u get to from "Moon"?', "links_to", "linked_from"),
+        ('How many articles can you get to "Moon" from?', "linked_from", "links_to"),
+        ('How many articles can you reach "Moon" from?', "linked_from", "links_to"),
+        ('How many articles can you reach from "Moon"?', "links_to", "linked_from"),
+    ))  # fmt: skip
+    assert CounselorAction(_moon_pages(), 'Do you get the number of articles "Moon" links to?').wording.link_mentions == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "ways"),
+    [
+        ('Count the articles any of the articles linking to "Moon" link out to', ["linked_from", "links_to"]),
+        ('How many articles do the articles linked from "Moon" link to?', ["links_to", "links_to"]),
+        ('Count the articles any of the articles you get to from "Moon" link to, each once', ["links_to", "links_to"]),
+    ],
+)
+def test_a_link_word_that_takes_the_name_as_its_object_is_the_first_hop(question: str, ways: list[str]) -> None:
+    """"linking to X", "linked from X", "you get to from X": X is that link's object, so it is the chain's first hop
+    though a verb written after X ("link out to") stands nearer."""
+    wording = CounselorAction(_moon_pages(), question).wording
+    assert [wording.direction(["links_to", "linked_from"], "Moon", hop, 2) for hop in (0, 1)] == [[way] for way in ways]
+
+
+def test_the_artists_a_user_has_on_repeat_are_the_ones_listened_to() -> None:
+    language = CounselorAction(
+        _music_graph(), 'Is "Miles Davis" one of the artists "user 2" has on repeat?',
+        skeleton=parse_skeleton("Contains[Neighbour[_], _]"),
+    )  # fmt: skip
+    assert language.complete("Contains[Neighbour[Retrieve[user 2], listened], Retrieve[Miles Davis]]")
+    assert not language.complete("Contains[Neighbour[Retrieve[user 2], friend], Retrieve[Miles Davis]]")

@@ -171,3 +171,8 @@ def test_the_operation_planner_shapes_the_embedded_reasoners_action(citeseer_lik
     assert operation_skeleton(question, CounselorContext(
         graph=str(citeseer_like), embedding_model="hash", reasoner_model="local", operation_confidence=0.0
     )) is None  # fmt: skip
+    # typed as a chat message, the question is planned as its words written out: "# of" is "number of" (read as
+    # typed, the planner's likeliest shape is a list of titles)
+    typed = 'Quick q: # of the papers "Mining frequent patterns without candidate generation" references?'
+    skeleton = operation_skeleton(typed, embedded)
+    assert skeleton is not None and skeleton.render() == "Degree[_]"

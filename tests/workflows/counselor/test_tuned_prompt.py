@@ -98,6 +98,13 @@ def test_the_prompt_names_the_loaded_graph_and_ends_with_the_line_to_write() -> 
         tuned_prompt("judge", 1, QUESTION, store, [])
 
 
+def test_the_prompt_shows_the_question_with_its_chat_shorthand_spelled_out() -> None:
+    """The reasoner reads what the grammar reads: "r", "w/o", "# of" written out, a quoted name as typed."""
+    store = load_graph(str(FIXTURE))
+    prompt = tuned_prompt("action", 1, 'Quick q: # of the papers "U R" cites w/o dupes?', store, [])
+    assert 'Question: Quick question: number of the papers "U R" cites without duplicates?' in prompt.splitlines()
+
+
 def test_the_workflow_sends_the_short_prompt_only_when_asked() -> None:
     tuned, out = _run("tuned")
     assert out["answer"] == "Olshausen"
