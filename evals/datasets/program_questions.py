@@ -117,10 +117,13 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # rules were then fitted to its failures, read on other seeds' questions of it (chat shorthand spelled out before a
 # question is read, "the pages u get to from X", "has on repeat", "w/o X's label", a link word that takes the name as its
 # object is the first hop), so later figures of it are not first measurements.
+# ``search`` types each question as a query into a search box ("number of X listeners", "top of the articles linking
+# to X by backlinks", "is Y in X friends list"): frames and relation phrases (:data:`_SEARCH_LEXICON`) written in one
+# sitting after chat's rules and before any question of it was asked; its failures have not been read, so it is blind.
 EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt", "analyst",
-                      "context", "chat")
+                      "context", "chat", "search")
 # The evaluation-only families no rule was written from yet: their figures are first looks.
-BLIND_FAMILIES: tuple[str, ...] = ("chat",)
+BLIND_FAMILIES: tuple[str, ...] = ("search",)
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -709,12 +712,67 @@ _CHAT_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Relation phrases only the ``search`` family uses: how a query typed into a search box names an edge ("X references",
+# "X listeners", "backlinks of X", "X friends list"); written with its frames.
+_SEARCH_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the {T} cited in {x}", "{x} references"),
+        "many": ("the {T} cited in any of {x}",),
+        "noun": ("outgoing references",),
+    },
+    "cited_by": {
+        "single": ("the {T} citing {x}", "{x} citations"),
+        "many": ("the {T} citing any of {x}",),
+        "noun": ("incoming citations",),
+    },
+    "linked": {
+        "single": ("the {T} citation-linked to {x}", "{x} citation neighbours"),
+        "many": ("the {T} citation-linked to any of {x}",),
+        "noun": ("citation links",),
+    },
+    "listened_by": {
+        "single": ("{x} listeners", "the {T} listening to {x}"),
+        "many": ("listeners of any of {x}",),
+        "noun": ("listeners",),
+    },
+    "listened": {
+        "single": ("{x} listening history", "the {T} played by {x}"),
+        "many": ("the {T} played by any of {x}",),
+        "noun": ("artists played",),
+    },
+    "tagged": {
+        "single": ("{x} tags", "the {T} assigned to {x}"),
+        "many": ("the {T} assigned to any of {x}",),
+        "noun": ("tags",),
+    },
+    "tag_of": {
+        "single": ("the {T} tagged {x}", "{x} tagged {T}"),
+        "many": ("the {T} tagged any of {x}",),
+        "noun": ("tagged artists",),
+    },
+    "friend": {
+        "single": ("{x} friends list", "friends of {x}"),
+        "many": ("friends of any of {x}",),
+        "noun": ("friends",),
+    },
+    "links_to": {
+        "single": ("outgoing links of {x}", "the {T} linked from {x}"),
+        "many": ("the {T} linked from any of {x}",),
+        "noun": ("outgoing links",),
+    },
+    "linked_from": {
+        "single": ("backlinks of {x}", "the {T} linking to {x}"),
+        "many": ("the {T} linking to any of {x}",),
+        "noun": ("backlinks",),
+    },
+}
+
 # The families that phrase relations their own way: a question of one of them takes its relation phrases
 # from the family's lexicon where it has an entry, from :data:`_LEXICON` otherwise.
 OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON, "walk": _WALK_LEXICON, "learner": _LEARNER_LEXICON,
     "quiz": _QUIZ_LEXICON, "prompt": _PROMPT_LEXICON, "analyst": _ANALYST_LEXICON,
-    "context": _CONTEXT_LEXICON, "chat": _CHAT_LEXICON,
+    "context": _CONTEXT_LEXICON, "chat": _CHAT_LEXICON, "search": _SEARCH_LEXICON,
 }
 
 
@@ -796,6 +854,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "My colleague asked me about {s}. Could you find its {key}?"),
         ("chat", "whats the {key} of {s}"),
         ("chat", "{s} - {key}??"),
+        ("search", "{key} of {s}"),
+        ("search", "{s} {key}"),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -824,6 +884,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "Before our meeting tomorrow I want to know the count of {set}."),
         ("chat", "how many r {set}"),
         ("chat", "quick q: # of {set}?"),
+        ("search", "number of {set}"),
+        ("search", "{set} count"),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -852,6 +914,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "My team wants a list from me. Which are {set}?"),
         ("chat", "can u list {set}"),
         ("chat", "who or what r {set}? names pls"),
+        ("search", "list of {set}"),
+        ("search", "{set} names"),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -880,6 +944,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "For a slide I need the number of {set}, with no node counted twice."),
         ("chat", "how many diff ones r {set} (no dupes)"),
         ("chat", "count {set} w/o dupes pls"),
+        ("search", "{set}: distinct count"),
+        ("search", "count of {set} without duplicates"),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -910,6 +976,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "Help me pick a highlight: which of {set} has the greatest number of {noun}?"),
         ("chat", "which of {set} has the most {noun}"),
         ("chat", "out of {set} who's got the most {noun}?"),
+        ("search", "{set} with most {noun}"),
+        ("search", "top of {set} by {noun}"),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -940,6 +1008,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "Help me find the least connected one: which of {set} has the smallest number of {noun}?"),
         ("chat", "which of {set} has the least {noun}"),
         ("chat", "out of {set} who's got the fewest {noun}?"),
+        ("search", "{set} with fewest {noun}"),
+        ("search", "{set} ranked by {noun}, lowest"),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -968,6 +1038,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "In a nutshell, what is the usual {key} of {set}?"),
         ("chat", "most common {key} among {set}?"),
         ("chat", "whats the {key} most of {set} have"),
+        ("search", "most frequent {key} in {set}"),
+        ("search", "{set} {key} breakdown top value"),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -997,6 +1069,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "I want to know what {set} have in common: of all their {noun}, which {t} turns up most?"),
         ("chat", "across the {noun} of {set}, which {t} shows up the most"),
         ("chat", "if u pool the {noun} of {set}, which {t} comes up most?"),
+        ("search", "{noun} of {set}: most frequent {t}"),
+        ("search", "top {t} among {noun} of {set}"),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -1027,6 +1101,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "Counting only those with {key} {value}, how many are {set}?"),
         ("chat", "how many of {set} r {value} ({key})"),
         ("chat", "# of {set} w/ {key} {value}?"),
+        ("search", "number of {set} with {key} {value}"),
+        ("search", "{set} where {key} = {value}, count"),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -1057,6 +1133,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "Staying within {s}'s {key}, how many of {set} qualify?"),
         ("chat", "how many of {set} have the same {key} as {s}"),
         ("chat", "# of {set} w/ {s}'s {key}?"),
+        ("search", "number of {set} with same {key} as {s}"),
+        ("search", "{set} matching {s} on {key}, count"),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -1087,6 +1165,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "Leaving out the ones that share {s}'s {key}, how many of {set} remain?"),
         ("chat", "how many of {set} have a diff {key} than {s}"),
         ("chat", "# of {set} w/o {s}'s {key}?"),
+        ("search", "number of {set} with {key} other than {s}'s"),
+        ("search", "{set} not sharing {s}'s {key}, count"),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -1116,6 +1196,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "Counting only what they have in common, how many nodes do {set} and {set2} share?"),
         ("chat", "how many r in both {set} and {set2}"),
         ("chat", "overlap btwn {set} and {set2}? just the #"),
+        ("search", "overlap of {set} and {set2}, count"),
+        ("search", "number of common items in {set} and {set2}"),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -1146,6 +1228,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "If I merge {set} with {set2}, how many nodes do I end up with?"),
         ("chat", "how many r in {set} or {set2} (either one)"),
         ("chat", "{set} + {set2} together, how many w/o dupes?"),
+        ("search", "{set} plus {set2}, distinct count"),
+        ("search", "size of union of {set} and {set2}"),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -1174,6 +1258,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "Just to double-check my notes: is {s2} among {set}?"),
         ("chat", "is {s2} one of {set}"),
         ("chat", "{s2} in {set}? y/n"),
+        ("search", "{s2} among {set}?"),
+        ("search", "is {s2} in {set}"),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -1204,6 +1290,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("context", "Just checking: do any of {set} have {key} {value}?"),
         ("chat", "r any of {set} {key} {value}?"),
         ("chat", "any of {set} w/ {key} {value}? y/n"),
+        ("search", "any of {set} with {key} {value}?"),
+        ("search", "{set} with {key} {value}: any?"),
     ),
 }  # fmt: skip
 
