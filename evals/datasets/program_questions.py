@@ -119,11 +119,16 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # object is the first hop), so later figures of it are not first measurements.
 # ``search`` types each question as a query into a search box ("number of X listeners", "top of the articles linking
 # to X by backlinks", "is Y in X friends list"): frames and relation phrases (:data:`_SEARCH_LEXICON`) written in one
-# sitting after chat's rules and before any question of it was asked; its failures have not been read, so it is blind.
+# sitting after chat's rules and before any question of it was asked. Its first measurement (commit 7dbad97, 3
+# questions per shape, seed 0: citeseer 42/42, last-fm 23/27, wikispeedia 27/27; 92/96 = 95.8 pooled) came before any
+# rule read it; rules were then fitted to its failures, read on other seeds' questions of it ("X friends list with
+# fewest friends", "top of ... by", "top tag among tags of", "most frequent tag", "label breakdown top value"), so
+# later figures of it are not first measurements.
 EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt", "analyst",
                       "context", "chat", "search")
-# The evaluation-only families no rule was written from yet: their figures are first looks.
-BLIND_FAMILIES: tuple[str, ...] = ("search",)
+# The evaluation-only families no rule was written from yet: their figures are first looks (none now: every family's
+# failures have been read; its first look is kept in its note above).
+BLIND_FAMILIES: tuple[str, ...] = ()
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 

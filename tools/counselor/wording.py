@@ -112,6 +112,7 @@ _SET_OPENERS = frozenset({"any", "each", "every", "all", "one"})  # "from any of
 # two words for one link, a few words apart ("clicking a link on X", "referenced by hyperlink from X")
 _ONE_LINK_FILLER = frozenset({"a", "an", "the", "by", "via", "with", "using"})
 _MEMBERS_PRONOUNS = frozenset({"them", "it", "those", "these"})  # "links to them": into the members
+_LEADING = frozenset({"lead", "leads", "go", "goes"})  # "pages that lead to them" (a link word there is a mention)
 _Mention = tuple[int, int, str, bool, "str | None"]  # a link word's (start, stop, root, passive, way round)
 _THAN_ALL = r"\b{}\b[^?.]{{0,80}}?\bthan (?:any|all|every|each)(?: of the| the)? (?:other|others|one else|the rest)\b"
 _MORE_THAN_ALL, _FEWER_THAN_ALL = re.compile(_THAN_ALL.format("more")), re.compile(_THAN_ALL.format("(?:fewer|less)"))
@@ -120,6 +121,7 @@ _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two
 _MODE = re.compile(  # a value's count, not a pick; "which bucket is the biggest": the largest group of one value
     r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b|\b(?:usual|commonest|predominant|prevailing)\b"
     r"|\b(?:bucket|group|segment|bin)s? (?:is|are) (?:the )?(?:biggest|largest)\b"
+    r"|\btop value\b|\b(?:breakdown|distribution)\b[^.?!]{0,30}\btop\b"  # "label breakdown top value"
 )
 # What form a question's answer takes, read off its words (see answer_form)
 _YES_NO_TAIL = re.compile(r"\b(?:or not|yes or no)\W*$")  # "X is in ... or not?", "..., yes or no?"
@@ -134,6 +136,12 @@ _SUPERLATIVE_NUMBER = re.compile(
 )
 # "identify the one of X with the most Y", "the argmax over X of Y", "select the one ranking top by Y", "the item from
 # X with the highest count of Y": a node asked
+# a search query's pick: "X friends list with fewest friends", "top of X tags by tagged artists", "the articles linking
+# to X ranked by backlinks, lowest" (where nothing asks for a number)
+_QUERY_PICK = re.compile(
+    r"\bwith (?:the )?(?:most|fewest|least|highest|lowest|largest|smallest|greatest)\b|(?:^|[.:;!?]\s*)top (?:of|among)\b"
+    r"|\branked by\b[^.?!]{0,60}, (?:lowest|highest|top|bottom)\b"
+)
 _THE_ONE = re.compile(
     r"\bthe (?:single )?one (?:of|among)\b|\barg(?:max|min) over\b|\b(?:select|pick|choose) the (?:single )?one\b"
     r"|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
@@ -145,6 +153,8 @@ _WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")
 _NODE_OFTEN = re.compile(
     r"\b(?:the|which|what)\s+([a-z]+)\s+(?:(?:that|which|who)\s+)?(?:occurs?|appears?|(?:show|come|turn)s?\s+up|is|are)"
     r"\s+(?:the\s+)?most\s+(?:often|frequently|frequent|common|typical|usual)\b"
+    r"|\bmost (?:frequent|frequently occurring)\s+([a-z]+)\b"  # "tags of the artists X plays: most frequent tag"
+    r"|\btop ([a-z]+) among (?:the )?(?:\3|\3s|\3es) of\b"  # "top tag among tags of the artists X plays"
 )
 # the two ways round of one link, not two lists: "adjacent by a citation edge in either direction", "both ways"
 _LINK_BOTH_WAYS = re.compile(r"\b(?:in )?(?:either|both|any|each) (?:direction|directions|way|ways)\b")
@@ -202,6 +212,7 @@ _MEMBER = re.compile(
     r"|\brank(?:s|ed)? (?:them|those|these)\b"  # "rank them by ...: which comes first?"
     r"|(?:^|[.:;!?]\s)\s*rank\b"  # "Rank the papers X cites by citations: who comes out number one?"
     r"|\barg(?:max|min) over\b"  # "the argmax over X of its in-degree": one of X
+    r"|(?:^|[.:;!?]\s)\s*top of\b"  # a search query: "top of the articles linking to X by backlinks"
     r"|\b(?:select|pick|choose) the (?:single )?one\b|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
 )
 # Each member of a list votes for the nodes it links to: the node with the most votes is one they link to; so is the
@@ -458,7 +469,8 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower()) if word not in _FUNCTION_WORDS}
     asks_value = any(word in _PICK_WORDS and _cut(after) in keys for word, after in zip(words, words[1:], strict=False))
     asks_which = _asks_which(lower)
-    if extreme is not None and (asks_which or _THE_ONE.search(lower)) and not _HOW_ASKED.search(lower) and not asks_value:
+    picked = asks_which or _THE_ONE.search(lower) or (_QUERY_PICK.search(lower) and not _HOW_MANY.search(lower))
+    if extreme is not None and picked and not _HOW_ASKED.search(lower) and not asks_value:
         return "pick"
     if asks_which and not _HOW_MANY.search(lower):  # "If you tally the tags ..., which one wins?": not a count
         return "which"
@@ -496,7 +508,7 @@ def often_type(store: GraphStore, text: str) -> str | None:
     name; None where it asks none so."""
     types = _type_words(store)
     for found in _NODE_OFTEN.finditer(text.lower()) if types else ():
-        word = _cut(found.group(1))
+        word = _cut(found.group(1) or found.group(2) or found.group(3))
         if word in types and word not in _feature_words(store):
             return types[word]
     return None
@@ -1195,6 +1207,11 @@ class QuestionWording:
         to, them, *_ = [w for w in self.words[index + 1 : index + 4] if w[2] != "through"] + [(0, 0, "")] * 2
         if to[2] == "to" and them[2] in _MEMBERS_PRONOUNS and not self.question[to[1] : them[0]].strip():
             return "back"  # "rank them by pages that click through to them" (not "to, each once"): into the members
+        clause = [w for _, _, w in self.words[index + 1 : index + 6]]
+        clause = clause[1:] if clause[:1] == ["away"] else clause
+        if clause[:1] in (["that"], ["which"]) and clause[1:2] and clause[1] in _LEADING and clause[2:3] == ["to"]:
+            if clause[3:4] and clause[3] in _MEMBERS_PRONOUNS:
+                return "back"  # "the most pages one click away that lead to them": pages leading into the members
         previous = [w for _, _, w in self.words[max(0, index - 2) : index]]
         if word.endswith("ing") and previous[-1:] and previous[-1] in _SUPERLATIVES:
             return "back"  # "the most citing papers": the papers citing it

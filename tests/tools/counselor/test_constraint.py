@@ -932,7 +932,7 @@ def test_links_out_and_pointing_to_read_their_way_round() -> None:
     ("question", "form"),
     [
         ('Show me the artists tagged "jazz".', "list"),
-        ('Show me the artist with the most listeners.', None),  # one node picked: not a list
+        ('Show me the artist with the most listeners.', "pick"),  # one node picked: not a list
         ('Am I right that "jazz" is among the tags of "Nina Simone"?', "yes/no"),
         ('Would "jazz" be among the tags of "Nina Simone"?', "yes/no"),
         ("Would you tell me how many artists there are?", "number"),
@@ -1561,3 +1561,44 @@ def test_the_artists_a_user_has_on_repeat_are_the_ones_listened_to() -> None:
     )  # fmt: skip
     assert language.complete("Contains[Neighbour[Retrieve[user 2], listened], Retrieve[Miles Davis]]")
     assert not language.complete("Contains[Neighbour[Retrieve[user 2], friend], Retrieve[Miles Davis]]")
+
+
+@pytest.mark.parametrize("verb", ["lead", "go"])
+def test_pages_one_click_away_that_lead_to_the_members_link_into_them(verb: str) -> None:
+    """"which has the most pages one click away that lead to them": the pages linking into each member."""
+    question = f'Of the articles "Moon" mentions with a link, which has the most pages one click away that {verb} to them?'
+    wording = CounselorAction(_moon_pages(), question).wording
+    assert [wording.direction(["links_to", "linked_from"], "Moon", hop, 2) for hop in (0, 1)] == [
+        ["links_to"], ["linked_from"]]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("query", "form"),
+    [
+        ('"user 2" friends list with fewest friends', "pick"),
+        ('the papers citing "ReAct" ranked by incoming citations, lowest', "pick"),
+        ('Top of the papers "ReAct" cites by citations', "pick"),
+        ('number of the papers "ReAct" cites with the most citations', "number"),  # a count still asked
+        ('list of the papers "ReAct" cites', "list"),
+    ],
+)
+def test_a_search_query_picks_with_a_superlative_and_no_question_word(query: str, form: str) -> None:
+    """A query typed into a search box asks for one node without "which": "with fewest friends", "top of ... by",
+    "ranked by ..., lowest"; "top of" picks one of the list's own members."""
+    wording = CounselorAction(_music_graph() if "user" in query else _labelled_papers(), query).wording
+    assert wording.form == form
+    assert wording.member == query.startswith("Top of")
+
+
+@pytest.mark.parametrize(
+    "query", ['Top tag among tags of the artists played by "user 2"', 'Tags of the artists played by "user 2": most frequent tag']
+)
+def test_the_top_or_most_frequent_node_type_among_a_lists_links_is_the_one_reached_most(query: str) -> None:
+    wording = CounselorAction(_music_graph(), query).wording
+    assert wording.asked_type == "tag" and wording.votes and wording.form == "pick" and wording.extreme == "most"
+
+
+def test_a_breakdowns_top_value_is_the_most_common_value() -> None:
+    wording = CounselorAction(_labelled_papers(), '"Graph Counselor" references label breakdown top value').wording
+    assert wording.mode_worded
+    assert not CounselorAction(_labelled_papers(), 'Top of the papers "ReAct" cites by citations').wording.mode_worded
