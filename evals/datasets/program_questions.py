@@ -43,6 +43,7 @@ from graphreason.evals.datasets.programs import (
     TypeSchema,
     schema_of,
 )
+from graphreason.evals.datasets.renamed_graphs import EVALUATION_RENAMINGS
 from graphreason.tools.core.loaders import UNSEEN_GRAPHS
 from graphreason.tools.core.retrieval.lexical import normalise
 
@@ -159,6 +160,32 @@ _LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
         "single": ("the {T} that link to {x}", "the {T} linking to {x}", "the {T} {x} is linked from"),
         "many": ("the {T} that link to any of {x}",),
         "noun": ("incoming links", "links in"),
+    },
+    # the relations of the evaluation-only copies (renamed_graphs.EVALUATION_RENAMINGS): no training graph has them
+    "likes": {
+        "single": ("the {T} {x} likes", "the {T} liked by {x}"),
+        "many": ("the {T} liked by any of {x}", "the {T} that {x} like"),
+        "noun": ("liked items", "likes given"),
+    },
+    "liked_by": {
+        "single": ("the {T} who like {x}", "the {T} that {x} is liked by"),
+        "many": ("the {T} who like any of {x}",),
+        "noun": ("likes", "fans"),
+    },
+    "has_tag": {
+        "single": ("the {T} {x} has", "the {T} on {x}", "the {T} {x} is tagged with"),
+        "many": ("the {T} on any of {x}",),
+        "noun": ("tags",),
+    },
+    "tag_on": {
+        "single": ("the {T} tagged {x}", "the {T} that carry the tag {x}"),
+        "many": ("the {T} tagged with any of {x}",),
+        "noun": ("tagged items",),
+    },
+    "follows": {
+        "single": ("the {T} {x} follows", "the {T} following {x}"),
+        "many": ("the {T} any of {x} follow",),
+        "noun": ("follows", "followed users"),
     },
     "rated": {
         "single": ("the {T} {x} rated", "the {T} rated by {x}", "the {T} that {x} has rated"),
@@ -1535,16 +1562,17 @@ class _Sampler:
 
 
 def check_trainable(graph_name: str) -> None:
-    """Refuse to build training data from an unseen graph (:data:`UNSEEN_GRAPHS`): they are for evaluation only.
+    """Refuse to build training data from an unseen graph (:data:`UNSEEN_GRAPHS`) or an evaluation-only copy of one
+    (``EVALUATION_RENAMINGS``): they are for evaluation only.
 
     ``graph_name`` is a graph's name or a path to one: a path is refused when any of its parts, or its
-    file's stem, names an unseen graph (``data/last-fm/graph.json``).
+    file's stem, names an unseen graph or such a copy (``data/last-fm/graph.json``).
     """
     parts = {part.lower() for part in PurePath(graph_name.strip()).parts} | {PurePath(graph_name.strip()).stem.lower()}
-    if parts & UNSEEN_GRAPHS:
+    if parts & (UNSEEN_GRAPHS | set(EVALUATION_RENAMINGS)):
         raise ValueError(
             f"{graph_name!r} is an unseen graph: it is for evaluation only, never for training data "
-            f"(unseen: {', '.join(sorted(UNSEEN_GRAPHS))})"
+            f"(unseen: {', '.join(sorted(UNSEEN_GRAPHS | set(EVALUATION_RENAMINGS)))})"
         )
 
 

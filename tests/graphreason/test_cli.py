@@ -313,3 +313,30 @@ def test_the_embedded_counselor_says_what_to_expect_and_its_budget() -> None:
     free = embedded_note(CounselorContext(grammar=False, tuned_reasoner=False))
     assert "Without the call grammar" in free and "expect no answer" in free
     assert embedded_note(CounselorContext(reasoner_model="openai:gpt-4o-mini")) == ""
+
+
+
+def test_eval_reads_a_renamed_copy_by_name_written_under_the_cache(tmp_path: Path, capsys, monkeypatch):
+    """``--graph last-fm-items``: the evaluation copy is written under the cache and its questions asked over it."""
+    from graphreason.evals.datasets import renamed_graphs
+    from tests.evals.datasets.test_renamed_graphs import _tiny_lastfm
+
+    real = renamed_graphs.renamed_store
+    monkeypatch.setattr(renamed_graphs, "renamed_store", lambda name: real(name, _tiny_lastfm()))
+    monkeypatch.setenv("GRAPHREASON_CACHE", str(tmp_path / "cache"))
+    asked = []
+
+    def fake_solve(question, context):
+        asked.append((question, context.graph))
+        return {"answer": "0", "first_answer": "0", "accepted": True, "usage": {"llm_calls": 1}, "trials": []}
+
+    import graphreason.workflows.counselor
+
+    monkeypatch.setattr(graphreason.workflows.counselor, "solve", fake_solve)
+    args = ["eval", "counselor", "--dataset", "programs", "--graph", "last-fm-items", "--n-per-template", "1",
+            "--modes", "counselor", "--embedding", "hash", "--out", str(tmp_path / "run"), "--no-progress",
+            "--model", "scripted:unused.json"]  # fmt: skip
+    assert main(args) == 0
+    copy = tmp_path / "cache" / "renamed-graphs" / "last-fm" / "last-fm-items" / "graph.json"
+    assert copy.is_file() and asked and {graph for _, graph in asked} == {str(copy)}
+    assert any(word in question for question, _ in asked for word in ("liked by", "follow", "tagged"))  # its relations

@@ -69,7 +69,8 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
     ec.add_argument(
         "--graph",
         default=None,
-        help="graph name or graph.json path (overrides the graph named by each question; "
+        help="graph name, graph.json path or renamed copy (last-fm-items: Last.fm as items, users and tags, for "
+        "evaluation only; written once under the cache) (overrides the graph named by each question; "
         "required with --path when the questions do not name their graph)",
     )
     ec.add_argument(
@@ -370,6 +371,16 @@ def _load_graph_first(context: Any) -> None:
     get_graph_functions(context.graph, context.embedding_model, context.retrieval)
 
 
+def _renamed_graph(args: argparse.Namespace) -> None:
+    """``--graph last-fm-items``: a renamed copy (``evals/datasets/renamed_graphs.py``) is written once under the
+    cache and read from there; any other graph spec is kept."""
+    if getattr(args, "graph", None):
+        from graphreason.evals.datasets.renamed_graphs import renamed_graph_spec
+        from graphreason.settings import cache_dir
+
+        args.graph = renamed_graph_spec(args.graph, cache_dir("renamed-graphs"))
+
+
 def _lenient_graph(args: argparse.Namespace) -> None:
     """``--lenient-graph``: the loader reads the setting from the environment, as a server would."""
     if getattr(args, "lenient_graph", False):
@@ -413,6 +424,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     """``graphreason run counselor``: stream the trace, then print the answer."""
     from graphreason.workflows.counselor import stream_solve
 
+    _renamed_graph(args)
     _lenient_graph(args)
     context = counselor_context(args)
     note = embedded_note(context)
@@ -441,6 +453,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if args.dataset is None and args.path is None:
         args.dataset = "generated"
+    _renamed_graph(args)
     _lenient_graph(args)
     context = counselor_context(args)
     note = embedded_note(context)
