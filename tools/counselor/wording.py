@@ -192,7 +192,7 @@ _DISTINCT = re.compile(
 # Words for a link that share no stem with its relation's label, and the words they stand for (stemmed as the
 # question's are): "the fans of X", "X plays" are listeners; "labels" are tags; a "buddy" is a friend. English.
 _STEM_SYNONYMS = {
-    "fan": ("listen",), "fans": ("listen",), "play": ("listen",), "plays": ("listen",), "playe": ("listen",),
+    "fan": ("listen", "liked", "likes"), "fans": ("listen", "liked", "likes"), "play": ("listen",), "plays": ("listen",), "playe": ("listen",),
     "playi": ("listen",), "hear": ("listen",), "heard": ("listen",), "label": ("tag", "tags", "tagged"),
     "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",), "befri": ("friend",),
     # "X streams", "X's audience", "X's playlists", "filed under", "X sends traffic to", "the pages X mentions",
@@ -213,6 +213,8 @@ _MEMBER = re.compile(
     r"|(?:^|[.:;!?]\s)\s*rank\b"  # "Rank the papers X cites by citations: who comes out number one?"
     r"|\barg(?:max|min) over\b"  # "the argmax over X of its in-degree": one of X
     r"|(?:^|[.:;!?]\s)\s*top of\b"  # a search query: "top of the articles linking to X by backlinks"
+    r"|^[^?]*\bwith (?:the )?(?:most|fewest|least)\b[^?]*$"  # and "the items tagged X with most fans" (no "?")
+    r"|\branked by\b"  # "the articles linking to X ranked by backlinks, lowest"
     r"|\b(?:select|pick|choose) the (?:single )?one\b|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
 )
 # Each member of a list votes for the nodes it links to: the node with the most votes is one they link to; so is the
@@ -643,6 +645,8 @@ def spelled_places(
     for name in names:
         read = linked if name in link_names else asked
         cut = [_cut(word) for word in _WORD.findall(name.lower().replace("_", " "))]
+        if name in link_names and len(cut) > 1 and cut[0] in _AUXILIARIES:  # ``has_tag``: "the tags on X", "most tags"
+            cut = cut[1:]
         width = len(cut)
         places += [(i, i + width, name) for i in range(len(read) - width + 1) if width and read[i : i + width] == cut]
     return [
@@ -652,6 +656,8 @@ def spelled_places(
 
 
 _RELATION_LINKS = frozenset({"to", "of", "by", "from", "with", "in", "on"})  # the words of a relation that name no link
+# a relation name's leading verb that says nothing of the link (``has_tag``, ``is_a``): its other words name it
+_AUXILIARIES = frozenset({"has", "hav", "is", "are", "was"})  # as _cut cuts them
 _LINK_FILLER_STEMS = frozenset({"from", "with", "into", "onto", "the", "and"})
 _LINK_TARGET_WORDS = frozenset({"to", "from", "on", "into", "in", "at", "towards", "toward"})
 _LINK_ROOTS = frozenset({"link", "cite"})

@@ -1584,10 +1584,10 @@ def test_pages_one_click_away_that_lead_to_the_members_link_into_them(verb: str)
 )
 def test_a_search_query_picks_with_a_superlative_and_no_question_word(query: str, form: str) -> None:
     """A query typed into a search box asks for one node without "which": "with fewest friends", "top of ... by",
-    "ranked by ..., lowest"; "top of" picks one of the list's own members."""
+    "ranked by ..., lowest"; each picks one of the list's own members."""
     wording = CounselorAction(_music_graph() if "user" in query else _labelled_papers(), query).wording
     assert wording.form == form
-    assert wording.member == query.startswith("Top of")
+    assert wording.member or form != "pick"  # one of the list's own members, not a node they link to
 
 
 @pytest.mark.parametrize(
@@ -1602,3 +1602,38 @@ def test_a_breakdowns_top_value_is_the_most_common_value() -> None:
     wording = CounselorAction(_labelled_papers(), '"Graph Counselor" references label breakdown top value').wording
     assert wording.mode_worded
     assert not CounselorAction(_labelled_papers(), 'Top of the papers "ReAct" cites by citations').wording.mode_worded
+
+
+def _items_graph() -> GraphStore:
+    """Items liked by users and carrying tags, under relation names of a schema of its own (``has_tag``, ``tag_on``,
+    ``likes``, ``liked_by``)."""
+    store = GraphStore("items", directed=True, text_keys={"item": "name", "user": "name", "tag": "name"})
+    for node, kind, name in (("i1", "item", "Lamp"), ("i2", "item", "Desk"), ("u1", "user", "user 1"),
+                             ("t1", "tag", "wood")):  # fmt: skip
+        store.add_node(node, kind, {"name": name})
+    for item in ("i1", "i2"):
+        store.add_edge("u1", item, "likes", reverse_relation="liked_by")
+        store.add_edge(item, "t1", "has_tag", reverse_relation="tag_on")
+    return store
+
+
+@pytest.mark.parametrize(
+    ("question", "right", "wrong"),
+    [
+        ('Of the items "user 1" likes, which has the most tags?', "has_tag", "liked_by"),
+        ('Which of the items tagged "wood" has the most fans?', "liked_by", "has_tag"),
+    ],
+)
+def test_a_relation_named_with_a_leading_has_and_fans_of_a_liked_item(question: str, right: str, wrong: str) -> None:
+    """``has_tag`` is written by "tags" alone (its leading "has" says nothing of the link); an item's "fans" are the
+    users who like it."""
+    store = _items_graph()
+    first = "Retrieve[user 1], likes" if "user 1" in question else "Retrieve[wood], tag_on"
+    language = CounselorAction(store, question, skeleton=parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"))
+    assert language.complete(f"Feature[MaxDegree[Neighbour[{first}], {right}], name]")
+    assert not language.complete(f"Feature[MaxDegree[Neighbour[{first}], {wrong}], name]")
+
+
+def test_a_search_query_for_the_one_with_most_is_about_the_lists_own_members() -> None:
+    wording = CounselorAction(_items_graph(), 'The items tagged "wood" with most fans').wording
+    assert wording.form == "pick" and wording.member
