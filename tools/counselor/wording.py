@@ -625,14 +625,20 @@ def spelled_names(question: str, names: Sequence[str], nodes: Sequence[str] = ()
 
 
 def spelled_places(
-    question: str, names: Sequence[str], nodes: Sequence[str] = (), links: Sequence[str] = ()
+    question: str,
+    names: Sequence[str],
+    nodes: Sequence[str] = (),
+    links: Sequence[str] = (),
+    nested: list[tuple[int, int, str]] | None = None,
 ) -> list[tuple[int, int, str]]:
     """Where ``question`` writes out whole one of ``names`` (relations and features): ``(first word, last word + 1,
     name)`` by word index (the question's words as ``_WORD`` splits them). Each of the name's words, in
     order and next to each other (``member_meronym``: "member meronym links"; words compared by :func:`_cut`,
     "genres" for ``genre``). A name written only inside a longer one ("part of" in
     "part of speech"), inside one of the ``nodes`` named, or just before one ("the paper titled X"), does not
-    count; except that one of ``links`` (relations) counts just before a name too ("the artists tagged X")."""
+    count; except that one of ``links`` (relations) counts just before a name too ("the artists tagged X"). The places
+    left out for standing inside a longer one are added to ``nested``, where given ("tags" of ``has_tag`` inside the
+    "tags on" of ``tag_on``)."""
     lower = question.lower()
     spans = [(m.start(), m.end()) for node in nodes if node for m in re.finditer(re.escape(node.lower()), lower)]
     starts = {start for start, _ in spans}
@@ -649,10 +655,12 @@ def spelled_places(
             cut = cut[1:]
         width = len(cut)
         places += [(i, i + width, name) for i in range(len(read) - width + 1) if width and read[i : i + width] == cut]
-    return [
-        (start, stop, name) for start, stop, name in places
-        if not any(a <= start and stop <= b and b - a > stop - start for a, b, _ in places)
-    ]  # fmt: skip
+    inside = [
+        any(a <= start and stop <= b and b - a > stop - start for a, b, _ in places) for start, stop, _ in places
+    ]
+    if nested is not None:
+        nested += [place for place, dropped in zip(places, inside, strict=True) if dropped]
+    return [place for place, dropped in zip(places, inside, strict=True) if not dropped]
 
 
 _RELATION_LINKS = frozenset({"to", "of", "by", "from", "with", "in", "on"})  # the words of a relation that name no link
@@ -856,7 +864,9 @@ class QuestionWording:
         self.form = answer_form(self.search_sources[0], self.extreme, features)  # yes/no, pick, number, or None
         self.values = written_values(store, self.search_sources[0])  # the feature values it writes
         # the relations and features the question writes out whole ("member meronym", "part of speech")
-        self.spelled_at = spelled_places(question, [*relations, *features], self.names, relations)
+        self.relation_names = frozenset(relations)
+        self.nested_at: list[tuple[int, int, str]] = []  # the ones written inside a longer one's words
+        self.spelled_at = spelled_places(question, [*relations, *features], self.names, relations, self.nested_at)
         self.spelled_at += synonym_places(question, relations, self.names, self.spelled_at)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
         self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
@@ -962,6 +972,10 @@ class QuestionWording:
         for a, b, relation in self.spelled_at:
             rooted = [other for other in valid if _root(other) == _root(relation)]  # not one of rated_1_by ... rated_5_by
             here = [relation] if relation in valid else [*self.voice_partners(relation) & set(rooted)] if len(rooted) == 1 else []
+            # none valid here: a relation written inside its words that is ("the tags on any of the items": the
+            # "tags" of ``has_tag`` inside the "tags on" of ``tag_on``, which an item does not have)
+            if not here and relation in self.relation_names:
+                here = [other for c, d, other in self.nested_at if a <= c and d <= b and other in valid][:1]
             if here and (a, b) not in seen:  # one mention a place, though it stands for both voices
                 places.append((a, b, here[0]))
                 seen.add((a, b))

@@ -1637,3 +1637,14 @@ def test_a_relation_named_with_a_leading_has_and_fans_of_a_liked_item(question: 
 def test_a_search_query_for_the_one_with_most_is_about_the_lists_own_members() -> None:
     wording = CounselorAction(_items_graph(), 'The items tagged "wood" with most fans').wording
     assert wording.form == "pick" and wording.member
+
+
+def test_a_relation_written_inside_another_ones_words_takes_the_hop_the_other_cannot() -> None:
+    """"the tags on any of the items X likes": "tags on" writes ``tag_on``, which an item does not have, and inside it
+    "tags" writes ``has_tag``, which it does: the second hop takes ``has_tag``."""
+    language = CounselorAction(
+        _items_graph(), 'Count the tags on any of the items "user 1" likes, each once.',
+        skeleton=parse_skeleton("Count[Neighbour[Neighbour[_]]]"),
+    )  # fmt: skip
+    assert language.wording.nested_at and language.complete("Count[Neighbour[Neighbour[Retrieve[user 1], likes], has_tag]]")
+    assert not language.complete("Count[Neighbour[Neighbour[Retrieve[user 1], likes], liked_by]]")
