@@ -1537,6 +1537,11 @@ def test_getting_to_a_page_from_another_walks_a_link_out_of_it() -> None:
         ('How many articles can you reach from "Moon"?', "links_to", "linked_from"),
     ))  # fmt: skip
     assert CounselorAction(_moon_pages(), 'Do you get the number of articles "Moon" links to?').wording.link_mentions == 1
+    both = ["links_to", "linked_from"]
+    for question, first in (('Which of the articles you get to from "Moon" has the most backlinks?', "links_to"),
+                            ('Which of the articles you can get to "Moon" from has the most backlinks?', "linked_from")):
+        wording = CounselorAction(_moon_pages(), question).wording  # "get to" is a mention: two hops, two mentions
+        assert [wording.direction(both, "Moon", hop, 2) for hop in (0, 1)] == [[first], ["linked_from"]], question
 
 
 @pytest.mark.parametrize(
