@@ -126,10 +126,13 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # fewest friends", "top of ... by", "top tag among tags of", "most frequent tag", "label breakdown top value"), so
 # later figures of it are not first measurements.
 EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt", "analyst",
-                      "context", "chat", "search")
-# The evaluation-only families no rule was written from yet: their figures are first looks (none now: every family's
-# failures have been read; its first look is kept in its note above).
-BLIND_FAMILIES: tuple[str, ...] = ()
+                      "context", "chat", "search", "email")
+# ``email`` asks as a polite request in a message, with a greeting and a sign-off ("Dear team, I need to know how many
+# ... there are. Many thanks.", "Hi, could you check whether Y is among ...? Best."): frames and relation phrases
+# (:data:`_EMAIL_LEXICON`) written in one sitting after last-fm-items' rules and before any question of it was asked;
+# its failures have not been read, so it is blind.
+# The evaluation-only families no rule was written from yet: their figures are first looks.
+BLIND_FAMILIES: tuple[str, ...] = ("email",)
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -799,12 +802,68 @@ _SEARCH_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Relation phrases only the ``email`` family uses: how someone writing a polite request names an edge ("the papers
+# referenced by X", "the tags attached to X", "the articles containing a link to X"); written with its frames.
+_EMAIL_LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "cites": {
+        "single": ("the {T} referenced by {x}", "the {T} that {x} cites in its bibliography"),
+        "many": ("the {T} referenced by any of {x}",),
+        "noun": ("references",),
+    },
+    "cited_by": {
+        "single": ("the {T} that reference {x}", "the {T} citing {x}"),
+        "many": ("the {T} that reference any of {x}",),
+        "noun": ("citations received",),
+    },
+    "linked": {
+        "single": ("the {T} connected to {x} through a citation", "the {T} sharing a citation link with {x}"),
+        "many": ("the {T} connected through a citation to any of {x}",),
+        "noun": ("citation connections",),
+    },
+    "listened_by": {
+        "single": ("the {T} who have listened to {x}", "the listeners of {x}"),
+        "many": ("the {T} who have listened to any of {x}",),
+        "noun": ("listeners",),
+    },
+    "listened": {
+        "single": ("the {T} that {x} has listened to", "the {T} in the listening history of {x}"),
+        "many": ("the {T} that any of {x} have listened to",),
+        "noun": ("artists listened to",),
+    },
+    "tagged": {
+        "single": ("the {T} attached to {x}", "the {T} applied to {x}"),
+        "many": ("the {T} attached to any of {x}",),
+        "noun": ("tags attached",),
+    },
+    "tag_of": {
+        "single": ("the {T} labelled with the tag {x}", "the {T} carrying the tag {x}"),
+        "many": ("the {T} labelled with any of {x}",),
+        "noun": ("artists labelled",),
+    },
+    "friend": {
+        "single": ("the friends of {x}", "the {T} in {x}'s friend list"),
+        "many": ("the friends of any of {x}",),
+        "noun": ("friends",),
+    },
+    "links_to": {
+        "single": ("the {T} that {x} links out to", "the {T} linked from the page {x}"),
+        "many": ("the {T} linked from any of {x}",),
+        "noun": ("outgoing links",),
+    },
+    "linked_from": {
+        "single": ("the {T} containing a link to {x}", "the {T} that link to {x}"),
+        "many": ("the {T} containing a link to any of {x}",),
+        "noun": ("incoming links",),
+    },
+}
+
 # The families that phrase relations their own way: a question of one of them takes its relation phrases
 # from the family's lexicon where it has an entry, from :data:`_LEXICON` otherwise.
 OWN_LEXICONS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "fresh": _FRESH_LEXICON, "kgqa": _KGQA_LEXICON, "walk": _WALK_LEXICON, "learner": _LEARNER_LEXICON,
     "quiz": _QUIZ_LEXICON, "prompt": _PROMPT_LEXICON, "analyst": _ANALYST_LEXICON,
     "context": _CONTEXT_LEXICON, "chat": _CHAT_LEXICON, "search": _SEARCH_LEXICON,
+    "email": _EMAIL_LEXICON,
 }
 
 
@@ -888,6 +947,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "{s} - {key}??"),
         ("search", "{key} of {s}"),
         ("search", "{s} {key}"),
+        ("email", "Hello, I am updating our records. Could you tell me the {key} of {s}? Thank you."),
+        ("email", "Hi there, one detail please: what {key} does {s} have? Best regards."),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -918,6 +979,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "quick q: # of {set}?"),
         ("search", "number of {set}"),
         ("search", "{set} count"),
+        ("email", "Dear team, I need to know how many {set} there are. Many thanks."),
+        ("email", "Hi, could you count {set} for me? Kind regards."),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -948,6 +1011,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "who or what r {set}? names pls"),
         ("search", "list of {set}"),
         ("search", "{set} names"),
+        ("email", "Hello, could you send me the list of {set}? Thanks in advance."),
+        ("email", "Dear support, please list {set} in your reply. Best."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -978,6 +1043,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "count {set} w/o dupes pls"),
         ("search", "{set}: distinct count"),
         ("search", "count of {set} without duplicates"),
+        ("email", "Hi, I would like the number of distinct items among {set}, each counted once. Thanks."),
+        ("email", "Hello, how many different ones are {set}, without counting any twice? Cheers."),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -1010,6 +1077,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "out of {set} who's got the most {noun}?"),
         ("search", "{set} with most {noun}"),
         ("search", "top of {set} by {noun}"),
+        ("email", "Dear team, of {set}, which one has the most {noun}? Thank you."),
+        ("email", "Hi, I am trying to find the one among {set} with the greatest number of {noun}. Can you help? Thanks."),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -1042,6 +1111,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "out of {set} who's got the fewest {noun}?"),
         ("search", "{set} with fewest {noun}"),
         ("search", "{set} ranked by {noun}, lowest"),
+        ("email", "Hello, which of {set} has the fewest {noun}? Regards."),
+        ("email", "Hi team, please identify the one among {set} with the smallest number of {noun}. Thanks a lot."),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -1072,6 +1143,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "whats the {key} most of {set} have"),
         ("search", "most frequent {key} in {set}"),
         ("search", "{set} {key} breakdown top value"),
+        ("email", "Dear colleagues, what is the most common {key} among {set}? Thanks."),
+        ("email", "Hi, among {set}, which {key} occurs most often? Best wishes."),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -1103,6 +1176,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "if u pool the {noun} of {set}, which {t} comes up most?"),
         ("search", "{noun} of {set}: most frequent {t}"),
         ("search", "top {t} among {noun} of {set}"),
+        ("email", "Hello, looking at the {noun} of {set}, which {t} appears most often? Thank you."),
+        ("email", "Hi, across the {noun} of {set}, could you tell me the {t} that comes up the most? Regards."),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -1135,6 +1210,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "# of {set} w/ {key} {value}?"),
         ("search", "number of {set} with {key} {value}"),
         ("search", "{set} where {key} = {value}, count"),
+        ("email", "Hi, how many of {set} have {key} {value}? Thanks."),
+        ("email", "Dear team, please count the ones among {set} whose {key} is {value}. Kind regards."),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -1167,6 +1244,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "# of {set} w/ {s}'s {key}?"),
         ("search", "number of {set} with same {key} as {s}"),
         ("search", "{set} matching {s} on {key}, count"),
+        ("email", "Hello, how many of {set} share the {key} of {s}? Thanks in advance."),
+        ("email", "Hi, I need the number of {set} whose {key} is the same as that of {s}. Best."),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -1199,6 +1278,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "# of {set} w/o {s}'s {key}?"),
         ("search", "number of {set} with {key} other than {s}'s"),
         ("search", "{set} not sharing {s}'s {key}, count"),
+        ("email", "Hello, how many of {set} have a {key} different from that of {s}? Thanks."),
+        ("email", "Hi team, please count {set} whose {key} does not match the {key} of {s}. Regards."),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -1230,6 +1311,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "overlap btwn {set} and {set2}? just the #"),
         ("search", "overlap of {set} and {set2}, count"),
         ("search", "number of common items in {set} and {set2}"),
+        ("email", "Hi, how many items are in both {set} and {set2}? Thank you."),
+        ("email", "Dear support, could you count what {set} and {set2} have in common? Best regards."),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -1262,6 +1345,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "{set} + {set2} together, how many w/o dupes?"),
         ("search", "{set} plus {set2}, distinct count"),
         ("search", "size of union of {set} and {set2}"),
+        ("email", "Hello, how many distinct items are in {set} or in {set2}? Thanks."),
+        ("email", "Hi, please count {set} and {set2} together, each item once. Kind regards."),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -1292,6 +1377,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "{s2} in {set}? y/n"),
         ("search", "{s2} among {set}?"),
         ("search", "is {s2} in {set}"),
+        ("email", "Hi, is {s2} one of {set}? Thanks."),
+        ("email", "Dear team, could you check whether {s2} is among {set}? Best."),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -1324,6 +1411,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("chat", "any of {set} w/ {key} {value}? y/n"),
         ("search", "any of {set} with {key} {value}?"),
         ("search", "{set} with {key} {value}: any?"),
+        ("email", "Hello, do any of {set} have {key} {value}? Thank you."),
+        ("email", "Hi, I wonder if there is any item among {set} with {key} {value}. Could you confirm? Regards."),
     ),
 }  # fmt: skip
 
