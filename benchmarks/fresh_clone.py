@@ -81,7 +81,7 @@ def main() -> None:
             figures[label] = seconds
             figures[label[: -len("_s")] + "_ok"] = code == 0
     print(figures)
-    write_result(f"fresh_clone-{commit}", figures)
+    write_result(f"fresh_clone-{commit}", figures, measured=commit)  # the clone's commit, whatever HEAD is by now
     shutil.rmtree(cache, ignore_errors=True)
 
 

@@ -50,14 +50,17 @@ def machine() -> dict[str, Any]:
     }
 
 
-def write_result(name: str, figures: dict[str, Any]) -> Path:
-    """Write ``figures`` with their provenance to ``benchmarks/results/<name>.json``; returns the path."""
+def write_result(name: str, figures: dict[str, Any], measured: str | None = None) -> Path:
+    """Write ``figures`` with their provenance to ``benchmarks/results/<name>.json``; returns the path.
+
+    ``measured``: the commit the figures were measured on where that is not this checkout as it is at the end (a
+    clone of a committed HEAD taken at the start, which has no uncommitted changes whatever this tree has since)."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     record = {
         "benchmark": name,
         "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "commit": _git("rev-parse", "--short", "HEAD"),
-        "uncommitted_changes": bool(_git("status", "--porcelain", "--untracked-files=no")),
+        "commit": measured or _git("rev-parse", "--short", "HEAD"),
+        "uncommitted_changes": False if measured else bool(_git("status", "--porcelain", "--untracked-files=no")),
         "machine": machine(),
         "load_average_at_start": [round(x, 2) for x in _LOAD_AT_START],
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
