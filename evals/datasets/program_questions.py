@@ -129,8 +129,9 @@ EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "lea
                       "context", "chat", "search", "email")
 # ``email`` asks as a polite request in a message, with a greeting and a sign-off ("Dear team, I need to know how many
 # ... there are. Many thanks.", "Hi, could you check whether Y is among ...? Best."): frames and relation phrases
-# (:data:`_EMAIL_LEXICON`) written in one sitting after last-fm-items' rules and before any question of it was asked;
-# its failures have not been read, so it is blind.
+# (:data:`_EMAIL_LEXICON`) written in one sitting after last-fm-items' rules and before any question of it was asked.
+# Its first measurement (commit abcb3d3, 3 questions per shape, seed 0: citeseer 42/42, last-fm 26/27, wikispeedia
+# 25/27; 93/96 = 96.9 pooled) came before any rule read it; its failures have not been read since, so it is still blind.
 # The evaluation-only families no rule was written from yet: their figures are first looks.
 BLIND_FAMILIES: tuple[str, ...] = ("email",)
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES

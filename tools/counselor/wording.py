@@ -134,14 +134,14 @@ _ASKING_AFTER = frozenset("of one among has have would is was".split())  # "whic
 _SUPERLATIVE_NUMBER = re.compile(
     r"\b(?:most|fewest|least|greatest|highest|lowest|smallest|largest|biggest) (?:number|count|total|amount|quantity) of\b"
 )
-# "identify the one of X with the most Y", "the argmax over X of Y", "select the one ranking top by Y", "the item from
-# X with the highest count of Y": a node asked
 # a search query's pick: "X friends list with fewest friends", "top of X tags by tagged artists", "the articles linking
 # to X ranked by backlinks, lowest" (where nothing asks for a number)
 _QUERY_PICK = re.compile(
     r"\bwith (?:the )?(?:most|fewest|least|highest|lowest|largest|smallest|greatest)\b|(?:^|[.:;!?]\s*)top (?:of|among)\b"
     r"|\branked by\b[^.?!]{0,60}, (?:lowest|highest|top|bottom)\b"
 )
+# "identify the one of X with the most Y", "the argmax over X of Y", "select the one ranking top by Y", "the item from
+# X with the highest count of Y": a node asked
 _THE_ONE = re.compile(
     r"\bthe (?:single )?one (?:of|among)\b|\barg(?:max|min) over\b|\b(?:select|pick|choose) the (?:single )?one\b"
     r"|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
@@ -192,8 +192,8 @@ _DISTINCT = re.compile(
 # Words for a link that share no stem with its relation's label, and the words they stand for (stemmed as the
 # question's are): "the fans of X", "X plays" are listeners; "labels" are tags; a "buddy" is a friend. English.
 _STEM_SYNONYMS = {
-    "fan": ("listen", "liked", "likes"), "fans": ("listen", "liked", "likes"), "play": ("listen",), "plays": ("listen",), "playe": ("listen",),
-    "playi": ("listen",), "hear": ("listen",), "heard": ("listen",), "label": ("tag", "tags", "tagged"),
+    "fan": ("listen", "liked", "likes"), "fans": ("listen", "liked", "likes"),  # an item's fans like it too
+    "play": ("listen",), "plays": ("listen",), "playe": ("listen",), "playi": ("listen",), "hear": ("listen",), "heard": ("listen",), "label": ("tag", "tags", "tagged"),
     "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",), "befri": ("friend",),
     # "X streams", "X's audience", "X's playlists", "filed under", "X sends traffic to", "the pages X mentions",
     # "X's connections", "X's network", "X's pals"
@@ -707,7 +707,7 @@ def link_mentions(text: str, relations: Sequence[str]) -> int:
     for index, (_, word) in enumerate(at):
         stem = word[:5]
         stands_for = _standing_for(stem)
-        own = _reach_root([w for _, w in at[index : index + 2]], 0)
+        own = _reach_root(word, at[index + 1][1] if index + 1 < len(at) else None)
         part = compound_part(word)
         if (
             stem in stems
@@ -820,12 +820,10 @@ def _word_root(word: str) -> str:
     return word[:4] if len(word) >= 4 else ""
 
 
-def _reach_root(words: Sequence[str], index: int) -> str:
-    """The root of the question word at ``index`` of ``words`` as :func:`_word_root` cuts it, except that "get" (in any
-    form) followed by "to" has a root of its own, a word for a link ("the articles you get to from X")."""
-    if words[index] in _GETTING and words[index + 1 : index + 2] == ["to"]:
-        return _GET_TO
-    return _word_root(words[index])
+def _reach_root(word: str, following: str | None) -> str:
+    """A question ``word``'s root as :func:`_word_root` cuts it, except that "get" (in any form) with "to"
+    ``following`` it has a root of its own, a word for a link ("the articles you get to from X")."""
+    return _GET_TO if word in _GETTING and following == "to" else _word_root(word)
 
 
 def _is_backward(relation: str) -> bool:
@@ -1089,7 +1087,7 @@ class QuestionWording:
         found: list[tuple[int, _Mention]] = []
         markers: set[int] = set()  # where words with their way written on them stand ("in-neighbours")
         for index, (start, stop, word) in enumerate(self.words):
-            own = _reach_root([w for _, _, w in self.words[index : index + 2]], 0)
+            own = _reach_root(word, self.words[index + 1][2] if index + 1 < len(self.words) else None)
             part = compound_part(word)
             if own not in wanted and part is not None and _word_root(part) in wanted:  # "hyperlinks to X"
                 own = _word_root(part)
@@ -1254,7 +1252,7 @@ class QuestionWording:
         """Whether the word at ``index`` mentions a link of one of ``roots``, by its own root or a word for it."""
         if index >= len(self.words):
             return False
-        own = _reach_root([w for _, _, w in self.words[index : index + 2]], 0)
+        own = _reach_root(self.words[index][2], self.words[index + 1][2] if index + 1 < len(self.words) else None)
         return own in roots or any(root in roots for root in _ROOT_SYNONYMS.get(own, ()))
 
     def _noun_follows(self, index: int) -> bool:
