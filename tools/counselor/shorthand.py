@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from graphreason.tools.counselor.wording import _QUOTED  # a quoted name, as the question's reading finds it
+
 # shorthand -> the words it stands for; whole tokens, any case ("U" opens a sentence as "You")
 SHORTHAND: dict[str, str] = {
     "u": "you", "ur": "your", "r": "are", "ppl": "people", "pls": "please", "plz": "please", "thx": "thanks",
@@ -38,14 +40,12 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:has|have|had|having) on repeat\b", re.IGNORECASE), "listened to"),
     (re.compile(r"\b(?:is|are|was|were) on repeat\b", re.IGNORECASE), "is listened to"),
 )
-_QUOTED = re.compile(r'"[^"\n]{1,200}"|\u201c[^\u201d\n]{1,200}\u201d')
 
 
 def spelled_out(question: str, names: Sequence[str] = ()) -> str:
     """``question`` with its chat shorthand (:data:`SHORTHAND`) spelled out and its :data:`IDIOMS` written plainly,
-    outside its quoted names and each of
-    ``names`` (the node names it holds unquoted), which are kept as written. A question with none is returned
-    unchanged, so spelling out twice changes nothing more."""
+    outside its quoted names and each of ``names`` (the node names it holds unquoted), which are kept as written. A
+    question with none is returned unchanged, so spelling out twice changes nothing more."""
     kept = [(m.start(), m.end()) for m in _QUOTED.finditer(question)]
     for name in sorted((name for name in names if name), key=len, reverse=True):
         for m in re.finditer(re.escape(name), question):
