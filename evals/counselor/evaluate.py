@@ -79,11 +79,13 @@ def load_eval_items(
     seed: int = 0,
     families: Sequence[str] | None = None,
     bare_names: bool = False,
+    shapes: Sequence[str] | None = None,
 ) -> list[Any]:
     """The question items of a run, from a dataset name and/or a file or folder.
 
     ``families`` (programs only) asks only those wording families: a leave-one-wording-family-out
     validation of an adapter trained without one. ``bare_names`` (programs only) writes names without quotes.
+    ``shapes`` (programs only) asks only those program shapes, ``n_per_template`` of each.
     """
     if dataset not in (None, *DATASETS):
         raise EvalConfigError(
@@ -93,6 +95,8 @@ def load_eval_items(
         raise EvalConfigError("wording families are chosen among question programs: use them with --dataset programs")
     if bare_names and (dataset != "programs" or path):
         raise EvalConfigError("bare names are a way to word question programs: use them with --dataset programs")
+    if shapes and (dataset != "programs" or path):
+        raise EvalConfigError("shapes are chosen among question programs: use them with --dataset programs")
     if dataset == "grbench":
         if not graph or not Path(graph).is_file():
             where = f" ({graph} is not a file)" if graph else ""
@@ -109,14 +113,18 @@ def load_eval_items(
         from graphreason.evals.datasets.program_questions import SHAPES, program_questions, wording_families
         from graphreason.tools.core.loaders import load_graph
 
+        unknown = [shape for shape in shapes or () if shape not in SHAPES]
+        if unknown:
+            raise EvalConfigError(f"unknown shape(s) {', '.join(unknown)}; choose from {', '.join(SHAPES)}")
         try:
             wording_families(families)  # before a graph loads
         except KeyError as error:
             raise EvalConfigError(error.args[0]) from None
         spec = graph or "cora"
+        asked = tuple(shapes or SHAPES)
         return program_questions(
-            load_graph(spec), n_per_template * len(SHAPES), seed=seed, families=families, graph_spec=spec,
-            bare_names=bare_names,
+            load_graph(spec), n_per_template * len(asked), seed=seed, shapes=asked, families=families,
+            graph_spec=spec, bare_names=bare_names,
         )
     from graphreason.evals.datasets.generated import generate_questions
 
@@ -263,6 +271,7 @@ def run_counselor_eval(
     solve: SolveFn | None = None,
     families: Sequence[str] | None = None,
     bare_names: bool = False,
+    shapes: Sequence[str] | None = None,
     **settings: Any,
 ) -> EvalResult:
     """Run each mode over the question set, then write report.md, scores.png and summary.json.
@@ -272,7 +281,8 @@ def run_counselor_eval(
     runs on a copy with its mode and graph filled in. ``graph``
     overrides the graph named by each item (required for GRBench).
     ``seed`` picks the generated questions and the ``--limit`` sample; ``families`` keeps question
-    programs to those wording families; ``bare_names`` writes their names without quotes.
+    programs to those wording families; ``bare_names`` writes their names without quotes; ``shapes`` keeps them to
+    those program shapes.
     ``metric_judge_model`` adds the LLM-judge score (QS/LS style). ``solve``
     replaces :func:`graphreason.workflows.counselor.solve` (tests). Finished questions in an
     existing ``records.jsonl`` are not run again.
@@ -283,7 +293,7 @@ def run_counselor_eval(
             f"unknown mode(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(MODES)}"
         )
     driver.check_run_options(limit, concurrency)
-    items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed, families, bare_names), limit, seed)
+    items = take_balanced(load_eval_items(dataset, path, graph, n_per_template, seed, families, bare_names, shapes), limit, seed)
     items = _with_graph(items, graph, path)
     template = with_settings(
         context if context is not None else CounselorContext(seed=seed), settings, EvalConfigError
@@ -308,6 +318,8 @@ def run_counselor_eval(
         run["wording_families"] = list(families)
     if bare_names:
         run["bare_names"] = True
+    if shapes:
+        run["shapes"] = list(shapes)
     graphs = graph or sorted(set(graph_of.values()))
     meta = _meta(template, dataset, path, graphs, metric_judge_model, run)
     return driver.run_eval(

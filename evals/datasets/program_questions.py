@@ -131,9 +131,10 @@ EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "lea
 # ... there are. Many thanks.", "Hi, could you check whether Y is among ...? Best."): frames and relation phrases
 # (:data:`_EMAIL_LEXICON`) written in one sitting after last-fm-items' rules and before any question of it was asked.
 # Its first measurement (commit abcb3d3, 3 questions per shape, seed 0: citeseer 42/42, last-fm 26/27, wikispeedia
-# 25/27; 93/96 = 96.9 pooled) came before any rule read it; its failures have not been read since, so it is still blind.
+# 25/27; 93/96 = 96.9 pooled) came before any rule read it; rules were then written from its failures ("labelled with
+# the tag" one mention, "send me" no link, "check whether" a yes/no question), so it is no longer blind.
 # The evaluation-only families no rule was written from yet: their figures are first looks.
-BLIND_FAMILIES: tuple[str, ...] = ("email",)
+BLIND_FAMILIES: tuple[str, ...] = ()
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -1214,6 +1215,42 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("email", "Hi, how many of {set} have {key} {value}? Thanks."),
         ("email", "Dear team, please count the ones among {set} whose {key} is {value}. Kind regards."),
     ),
+    "filter_names": (
+        ("ask", "Which of {set} have {key} {value}?"), ("ask", "What are the names of {set} whose {key} is {value}?"),
+        ("tell", "List {set} that have {key} {value}."), ("tell", "Name each of {set} with the {key} {value}."),
+        ("curious", "I'd like to know which of {set} have {key} {value}."),
+        ("curious", "Which among {set} come with {key} {value}, I wonder?"),
+        ("terse", "{set} with {key} {value}?"), ("terse", "{set} whose {key} is {value}: which?"),
+        ("formal", "Identify those of {set} whose {key} is {value}."),
+        ("formal", "Please list the members of {set} that have {value} as their {key}."),
+        ("others", "Among {set}, which ones have the {key} {value}?"),
+        ("others", "Which of {set} are marked with the {key} {value}?"),
+        ("later", "Which of {set} fall under the {key} {value}?"), ("later", "Of all {set}, which have {value} for {key}?"),
+        ("fresh", "Which of {set} are listed under {key} {value}?"),
+        ("fresh", "Among {set}, which are the ones with {key} set to {value}?"),
+        ("spoken", "So which of {set} have {value} as {key}?"),
+        ("spoken", "Of {set}, which ones have a {key} of {value}?"),
+        ("kgqa", "What are {set} whose {key} is {value}?"),
+        ("kgqa", "Could you list {set} that carry the {key} {value}?"),
+        ("walk", "Take {set} and keep only those with {key} {value}. Which are left?"),
+        ("walk", "Filter {set} down to {key} = {value} and name what remains."),
+        ("learner", "Which of {set} is having {key} {value}?"),
+        ("learner", "In {set}, which ones the {key} is {value}?"),
+        ("quiz", "Let S be {set}. List the elements of S with {key} = {value}."),
+        ("quiz", "Give the subset of {set} whose {key} equals {value}, by name."),
+        ("prompt", "Return the names of {set} that have {key} set to {value}."),
+        ("prompt", "Task: filter {set} where {key} == {value}, then output the names."),
+        ("analyst", "Slice {set} to {key} {value}: which are left?"),
+        ("analyst", "Of {set}, which ones are in the {key} = {value} segment?"),
+        ("context", "I only care about {value}. Which of {set} have {key} {value}?"),
+        ("context", "Looking only at {key} {value}, which of {set} qualify?"),
+        ("chat", "which of {set} r {value} ({key})"),
+        ("chat", "{set} w/ {key} {value}?? list pls"),
+        ("search", "{set} with {key} {value}"),
+        ("search", "{set} where {key} = {value}, list"),
+        ("email", "Hi, which of {set} have {key} {value}? Thanks."),
+        ("email", "Dear team, please list the ones among {set} whose {key} is {value}. Kind regards."),
+    ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
         ("tell", "Count how many of {set} share {s}'s {key}."), ("tell", "Tell me how many of {set} match {s} in {key}."),
@@ -1482,6 +1519,12 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
             return None
         kept = f"Matching[Neighbour[{subject}, {op.source.source.relation}], {op.source.key}, {op.source.value}]"
         return f"Count[{kept}]", "count"
+    if isinstance(op, Names) and isinstance(op.source, Filter) and _one_hop(op.source.source):
+        key = name_key(op.source.source.relation)
+        if key is None or not _call_safe(op.source.value):
+            return None
+        kept = f"Matching[Neighbour[{subject}, {op.source.source.relation}], {op.source.key}, {op.source.value}]"
+        return f"Feature[{kept}, {key}]", "list"
     if isinstance(op, AnyWith) and _one_hop(op.source):
         if not _call_safe(op.value_):
             return None
@@ -1591,7 +1634,7 @@ class _Sampler:
             second = rng.choice(reached)
             noun = rng.choice(relation_phrases(second, self.family)["noun"])
             return _Draft(Program(shape, Extreme(hop, second, most=shape == "most"), (subject,)), {"set": one, "noun": noun, "s": s})
-        if shape in ("mode", "filter_count", "any_with"):
+        if shape in ("mode", "filter_count", "filter_names", "any_with"):
             if not target.categories:
                 return None
             key = rng.choice(target.categories)
@@ -1601,10 +1644,12 @@ class _Sampler:
             values = sorted({self.graph.features[n][key] for n in members if key in self.graph.features[n]})
             if not values:
                 return None
-            value = rng.choice(values) if shape == "filter_count" or rng.random() < 0.5 else self._other_value(targets[0], key, values)
+            present = shape in ("filter_count", "filter_names") or rng.random() < 0.5
+            value = rng.choice(values) if present else self._other_value(targets[0], key, values)
             if value is None:
                 return None
-            op = Count(Filter(hop, key, value)) if shape == "filter_count" else AnyWith(hop, key, value)
+            kept = Filter(hop, key, value)
+            op = Count(kept) if shape == "filter_count" else Names(kept) if shape == "filter_names" else AnyWith(hop, key, value)
             return _Draft(Program(shape, op, (subject,)), {"set": one, "key": _words(key), "value": value, "s": s})
         if shape in ("same_as_subject", "differ_from_subject"):
             shared = [k for k in own.categories if k in target.categories]

@@ -141,6 +141,8 @@ _FREE = object()  # a call position no skeleton shapes (a skeleton's named node 
 # node it came from, which would win (the tag most of a user's artists carry, never that user)
 _AWAY = frozenset({"MostLinked"})
 HOPS = frozenset({"Neighbour"})  # functions whose nodes are the ones their relation reaches
+_FILTERS = frozenset({"Matching"})  # functions keeping some nodes of a list
+_NAMEABLE = frozenset({"Count", "Exists"})  # calls over a list a question may instead ask the names of
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
 
 
@@ -479,18 +481,31 @@ def chosen_skeleton(
 
 
 def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWording) -> tuple[Skeleton, float] | None:
-    """The likeliest consistent skeleton of ``ranked`` (picks turned) and its share of the consistent ones' mass."""
+    """The likeliest consistent skeleton of ``ranked`` (picks turned) and its share of the consistent ones' mass.
+
+    Where the question asks for names (a list, "which"), a count of a filtered list or a check that it holds
+    anything also stands for the list named (:func:`_named`): the planner tells the operation, the words what of
+    its result is asked."""
     unworded = _OTHER_PICK.get(wording.extreme or "")
     mass: dict[Skeleton, float] = {}
     for skeleton, probability in ranked:
-        turned = _oriented(skeleton, unworded)
-        if consistent(turned, wording):
-            mass[turned] = mass.get(turned, 0.0) + probability
+        named = _named(skeleton) if wording.form in ("list", "which") else None
+        for shape in (skeleton, named) if named is not None else (skeleton,):
+            turned = _oriented(shape, unworded)
+            if consistent(turned, wording):
+                mass[turned] = mass.get(turned, 0.0) + probability
     total = sum(mass.values())
     if not mass or total <= 0.0:
         return None
     best = max(mass, key=lambda s: mass[s])
     return best, mass[best] / total
+
+
+def _named(skeleton: Skeleton) -> Skeleton | None:
+    """The names of the list ``skeleton`` counts or checks (``Count[Matching[...]]``, ``Exists[Matching[...]]``:
+    ``Feature[Matching[...]]``), or None where it is no such call."""
+    child = skeleton.children[0] if skeleton.name in _NAMEABLE and skeleton.children else None
+    return Skeleton("Feature", (child,)) if child is not None and child.name in _FILTERS else None
 
 
 def _one_text_value(observation: str) -> str | None:
@@ -527,9 +542,10 @@ _ANSWER_KINDS = {"Count": "number", "Degree": "number", "Same": "number", "Diffe
 
 
 def _lists_names(skeleton: Skeleton) -> bool:
-    """Whether ``skeleton`` reads a feature of a neighbour list (the question asks for a set's names or values)."""
+    """Whether ``skeleton`` reads a feature of a neighbour list, filtered or not (the question asks for a set's names
+    or values)."""
     child = skeleton.children[0] if skeleton.children else None
-    return skeleton.name == "Feature" and child is not None and child.name in HOPS
+    return skeleton.name == "Feature" and child is not None and (child.name in HOPS or child.name in _FILTERS)
 
 
 def _ids_in(sources: Iterable[str], store: GraphStore) -> set[str]:
@@ -559,6 +575,7 @@ class _Reader:
         self.last_call: str | None = None  # the function of the call read last (None: an id)
         self.last_hop: str | None = None  # the relation of that call, where it was a hop (Neighbour)
         self.leaves: set[str] = set()  # the nodes a skeleton's named leaves named so far (each names another)
+        self.filtered: set[str] = set()  # the features the filters read so far keep nodes by
 
     # ------------------------------------------------------------------ helpers
     def _at_end(self) -> bool:
@@ -713,7 +730,9 @@ class _Reader:
                     chain = (self.chain_name, self.chain_hops)
                     picked = self.last_call in _PICKS
                     # a list's names asked ("list them"): the Feature of a call's nodes
-                    listed = name == "Feature" and self.last_call is not None and self.lang.wording.form == "list"
+                    # or the names of the list a filter kept ("which of them have the label L?")
+                    listed = name == "Feature" and self.last_call is not None and (
+                        self.lang.wording.form == "list" or self.last_call in _FILTERS)
                     if name in _AWAY and self.last_hop is not None:
                         back = reverse_relations(self.lang.store).get(self.last_hop, frozenset())
                 node_types.append(value)  # type: ignore[arg-type]
@@ -729,6 +748,8 @@ class _Reader:
         self.open_calls.pop()
         self.named_text, self.last_call = (text if name == NAMED else None), name
         self.last_hop = relation if name in HOPS else None
+        if name in _FILTERS and key is not None:  # the filter's feature: what the names read after it are not
+            self.filtered.add(key)
         if name == NAMED:
             self.chain_name, self.chain_hops = text, 0
         elif entry.returns is NODE and node_types and len(node_types) == 1:  # keeps or walks from one list
@@ -795,7 +816,8 @@ class _Reader:
             if self.open_calls[-2:-1] == ["Mode"]:  # the most common value: of a label, never of a title or an abstract
                 shared = shared_features(self.lang.store)
                 valid = [feature for feature in valid if feature in shared] or valid
-            spelled = [feature for feature in valid if feature in self.lang.wording.spelled]
+            # a feature a filter read is the filter's, not the one shown ("which of them have the label L": names)
+            spelled = [feature for feature in valid if feature in self.lang.wording.spelled and feature not in self.filtered]
             if (shown or listed) and not spelled:  # a picked node, a list's names: no feature written, the name
                 keys = {self.lang.store.text_keys.get(node_type) for node_type in subject or ()}
                 return self._choice([feature for feature in valid if feature in keys] or valid, stop)

@@ -42,7 +42,7 @@ _BY_FEATURE = [["by", word] for word in ("name", "names", "title", "titles")]
 _OF_NAME = re.compile(r"\s*of\s*[\"\u201c]?")  # what stands between "friends" and the name in 'friends of "X"'
 # a relation numbered after its base (``rated_4``, ``rated_4_by``; ``rated`` and ``rated_by`` have no number)
 _NUMBERED = re.compile(r"([a-z]+)(?:_(\d+))?(?:_by)?")
-_ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out": no link is meant (a link "points to")
+_ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out", "send me": no link is meant (a link "points to")
 # Words for a link that do not share its relation's root, by the roots they may stand for (whichever the graph's
 # relations have): "X points to" links, "the papers X references" cites. English, not any one graph's wording.
 # and in a graph with no relation of its own for links, "X links to" cites.
@@ -125,6 +125,8 @@ _MODE = re.compile(  # a value's count, not a pick; "which bucket is the biggest
 )
 # What form a question's answer takes, read off its words (see answer_form)
 _YES_NO_TAIL = re.compile(r"\b(?:or not|yes or no)\W*$")  # "X is in ... or not?", "..., yes or no?"
+# a yes/no question asked as a request to find out: "could you check whether Y is in X's friend list?"
+_ASKS_WHETHER = re.compile(r"\b(?:check|verify|confirm|see|know|tell (?:me|us)|find out|wonder|determine)\w*,? (?:whether|if)\b")
 _YES_NO_START = frozenset("is are am does do did can could has have was were will would should".split())
 _PICK_WORDS = frozenset({"which", "who", "whose"})
 _WHICH = re.compile(r"\b(which|who|whose)\b[ \t]*([a-z]*)")  # the word after it, not one past a name cut out
@@ -465,7 +467,8 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     # or in a clause of it after a colon ("Walk through ...: do you meet X?")
     asking = next((part for part in reversed(_SENTENCE_END.split(text)) if "?" in part), text)
     last_clause = [_CLAUSE_END.split(asking)[-1]] if "?" in asking else []
-    if any(_asks_yes_no(clause) for clause in [asking, *last_clause]) or _YES_NO_TAIL.search(asking):
+    asked = any(_asks_yes_no(clause) for clause in [asking, *last_clause]) or _YES_NO_TAIL.search(asking)
+    if asked or _ASKS_WHETHER.search(asking.lower()):
         return "yes/no"
     # a feature's words that say what it is ("label", "speech" of part_of_speech; not "of": "which of ...")
     keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower()) if word not in _FUNCTION_WORDS}
@@ -977,6 +980,7 @@ class QuestionWording:
             if here and (a, b) not in seen:  # one mention a place, though it stands for both voices
                 places.append((a, b, here[0]))
                 seen.add((a, b))
+        places = self._one_mention_each(places)
         spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
         if not places or not any(label == 0 for _, _, label in spans):
             return None
@@ -996,6 +1000,21 @@ class QuestionWording:
         ranked = sorted(mentions, key=lambda m: (picks and m[3], not of_name(m[1]), _gap((a, b), m[0], m[1])))
         relation = ranked[hops][2]
         return [other for other in valid if other == relation or other in self.voice_partners(relation)]
+
+    def _one_mention_each(self, places: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        """``places`` (first word, word after the last, relation) with two places of one relation that only
+        articles, "with", "by" or "via" part taken as one mention: "the artists labelled with the tag X" writes
+        the tag once, though "labelled" and "tag" each write it."""
+        merged: list[tuple[int, int, str]] = []
+        for a, b, relation in sorted(places):
+            if merged:
+                first, last, before = merged[-1]
+                between = [word for _, _, word in self.words[last:a]]
+                if before == relation and last <= a and all(word in _ONE_LINK_FILLER for word in between):
+                    merged[-1] = (first, b, relation)
+                    continue
+            merged.append((a, b, relation))
+        return merged
 
     def owner_at(self, pos: int, subject: str) -> int | None:
         """Where another name the question gives starts, when the word at ``pos`` stands nearer it than the
@@ -1098,8 +1117,8 @@ class QuestionWording:
                 root = next(iter(wanted))
             if root is None or _inside(spans, start):
                 continue
-            if own == "poin" and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _ADDRESSED:
-                continue  # "Point me to the one ...", "point out": the asker addressed, not a link
+            if own in ("poin", "send") and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _ADDRESSED:
+                continue  # "Point me to the one ...", "point out", "send me the list": the asker addressed, not a link
             if own == "send" and self._link_word(index + 1, wanted):
                 continue  # "X sends traffic to": the word for what is sent names the link, where one follows
             if self._manner(index):

@@ -44,7 +44,7 @@ def add_run_parser(methods: argparse._SubParsersAction) -> None:
 
 def add_eval_parser(methods: argparse._SubParsersAction) -> None:
     """``eval counselor``: the modes compared on a question set."""
-    from graphreason.evals.datasets.program_questions import ALL_FAMILIES, EVAL_ONLY_FAMILIES
+    from graphreason.evals.datasets.program_questions import ALL_FAMILIES, EVAL_ONLY_FAMILIES, SHAPES
     from graphreason.workflows.counselor.context import MODES, CounselorContext
 
     ec = add_method_parser(
@@ -97,6 +97,13 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
         help="with --dataset programs: ask only these wording families (a leave-one-wording-family-out "
         f"validation of a reasoner trained with --hold-out-family; {', '.join(EVAL_ONLY_FAMILIES)} are never "
         "trained on and asked only when named; default: all the trainable ones)",
+    )
+    ec.add_argument(
+        "--shapes",
+        nargs="+",
+        choices=SHAPES,
+        default=None,
+        help="with --dataset programs: ask only these program shapes, --n-per-template of each (default: all)",
     )
     ec.add_argument(
         "--bare-names",
@@ -471,6 +478,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         seed=args.seed if args.seed is not None else 0,
         families=args.families,
         bare_names=args.bare_names,
+        shapes=args.shapes,
     )
     print()
     print(markdown_table(result.summary["modes"], "mode"))

@@ -253,6 +253,23 @@ def test_program_questions_keep_to_the_chosen_wording_families(tmp_path: Path):
         load_eval_items("generated", graph="cora", families=["terse"])
 
 
+def test_program_questions_keep_to_the_chosen_shapes(tmp_path: Path):
+    from graphreason.tools.core.loaders import save_graph_json
+    from tests.evals.datasets.test_program_questions import _shop
+
+    path = save_graph_json(_shop(), tmp_path / "shop.json")
+    kept = load_eval_items("programs", graph=str(path), n_per_template=3, seed=1, shapes=["filter_names", "count"])
+    assert len(kept) == 6 and {item.meta["shape"] for item in kept} == {"filter_names", "count"}
+    everything = load_eval_items("programs", graph=str(path), n_per_template=3, seed=1)
+    # a shape's questions are its own draws: the same whichever other shapes are asked
+    assert [it.question for it in kept if it.meta["shape"] == "count"] == [
+        it.question for it in everything if it.meta["shape"] == "count"]  # fmt: skip
+    with pytest.raises(EvalConfigError, match="unknown shape"):
+        load_eval_items("programs", graph=str(path), shapes=["triangles"])
+    with pytest.raises(EvalConfigError, match="--dataset programs"):
+        load_eval_items("generated", graph="cora", shapes=["count"])
+
+
 def test_bare_names_word_question_programs_only(tmp_path: Path):
     from graphreason.tools.core.loaders import save_graph_json
     from tests.evals.datasets.test_program_questions import _shop

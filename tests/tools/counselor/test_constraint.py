@@ -1653,3 +1653,73 @@ def test_a_relation_written_inside_another_ones_words_takes_the_hop_the_other_ca
     )  # fmt: skip
     assert language.wording.nested_at and language.complete("Count[Neighbour[Neighbour[Retrieve[user 1], likes], has_tag]]")
     assert not language.complete("Count[Neighbour[Neighbour[Retrieve[user 1], likes], liked_by]]")
+
+
+def test_a_link_written_twice_in_a_row_is_one_mention() -> None:
+    """"the artists labelled with the tag X": "labelled" and "tag" both write the tag link, once; so the other link
+    ("listened to") is the chain's second hop."""
+    skeleton = parse_skeleton("Count[Neighbour[Neighbour[_]]]")
+    for question in ('How many users have listened to any of the artists labelled with the tag "jazz"?',
+                     'How many users have listened to any of the artists with the tag "jazz"?'):  # fmt: skip
+        language = CounselorAction(_music_graph(), question, skeleton=skeleton)
+        assert language.complete("Count[Neighbour[Neighbour[Retrieve[jazz], tag_of], listened_by]]"), question
+        assert not language.complete("Count[Neighbour[Neighbour[Retrieve[jazz], tag_of], tagged]]"), question
+    # two papers' links are two mentions, whatever stands between them
+    wording = CounselorAction(_moon_pages(), 'Count the articles linking to articles linking to "Moon"').wording
+    assert [wording.direction(["links_to", "linked_from"], "Moon", hop, 2) for hop in (0, 1)] == [
+        ["linked_from"], ["linked_from"]]  # fmt: skip
+
+
+def test_send_me_addresses_the_asker_and_names_no_link() -> None:
+    """"Could you send me the list of the articles linked from X?": "send" here is a request, not a link ("X sends
+    readers to" is one), so "linked from X" alone sets the way: what X links to."""
+    _degree_link_ways(_moon_pages(), (
+        ('Hello, could you send me the number of articles linked from the page "Moon"? Thanks.', "links_to", "linked_from"),
+        ('How many articles does "Moon" send readers to?', "links_to", "linked_from"),
+    ))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ('Dear team, could you check whether "user 2" is among the users in "user 1"\'s friend list? Best.', "yes/no"),
+        ('Can you tell me whether "user 2" is in the friend list of "user 1"?', "yes/no"),
+        ('I wonder if "user 2" is one of the friends of "user 1".', "yes/no"),
+        ('Could you send me the friend list of "user 1"?', "list"),  # a request for a list: no "whether"
+    ],
+)
+def test_asking_to_find_out_whether_something_holds_is_a_yes_no_question(question: str, form: str) -> None:
+    wording = CounselorAction(_music_graph(), question).wording
+    assert wording.form == form
+    assert consistent(parse_skeleton("Contains[Neighbour[_], _]"), wording) == (form == "yes/no")
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        ('Which of the papers "Graph Counselor" cites have the label Agents?', "Feature[Matching[Neighbour[_]]]"),
+        ('List the papers "Graph Counselor" cites whose label is Agents.', "Feature[Matching[Neighbour[_]]]"),
+        ('How many of the papers "Graph Counselor" cites have the label Agents?', "Count[Matching[Neighbour[_]]]"),
+        ('Do any of the papers "Graph Counselor" cites have the label Agents?', "Exists[Matching[Neighbour[_]]]"),
+    ],
+)
+def test_a_filtered_lists_names_are_asked_where_the_words_ask_for_names(question: str, shape: str) -> None:
+    """The planner tells the operation (a filter by a value), the question's words what of its result is asked: its
+    size, whether it holds anything, or its members' names."""
+    ranked = [(parse_skeleton("Count[Matching[Neighbour[_]]]"), 0.6), (parse_skeleton("Exists[Matching[Neighbour[_]]]"), 0.4)]
+    found = chosen_skeleton(ranked, CounselorAction(_labelled_papers(), question).wording, 0.3)
+    assert found is not None and found.render() == shape
+
+
+def test_a_filtered_list_is_named_by_its_members_names_and_answered_whole() -> None:
+    """The feature a filter keeps nodes by is the filter's: the names of what it kept are read, and the answer is
+    the whole list."""
+    question = 'Which of the papers "Graph Counselor" cites have the label Agents?'
+    skeleton = parse_skeleton("Feature[Matching[Neighbour[_]]]")
+    language = CounselorAction(_labelled_papers(), question, skeleton=skeleton)
+    kept = "Matching[Neighbour[Retrieve[Graph Counselor], cites], label, Agents]"
+    assert language.complete(f"Feature[{kept}, title]")
+    assert not language.complete(f"Feature[{kept}, label]")
+    seen = CounselorAction(_labelled_papers(), question, ["The title feature of ['2', '4'] are: ['Graph Agents', 'ReAct']."],
+                           skeleton=skeleton)  # fmt: skip
+    assert seen.complete("Finish[Graph Agents, ReAct]") and not seen.complete("Finish[Graph Agents]")
