@@ -368,6 +368,12 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if form == "number" and _ANSWER_KINDS.get(skeleton.name) != "number":
         return False
+    if skeleton.name == "Exists" and form != "yes/no" and not wording.existence:  # nothing asks whether any exists
+        return False
+    if _named(skeleton) is not None and skeleton.name == "Count" and form != "number":  # a filtered list, no count asked
+        return False
+    if form is None and wording.existence and _named_filter(skeleton):  # "any of them with ...?": whether any exists
+        return False
     if form == "pick" and not names & _PICKS:
         return False
     if names & {"MaxDegree", "MinDegree"} and wording.extreme is None:  # a member picked by a superlative ("most")
@@ -483,17 +489,19 @@ def chosen_skeleton(
 def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWording) -> tuple[Skeleton, float] | None:
     """The likeliest consistent skeleton of ``ranked`` (picks turned) and its share of the consistent ones' mass.
 
-    Where the question asks for names (a list, "which"), a count of a filtered list or a check that it holds
-    anything also stands for the list named (:func:`_named`): the planner tells the operation, the words what of
-    its result is asked."""
+    A count of a filtered list or a check that it holds anything that the question's words rule out (it asks for
+    names: a list, "which"; or it asks neither a count nor whether any exists) stands for the list named
+    (:func:`_named`): the planner tells the operation, the words what of its result is asked."""
     unworded = _OTHER_PICK.get(wording.extreme or "")
     mass: dict[Skeleton, float] = {}
     for skeleton, probability in ranked:
-        named = _named(skeleton) if wording.form in ("list", "which") else None
-        for shape in (skeleton, named) if named is not None else (skeleton,):
-            turned = _oriented(shape, unworded)
-            if consistent(turned, wording):
-                mass[turned] = mass.get(turned, 0.0) + probability
+        turned = _oriented(skeleton, unworded)
+        if not consistent(turned, wording):
+            named = _named(turned)
+            if named is None or not consistent(named, wording):
+                continue
+            turned = named
+        mass[turned] = mass.get(turned, 0.0) + probability
     total = sum(mass.values())
     if not mass or total <= 0.0:
         return None
@@ -506,6 +514,12 @@ def _named(skeleton: Skeleton) -> Skeleton | None:
     ``Feature[Matching[...]]``), or None where it is no such call."""
     child = skeleton.children[0] if skeleton.name in _NAMEABLE and skeleton.children else None
     return Skeleton("Feature", (child,)) if child is not None and child.name in _FILTERS else None
+
+
+def _named_filter(skeleton: Skeleton) -> bool:
+    """Whether ``skeleton`` reads a feature of a filtered list (``Feature[Matching[...]]``)."""
+    child = skeleton.children[0] if skeleton.name == "Feature" and skeleton.children else None
+    return child is not None and child.name in _FILTERS
 
 
 def _one_text_value(observation: str) -> str | None:
@@ -816,6 +830,9 @@ class _Reader:
             if self.open_calls[-2:-1] == ["Mode"]:  # the most common value: of a label, never of a title or an abstract
                 shared = shared_features(self.lang.store)
                 valid = [feature for feature in valid if feature in shared] or valid
+            if self.open_calls[-1:] == ["Matching"] and self.lang.wording.values:  # a filter's: a feature whose value
+                written = {feature for feature, _ in self.lang.wording.values}  # the question writes ("gender F")
+                valid = [feature for feature in valid if feature in written] or valid
             # a feature a filter read is the filter's, not the one shown ("which of them have the label L": names)
             spelled = [feature for feature in valid if feature in self.lang.wording.spelled and feature not in self.filtered]
             if (shown or listed) and not spelled:  # a picked node, a list's names: no feature written, the name

@@ -125,6 +125,8 @@ _MODE = re.compile(  # a value's count, not a pick; "which bucket is the biggest
 )
 # What form a question's answer takes, read off its words (see answer_form)
 _YES_NO_TAIL = re.compile(r"\b(?:or not|yes or no)\W*$")  # "X is in ... or not?", "..., yes or no?"
+# words that ask whether something exists ("any of ... with ...", "is there one ..."), where no yes/no opener does
+_EXISTENCE = re.compile(r"\b(?:any|anything|anyone|anybody|some|at least one|there (?:is|are|exists?)|exists?)\b")
 # a yes/no question asked as a request to find out: "could you check whether Y is in X's friend list?"
 _ASKS_WHETHER = re.compile(r"\b(?:check|verify|confirm|see|know|tell (?:me|us)|find out|wonder|determine)\w*,? (?:whether|if)\b")
 _YES_NO_START = frozenset("is are am does do did can could has have was were will would should".split())
@@ -182,7 +184,9 @@ _UNLIKE = re.compile(
 _ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
 # A list asked for by name ("list", "name them", "spell out"), where nothing asks for a count or a pick
 _LIST_PHRASE = re.compile(
-    r"\blist\b|\bnames\b|\bname (?:of )?(?:them|all|each|every)\b|\benumerate\b|\bspell out\b|\bevery one of\b|\bby name\b"
+    r"\blist\b|\bnames\b|\bname (?:of )?(?:them|all|each|every|what|those|the ones)\b|\benumerate\b|\bspell out\b"
+    r"|\bevery one of\b|\bby name\b|\bidentify (?:those|the ones|all|each|every)\b"  # "identify those of ... whose ..."
+    r"|\bwhat (?:are|were) (?:the|all)\b"  # "What are the papers X cites whose label is L?"
     r"|(?:^|[.?!:]\s+)all of\b"  # "All of the papers X cites?": a sentence that opens with it
 )
 _SHOW_ME = re.compile(r"^\W*show me\b")  # a list asked for, where no superlative picks one node of it
@@ -239,6 +243,7 @@ _HOW_MANY = re.compile(rf"{_HOW_ASKED.pattern}|\bnumber of\b")  # a count asked 
 _CARDINALITY = r"\|(?! )[^|\n]{1,40}(?<! )\||\bcardinality\b"
 _COUNT_PHRASE = re.compile(
     rf"{_HOW_MANY.pattern}|\bcount\b|\btotal\b|\btally\b|\b(?:size|amount|quantity) of\b|{_CARDINALITY}"
+    r"|\bwhat(?:'s| is)?(?: the)? number\b"  # "what's the number with label L?", "what number have L for label?"
 )
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
@@ -864,6 +869,7 @@ class QuestionWording:
         self.extreme = extreme_of(self.search_sources[0])  # the one way its superlatives go, if one
         self.form = answer_form(self.search_sources[0], self.extreme, features)  # yes/no, pick, number, or None
         self.values = written_values(store, self.search_sources[0])  # the feature values it writes
+        self.existence = bool(_EXISTENCE.search(self.search_sources[0].lower()))  # "any of them", "is there"
         # the relations and features the question writes out whole ("member meronym", "part of speech")
         self.relation_names = frozenset(relations)
         self.nested_at: list[tuple[int, int, str]] = []  # the ones written inside a longer one's words

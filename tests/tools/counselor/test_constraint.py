@@ -1701,14 +1701,23 @@ def test_asking_to_find_out_whether_something_holds_is_a_yes_no_question(questio
         ('List the papers "Graph Counselor" cites whose label is Agents.', "Feature[Matching[Neighbour[_]]]"),
         ('How many of the papers "Graph Counselor" cites have the label Agents?', "Count[Matching[Neighbour[_]]]"),
         ('Do any of the papers "Graph Counselor" cites have the label Agents?', "Exists[Matching[Neighbour[_]]]"),
+        ('What are the papers "Graph Counselor" cites whose label is Agents?', "Feature[Matching[Neighbour[_]]]"),
+        ('Identify those of the papers "Graph Counselor" cites whose label is Agents.', "Feature[Matching[Neighbour[_]]]"),
+        ('Filter the papers "Graph Counselor" cites down to label = Agents and name what remains.',
+         "Feature[Matching[Neighbour[_]]]"),
+        ('The papers "Graph Counselor" cites with label Agents', "Feature[Matching[Neighbour[_]]]"),  # nothing else asked
+        ('Any of the papers "Graph Counselor" cites with label Agents?', "Exists[Matching[Neighbour[_]]]"),
+        ('Is there one among the papers "Graph Counselor" cites with label Agents?', "Exists[Matching[Neighbour[_]]]"),
     ],
 )
 def test_a_filtered_lists_names_are_asked_where_the_words_ask_for_names(question: str, shape: str) -> None:
     """The planner tells the operation (a filter by a value), the question's words what of its result is asked: its
-    size, whether it holds anything, or its members' names."""
-    ranked = [(parse_skeleton("Count[Matching[Neighbour[_]]]"), 0.6), (parse_skeleton("Exists[Matching[Neighbour[_]]]"), 0.4)]
-    found = chosen_skeleton(ranked, CounselorAction(_labelled_papers(), question).wording, 0.3)
-    assert found is not None and found.render() == shape
+    size, whether it holds anything, or its members' names; where they ask none of these, nor whether any exists,
+    its names."""
+    for first, second in (("Count", "Exists"), ("Exists", "Count")):  # whichever the planner ranks first
+        ranked = [(parse_skeleton(f"{first}[Matching[Neighbour[_]]]"), 0.6), (parse_skeleton(f"{second}[Matching[Neighbour[_]]]"), 0.4)]
+        found = chosen_skeleton(ranked, CounselorAction(_labelled_papers(), question).wording, 0.3)
+        assert found is not None and found.render() == shape, (question, first)
 
 
 def test_a_filtered_list_is_named_by_its_members_names_and_answered_whole() -> None:
@@ -1723,3 +1732,26 @@ def test_a_filtered_list_is_named_by_its_members_names_and_answered_whole() -> N
     seen = CounselorAction(_labelled_papers(), question, ["The title feature of ['2', '4'] are: ['Graph Agents', 'ReAct']."],
                            skeleton=skeleton)  # fmt: skip
     assert seen.complete("Finish[Graph Agents, ReAct]") and not seen.complete("Finish[Graph Agents]")
+
+
+def test_a_filter_keeps_nodes_by_a_feature_whose_value_the_question_writes() -> None:
+    """"Return the names of the users who rated X that have gender F": the filter reads ``gender`` (the question
+    writes its value F), never ``name``, though "names" spells that feature too; the names are then read."""
+    store = GraphStore("viewers", directed=True, text_keys={"user": "name", "movie": "title"})
+    store.add_node("m1", "movie", {"title": "Heat"})
+    for node, gender in (("u1", "F"), ("u2", "M")):
+        store.add_node(node, "user", {"name": f"user {node[1]}", "gender": gender})
+        store.add_edge(node, "m1", "rated", reverse_relation="rated_by")
+    language = CounselorAction(store, 'Return the names of the users who rated "Heat" that have gender set to F.',
+                               skeleton=parse_skeleton("Feature[Matching[Neighbour[_]]]"))  # fmt: skip
+    assert language.complete("Feature[Matching[Neighbour[Retrieve[Heat], rated_by], gender, F], name]")
+    assert not language.complete("Feature[Matching[Neighbour[Retrieve[Heat], rated_by], name, F], gender]")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ['Among the papers "Graph Counselor" cites, what\'s the number with label set to Agents?',
+     'Of all the papers "Graph Counselor" cites, what number have Agents for label?'],
+)
+def test_what_number_asks_a_count(question: str) -> None:
+    assert CounselorAction(_labelled_papers(), question).wording.form == "number"
