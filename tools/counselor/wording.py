@@ -47,16 +47,27 @@ _ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out", "send
 # relations have): "X points to" links, "the papers X references" cites. English, not any one graph's wording.
 # and in a graph with no relation of its own for links, "X links to" cites.
 _GET_TO = "get to"  # the root "get" has where "to" follows it (no word's own root: those are four letters)
+# "X draws on", "the works X builds on": a verb that with "on" after it cites (roots of their own, as "get to")
+_ON_PARTICIPLES = frozenset({"drawn", "built"})
+_ON_VERBS = {
+    **dict.fromkeys(("draw", "draws", "drew", "drawn", "drawing"), "draw on"),
+    **dict.fromkeys(("build", "builds", "built", "building"), "build on"),
+}
 _ROOT_SYNONYMS = {
     "poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",),
     "traf": ("link",), "send": ("link",), "stre": ("list",), "audi": ("list",),  # "X sends readers to", "X streams"
     "ment": ("link", "cite"), "play": ("list",),  # "the articles that mention X with a link", "X's playlists"
     _GET_TO: ("link",),  # "the articles you get to from X" (_reach_root)
+    "draw on": ("cite", "link"), "build on": ("cite", "link"),  # "the papers X draws on", "the works X builds on"
+    "bibl": ("cite",), "refs": ("cite",),  # "the bibliography of X", "X's refs"
 }  # fmt: skip
 # "the articles you get to from X", "the pages you can get to X from": "get to" moves along a link
 _GETTING = frozenset({"get", "gets", "got", "gotten", "getting"})
 # what stands between a link word and the name that is its object: prepositions alone ("linking to X", "get to from X")
-_INTO_NAME = re.compile(r"\s+(?:(?:to|from|by|on|of|into|onto|at)\s+){1,3}[\"\u201c']?")
+_INTO_NAME = re.compile(
+    r"\s+(?:(?:to|from|by|on|of|into|onto|at)\s+){1,3}[\"\u201c']?"
+    r"|\s+(?:includes?|lists?|contains?)\s+[\"\u201c']?"  # "the papers whose bibliography includes X"
+)
 # A link's own way round, whatever the voice and word order: "incoming links", "links in", "citations" (what cite
 # a paper) run backward; "outgoing links", "links out", "outgoing citations" forward.
 _MOVING = frozenset({"coming", "going", "pointing", "leading", "running"})  # "links coming in", "links going out"
@@ -81,6 +92,10 @@ _LINK_ENDS = {
     "target": "forward", "targets": "forward", "destination": "forward", "destinations": "forward",
     "source": "back", "sources": "back", "origin": "back", "origins": "back",
 }  # fmt: skip
+_OWN_LISTS = ("bibl", "refs", "reference")  # the words for a paper's own list of what it cites
+_LIST_NOUNS = frozenset({"bibl", "refs", "refe"})
+_HAVE = re.compile(r"\b(?:have|has|had|having|include|includes|including)\b")  # "the papers that have X in their refs"
+  # a paper's own list of what it cites ("bibliography", "refs")
 _BACKWARD_NOUNS = frozenset({"cita", "audi"})  # a citation of X is a paper citing X; X's audience listen to X
 _FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how many references"), what X cites
 _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
@@ -111,7 +126,7 @@ _SOURCE_SKIPPED = frozenset({"through", "to", "out", "off"})
 _SET_OPENERS = frozenset({"any", "each", "every", "all", "one"})  # "from any of the articles ..."
 # two words for one link, a few words apart ("clicking a link on X", "referenced by hyperlink from X")
 _ONE_LINK_FILLER = frozenset({"a", "an", "the", "by", "via", "with", "using"})
-_MEMBERS_PRONOUNS = frozenset({"them", "it", "those", "these"})  # "links to them": into the members
+_MEMBERS_PRONOUNS = frozenset({"them", "em", "it", "those", "these"})  # "links to them": into the members
 _LEADING = frozenset({"lead", "leads", "go", "goes"})  # "pages that lead to them" (a link word there is a mention)
 _Mention = tuple[int, int, str, bool, "str | None"]  # a link word's (start, stop, root, passive, way round)
 _THAN_ALL = r"\b{}\b[^?.]{{0,80}}?\bthan (?:any|all|every|each)(?: of the| the)? (?:other|others|one else|the rest)\b"
@@ -830,8 +845,11 @@ def _word_root(word: str) -> str:
 
 def _reach_root(word: str, following: str | None) -> str:
     """A question ``word``'s root as :func:`_word_root` cuts it, except that "get" (in any form) with "to"
-    ``following`` it has a root of its own, a word for a link ("the articles you get to from X")."""
-    return _GET_TO if word in _GETTING and following == "to" else _word_root(word)
+    ``following`` it, and "draw" or "build" with "on", have roots of their own, words for a link ("the articles you
+    get to from X", "the papers X draws on")."""
+    if following == "to" and word in _GETTING:
+        return _GET_TO
+    return _ON_VERBS[word] if following == "on" and word in _ON_VERBS else _word_root(word)
 
 
 def _is_backward(relation: str) -> bool:
@@ -1137,7 +1155,9 @@ class QuestionWording:
             elif markers and self._walked_in(index):
                 continue  # "the in-neighbours of X in the link graph": the link the marked word walks, one mention
             else:
-                following = [w for _, _, w in self.words[index + 1 : index + 3]]
+                following = [w for _, _, w in self.words[index + 1 : index + 4]]
+                # "drawn on by X": past "on" (not "draws on by inbound citations": a measure, no passive)
+                following = following[1:] if word in _ON_PARTICIPLES and following[:1] == ["on"] else following[:2]
                 before = {w for _, _, w in self.words[max(0, index - 2) : index]}
                 # "cited by", "linked to by", "one click away from": the words after it name the link's source
                 # not "the articles X sends traffic to by referring pages": a measure follows "by" there
@@ -1148,7 +1168,8 @@ class QuestionWording:
                 passive = passive and following[:2] not in _BY_FEATURE  # "cites, by name": no agent follows "by" there
                 passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
                 # "in-links", "out-links": the way written onto a link word, unless a source follows it
-                way = "forward" if self._source_follows(index, spans) else marked or self._way(index, own, before)
+                source = own not in _ON_VERBS.values() and self._source_follows(index, spans)  # not "draws on X"
+                way = "forward" if source else marked or self._way(index, own, before, spans)
             mention = (start, stop, root, passive, way)
             if found and self._one_link(found[-1], index, root, spans):  # "clicking a link on X": one mention
                 named = [(a, b) for a, b, label in spans if label == 0]
@@ -1188,6 +1209,8 @@ class QuestionWording:
         link on X", "referenced by hyperlink from X", "links to click"); "papers citing papers citing X" are two."""
         at, (*_, last_root, _, _) = last
         between = self.words[at + 1 : index]
+        if last_root == root and [w for *_, w in between] == ["in", "its"] and self.words[index][2].startswith(_OWN_LISTS):
+            return True  # "the papers X cites in its bibliography": where it cites them, one link
         bare = not self.words[index][2].endswith(("s", "ing", "ed"))  # "links to click": a verb, not "links to links"
         return last_root == root and len(between) <= 2 and all(
             (word in _ONE_LINK_FILLER or (word == "to" and bare)) and not _inside(spans, start)
@@ -1231,7 +1254,7 @@ class QuestionWording:
                 return False
         return False
 
-    def _way(self, index: int, root: str, before: set[str]) -> str | None:
+    def _way(self, index: int, root: str, before: set[str], spans: list[tuple[int, int, int]]) -> str | None:
         """The way round the link the word at ``index`` mentions runs whatever its voice and place: "incoming
         links", "links in", "citations", "the most citing papers" back (what lead to the node); "outgoing links",
         "links out", "outgoing citations", "the most references" forward. None: voice and word order decide."""
@@ -1243,12 +1266,34 @@ class QuestionWording:
         end = self.words[index + 1][2] if index + 1 < len(self.words) else ""
         if end in _LINK_ENDS:  # "the link targets of X", "the citation sources of X"
             return _LINK_ENDS[end]
+        ends = [w for a, _, w in self.words[:index] if not _inside(spans, a)][-4:]  # a name's words aside
+        for at in range(len(ends) - 2, -1, -1):  # "the targets of X's citations", "the sources of links to X"
+            if ends[at] in _LINK_ENDS and ends[at + 1] == "of":
+                return _LINK_ENDS[ends[at]]
+        after = [w for a, _, w in self.words[index + 1 : index + 3] if not _inside(spans, a)]
+        if "into" in after[: 2 if after[:1] and after[0] in _MARKED_NOUNS else 1]:
+            return "back"  # "a citation edge into X", "links into X": what lead to X
+        if word.endswith("ed") and after[:1] == ["in"]:
+            return "forward"  # "the papers cited in X", "referenced in X": the ones X's own list holds
+        if root in _LIST_NOUNS and (word.startswith(("bibl", "refs")) or after[:1] in (["list"], ["lists"])):
+            # "the bibliography of X", "X's refs", "X points you to in its reference list": X's own list; "whose
+            # bibliography lists X", "the papers that have X in their refs", "reference lists that send you to X":
+            # the lists X is in
+            previous = [w for _, _, w in self.words[max(0, index - 2) : index]]
+            start, stop = self.words[index][0], self.words[index][1]
+            named = [(a, b) for a, b, label in spans if label == 0]
+            if "whose" in previous or (previous[-2:] == ["in", "their"] and self._had_before(start, named)):
+                return "back"  # "the papers that have X (or any of the papers X cites) in their refs"
+            nearest = min(named, key=lambda span: _gap(span, start, stop), default=None)
+            owner_after = nearest and nearest[0] > start and "its" not in previous  # "X has in its refs": X's own
+            return "back" if owner_after and "of" not in after[:2] else "forward"
         compound = _COMPOUND.fullmatch(word)
         backlinks = compound is not None and compound.group(1) == "back"  # "backlinks": the links leading to a node
         if before & _INWARD or self._last_word(index + ahead, {"in"}) or root in _BACKWARD_NOUNS or backlinks:
             return "back"  # "incoming links", "links in", "citations", "backlinks"
         to, them, *_ = [w for w in self.words[index + 1 : index + 4] if w[2] != "through"] + [(0, 0, "")] * 2
-        if to[2] == "to" and them[2] in _MEMBERS_PRONOUNS and not self.question[to[1] : them[0]].strip():
+        onto = to[2] == "to" or (to[2] == "on" and root in _ON_VERBS.values())  # "papers drawing on them"
+        if onto and them[2] in _MEMBERS_PRONOUNS and not self.question[to[1] : them[0]].strip():
             return "back"  # "rank them by pages that click through to them" (not "to, each once"): into the members
         clause = [w for _, _, w in self.words[index + 1 : index + 6]]
         clause = clause[1:] if clause[:1] == ["away"] else clause
@@ -1258,6 +1303,8 @@ class QuestionWording:
         previous = [w for _, _, w in self.words[max(0, index - 2) : index]]
         if word.endswith("ing") and previous[-1:] and previous[-1] in _SUPERLATIVES:
             return "back"  # "the most citing papers": the papers citing it
+        if word.endswith("ing") and after[:1] and after[0] in _MEMBERS_PRONOUNS:
+            return "back"  # "the most papers citing them": what cite the members
         if word.endswith("ing") and self._noun_follows(index):
             return "back"  # "by referring pages", "the linking articles": the ones that link to it
         counted = bool(previous) and (previous[-1] in _COUNTING or previous in (["number", "of"], ["count", "of"]))
@@ -1265,13 +1312,21 @@ class QuestionWording:
             return "forward"  # "the fewest references", "the greatest number of references"
         return None
 
+    def _had_before(self, start: int, named: list[tuple[int, int]]) -> bool:
+        """Whether a name stands between the last "have" (or "has", "include") and ``start`` ("the papers that
+        have X in their refs"): what is had is in the list, not the list's owner's ("has the fewest entries in their
+        bibliography" has no name there)."""
+        found = list(_HAVE.finditer(self.question[:start].lower()))
+        return bool(found) and any(found[-1].end() <= a and b <= start for a, b in named)
+
     def _manner(self, index: int) -> bool:
         """Whether the link word at ``index`` says how a verb before it is done ("mention X with a link"), not a link
         of its own: "with a" or "with an" before it and no "to", "from" or "on" after it ("the articles with a link to
         X" name the link)."""
         before = [word for _, _, word in self.words[max(0, index - 2) : index]]
-        after = self.words[index + 1][2] if index + 1 < len(self.words) else ""
-        return before[:1] == ["with"] and before[1:] in (["a"], ["an"]) and after not in _LINK_TARGET_WORDS
+        after = [word for _, _, word in self.words[index + 1 : index + 3]]
+        after = after[1:] if after[:1] and after[0] in _MARKED_NOUNS else after[:1]  # "with a citation edge into X"
+        return before[:1] == ["with"] and before[1:] in (["a"], ["an"]) and not set(after) & (_LINK_TARGET_WORDS | {"into"})
 
     def _link_word(self, index: int, roots: set[str]) -> bool:
         """Whether the word at ``index`` mentions a link of one of ``roots``, by its own root or a word for it."""

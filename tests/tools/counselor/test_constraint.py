@@ -1755,3 +1755,72 @@ def test_a_filter_keeps_nodes_by_a_feature_whose_value_the_question_writes() -> 
 )
 def test_what_number_asks_a_count(question: str) -> None:
     assert CounselorAction(_labelled_papers(), question).wording.form == "number"
+
+
+def _papers_degree_ways(cases: tuple[tuple[str, str, str], ...]) -> None:
+    """Each ``(question, right, wrong)``: the degree of "Graph Counselor" is asked along ``right``, never ``wrong``."""
+    for question, right, wrong in cases:
+        language = CounselorAction(_labelled_papers(), question)
+        assert language.complete(f"Degree[Retrieve[Graph Counselor], {right}]"), question
+        assert not language.complete(f"Degree[Retrieve[Graph Counselor], {wrong}]"), question
+
+
+def test_a_papers_own_list_of_references_is_what_it_cites() -> None:
+    """"The bibliography of X", "X's refs", "X has in its refs": what X cites; "whose bibliography lists X", "the
+    papers that have X in their refs", "reference lists that send you to X": what cite X."""
+    _papers_degree_ways((
+        ('How many papers are in the bibliography of "Graph Counselor"?', "cites", "cited_by"),
+        ('How many papers does "Graph Counselor" have in its refs?', "cites", "cited_by"),
+        ('How many papers does "Graph Counselor" point you to in its reference list?', "cites", "cited_by"),
+        ('How many papers have "Graph Counselor" in their refs?', "cited_by", "cites"),
+        ('How many papers whose bibliography lists "Graph Counselor" are there?', "cited_by", "cites"),
+        ('How many papers whose bibliography includes "Graph Counselor" are there?', "cited_by", "cites"),
+        ('How many papers have reference lists that send you to "Graph Counselor"?', "cited_by", "cites"),
+    ))  # fmt: skip
+
+
+def test_drawing_or_building_on_a_paper_cites_it() -> None:
+    """"X draws on", "the works X builds on": what X cites; "the papers that draw on X": what cite X; "building" with
+    no "on" is no link ("I'm building a reading list")."""
+    _papers_degree_ways((
+        ('How many papers does "Graph Counselor" draw on?', "cites", "cited_by"),
+        ('How many papers draw on "Graph Counselor"?', "cited_by", "cites"),
+        ('How many works does "Graph Counselor" build on?', "cites", "cited_by"),
+        ('How many later papers build on "Graph Counselor"?', "cited_by", "cites"),
+        ("I'm building a reading list: how many works does \"Graph Counselor\" build on?", "cites", "cited_by"),
+    ))  # fmt: skip
+
+
+def test_cited_in_a_paper_targets_of_its_citations_and_edges_into_it() -> None:
+    """"Cited in X", "referenced in X": X's own; "the targets of X's citations": what X cites; "a citation edge into
+    X": what cite X; a name's own words ("In Fast ...") are none of these."""
+    _papers_degree_ways((
+        ('How many papers are cited in "Graph Counselor"?', "cites", "cited_by"),
+        ('Number of the papers cited in "Graph Counselor"', "cites", "cited_by"),
+        ('Count the targets of "Graph Counselor"\'s citations.', "cites", "cited_by"),
+        ('Count the papers with a citation edge into "Graph Counselor".', "cited_by", "cites"),
+    ))  # fmt: skip
+    store = _labelled_papers()
+    store.add_node("7", "paper", {"title": "In Search of Graphs", "label": "Theory"})
+    language = CounselorAction(store, 'How many papers referenced "In Search of Graphs"?')
+    assert language.complete("Degree[Retrieve[In Search of Graphs], cited_by]")
+    assert not language.complete("Degree[Retrieve[In Search of Graphs], cites]")
+
+
+@pytest.mark.parametrize(
+    ("question", "ways"),
+    [
+        ('How many papers cite any of the papers "Graph Counselor" cites in its bibliography?', ["cites", "cited_by"]),
+        ('How many papers have any of the papers "Graph Counselor" cites in their refs?', ["cites", "cited_by"]),
+        ('Which one of the papers "Graph Counselor" draws on has the fewest entries in their bibliography?',
+         ["cites", "cites"]),
+        ('Which of the papers "Graph Counselor" draws on has the most papers drawing on them?', ["cites", "cited_by"]),
+        ('Count the papers drawn on by any of the papers that draw on "Graph Counselor"', ["cited_by", "cites"]),
+        ('Rank the papers "Graph Counselor" draws on by inbound citations: who comes out on top?', ["cites", "cited_by"]),
+    ],
+)
+def test_two_hops_over_a_papers_own_list(question: str, ways: list[str]) -> None:
+    """A cite verb and "in its bibliography" are one link; "in their refs" after what the papers have is another;
+    "entries in their bibliography" are the members' own references; "papers drawing on them" cite the members."""
+    wording = CounselorAction(_labelled_papers(), question).wording
+    assert [wording.direction(["cites", "cited_by"], "Graph Counselor", hop, 2) for hop in (0, 1)] == [[w] for w in ways]
