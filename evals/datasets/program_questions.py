@@ -1356,6 +1356,41 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("email", "Hi, how many items are in both {set} and {set2}? Thank you."),
         ("email", "Dear support, could you count what {set} and {set2} have in common? Best regards."),
     ),
+    "shared_names": (
+        ("ask", "Which are both {set} and {set2}?"), ("ask", "What nodes are among {set} and also among {set2}?"),
+        ("tell", "List what {set} and {set2} have in common."), ("tell", "Name the ones that are in both {set} and {set2}."),
+        ("curious", "I wonder which of {set} are also {set2}."), ("curious", "Which ones do {set} and {set2} share, I wonder?"),
+        ("terse", "Overlap of {set} and {set2}: which?"), ("terse", "In both {set} and {set2}?"),
+        ("formal", "Identify the members of the intersection of {set} and {set2}."),
+        ("formal", "Please list the nodes that belong to both {set} and {set2}."),
+        ("others", "Which nodes do {set} and {set2} share?"), ("others", "Name the common members of {set} and {set2}."),
+        ("later", "Which nodes appear in {set} as well as in {set2}?"),
+        ("later", "Find the nodes that {set} and {set2} have in common."),
+        ("fresh", "Which of {set} show up again among {set2}?"),
+        ("fresh", "What are the nodes found in {set} and in {set2} alike?"),
+        ("spoken", "So which ones are in common between {set} and {set2}?"),
+        ("spoken", "Which nodes are shared by {set} and {set2}?"),
+        ("kgqa", "What are the nodes appearing both in {set} and in {set2}?"),
+        ("kgqa", "Could you enumerate the overlap between {set} and {set2}?"),
+        ("walk", "Collect {set}, then collect {set2}. Which show up on both lists?"),
+        ("walk", "Put {set} next to {set2} and name the ones that appear on both."),
+        ("learner", "Which is in {set} and also in {set2}?"),
+        ("learner", "{set} and {set2}, which ones they have common?"),
+        ("quiz", "Let A be {set} and B be {set2}. List the elements of A ∩ B."),
+        ("quiz", "Give the intersection of {set} with {set2}, by name."),
+        ("prompt", "Return the names of the nodes found in both {set} and {set2}."),
+        ("prompt", "Task: intersect {set} with {set2} and output the names in the result."),
+        ("analyst", "Who shows up both in {set} and in {set2}?"),
+        ("analyst", "Break out the overlap between {set} and {set2}: which are in it?"),
+        ("context", "I'm looking for overlap. Which are both {set} and {set2}?"),
+        ("context", "Looking only at what they have in common, which nodes do {set} and {set2} share?"),
+        ("chat", "which ones r in both {set} and {set2}"),
+        ("chat", "overlap btwn {set} and {set2}? names pls"),
+        ("search", "overlap of {set} and {set2}, list"),
+        ("search", "common items in {set} and {set2}"),
+        ("email", "Hi, which items are in both {set} and {set2}? Thank you."),
+        ("email", "Dear support, could you list what {set} and {set2} have in common? Best regards."),
+    ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
         ("tell", "Count {set} together with {set2}, each once."), ("tell", "Tell me how many are in {set} or in {set2}."),
@@ -1513,6 +1548,13 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
     if isinstance(op, CompareToSubject) and isinstance(op.source, Hop):
         compare = "Same" if op.same else "Differing"
         return f"{compare}[{subject}, {op.source.relation}, {op.key}]", "value"
+    if isinstance(op, Names) and isinstance(op.source, Join) and op.source.how == "both":
+        key = name_key(op.source.left.relation)
+        if key is None:
+            return None
+        other = f"Retrieve[{graph.names[program.bound[1]]}]"
+        left, right = op.source.left.relation, op.source.right.relation
+        return f"Feature[Intersect[Neighbour[{subject}, {left}], Neighbour[{other}, {right}]], {key}]", "list"
     if isinstance(op, Count) and isinstance(op.source, Join):
         other = f"Retrieve[{graph.names[program.bound[1]]}]"
         combine = "Intersect" if op.source.how == "both" else "Union"
@@ -1662,12 +1704,13 @@ class _Sampler:
             key = rng.choice(shared)
             op = CompareToSubject(hop, key, same=shape == "same_as_subject")
             return _Draft(Program(shape, op, (subject,)), {"set": one, "key": _words(key), "s": s})
-        if shape in ("shared", "either"):
+        if shape in ("shared", "shared_names", "either"):
             peer = self._peer(subject, relation)
             if peer is None:
                 return None
-            join = Join(hop, Hop(Subject(1), relation), how="both" if shape == "shared" else "either")
-            return _Draft(Program(shape, Count(join), (subject, peer)),
+            join = Join(hop, Hop(Subject(1), relation), how="either" if shape == "either" else "both")
+            op = Names(join) if shape == "shared_names" else Count(join)
+            return _Draft(Program(shape, op, (subject, peer)),
                           {"set": one, "set2": self.phrase(relation, self.name(peer)), "s": s})  # fmt: skip
         if shape == "exists":
             members = sorted(hop.nodes(self.graph, (subject,)))

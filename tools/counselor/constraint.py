@@ -142,6 +142,7 @@ _FREE = object()  # a call position no skeleton shapes (a skeleton's named node 
 _AWAY = frozenset({"MostLinked"})
 HOPS = frozenset({"Neighbour"})  # functions whose nodes are the ones their relation reaches
 _FILTERS = frozenset({"Matching"})  # functions keeping some nodes of a list
+_JOINS = frozenset({"Intersect", "Union"})  # functions joining two lists
 _NAMEABLE = frozenset({"Count", "Exists"})  # calls over a list a question may instead ask the names of
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
 
@@ -370,10 +371,10 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if skeleton.name == "Exists" and form != "yes/no" and not wording.existence:  # nothing asks whether any exists
         return False
-    if _named(skeleton) is not None and skeleton.name == "Count" and form != "number":  # a filtered list, no count asked
+    if skeleton.name == "Count" and _of_filter(skeleton) and form != "number":  # a filtered list, no count asked
         return False
-    if form is None and wording.existence and _named_filter(skeleton):  # "any of them with ...?": whether any exists
-        return False
+    if form is None and wording.existence and skeleton.name == "Feature" and _of_filter(skeleton):
+        return False  # "any of them with ...?": whether any exists
     if form == "pick" and not names & _PICKS:
         return False
     if names & {"MaxDegree", "MinDegree"} and wording.extreme is None:  # a member picked by a superlative ("most")
@@ -510,15 +511,16 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
 
 
 def _named(skeleton: Skeleton) -> Skeleton | None:
-    """The names of the list ``skeleton`` counts or checks (``Count[Matching[...]]``, ``Exists[Matching[...]]``:
-    ``Feature[Matching[...]]``), or None where it is no such call."""
+    """The names of the filtered or joined list ``skeleton`` counts or checks (``Count[Matching[...]]``,
+    ``Exists[Matching[...]]``, ``Count[Intersect[...]]``: ``Feature[Matching[...]]``, ``Feature[Intersect[...]]``), or
+    None where it is no such call."""
     child = skeleton.children[0] if skeleton.name in _NAMEABLE and skeleton.children else None
-    return Skeleton("Feature", (child,)) if child is not None and child.name in _FILTERS else None
+    return Skeleton("Feature", (child,)) if child is not None and (child.name in _FILTERS or child.name in _JOINS) else None
 
 
-def _named_filter(skeleton: Skeleton) -> bool:
-    """Whether ``skeleton`` reads a feature of a filtered list (``Feature[Matching[...]]``)."""
-    child = skeleton.children[0] if skeleton.name == "Feature" and skeleton.children else None
+def _of_filter(skeleton: Skeleton) -> bool:
+    """Whether ``skeleton``'s call is over a filtered list (``Feature[Matching[...]]``, ``Count[Matching[...]]``)."""
+    child = skeleton.children[0] if skeleton.children else None
     return child is not None and child.name in _FILTERS
 
 
@@ -556,10 +558,10 @@ _ANSWER_KINDS = {"Count": "number", "Degree": "number", "Same": "number", "Diffe
 
 
 def _lists_names(skeleton: Skeleton) -> bool:
-    """Whether ``skeleton`` reads a feature of a neighbour list, filtered or not (the question asks for a set's names
-    or values)."""
+    """Whether ``skeleton`` reads a feature of a neighbour list, filtered, joined or not (the question asks for a set's
+    names or values)."""
     child = skeleton.children[0] if skeleton.children else None
-    return skeleton.name == "Feature" and child is not None and (child.name in HOPS or child.name in _FILTERS)
+    return skeleton.name == "Feature" and child is not None and (child.name in HOPS | _FILTERS | _JOINS)
 
 
 def _ids_in(sources: Iterable[str], store: GraphStore) -> set[str]:
@@ -744,9 +746,9 @@ class _Reader:
                     chain = (self.chain_name, self.chain_hops)
                     picked = self.last_call in _PICKS
                     # a list's names asked ("list them"): the Feature of a call's nodes
-                    # or the names of the list a filter kept ("which of them have the label L?")
+                    # or the names of the list a filter kept or a join made ("which of them have the label L?")
                     listed = name == "Feature" and self.last_call is not None and (
-                        self.lang.wording.form == "list" or self.last_call in _FILTERS)
+                        self.lang.wording.form == "list" or self.last_call in _FILTERS | _JOINS)
                     if name in _AWAY and self.last_hop is not None:
                         back = reverse_relations(self.lang.store).get(self.last_hop, frozenset())
                 node_types.append(value)  # type: ignore[arg-type]

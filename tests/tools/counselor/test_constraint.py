@@ -1824,3 +1824,25 @@ def test_two_hops_over_a_papers_own_list(question: str, ways: list[str]) -> None
     "entries in their bibliography" are the members' own references; "papers drawing on them" cite the members."""
     wording = CounselorAction(_labelled_papers(), question).wording
     assert [wording.direction(["cites", "cited_by"], "Graph Counselor", hop, 2) for hop in (0, 1)] == [[w] for w in ways]
+
+
+@pytest.mark.parametrize(
+    ("question", "shape"),
+    [
+        ('Which papers do "Graph Counselor" and "Graph Agents" both cite?', "Feature[Intersect[Neighbour[_], Neighbour[_]]]"),
+        ('List what the papers "Graph Counselor" cites and the papers "Graph Agents" cites have in common.',
+         "Feature[Intersect[Neighbour[_], Neighbour[_]]]"),
+        ('How many papers do "Graph Counselor" and "Graph Agents" both cite?', "Count[Intersect[Neighbour[_], Neighbour[_]]]"),
+    ],
+)
+def test_two_lists_overlap_is_named_where_the_words_ask_for_names(question: str, shape: str) -> None:
+    """The planner's count of two lists' overlap stands for the overlap named where the words ask for names."""
+    ranked = [(parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]"), 0.7), (parse_skeleton("Degree[_]"), 0.3)]
+    found = chosen_skeleton(ranked, CounselorAction(_labelled_papers(), question).wording, 0.3)
+    assert found is not None and found.render() == shape
+    if shape.startswith("Feature"):
+        language = CounselorAction(_labelled_papers(), question, skeleton=found)
+        both = "Intersect[Neighbour[Retrieve[Graph Counselor], cites], Neighbour[Retrieve[Graph Agents], cites]]"
+        assert language.complete(f"Feature[{both}, title]") and not language.complete(f"Feature[{both}, year]")
+        seen = CounselorAction(_labelled_papers(), question, ["The title feature of ['4'] are: ['ReAct']."], skeleton=found)
+        assert seen.complete("Finish[ReAct]")
