@@ -371,8 +371,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if skeleton.name == "Exists" and form != "yes/no" and not wording.existence:  # nothing asks whether any exists
         return False
-    if skeleton.name == "Count" and _of_filter(skeleton) and form != "number":  # a filtered list, no count asked
-        return False
+    if skeleton.name == "Count" and (_of_filter(skeleton) or _of_join(skeleton)) and form != "number":
+        return False  # a filtered list or two lists joined, and no count asked
     if form is None and wording.existence and skeleton.name == "Feature" and _of_filter(skeleton):
         return False  # "any of them with ...?": whether any exists
     if form == "pick" and not names & _PICKS:
@@ -511,11 +511,17 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
 
 
 def _named(skeleton: Skeleton) -> Skeleton | None:
-    """The names of the filtered or joined list ``skeleton`` counts or checks (``Count[Matching[...]]``,
+    """The names of the filtered list or the overlap ``skeleton`` counts or checks (``Count[Matching[...]]``,
     ``Exists[Matching[...]]``, ``Count[Intersect[...]]``: ``Feature[Matching[...]]``, ``Feature[Intersect[...]]``), or
-    None where it is no such call."""
+    None where it is no such call. Two lists' union is never named so: no question shape asks for it."""
     child = skeleton.children[0] if skeleton.name in _NAMEABLE and skeleton.children else None
-    return Skeleton("Feature", (child,)) if child is not None and (child.name in _FILTERS or child.name in _JOINS) else None
+    return Skeleton("Feature", (child,)) if child is not None and (child.name in _FILTERS or child.name == "Intersect") else None
+
+
+def _of_join(skeleton: Skeleton) -> bool:
+    """Whether ``skeleton``'s call is over two lists joined (``Count[Intersect[...]]``)."""
+    child = skeleton.children[0] if skeleton.children else None
+    return child is not None and child.name in _JOINS
 
 
 def _of_filter(skeleton: Skeleton) -> bool:

@@ -147,8 +147,8 @@ _ASKS_WHETHER = re.compile(r"\b(?:check|verify|confirm|see|know|tell (?:me|us)|f
 _YES_NO_START = frozenset("is are am does do did can could has have was were will would should".split())
 _PICK_WORDS = frozenset({"which", "who", "whose"})
 _WHICH = re.compile(r"\b(which|who|whose)\b[ \t]*([a-z]*)")  # the word after it, not one past a name cut out
-_ASKING_BEFORE = frozenset("find determine wonder know tell identify name see show".split())  # "find which ..."
-_ASKING_AFTER = frozenset("of one among has have would is was".split())  # "which of", "who among", "which has"
+_ASKING_BEFORE = frozenset("find determine wonder know tell identify name see show so".split())  # "find which ..."
+_ASKING_AFTER = frozenset("of one ones among has have would is was".split())  # "which of", "who among", "which has"
 # a count a superlative picks by ("the highest number of", "the largest count of"): the node is asked, not the count
 _SUPERLATIVE_NUMBER = re.compile(
     r"\b(?:most|fewest|least|greatest|highest|lowest|smallest|largest|biggest) (?:number|count|total|amount|quantity) of\b"
@@ -199,8 +199,9 @@ _UNLIKE = re.compile(
 _ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
 # A list asked for by name ("list", "name them", "spell out"), where nothing asks for a count or a pick
 _LIST_PHRASE = re.compile(
-    r"\blist\b|\bnames\b|\bname (?:of )?(?:them|all|each|every|what|those|the ones)\b|\benumerate\b|\bspell out\b"
-    r"|\bevery one of\b|\bby name\b|\bidentify (?:those|the ones|all|each|every)\b"  # "identify those of ... whose ..."
+    r"\blist\b(?! neighbou?rs?\b)|\bnames\b|\bname (?:of )?(?:them|all|each|every|what|those|the ones)\b|\benumerate\b|\bspell out\b"
+    r"|\bevery one of\b|\bby name\b|\bidentify (?:those|the ones|the members|all|each|every)\b"  # "identify those of"
+    r"|(?:^|[.?!:,]\s*)name the\b|\b(?:what|find the) (?:nodes|ones|items|entities|elements|members)\b"  # "Name the common members"
     r"|\bwhat (?:are|were) (?:the|all)\b"  # "What are the papers X cites whose label is L?"
     r"|(?:^|[.?!:]\s+)all of\b"  # "All of the papers X cites?": a sentence that opens with it
 )
@@ -259,6 +260,7 @@ _CARDINALITY = r"\|(?! )[^|\n]{1,40}(?<! )\||\bcardinality\b"
 _COUNT_PHRASE = re.compile(
     rf"{_HOW_MANY.pattern}|\bcount\b|\btotal\b|\btally\b|\b(?:size|amount|quantity) of\b|{_CARDINALITY}"
     r"|\bwhat(?:'s| is)?(?: the)? number\b"  # "what's the number with label L?", "what number have L for label?"
+    r"|\bheadcount\b|\bjust the (?:#|number\b)"  # "the overlap ..., as a headcount?", "overlap btwn X and Y? just the #"
 )
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store

@@ -1027,12 +1027,13 @@ def _moon_pages() -> GraphStore:
     return store
 
 
-def _degree_link_ways(store: GraphStore, cases: tuple[tuple[str, str, str], ...]) -> None:
-    """Each ``(question, right, wrong)``: Moon's degree is asked along ``right``, never along ``wrong``."""
+def _degree_link_ways(store: GraphStore, cases: tuple[tuple[str, str, str], ...], name: str = "Moon") -> None:
+    """Each ``(question, right, wrong)``: the degree of the node ``name`` names is asked along ``right``, never along
+    ``wrong``."""
     for question, right, wrong in cases:
         language = CounselorAction(store, question)
-        assert language.complete(f"Degree[Retrieve[Moon], {right}]"), question
-        assert not language.complete(f"Degree[Retrieve[Moon], {wrong}]"), question
+        assert language.complete(f"Degree[Retrieve[{name}], {right}]"), question
+        assert not language.complete(f"Degree[Retrieve[{name}], {wrong}]"), question
 
 
 def test_a_compound_word_names_the_link_its_second_part_names() -> None:
@@ -1759,10 +1760,7 @@ def test_what_number_asks_a_count(question: str) -> None:
 
 def _papers_degree_ways(cases: tuple[tuple[str, str, str], ...]) -> None:
     """Each ``(question, right, wrong)``: the degree of "Graph Counselor" is asked along ``right``, never ``wrong``."""
-    for question, right, wrong in cases:
-        language = CounselorAction(_labelled_papers(), question)
-        assert language.complete(f"Degree[Retrieve[Graph Counselor], {right}]"), question
-        assert not language.complete(f"Degree[Retrieve[Graph Counselor], {wrong}]"), question
+    _degree_link_ways(_labelled_papers(), cases, name="Graph Counselor")
 
 
 def test_a_papers_own_list_of_references_is_what_it_cites() -> None:
@@ -1833,10 +1831,25 @@ def test_two_hops_over_a_papers_own_list(question: str, ways: list[str]) -> None
         ('List what the papers "Graph Counselor" cites and the papers "Graph Agents" cites have in common.',
          "Feature[Intersect[Neighbour[_], Neighbour[_]]]"),
         ('How many papers do "Graph Counselor" and "Graph Agents" both cite?', "Count[Intersect[Neighbour[_], Neighbour[_]]]"),
+        ('What nodes are among the papers "Graph Counselor" cites and also among the papers "Graph Agents" cites?',
+         "Feature[Intersect[Neighbour[_], Neighbour[_]]]"),
+        ('Name the common members of the papers "Graph Counselor" cites and the papers "Graph Agents" cites.',
+         "Feature[Intersect[Neighbour[_], Neighbour[_]]]"),
+        ('Find the nodes that the papers "Graph Counselor" cites and the papers "Graph Agents" cites have in common.',
+         "Feature[Intersect[Neighbour[_], Neighbour[_]]]"),
+        ('So which ones are in common between the papers "Graph Counselor" cites and the papers "Graph Agents" cites?',
+         "Feature[Intersect[Neighbour[_], Neighbour[_]]]"),
+        ('In both the papers "Graph Counselor" cites and the papers "Graph Agents" cites?',  # nothing counted
+         "Feature[Intersect[Neighbour[_], Neighbour[_]]]"),
+        ('Overlap btwn the papers "Graph Counselor" cites and the papers "Graph Agents" cites? just the #',
+         "Count[Intersect[Neighbour[_], Neighbour[_]]]"),
+        ("What's the overlap between the papers \"Graph Counselor\" cites and the papers \"Graph Agents\" cites, as a headcount?",
+         "Count[Intersect[Neighbour[_], Neighbour[_]]]"),
     ],
 )
 def test_two_lists_overlap_is_named_where_the_words_ask_for_names(question: str, shape: str) -> None:
-    """The planner's count of two lists' overlap stands for the overlap named where the words ask for names."""
+    """The planner's count of two lists' overlap stands for the overlap named where the words ask for names, or
+    ask for nothing but the overlap itself; "just the #" and "headcount" ask a count."""
     ranked = [(parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]"), 0.7), (parse_skeleton("Degree[_]"), 0.3)]
     found = chosen_skeleton(ranked, CounselorAction(_labelled_papers(), question).wording, 0.3)
     assert found is not None and found.render() == shape
@@ -1846,3 +1859,13 @@ def test_two_lists_overlap_is_named_where_the_words_ask_for_names(question: str,
         assert language.complete(f"Feature[{both}, title]") and not language.complete(f"Feature[{both}, year]")
         seen = CounselorAction(_labelled_papers(), question, ["The title feature of ['4'] are: ['ReAct']."], skeleton=found)
         assert seen.complete("Finish[ReAct]")
+
+
+def test_a_relation_named_list_asks_for_no_list() -> None:
+    """FB15k-237 has a relation named ``list``: "the list neighbours of X" names it, it asks for no list."""
+    store = GraphStore("kg", directed=True, text_keys={"entity": "name"})
+    for node, name in (("e1", "Al Gore"), ("e2", "Time 100")):
+        store.add_node(node, "entity", {"name": name})
+    store.add_edge("e1", "e2", "list", reverse_relation="list_of")
+    assert CounselorAction(store, '"Time 100" in the list neighbours of "Al Gore"?').wording.form is None
+    assert CounselorAction(store, 'List the list neighbours of "Al Gore".').wording.form == "list"
