@@ -371,9 +371,9 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if skeleton.name == "Exists" and form != "yes/no" and not wording.existence:  # nothing asks whether any exists
         return False
-    if skeleton.name == "Count" and (_of_filter(skeleton) or _of_join(skeleton)) and form != "number":
+    if skeleton.name == "Count" and _over(skeleton, _FILTERS | _JOINS) and form != "number":
         return False  # a filtered list or two lists joined, and no count asked
-    if form is None and wording.existence and skeleton.name == "Feature" and _of_filter(skeleton):
+    if form is None and wording.existence and skeleton.name == "Feature" and _over(skeleton, _FILTERS):
         return False  # "any of them with ...?": whether any exists
     if form == "pick" and not names & _PICKS:
         return False
@@ -514,20 +514,14 @@ def _named(skeleton: Skeleton) -> Skeleton | None:
     """The names of the filtered list or the overlap ``skeleton`` counts or checks (``Count[Matching[...]]``,
     ``Exists[Matching[...]]``, ``Count[Intersect[...]]``: ``Feature[Matching[...]]``, ``Feature[Intersect[...]]``), or
     None where it is no such call. Two lists' union is never named so: no question shape asks for it."""
-    child = skeleton.children[0] if skeleton.name in _NAMEABLE and skeleton.children else None
-    return Skeleton("Feature", (child,)) if child is not None and (child.name in _FILTERS or child.name == "Intersect") else None
+    named = skeleton.name in _NAMEABLE and _over(skeleton, _FILTERS | {"Intersect"})
+    return Skeleton("Feature", skeleton.children[:1]) if named else None
 
 
-def _of_join(skeleton: Skeleton) -> bool:
-    """Whether ``skeleton``'s call is over two lists joined (``Count[Intersect[...]]``)."""
+def _over(skeleton: Skeleton, functions: frozenset[str]) -> bool:
+    """Whether ``skeleton``'s call is over a list one of ``functions`` makes (``Count[Matching[...]]``: a filter's)."""
     child = skeleton.children[0] if skeleton.children else None
-    return child is not None and child.name in _JOINS
-
-
-def _of_filter(skeleton: Skeleton) -> bool:
-    """Whether ``skeleton``'s call is over a filtered list (``Feature[Matching[...]]``, ``Count[Matching[...]]``)."""
-    child = skeleton.children[0] if skeleton.children else None
-    return child is not None and child.name in _FILTERS
+    return child is not None and child.name in functions
 
 
 def _one_text_value(observation: str) -> str | None:
@@ -566,8 +560,7 @@ _ANSWER_KINDS = {"Count": "number", "Degree": "number", "Same": "number", "Diffe
 def _lists_names(skeleton: Skeleton) -> bool:
     """Whether ``skeleton`` reads a feature of a neighbour list, filtered, joined or not (the question asks for a set's
     names or values)."""
-    child = skeleton.children[0] if skeleton.children else None
-    return skeleton.name == "Feature" and child is not None and (child.name in HOPS | _FILTERS | _JOINS)
+    return skeleton.name == "Feature" and _over(skeleton, HOPS | _FILTERS | _JOINS)
 
 
 def _ids_in(sources: Iterable[str], store: GraphStore) -> set[str]:

@@ -53,6 +53,7 @@ _ON_VERBS = {
     **dict.fromkeys(("draw", "draws", "drew", "drawn", "drawing"), "draw on"),
     **dict.fromkeys(("build", "builds", "built", "building"), "build on"),
 }
+_ON_ROOTS = frozenset(_ON_VERBS.values())
 _ROOT_SYNONYMS = {
     "poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",),
     "traf": ("link",), "send": ("link",), "stre": ("list",), "audi": ("list",),  # "X sends readers to", "X streams"
@@ -92,10 +93,10 @@ _LINK_ENDS = {
     "target": "forward", "targets": "forward", "destination": "forward", "destinations": "forward",
     "source": "back", "sources": "back", "origin": "back", "origins": "back",
 }  # fmt: skip
-_OWN_LISTS = ("bibl", "refs", "reference")  # the words for a paper's own list of what it cites
-_LIST_NOUNS = frozenset({"bibl", "refs", "refe"})
+# the words for a paper's own list of what it cites ("bibliography", "refs"; "reference list" with "list" after it)
+_LIST_WORDS = ("bibl", "refs")
+_OWN_LISTS = (*_LIST_WORDS, "reference")  # "X cites in its references": where it cites them
 _HAVE = re.compile(r"\b(?:have|has|had|having|include|includes|including)\b")  # "the papers that have X in their refs"
-  # a paper's own list of what it cites ("bibliography", "refs")
 _BACKWARD_NOUNS = frozenset({"cita", "audi"})  # a citation of X is a paper citing X; X's audience listen to X
 _FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how many references"), what X cites
 _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
@@ -1170,7 +1171,7 @@ class QuestionWording:
                 passive = passive and following[:2] not in _BY_FEATURE  # "cites, by name": no agent follows "by" there
                 passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
                 # "in-links", "out-links": the way written onto a link word, unless a source follows it
-                source = own not in _ON_VERBS.values() and self._source_follows(index, spans)  # not "draws on X"
+                source = own not in _ON_ROOTS and self._source_follows(index, spans)  # not "draws on X"
                 way = "forward" if source else marked or self._way(index, own, before, spans)
             mention = (start, stop, root, passive, way)
             if found and self._one_link(found[-1], index, root, spans):  # "clicking a link on X": one mention
@@ -1277,7 +1278,7 @@ class QuestionWording:
             return "back"  # "a citation edge into X", "links into X": what lead to X
         if word.endswith("ed") and after[:1] == ["in"]:
             return "forward"  # "the papers cited in X", "referenced in X": the ones X's own list holds
-        if root in _LIST_NOUNS and (word.startswith(("bibl", "refs")) or after[:1] in (["list"], ["lists"])):
+        if word.startswith(_LIST_WORDS) or (root == "refe" and after[:1] in (["list"], ["lists"])):
             # "the bibliography of X", "X's refs", "X points you to in its reference list": X's own list; "whose
             # bibliography lists X", "the papers that have X in their refs", "reference lists that send you to X":
             # the lists X is in
@@ -1294,7 +1295,7 @@ class QuestionWording:
         if before & _INWARD or self._last_word(index + ahead, {"in"}) or root in _BACKWARD_NOUNS or backlinks:
             return "back"  # "incoming links", "links in", "citations", "backlinks"
         to, them, *_ = [w for w in self.words[index + 1 : index + 4] if w[2] != "through"] + [(0, 0, "")] * 2
-        onto = to[2] == "to" or (to[2] == "on" and root in _ON_VERBS.values())  # "papers drawing on them"
+        onto = to[2] == "to" or (to[2] == "on" and root in _ON_ROOTS)  # "papers drawing on them"
         if onto and them[2] in _MEMBERS_PRONOUNS and not self.question[to[1] : them[0]].strip():
             return "back"  # "rank them by pages that click through to them" (not "to, each once"): into the members
         clause = [w for _, _, w in self.words[index + 1 : index + 6]]
