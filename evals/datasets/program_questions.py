@@ -37,6 +37,7 @@ from graphreason.evals.datasets.programs import (
     Mode,
     MostReached,
     Names,
+    Pair,
     PlainGraph,
     Program,
     Subject,
@@ -1494,6 +1495,42 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("email", "Hello, do any of {set} have {key} {value}? Thank you."),
         ("email", "Hi, I wonder if there is any item among {set} with {key} {value}. Could you confirm? Regards."),
     ),
+    "which_of_two": (
+        ("ask", "Which has {more} {noun}, {s} or {s2}?"), ("ask", "Between {s} and {s2}, which one has {more} {noun}?"),
+        ("tell", "Tell me which of {s} and {s2} has {more} {noun}."), ("tell", "Find out whether {s} or {s2} has {more} {noun}; name that one."),
+        ("curious", "I wonder which has {more} {noun}: {s} or {s2}?"), ("curious", "Of {s} and {s2}, which would have {more} {noun}?"),
+        ("terse", "{s} or {s2}: {more} {noun}?"), ("terse", "{more} {noun}: {s} or {s2}?"),
+        ("formal", "Determine which of {s} and {s2} has {more} {noun}."),
+        ("formal", "Of the two nodes {s} and {s2}, identify the one with {more} {noun}."),
+        ("others", "Comparing {s} with {s2}, which has {more} {noun}?"),
+        ("others", "Does {s} or {s2} have {more} {noun}? Name the one."),
+        ("later", "Which one of these two has {more} {noun}: {s} or {s2}?"),
+        ("later", "Put {s} next to {s2}: which comes with {more} {noun}?"),
+        ("fresh", "Who ends up with {more} {noun}, {s} or {s2}?"),
+        ("fresh", "Weighing {s} against {s2}, which has {more} {noun}?"),
+        ("spoken", "So which has got {more} {noun}, {s} or {s2}?"),
+        ("spoken", "Out of {s} and {s2}, which one's got {more} {noun}?"),
+        ("kgqa", "Which entity has {more} {noun}: {s} or {s2}?"),
+        ("kgqa", "Between {s} and {s2}, could you identify the one that has {more} {noun}?"),
+        ("walk", "Count the {noun} of {s}, then those of {s2}. Which of the two has {more} {noun}?"),
+        ("walk", "Look at {s} and at {s2} in turn: which one has {more} {noun}?"),
+        ("learner", "Who is having {more} {noun}, {s} or {s2}?"),
+        ("learner", "{s} and {s2}, which one have {more} {noun}?"),
+        ("quiz", "Let a = {s} and b = {s2}. Which of a and b has {more} {noun}?"),
+        ("quiz", "Of {s} and {s2}, which has {more} {noun}? Give its name."),
+        ("prompt", "Compare {s} and {s2} and return the one with {more} {noun}."),
+        ("prompt", "Task: between {s} and {s2}, output the name of the node with {more} {noun}."),
+        ("analyst", "Head to head, {s} vs {s2}: which has {more} {noun}?"),
+        ("analyst", "{s} versus {s2}: which one has {more} {noun}?"),
+        ("context", "I can only keep one of them. Which has {more} {noun}, {s} or {s2}?"),
+        ("context", "For a comparison in my notes: between {s} and {s2}, which has {more} {noun}?"),
+        ("chat", "which has {more} {noun}, {s} or {s2}"),
+        ("chat", "{s} vs {s2}, who's got {more} {noun}?"),
+        ("search", "{s} vs {s2} {more} {noun}"),
+        ("search", "{s} or {s2}, {more} {noun}"),
+        ("email", "Hi, which has {more} {noun}: {s} or {s2}? Thanks."),
+        ("email", "Dear team, could you tell me whether {s} or {s2} has {more} {noun}? Best regards."),
+    ),
 }  # fmt: skip
 
 SHAPES = tuple(WORDINGS)
@@ -1533,6 +1570,13 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
     if isinstance(op, Names) and isinstance(op.source, Hop) and isinstance(op.source.source, Subject):
         key = name_key(op.source.relation)
         return (f"Feature[Neighbour[{subject}, {op.source.relation}], {key}]", "list") if key else None
+    if isinstance(op, Extreme) and isinstance(op.source, Pair):
+        key = schema[graph.types[program.bound[0]]].name_key
+        if key is None:
+            return None
+        pick = "MaxDegree" if op.most else "MinDegree"
+        other = f"Retrieve[{graph.names[program.bound[1]]}]"
+        return f"Feature[{pick}[Union[{subject}, {other}], {op.relation}], {key}]", "value"
     if isinstance(op, Extreme) and isinstance(op.source, Hop):
         key = name_key(op.source.relation)
         if key is None:
@@ -1654,6 +1698,15 @@ class _Sampler:
         target = schema[targets[0]] if len(targets) == 1 else None
         hop = Hop(Subject(0), relation)
         one = self.phrase(relation, s)
+        if shape == "which_of_two":  # the subject and another node of its type, set side by side by their links
+            peers = [n for n in self.subjects.get(node_type, ()) if n != subject]
+            nouns = [noun for noun in relation_phrases(relation, self.family)["noun"] if " it" not in noun]
+            if not peers or not nouns:
+                return None
+            peer, most = rng.choice(peers), rng.random() < 0.5
+            first, second = (subject, peer) if rng.random() < 0.5 else (peer, subject)  # either may be named first
+            phrases = {"s": self.name(first), "s2": self.name(second), "noun": rng.choice(nouns), "more": "more" if most else "fewer"}
+            return _Draft(Program(shape, Extreme(Pair(), relation, most=most), (first, second)), phrases)
         if shape == "count":
             return _Draft(Program(shape, Count(hop), (subject,)), {"set": one, "s": s})
         if shape == "names":

@@ -179,7 +179,19 @@ class Join:
         return max(self.left.depth, self.right.depth) + 1
 
 
-NodeSet = Subject | Hop | Filter | Join
+@dataclass(frozen=True)
+class Pair:
+    """The two nodes the question names (slots 0 and 1), set side by side: "which has more citations, X or Y?"."""
+
+    def nodes(self, graph: PlainGraph, bound: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(bound[:2])
+
+    @property
+    def depth(self) -> int:
+        return 0
+
+
+NodeSet = Subject | Hop | Filter | Join | Pair
 
 
 # ------------------------------------------------------------------------------------- values

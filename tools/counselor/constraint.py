@@ -144,6 +144,11 @@ HOPS = frozenset({"Neighbour"})  # functions whose nodes are the ones their rela
 _FILTERS = frozenset({"Matching"})  # functions keeping some nodes of a list
 _JOINS = frozenset({"Intersect", "Union"})  # functions joining two lists
 _NAMEABLE = frozenset({"Count", "Exists"})  # calls over a list a question may instead ask the names of
+# two named nodes set side by side, one of them picked by its links (no planner class: the words tell it whole)
+_PAIR_PICKS = {
+    way: Skeleton("Feature", (Skeleton(pick, (Skeleton("Union", (None, None)),)),))
+    for way, pick in (("most", "MaxDegree"), ("fewest", "MinDegree"))
+}
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
 
 
@@ -492,7 +497,11 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
 
     A count of a filtered list or a check that it holds anything that the question's words rule out (it asks for
     names: a list, "which"; or it asks neither a count nor whether any exists) stands for the list named
-    (:func:`_named`): the planner tells the operation, the words what of its result is asked."""
+    (:func:`_named`): the planner tells the operation, the words what of its result is asked. A question setting two
+    named nodes side by side (:attr:`~graphreason.tools.counselor.wording.QuestionWording.pair`) picks one of them:
+    the planner has no class for it, so the words tell the whole skeleton."""
+    if wording.pair is not None and consistent(_PAIR_PICKS[wording.pair], wording):
+        return _PAIR_PICKS[wording.pair], 1.0  # "which has more citations, X or Y?": one of the two, picked
     unworded = _OTHER_PICK.get(wording.extreme or "")
     mass: dict[Skeleton, float] = {}
     for skeleton, probability in ranked:
@@ -825,6 +834,9 @@ class _Reader:
                 both = [relation for relation in spelled or () if relation in (directed or spelled or ())]
                 if both or directed:  # the relation written for this hop, in the direction the voice gives
                     return self._choice(both or directed, stop)  # type: ignore[arg-type]
+            if self.lang.wording.pair is not None and self.open_calls[-1:] and self.open_calls[-1] in _PICKS:
+                compared = self._named_relations(valid)  # two named nodes picked between by the one link named
+                return self._choice(self.lang.wording.pair_direction(compared) or compared, stop)
             return self._choice(self._named_relations(valid, named), stop)
         if kind is FEATURE_KEY:
             valid = self._names_of(subject, self.lang.features, self._features_of)

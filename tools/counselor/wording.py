@@ -107,6 +107,16 @@ _MOST_WORDS = frozenset(
 _FEWEST_WORDS = frozenset(
     {"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing", "argmin", "weakest", "worst"}
 )
+# Two named nodes set side by side ("which has more citations, X or Y?", "X vs Y: ..."): in the question outside its
+# names (each cut out to a line break), the two names with only a joining word between them; comparatives then pick
+_PAIR_JOIN = re.compile(
+    r"\n[\s,:;]*(?:(?:or|and|vs\.?|versus|against|with|next to|compared (?:with|to))[\s,:;]*)?\n", re.IGNORECASE
+)
+_NOT_A_PAIR = re.compile(r"\b(?:both|neither|common|than)\b")  # "cited by both X and Y", "more than X"
+_MORE_WORDS = _MOST_WORDS | frozenset({"more", "greater", "higher", "bigger", "larger", "ahead", "leads"})
+_FEWER_WORDS = _FEWEST_WORDS | frozenset({"fewer", "less", "lower", "smaller", "behind"})
+# a question whose asked node is the object of its verb ("which do more papers cite, X or Y?")
+_OBJECT_ASKED = re.compile(r"^\W*(?:which|who|what)(?: one)?\s+(?:do|does|did)\b")
 # Superlatives in other words: "leads in links" (not "leads to"), "more links than any other", "fewer ... than the rest"
 _LEADS = re.compile(r"\blead(?:s|ing)? in\b|\bahead (?:in|on)\b")  # "is ahead on links": the most
 # "rank them by ... which comes first": the most, unless they are ranked lowest first
@@ -472,6 +482,19 @@ def extreme_of(text: str) -> str | None:
     words = set(_WORD.findall(_MOST_OF.sub(" ", _MODE.sub(" ", _BOUND.sub(" ", lower)))))
     most, fewest = bool(words & _MOST_WORDS), bool(words & _FEWEST_WORDS)
     return "most" if most and not fewest else "fewest" if fewest and not most else None
+
+
+def pair_way(text: str, names: Sequence[str]) -> str | None:
+    """``"most"`` or ``"fewest"`` where ``text`` (a question outside its ``names``, each cut out to a line break) sets
+    its two named nodes side by side to pick one by a comparative going one way ("which has more citations, X or
+    Y?", "X vs Y: fewer links?"); None where it does not (other names, other words between them, "both X and Y",
+    "more than", comparatives both ways or none)."""
+    lower = text.lower()
+    if len(names) != 2 or len(_PAIR_JOIN.findall(lower)) != 1 or _NOT_A_PAIR.search(lower):
+        return None
+    words = set(_WORD.findall(lower))
+    more, fewer = bool(words & _MORE_WORDS), bool(words & _FEWER_WORDS)
+    return "most" if more and not fewer else "fewest" if fewer and not more else None
 
 
 def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) -> str | None:
@@ -907,6 +930,11 @@ class QuestionWording:
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
         self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
         self.link_mentions = link_mentions(self.search_sources[0], relations)  # "a citation edge": one
+        # two named nodes set side by side by one link: one of them is picked, the way its comparatives go ("X or Y:
+        # more citations?"); not "which of the papers X and Y cite has the most citations" (two links)
+        self.pair = pair_way(self.search_sources[0], self.names) if self.link_mentions <= 1 else None
+        if self.pair is not None:
+            self.extreme, self.form = self.pair, "pick"
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
         self.mode_worded = bool(_MODE.search(self.search_sources[0].lower()))  # "most common", "the biggest bucket"
@@ -925,7 +953,7 @@ class QuestionWording:
         self.reverse: dict[str, frozenset[str]] = {}  # read off the arcs when first needed
         self.relation_words: dict[str, frozenset[str]] = {}
         self.values_written: dict[str, list[str] | None] = {}
-        self.directed: dict[tuple[tuple[str, ...], str, int, int], list[str] | None] = {}
+        self.directed: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
         self.spelled_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
         self.numbered_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
 
@@ -1102,14 +1130,23 @@ class QuestionWording:
         ]  # fmt: skip
         return chosen or None
 
-    def direction(self, valid: list[str], name: str, hops: int, total: int) -> list[str] | None:
+    def direction(self, valid: list[str], name: str, hops: int, total: int, pair: bool = False) -> list[str] | None:
         """See :meth:`_direction` (worked out once per case)."""
-        key = (tuple(valid), name, hops, total)
+        key = (tuple(valid), name, hops, total, pair)
         if key not in self.directed:
-            self.directed[key] = self._direction(valid, name, hops, total)
+            self.directed[key] = self._direction(valid, name, hops, total, pair)
         return self.directed[key]
 
-    def _direction(self, valid: list[str], name: str, hops: int, total: int) -> list[str] | None:
+    def pair_direction(self, valid: list[str]) -> list[str] | None:
+        """The relations of ``valid`` a question setting two named nodes side by side (:attr:`pair`) compares them by,
+        by the way its one link word runs: a noun's own way ("citations": into the node, "references": out of it),
+        else its voice, the nodes being the ones that act or are acted on ("which cites more", "which is cited more",
+        but "which do more papers cite"). None: not decided here."""
+        if self.pair is None or not self.names:
+            return None
+        return self.direction(valid, self.names[0], 0, 1, pair=True)
+
+    def _direction(self, valid: list[str], name: str, hops: int, total: int, pair: bool = False) -> list[str] | None:
         """The relations of ``valid`` hop ``hops`` of a ``total``-hop chain from the node ``name`` names may take,
         by voice and word order (None: not decided here).
 
@@ -1122,6 +1159,7 @@ class QuestionWording:
         name counts), so in "the papers X cites and the papers cited by Y" "cites" is X's and "cited by" Y's.
         """
         spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
+        spans = [(a, b, 0) for a, b, _ in spans] if pair else spans  # side by side: both are the one link's nodes
         if not valid or not any(label == 0 for _, _, label in spans):
             return None
         allowed = set(valid)  # only the two directions of one link, one named in the passive, are told apart here
@@ -1198,6 +1236,8 @@ class QuestionWording:
             return None
         if way is not None:
             return backward if way == "back" else forward
+        if pair:  # "which is cited more": into the node; "which do more papers cite": the node is the verb's object
+            return backward if passive != bool(_OBJECT_ASKED.search(self.question.lower())) else forward
         return backward if after == passive else forward
 
     def _leads_into(self, stop: int, start: int) -> bool:

@@ -79,6 +79,7 @@ class ReferenceEvaluator:
             first, second = (self.call(part) for part in split_top_level(inner))
             if name == "Contains":
                 return "yes" if second in first else "no"
+            first, second = ([v] if isinstance(v, str) else v for v in (first, second))  # one node: a list of one
             return [n for n in first if n in second] if name == "Intersect" else list(dict.fromkeys([*first, *second]))
         if name == "Exists":
             return "yes" if flatten(self.call(inner)) else "no"

@@ -1869,3 +1869,43 @@ def test_a_relation_named_list_asks_for_no_list() -> None:
     store.add_edge("e1", "e2", "list", reverse_relation="list_of")
     assert CounselorAction(store, '"Time 100" in the list neighbours of "Al Gore"?').wording.form is None
     assert CounselorAction(store, 'List the list neighbours of "Al Gore".').wording.form == "list"
+
+
+@pytest.mark.parametrize(
+    ("question", "pick", "relation"),
+    [
+        ('Which has more citations, "ReAct" or "Reflexion"?', "MaxDegree", "cited_by"),
+        ('Which is cited more often, "ReAct" or "Reflexion"?', "MaxDegree", "cited_by"),
+        ('Which do more papers cite: "ReAct" or "Reflexion"?', "MaxDegree", "cited_by"),
+        ('Between "ReAct" and "Reflexion", which one cites fewer papers?', "MinDegree", "cites"),
+        ('"ReAct" vs "Reflexion": more references?', "MaxDegree", "cites"),
+    ],
+)
+def test_two_named_nodes_set_side_by_side_pick_one_by_the_link_worded(question: str, pick: str, relation: str) -> None:
+    """Two named nodes with only "or", "and", "vs" between them and a comparative pick one of the two by the one link
+    worded, the way its noun or voice runs; the planner, which has no class for it, is passed over."""
+    ranked = [(parse_skeleton("Contains[Neighbour[_], _]"), 0.6), (parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), 0.4)]
+    found = chosen_skeleton(ranked, CounselorAction(_labelled_papers(), question).wording, 0.3)
+    assert found is not None and found.render() == f"Feature[{pick}[Union[_, _]]]"
+    language = CounselorAction(_labelled_papers(), question, skeleton=found)
+    other = {"cites": "cited_by", "cited_by": "cites"}[relation]
+    both = "Union[Retrieve[ReAct], Retrieve[Reflexion]]"
+    assert language.complete(f"Feature[{pick}[{both}, {relation}], title]")
+    assert not language.complete(f"Feature[{pick}[{both}, {other}], title]")
+    seen = CounselorAction(_labelled_papers(), question, ["The title feature of 4 are: ReAct."], skeleton=found)
+    assert seen.complete("Finish[ReAct]")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'How many papers do "ReAct" and "Reflexion" both cite?',
+        'Does "ReAct" have more citations than "Reflexion"?',
+        'Which of the papers "ReAct" and "Reflexion" cite has the most citations?',
+        'Is "ReAct" among the papers "Reflexion" cites?',
+        'Which has more citations, "ReAct" or fewer?',
+    ],
+)
+def test_two_names_not_set_side_by_side_are_no_pair(question: str) -> None:
+    """Two names with a link word between them, "both", "than", or one name only: no pair is compared."""
+    assert CounselorAction(_labelled_papers(), question).wording.pair is None
