@@ -712,6 +712,23 @@ def spelled_places(
     return [place for place, dropped in zip(places, inside, strict=True) if not dropped]
 
 
+def _asking_words_aside(
+    question: str, words: Sequence[tuple[int, int, str]], places: list[tuple[int, int, str]], relations: Sequence[str]
+) -> list[tuple[int, int, str]]:
+    """``places`` (as :func:`spelled_places` finds them) without a relation written by the words that ask for a list
+    ("Can you list ...", "the full list of", "as a list of names": FB15k-237's ``list`` and ``list_of``) where another
+    relation is written too: those words ask, the other names the link."""
+    asks = [m.span() for m in _LIST_PHRASE.finditer(question.lower())]
+
+    def asking(place: tuple[int, int, str]) -> bool:
+        start = words[place[0]][0]  # "the full list of": ``list_of`` begins with the asking word
+        return place[2] in relations and any(a <= start < b for a, b in asks)
+
+    if not any(place[2] in relations and not asking(place) for place in places):
+        return places
+    return [place for place in places if not asking(place)]
+
+
 _RELATION_LINKS = frozenset({"to", "of", "by", "from", "with", "in", "on"})  # the words of a relation that name no link
 # a relation name's leading verb that says nothing of the link (``has_tag``, ``is_a``): its other words name it
 _AUXILIARIES = frozenset({"has", "hav", "is", "are", "was"})  # as _cut cuts them
@@ -919,6 +936,7 @@ class QuestionWording:
         self.nested_at: list[tuple[int, int, str]] = []  # the ones written inside a longer one's words
         self.spelled_at = spelled_places(question, [*relations, *features], self.names, relations, self.nested_at)
         self.spelled_at += synonym_places(question, relations, self.names, self.spelled_at)
+        self.spelled_at = _asking_words_aside(question, self.words, self.spelled_at, relations)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
         self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
         # the features it spells out that are not a node's name or title ("label", "genres"), and whether it words a

@@ -1872,6 +1872,30 @@ def test_a_relation_named_list_asks_for_no_list() -> None:
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        'Can you list every one of the entities "Al Gore" has as contains of?',
+        'Pull the full list of the entities linked to "Al Gore" by contains of.',
+        'Return the contains of neighbours of "Al Gore" as a list of names.',
+    ],
+)
+def test_the_words_asking_for_a_list_name_no_relation_where_another_is_written(question: str) -> None:
+    """"List", "the full list of", "as a list" ask for a list; FB15k-237's relations ``list`` and ``list_of`` are not
+    named by them where the question writes another relation. Its control: "the list neighbours of X" names ``list``."""
+    store = GraphStore("kg", directed=True, text_keys={"entity": "name"})
+    for node, name in (("e1", "Al Gore"), ("e2", "Time 100"), ("e3", "Nairobi")):
+        store.add_node(node, "entity", {"name": name})
+    store.add_edge("e1", "e2", "list", reverse_relation="list_of")
+    store.add_edge("e1", "e3", "contains_of", reverse_relation="contains")
+    language = CounselorAction(store, question, skeleton=parse_skeleton("Feature[Neighbour[_]]"))
+    assert language.complete("Feature[Neighbour[Retrieve[Al Gore], contains_of], name]")
+    for other in ("list", "list_of"):
+        assert not language.complete(f"Feature[Neighbour[Retrieve[Al Gore], {other}], name]")
+    control = CounselorAction(store, 'Name the list neighbours of "Al Gore".', skeleton=parse_skeleton("Feature[Neighbour[_]]"))
+    assert control.complete("Feature[Neighbour[Retrieve[Al Gore], list], name]")
+
+
+@pytest.mark.parametrize(
     ("question", "pick", "relation"),
     [
         ('Which has more citations, "ReAct" or "Reflexion"?', "MaxDegree", "cited_by"),
