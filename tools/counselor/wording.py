@@ -107,11 +107,17 @@ _MOST_WORDS = frozenset(
 _FEWEST_WORDS = frozenset(
     {"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing", "argmin", "weakest", "worst"}
 )
-# Two named nodes set side by side ("which has more citations, X or Y?", "X vs Y: ..."): in the question outside its
-# names (each cut out to a line break), the two names with only a joining word between them; comparatives then pick
+# Two named nodes set side by side ("which has more citations, X or Y?", "X vs Y: ...", "look at X and at Y in turn",
+# "let a = X and b = Y"): in the question outside its names (each cut out to a line break), the two names with only
+# joining words between them; comparatives then pick one of the two
 _PAIR_JOIN = re.compile(
-    r"\n[\s,:;]*(?:(?:or|and|vs\.?|versus|against|with|next to|compared (?:with|to))[\s,:;]*)?\n", re.IGNORECASE
+    r"\n[\s,:;=]*(?:(?:or|and|vs|versus|against|with|next|to|compared|at|then|those|of|[a-z])\b\.?[\s,:;=]*){0,4}\n"
 )
+# words just before the first name or just after the second, with no stop between: a link word there makes the two
+# names a list's ("the papers cited by X or Y", "the papers X and Y cite"), not the two compared
+_BEFORE_PAIR = re.compile(r"((?:[a-z0-9]+ )?[a-z0-9]+) *$")
+_AFTER_PAIR = re.compile(r"^ *([a-z0-9]+)")
+_THE_TWO = re.compile(r"\b(?:the|these|those) two\b")  # "which of the two": the pair named again
 _NOT_A_PAIR = re.compile(r"\b(?:both|neither|common|than)\b")  # "cited by both X and Y", "more than X"
 _MORE_WORDS = _MOST_WORDS | frozenset({"more", "greater", "higher", "bigger", "larger", "ahead", "leads"})
 _FEWER_WORDS = _FEWEST_WORDS | frozenset({"fewer", "less", "lower", "smaller", "behind"})
@@ -484,13 +490,21 @@ def extreme_of(text: str) -> str | None:
     return "most" if most and not fewest else "fewest" if fewest and not most else None
 
 
-def pair_way(text: str, names: Sequence[str]) -> str | None:
+def pair_way(text: str, names: Sequence[str], relations: Sequence[str] = ()) -> str | None:
     """``"most"`` or ``"fewest"`` where ``text`` (a question outside its ``names``, each cut out to a line break) sets
     its two named nodes side by side to pick one by a comparative going one way ("which has more citations, X or
     Y?", "X vs Y: fewer links?"); None where it does not (other names, other words between them, "both X and Y",
-    "more than", comparatives both ways or none)."""
+    "more than", comparatives both ways or none, or a word for one of ``relations`` touching the two names:
+    "the papers X and Y cite", unless "the two" names them again: "count the references of X, then those of Y;
+    which of the two ...")."""
     lower = text.lower()
     if len(names) != 2 or len(_PAIR_JOIN.findall(lower)) != 1 or _NOT_A_PAIR.search(lower):
+        return None
+    joined = _PAIR_JOIN.search(lower)
+    before = _BEFORE_PAIR.search(lower[: joined.start()])
+    after = _AFTER_PAIR.search(lower[joined.end() :])
+    touching = " ".join(found.group(1) for found in (before, after) if found)
+    if relations and link_mentions(touching, relations) and not _THE_TWO.search(lower):
         return None
     words = set(_WORD.findall(lower))
     more, fewer = bool(words & _MORE_WORDS), bool(words & _FEWER_WORDS)
@@ -948,9 +962,9 @@ class QuestionWording:
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
         self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
         self.link_mentions = link_mentions(self.search_sources[0], relations)  # "a citation edge": one
-        # two named nodes set side by side by one link: one of them is picked, the way its comparatives go ("X or Y:
-        # more citations?"); not "which of the papers X and Y cite has the most citations" (two links)
-        self.pair = pair_way(self.search_sources[0], self.names) if self.link_mentions <= 1 else None
+        # two named nodes set side by side: one of them is picked, the way its comparatives go ("X or Y: more
+        # citations?"); not "which of the papers X and Y cite has the most citations" (their list)
+        self.pair = pair_way(self.search_sources[0], self.names, relations)
         if self.pair is not None:
             self.extreme, self.form = self.pair, "pick"
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
@@ -1226,9 +1240,14 @@ class QuestionWording:
                 )
                 passive = passive and following[:2] not in _BY_FEATURE  # "cites, by name": no agent follows "by" there
                 passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
+                passive = passive and not (pair and following[:1] == ["of"])  # side by side: "the links of X", X's own
                 # "in-links", "out-links": the way written onto a link word, unless a source follows it
                 source = own not in _ON_ROOTS and self._source_follows(index, spans)  # not "draws on X"
                 way = "forward" if source else marked or self._way(index, own, before, spans)
+                # "which has more refs, X or Y", "the references of X, then those of Y": each one's own list
+                own_list = word.startswith(_LIST_WORDS) and not before & _INWARD
+                if pair and (own_list or (way is None and own in _FORWARD_NOUNS and word.endswith("s"))):
+                    way = "forward"
             mention = (start, stop, root, passive, way)
             if found and self._one_link(found[-1], index, root, spans):  # "clicking a link on X": one mention
                 named = [(a, b) for a, b, label in spans if label == 0]
@@ -1237,6 +1256,9 @@ class QuestionWording:
             else:
                 found.append((index, mention))
         mentions = [mention for _, mention in found]
+        if pair:  # the two nodes' one link, written once or once for each ("the links of X, then those of Y")
+            decided = {tuple(self._way_taken(roots, root, passive, way, None) or ()) for *_, root, passive, way in mentions}
+            return list(decided.pop()) if len(decided) == 1 and () not in decided else None
         if len(mentions) != total:
             return None
         a, b = _chain_start(spans, mentions)
@@ -1247,6 +1269,15 @@ class QuestionWording:
             (not self._leads_into(m[1], a), _gap((a, b), m[0], m[1]), m[0] >= b, m[2], m[3], m[4]) for m in mentions
         )
         _, _, after, root, passive, way = ranked[hops]
+        return self._way_taken(roots, root, passive, way, after)
+
+    def _way_taken(
+        self, roots: dict[str, str], root: str, passive: bool, way: str | None, after: bool | None
+    ) -> list[str] | None:
+        """The relations of ``roots`` (each with its root) a mention of ``root`` takes: ``way`` where the words give
+        it, else by voice, a passive one written ``after`` the name (or an active one before it) taking the backward
+        relation; for two named nodes side by side (``after`` None) a passive one, or an active one whose object is
+        the node asked for ("which do more papers cite"). None: one direction only, nothing to decide."""
         same_root = [relation for relation in roots if roots[relation] == root]
         backward = [relation for relation in same_root if _is_backward(relation)]
         forward = [relation for relation in same_root if not _is_backward(relation)]
@@ -1254,7 +1285,7 @@ class QuestionWording:
             return None
         if way is not None:
             return backward if way == "back" else forward
-        if pair:  # "which is cited more": into the node; "which do more papers cite": the node is the verb's object
+        if after is None:  # "which is cited more": into the node; "which do more papers cite": the node is the object
             return backward if passive != bool(_OBJECT_ASKED.search(self.question.lower())) else forward
         return backward if after == passive else forward
 
