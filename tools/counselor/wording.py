@@ -109,9 +109,10 @@ _FEWEST_WORDS = frozenset(
 )
 # Two named nodes set side by side ("which has more citations, X or Y?", "X vs Y: ...", "look at X and at Y in turn",
 # "let a = X and b = Y"): in the question outside its names (each cut out to a line break), the two names with only
-# joining words between them; comparatives then pick one of the two
+# joining words between them (a name written bare may leave its last full stop outside: "X Abstract. and Y");
+# comparatives then pick one of the two
 _PAIR_JOIN = re.compile(
-    r"\n[\s,:;=]*(?:(?:or|and|vs|versus|against|with|next|to|compared|at|then|those|of|[a-z])\b\.?[\s,:;=]*){0,4}\n"
+    r"\n[\s,:;=.]*(?:(?:or|and|vs|versus|against|with|next|to|compared|at|then|those|of|[a-z])\b[\s,:;=.]*){0,4}\n"
 )
 # words just before the first name or just after the second, with no stop between: a link word there makes the two
 # names a list's ("the papers cited by X or Y", "the papers X and Y cite"), not the two compared

@@ -1912,6 +1912,7 @@ def test_the_words_asking_for_a_list_name_no_relation_where_another_is_written(q
         ('Which has more refs, "ReAct" or "Reflexion"', "MaxDegree", "cites"),
         ('Between "ReAct" and "Reflexion", which has more incoming references?', "MaxDegree", "cited_by"),
         ('Which has fewer cited or citing papers: "ReAct" or "Reflexion"?', "MinDegree", "cited_by|cites"),
+        ("Of the two nodes ReAct. and Reflexion, identify the one with more citations.", "MaxDegree", "cited_by"),
     ],
 )
 def test_two_named_nodes_set_side_by_side_pick_one_by_the_link_worded(question: str, pick: str, relation: str) -> None:
