@@ -127,15 +127,18 @@ FAMILIES = ("ask", "tell", "curious", "terse", "formal")
 # fewest friends", "top of ... by", "top tag among tags of", "most frequent tag", "label breakdown top value"), so
 # later figures of it are not first measurements.
 EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "learner", "quiz", "prompt", "analyst",
-                      "context", "chat", "search", "email")
+                      "context", "chat", "search", "email", "indirect")
 # ``email`` asks as a polite request in a message, with a greeting and a sign-off ("Dear team, I need to know how many
 # ... there are. Many thanks.", "Hi, could you check whether Y is among ...? Best."): frames and relation phrases
 # (:data:`_EMAIL_LEXICON`) written in one sitting after last-fm-items' rules and before any question of it was asked.
 # Its first measurement (commit abcb3d3, 3 questions per shape, seed 0: citeseer 42/42, last-fm 26/27, wikispeedia
 # 25/27; 93/96 = 96.9 pooled) came before any rule read it; rules were then written from its failures ("labelled with
 # the tag" one mention, "send me" no link, "check whether" a yes/no question), so it is no longer blind.
+# ``indirect`` asks in indirect questions and statements of need ("I'd like to know which of ... has the most ...",
+# "I'm trying to work out whether X or Y has more ...", "What I need is X's label."): frames written in one sitting
+# after which_of_two's rules and before any question of it was asked, with the common relation phrases.
 # The evaluation-only families no rule was written from yet: their figures are first looks.
-BLIND_FAMILIES: tuple[str, ...] = ()
+BLIND_FAMILIES: tuple[str, ...] = ("indirect",)
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
@@ -959,6 +962,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{s} {key}"),
         ("email", "Hello, I am updating our records. Could you tell me the {key} of {s}? Thank you."),
         ("email", "Hi there, one detail please: what {key} does {s} have? Best regards."),
+        ("indirect", "I'd like to know the {key} of {s}."),
+        ("indirect", "What I need is {s}'s {key}."),
     ),
     "count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -991,6 +996,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{set} count"),
         ("email", "Dear team, I need to know how many {set} there are. Many thanks."),
         ("email", "Hi, could you count {set} for me? Kind regards."),
+        ("indirect", "I'm trying to find out how many {set} there are."),
+        ("indirect", "I'd like to know the number of {set}."),
     ),
     "names": (
         ("ask", "Which are {set}?"), ("ask", "What are {set}? Name them."),
@@ -1023,6 +1030,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{set} names"),
         ("email", "Hello, could you send me the list of {set}? Thanks in advance."),
         ("email", "Dear support, please list {set} in your reply. Best."),
+        ("indirect", "I'd like to know what {set} are."),
+        ("indirect", "I'm trying to find out which nodes {set} are."),
     ),
     "two_hop_count": (
         ("ask", "How many are there of {set}?"), ("ask", "What is the number of {set}?"),
@@ -1055,6 +1064,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "count of {set} without duplicates"),
         ("email", "Hi, I would like the number of distinct items among {set}, each counted once. Thanks."),
         ("email", "Hello, how many different ones are {set}, without counting any twice? Cheers."),
+        ("indirect", "I'd like to know how many different nodes there are among {set}."),
+        ("indirect", "I'm trying to work out how many distinct ones {set} come to."),
     ),
     "most": (
         ("ask", "Which of {set} has the most {noun}?"), ("ask", "Among {set}, which one has the most {noun}?"),
@@ -1089,6 +1100,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "top of {set} by {noun}"),
         ("email", "Dear team, of {set}, which one has the most {noun}? Thank you."),
         ("email", "Hi, I am trying to find the one among {set} with the greatest number of {noun}. Can you help? Thanks."),
+        ("indirect", 'I need to know which of {set} has the most {noun}.'),
+        ("indirect", 'It would help to learn which one among {set} has the most {noun}.'),
     ),
     "fewest": (
         ("ask", "Which of {set} has the fewest {noun}?"), ("ask", "Among {set}, which one has the fewest {noun}?"),
@@ -1123,6 +1136,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{set} ranked by {noun}, lowest"),
         ("email", "Hello, which of {set} has the fewest {noun}? Regards."),
         ("email", "Hi team, please identify the one among {set} with the smallest number of {noun}. Thanks a lot."),
+        ("indirect", 'I need to know which of {set} has the fewest {noun}.'),
+        ("indirect", 'It would help to learn which one among {set} has the fewest {noun}.'),
     ),
     "mode": (
         ("ask", "What is the most common {key} among {set}?"), ("ask", "Which {key} occurs most often among {set}?"),
@@ -1155,6 +1170,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{set} {key} breakdown top value"),
         ("email", "Dear colleagues, what is the most common {key} among {set}? Thanks."),
         ("email", "Hi, among {set}, which {key} occurs most often? Best wishes."),
+        ("indirect", "I'd like to know which {key} is most common among {set}."),
+        ("indirect", 'What I want to find out is the {key} that most of {set} have.'),
     ),
     "most_reached": (
         ("ask", "Which {t} is the most common among the {noun} of {set}?"), ("ask", "Across {set}, which {t} occurs most often in their {noun}?"),
@@ -1188,6 +1205,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "top {t} among {noun} of {set}"),
         ("email", "Hello, looking at the {noun} of {set}, which {t} appears most often? Thank you."),
         ("email", "Hi, across the {noun} of {set}, could you tell me the {t} that comes up the most? Regards."),
+        ("indirect", "I'd like to know which {t} comes up most often in the {noun} of {set}."),
+        ("indirect", 'What I need is the {t} that appears most among the {noun} of {set}.'),
     ),
     "filter_count": (
         ("ask", "How many of {set} have {key} {value}?"), ("ask", "Of {set}, how many have the {key} {value}?"),
@@ -1222,6 +1241,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{set} where {key} = {value}, count"),
         ("email", "Hi, how many of {set} have {key} {value}? Thanks."),
         ("email", "Dear team, please count the ones among {set} whose {key} is {value}. Kind regards."),
+        ("indirect", "I'd like to find out the count of {set} with the {key} {value}."),
+        ("indirect", "I'm trying to work out the number of {set} whose {key} is {value}."),
     ),
     "filter_names": (
         ("ask", "Which of {set} have {key} {value}?"), ("ask", "What are the names of {set} whose {key} is {value}?"),
@@ -1258,6 +1279,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{set} where {key} = {value}, list"),
         ("email", "Hi, which of {set} have {key} {value}? Thanks."),
         ("email", "Dear team, please list the ones among {set} whose {key} is {value}. Kind regards."),
+        ("indirect", "I'd like to hear which ones among {set} have the {key} {value}."),
+        ("indirect", "I'm trying to work out what {set} with the {key} {value} are."),
     ),
     "same_as_subject": (
         ("ask", "How many of {set} have the same {key} as {s}?"), ("ask", "Of {set}, how many share the {key} of {s}?"),
@@ -1292,6 +1315,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{set} matching {s} on {key}, count"),
         ("email", "Hello, how many of {set} share the {key} of {s}? Thanks in advance."),
         ("email", "Hi, I need the number of {set} whose {key} is the same as that of {s}. Best."),
+        ("indirect", "I'd like to know how many of {set} share {s}'s {key}."),
+        ("indirect", "I'm trying to work out the number of {set} that have the same {key} as {s}."),
     ),
     "differ_from_subject": (
         ("ask", "How many of {set} have a different {key} from {s}?"), ("ask", "Of {set}, how many differ from {s} in {key}?"),
@@ -1326,6 +1351,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{set} not sharing {s}'s {key}, count"),
         ("email", "Hello, how many of {set} have a {key} different from that of {s}? Thanks."),
         ("email", "Hi team, please count {set} whose {key} does not match the {key} of {s}. Regards."),
+        ("indirect", "I'd like to know how many of {set} have a {key} different from {s}'s."),
+        ("indirect", "I'm trying to work out the number of {set} whose {key} is not that of {s}."),
     ),
     "shared": (
         ("ask", "How many are both {set} and {set2}?"), ("ask", "How many nodes are among {set} and also among {set2}?"),
@@ -1359,6 +1386,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "number of common items in {set} and {set2}"),
         ("email", "Hi, how many items are in both {set} and {set2}? Thank you."),
         ("email", "Dear support, could you count what {set} and {set2} have in common? Best regards."),
+        ("indirect", "I'd like to know how many nodes are both {set} and {set2}."),
+        ("indirect", "I'm trying to work out the size of the overlap of {set} and {set2}."),
     ),
     "shared_names": (
         ("ask", "Which are both {set} and {set2}?"), ("ask", "What nodes are among {set} and also among {set2}?"),
@@ -1394,6 +1423,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "common items in {set} and {set2}"),
         ("email", "Hi, which items are in both {set} and {set2}? Thank you."),
         ("email", "Dear support, could you list what {set} and {set2} have in common? Best regards."),
+        ("indirect", "I'd like to know which nodes are both {set} and {set2}."),
+        ("indirect", "I'm trying to work out what is in both {set} and {set2}."),
     ),
     "either": (
         ("ask", "How many are {set} or {set2}?"), ("ask", "How many distinct nodes are among {set} or {set2}?"),
@@ -1428,6 +1459,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "size of union of {set} and {set2}"),
         ("email", "Hello, how many distinct items are in {set} or in {set2}? Thanks."),
         ("email", "Hi, please count {set} and {set2} together, each item once. Kind regards."),
+        ("indirect", "I'd like to know how many nodes are {set} or {set2}, each counted once."),
+        ("indirect", "I'm trying to work out how many distinct nodes {set} and {set2} make together."),
     ),
     "exists": (
         ("ask", "Is {s2} one of {set}?"), ("ask", "Is {s2} among {set}?"),
@@ -1460,6 +1493,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "is {s2} in {set}"),
         ("email", "Hi, is {s2} one of {set}? Thanks."),
         ("email", "Dear team, could you check whether {s2} is among {set}? Best."),
+        ("indirect", "I'd like to know whether {s2} is one of {set}."),
+        ("indirect", "I'm trying to work out if {s2} is among {set}."),
     ),
     "any_with": (
         ("ask", "Does any of {set} have {key} {value}?"), ("ask", "Is there one of {set} with the {key} {value}?"),
@@ -1494,6 +1529,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{set} with {key} {value}: any?"),
         ("email", "Hello, do any of {set} have {key} {value}? Thank you."),
         ("email", "Hi, I wonder if there is any item among {set} with {key} {value}. Could you confirm? Regards."),
+        ("indirect", "I'd like to know whether any of {set} has {key} {value}."),
+        ("indirect", "I'm trying to work out if there is one of {set} with {key} {value}."),
     ),
     "which_of_two": (
         ("ask", "Which has {more} {noun}, {s} or {s2}?"), ("ask", "Between {s} and {s2}, which one has {more} {noun}?"),
@@ -1530,6 +1567,8 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("search", "{s} or {s2}, {more} {noun}"),
         ("email", "Hi, which has {more} {noun}: {s} or {s2}? Thanks."),
         ("email", "Dear team, could you tell me whether {s} or {s2} has {more} {noun}? Best regards."),
+        ("indirect", "I'd like to know which of {s} and {s2} has {more} {noun}."),
+        ("indirect", "I'm trying to work out whether {s} or {s2} has {more} {noun}."),
     ),
 }  # fmt: skip
 
