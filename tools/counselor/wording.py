@@ -188,8 +188,9 @@ _WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")
 # "the user that occurs most often", "which tag is the most common": where the word is a node type (not a feature), a
 # node the members reach most often is asked, as "the most votes" asks it, not a feature's most common value
 _NODE_OFTEN = re.compile(
-    r"\b(?:the|which|what)\s+([a-z]+)\s+(?:(?:that|which|who)\s+)?(?:occurs?|appears?|(?:show|come|turn)s?\s+up|is|are)"
+    r"\b(?:the|which|what)\s+([a-z]+)\s+(?:(?:that|which|who)\s+)?(?:(?:occurs?|appears?|(?:show|come|turn)s?\s+up|is|are)"
     r"\s+(?:the\s+)?most\s+(?:often|frequently|frequent|common|typical|usual)\b"
+    r"|(?:occurs?|appears?|(?:show|come|turn)s?\s+up)\s+most\b(?=\s+(?:among|in|across|within)\b))"  # "appears most among"
     r"|\bmost (?:frequent|frequently occurring)\s+([a-z]+)\b"  # "tags of the artists X plays: most frequent tag"
     r"|\btop ([a-z]+) among (?:the )?(?:\3|\3s|\3es) of\b"  # "top tag among tags of the artists X plays"
 )
@@ -222,6 +223,7 @@ _LIST_PHRASE = re.compile(
     r"|(?:^|[.?!:,]\s*)name the\b|\b(?:what|find the) (?:nodes|ones|items|entities|elements|members)\b"  # "Name the common members"
     r"|\bwhat (?:are|were) (?:the|all)\b"  # "What are the papers X cites whose label is L?"
     r"|(?:^|[.?!:]\s+)all of\b"  # "All of the papers X cites?": a sentence that opens with it
+    r"|\bwhat\b[^.?!]*\b(?:are|were)[\s.?!]*$"  # "I'd like to know what the listeners of X are."
 )
 _SHOW_ME = re.compile(r"^\W*show me\b")  # a list asked for, where no superlative picks one node of it
 # Counted once each: what one node's arcs never need ("distinct", "unique", "without duplicates", "counted once")
@@ -570,9 +572,12 @@ def asked_type(store: GraphStore, text: str) -> str | None:
 
 def often_type(store: GraphStore, text: str) -> str | None:
     """The node type ``text`` (a question outside its names) asks for as the one occurring most often ("the user that
-    occurs most often", "which tag is the most common"), where ``store`` has several types and no feature of that
-    name; None where it asks none so."""
+    occurs most often", "which tag is the most common", "the article that appears most among ..."), where ``store`` has
+    no feature of that name; None where it asks none so."""
     types = _type_words(store)
+    kinds = list(store.node_types())
+    if not types and len(kinds) == 1 and (words := _WORD.findall(kinds[0].lower())):
+        types = {_cut(words[-1]): kinds[0]}  # one type: its name still words it ("the article that appears most among")
     for found in _NODE_OFTEN.finditer(text.lower()) if types else ():
         word = _cut(found.group(1) or found.group(2) or found.group(3))
         if word in types and word not in _feature_words(store):

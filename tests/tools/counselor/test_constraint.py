@@ -1338,6 +1338,29 @@ def test_a_node_type_that_occurs_most_often_is_the_node_the_members_reach() -> N
     assert not genre.votes
 
 
+def test_the_one_type_of_a_graph_occurring_most_among_a_list_is_the_node_the_members_reach() -> None:
+    """"the article that appears most among the links out of ...": with one node type its name words it too, and
+    "appears most among" (with no "often") is how often it occurs."""
+    most_linked, listed = parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), parse_skeleton("Feature[Neighbour[_]]")
+    question = 'What I need is the article that appears most among the links out of the articles linked from "Sun".'
+    wording = CounselorAction(_moon_pages(), question).wording
+    assert wording.votes and wording.form == "pick" and wording.extreme == "most"
+    assert chosen_skeleton([(listed, 0.6), (most_linked, 0.4)], wording, 0.0) == most_linked
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ('I\'d like to know what the articles "Sun" links to are.', "list"),
+        ('I\'d like to know what "Sun"\'s links are.', "list"),
+        ('I\'d like to know what the title of "Sun" is.', None),
+    ],
+)
+def test_what_a_list_is_asked_indirectly_asks_for_the_list(question: str, form: str | None) -> None:
+    """"I'd like to know what the listeners of X are": the list, named; "what ... is" asks for one value."""
+    assert CounselorAction(_moon_pages(), question).wording.form == form
+
+
 def test_link_targets_run_out_of_a_node_and_sources_into_it() -> None:
     """"the link targets of X" are what X links to; "the link sources of X" what link to it."""
     _degree_link_ways(_moon_pages(), (
