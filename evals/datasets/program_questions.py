@@ -136,9 +136,12 @@ EVAL_ONLY_FAMILIES = ("others", "later", "fresh", "spoken", "kgqa", "walk", "lea
 # the tag" one mention, "send me" no link, "check whether" a yes/no question), so it is no longer blind.
 # ``indirect`` asks in indirect questions and statements of need ("I'd like to know which of ... has the most ...",
 # "I'm trying to work out whether X or Y has more ...", "What I need is X's label."): frames written in one sitting
-# after which_of_two's rules and before any question of it was asked, with the common relation phrases.
+# after which_of_two's rules and before any question of it was asked, with the common relation phrases. Its first
+# measurement (commit f5fe8dc, 3 questions per shape, seed 0: citeseer 51/51, last-fm 33/33, wikispeedia 32/32) came
+# before any rule read its failures; rules were then fitted to failures of other seeds ("what the listeners of X
+# are" asks for the list, "the article that appears most among ..."), so later figures of it are not first looks.
 # The evaluation-only families no rule was written from yet: their figures are first looks.
-BLIND_FAMILIES: tuple[str, ...] = ("indirect",)
+BLIND_FAMILIES: tuple[str, ...] = ()
 ALL_FAMILIES = FAMILIES + EVAL_ONLY_FAMILIES
 
 
