@@ -835,8 +835,10 @@ class _Reader:
                 if both or directed:  # the relation written for this hop, in the direction the voice gives
                     return self._choice(both or directed, stop)  # type: ignore[arg-type]
             if self.lang.wording.pair is not None and self.open_calls[-1:] and self.open_calls[-1] in _PICKS:
-                compared = self._named_relations(valid)  # two named nodes picked between by the one link named
-                return self._choice(self.lang.wording.pair_direction(compared) or compared, stop)
+                wording = self.lang.wording  # two named nodes picked between by the one link named
+                numbered = next((found for name in wording.names if (found := wording.numbered_hop(valid, name, 0, 1, True))), None)
+                compared = numbered or self._named_relations(valid)  # "more 5-star ratings given": ``rated_5``
+                return self._choice(wording.pair_direction(compared) or compared, stop)
             return self._choice(self._named_relations(valid, named), stop)
         if kind is FEATURE_KEY:
             valid = self._names_of(subject, self.lang.features, self._features_of)

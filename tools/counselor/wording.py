@@ -506,7 +506,9 @@ def pair_way(text: str, names: Sequence[str], relations: Sequence[str] = ()) -> 
     joined = _PAIR_JOIN.search(lower)
     before = _BEFORE_PAIR.search(lower[: joined.start()])
     after = _AFTER_PAIR.search(lower[joined.end() :])
-    touching = " ".join(found.group(1) for found in (before, after) if found)
+    touching = [word for found in (before, after) if found for word in found.group(1).split()]
+    # "X or Y has more", "comparing X with Y": the verb and the asking, not ``has_part`` nor a relation of comparison
+    touching = " ".join(w for w in touching if w not in _AUXILIARIES and not w.startswith("compar") and w not in _ASKING_WORDS)
     if relations and link_mentions(touching, relations) and not _THE_TWO.search(lower):
         return None
     words = set(_WORD.findall(lower))

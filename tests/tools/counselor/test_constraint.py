@@ -1968,3 +1968,37 @@ def test_two_named_nodes_set_side_by_side_pick_one_by_the_link_worded(question: 
 def test_two_names_not_set_side_by_side_are_no_pair(question: str) -> None:
     """Two names with a link word between them, "both", "than", or one name only: no pair is compared."""
     assert CounselorAction(_labelled_papers(), question).wording.pair is None
+
+
+@pytest.mark.parametrize(
+    ("question", "relation"),
+    [
+        ('Which has more 4-star ratings given, "user 1" or "user 2"?', "rated_4"),
+        ('Tell me which of "Heat (1995)" and "Air Force One (1997)" has more 4-star ratings.', "rated_4_by"),
+    ],
+)
+def test_two_named_nodes_side_by_side_are_compared_by_the_numbered_link_written(question: str, relation: str) -> None:
+    """"more 5-star ratings given": the relation with that number (the way "given" or the node's type leaves open
+    is not asked here); "has" after the two names is their verb, not a relation's word."""
+    found = chosen_skeleton([(parse_skeleton("Contains[Neighbour[_], _]"), 1.0)], CounselorAction(_ratings_graph(), question).wording, 0.3)
+    assert found is not None and found.render() == "Feature[MaxDegree[Union[_, _]]]"
+    language = CounselorAction(_ratings_graph(), question, skeleton=found)
+    names = [name for name in ("user 1", "user 2", "Heat (1995)", "Air Force One (1997)") if f'"{name}"' in question]
+    both = f"Union[Retrieve[{names[0]}], Retrieve[{names[1]}]]"
+    key = "name" if names[0].startswith("user") else "title"
+    assert language.complete(f"Feature[MaxDegree[{both}, {relation}], {key}]")
+    for other in ("rated", "rated_by", "rated_2", "rated_5_by"):
+        assert not language.complete(f"Feature[MaxDegree[{both}, {other}], {key}]")
+
+
+def test_a_verb_or_a_word_of_comparing_beside_two_names_is_no_link() -> None:
+    """A graph with relations ``has_part`` and ``compared_with``: "X or Y has more parts", "comparing X with Y" still set
+    the two side by side; "the parts X and Y have" is their list."""
+    store = GraphStore("kg", directed=True, text_keys={"entity": "name"})
+    for node, name in (("e1", "wheel"), ("e2", "axle"), ("e3", "spoke")):
+        store.add_node(node, "entity", {"name": name})
+    store.add_edge("e1", "e3", "has_part", reverse_relation="part_of")
+    store.add_edge("e1", "e2", "compared_with", reverse_relation="compared_with_of")
+    for question in ('Tell me whether "wheel" or "axle" has more parts.', 'Comparing "wheel" with "axle", which has more parts?'):
+        assert CounselorAction(store, question).wording.pair == "most", question
+    assert CounselorAction(store, 'Which of the parts "wheel" and "axle" have has more parts?').wording.pair is None
