@@ -1197,6 +1197,8 @@ class QuestionWording:
         the backward relation (``cited_by``, ``linked_from``); the others the forward one ("X cites", "the
         papers cited by X"). A mention belongs to the name it stands nearest (each place the question writes a
         name counts), so in "the papers X cites and the papers cited by Y" "cites" is X's and "cited by" Y's.
+        With ``pair`` (:meth:`pair_direction`) both names are the link's nodes, every mention counts, and the mentions
+        must agree.
         """
         spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
         spans = [(a, b, 0) for a, b, _ in spans] if pair else spans  # side by side: both are the one link's nodes
