@@ -493,7 +493,7 @@ def extreme_of(text: str) -> str | None:
     return "most" if most and not fewest else "fewest" if fewest and not most else None
 
 
-def pair_way(text: str, names: Sequence[str], relations: Sequence[str] = ()) -> str | None:
+def pair_way(text: str, names: Sequence[str], relations: Sequence[str]) -> str | None:
     """``"most"`` or ``"fewest"`` where ``text`` (a question outside its ``names``, each cut out to a line break) sets
     its two named nodes side by side to pick one by a comparative going one way ("which has more citations, X or
     Y?", "X vs Y: fewer links?"); None where it does not (other names, other words between them, "both X and Y",
@@ -501,15 +501,16 @@ def pair_way(text: str, names: Sequence[str], relations: Sequence[str] = ()) -> 
     "the papers X and Y cite", unless "the two" names them again: "count the references of X, then those of Y;
     which of the two ...")."""
     lower = text.lower()
-    if len(names) != 2 or len(_PAIR_JOIN.findall(lower)) != 1 or _NOT_A_PAIR.search(lower):
+    joins = list(_PAIR_JOIN.finditer(lower))
+    if len(names) != 2 or len(joins) != 1 or _NOT_A_PAIR.search(lower):
         return None
-    joined = _PAIR_JOIN.search(lower)
+    joined = joins[0]
     before = _BEFORE_PAIR.search(lower[: joined.start()])
     after = _AFTER_PAIR.search(lower[joined.end() :])
     touching = [word for found in (before, after) if found for word in found.group(1).split()]
     # "X or Y has more", "comparing X with Y": the verb and the asking, not ``has_part`` nor a relation of comparison
     touching = " ".join(w for w in touching if w not in _AUXILIARIES and not w.startswith("compar") and w not in _ASKING_WORDS)
-    if relations and link_mentions(touching, relations) and not _THE_TWO.search(lower):
+    if link_mentions(touching, relations) and not _THE_TWO.search(lower):
         return None
     words = set(_WORD.findall(lower))
     more, fewer = bool(words & _MORE_WORDS), bool(words & _FEWER_WORDS)
@@ -552,13 +553,18 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
 
 
 @per_store
-def _type_words(store: GraphStore) -> dict[str, str]:
-    """``the last word of a node type's name, as :func:`_cut` cuts it -> the type``, where ``store`` has several
-    types (none where it has one: a question then never tells types apart); read once per store."""
+def _type_names(store: GraphStore) -> dict[str, str]:
+    """``the last word of a node type's name, as :func:`_cut` cuts it -> the type``, for every type of ``store``; read
+    once per store."""
     types = store.node_types()
-    if len(types) < 2:
-        return {}
     return {_cut(words[0]): node_type for node_type in types if (words := _WORD.findall(node_type.lower())[-1:])}
+
+
+@per_store
+def _type_words(store: GraphStore) -> dict[str, str]:
+    """:func:`_type_names` where ``store`` has several types (none where it has one: a question then never tells types
+    apart); read once per store."""
+    return _type_names(store) if len(store.node_types()) >= 2 else {}
 
 
 def asked_type(store: GraphStore, text: str) -> str | None:
@@ -576,10 +582,7 @@ def often_type(store: GraphStore, text: str) -> str | None:
     """The node type ``text`` (a question outside its names) asks for as the one occurring most often ("the user that
     occurs most often", "which tag is the most common", "the article that appears most among ..."), where ``store`` has
     no feature of that name; None where it asks none so."""
-    types = _type_words(store)
-    kinds = list(store.node_types())
-    if not types and len(kinds) == 1 and (words := _WORD.findall(kinds[0].lower())):
-        types = {_cut(words[-1]): kinds[0]}  # one type: its name still words it ("the article that appears most among")
+    types = _type_names(store)  # with one type too: its name words it ("the article that appears most among")
     for found in _NODE_OFTEN.finditer(text.lower()) if types else ():
         word = _cut(found.group(1) or found.group(2) or found.group(3))
         if word in types and word not in _feature_words(store):
@@ -1182,9 +1185,7 @@ class QuestionWording:
         by the way its one link word runs: a noun's own way ("citations": into the node, "references": out of it),
         else its voice, the nodes being the ones that act or are acted on ("which cites more", "which is cited more",
         but "which do more papers cite"). None: not decided here."""
-        if self.pair is None or not self.names:
-            return None
-        return self.direction(valid, self.names[0], 0, 1, pair=True)
+        return None if self.pair is None else self.direction(valid, self.names[0], 0, 1, pair=True)
 
     def _direction(self, valid: list[str], name: str, hops: int, total: int, pair: bool = False) -> list[str] | None:
         """The relations of ``valid`` hop ``hops`` of a ``total``-hop chain from the node ``name`` names may take,
