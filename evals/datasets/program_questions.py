@@ -31,10 +31,12 @@ from graphreason.evals.datasets.programs import (
     Count,
     Extreme,
     Filter,
+    Gap,
     Hop,
     Join,
     Lookup,
     Mode,
+    MoreThan,
     MostReached,
     Names,
     Pair,
@@ -1573,6 +1575,74 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("indirect", "I'd like to know which of {s} and {s2} has {more} {noun}."),
         ("indirect", "I'm trying to work out whether {s} or {s2} has {more} {noun}."),
     ),
+    "more_than": (
+        ("ask", "Does {s} have {more} {noun} than {s2}?"), ("ask", "Has {s} got {more} {noun} than {s2} has?"),
+        ("tell", "Tell me whether {s} has {more} {noun} than {s2}."), ("tell", "Say if {s} has {more} {noun} than {s2} does."),
+        ("curious", "I wonder if {s} has {more} {noun} than {s2}?"), ("curious", "Would {s} have {more} {noun} than {s2}?"),
+        ("terse", "{s} {more} {noun} than {s2}?"), ("terse", "{more} {noun} for {s} than for {s2}?"),
+        ("formal", "Determine whether {s} has {more} {noun} than {s2}."),
+        ("formal", "Please confirm whether {s} has {more} {noun} than {s2} has."),
+        ("others", "Compared with {s2}, does {s} have {more} {noun}?"),
+        ("others", "Is it true that {s} has {more} {noun} than {s2}?"),
+        ("later", "Does {s} come with {more} {noun} than {s2}?"), ("later", "Relative to {s2}, has {s} got {more} {noun}?"),
+        ("fresh", "Does {s} end up with {more} {noun} than {s2}?"), ("fresh", "Against {s2}, does {s} have {more} {noun}?"),
+        ("spoken", "So does {s} have {more} {noun} than {s2}?"), ("spoken", "{s} has got {more} {noun} than {s2}, right?"),
+        ("kgqa", "Does the entity {s} have {more} {noun} than {s2}?"),
+        ("kgqa", "Can you confirm whether {s} has {more} {noun} than {s2}?"),
+        ("walk", "Count the {noun} of {s}, then those of {s2}. Does the first have {more}?"),
+        ("walk", "Look at {s} and then at {s2}: does the first have {more} {noun} than the second?"),
+        ("learner", "{s} have {more} {noun} than {s2}, yes or no?"), ("learner", "Is {s} having {more} {noun} than {s2}?"),
+        ("quiz", "Let a = {s} and b = {s2}. Does a have {more} {noun} than b?"),
+        ("quiz", "True or false: {s} has {more} {noun} than {s2}."),
+        ("prompt", "Check whether {s} has {more} {noun} than {s2}. Answer yes or no."),
+        ("prompt", "Task: answer yes or no. Does {s} have {more} {noun} than {s2}?"),
+        ("analyst", "Sanity check: {s} has {more} {noun} than {s2}?"),
+        ("analyst", "Do the numbers show {s} with {more} {noun} than {s2}?"),
+        ("context", "I'm choosing between two. Does {s} have {more} {noun} than {s2}?"),
+        ("context", "For my notes: has {s} got {more} {noun} than {s2}?"),
+        ("chat", "does {s} have {more} {noun} than {s2}"), ("chat", "{s} got {more} {noun} than {s2}? y/n"),
+        ("search", "{s} {more} {noun} than {s2}"), ("search", "{more} {noun} {s} than {s2}"),
+        ("email", "Hi, does {s} have {more} {noun} than {s2}? Thanks."),
+        ("email", "Dear team, could you confirm whether {s} has {more} {noun} than {s2}? Best regards."),
+        ("indirect", "I'd like to know whether {s} has {more} {noun} than {s2}."),
+        ("indirect", "I'm trying to work out if {s} has {more} {noun} than {s2} does."),
+    ),
+    "how_many_more": (
+        ("ask", "How many {more} {noun} does {s} have than {s2}?"), ("ask", "{s} has {more} {noun} than {s2}; by how many?"),
+        ("tell", "Tell me how many {more} {noun} {s} has than {s2}."),
+        ("tell", "Work out how many {more} {noun} {s} has than {s2} and tell me."),
+        ("curious", "I wonder how many {more} {noun} {s} has than {s2}?"),
+        ("curious", "How many {more} {noun} would {s} have than {s2}?"),
+        ("terse", "{s} vs {s2}: how many {more} {noun}?"), ("terse", "How many {more} {noun}, {s} than {s2}?"),
+        ("formal", "Determine how many {more} {noun} {s} has than {s2}."),
+        ("formal", "State the difference between the number of {noun} of {s} and that of {s2}."),
+        ("others", "Compared with {s2}, how many {more} {noun} does {s} have?"),
+        ("others", "What is the gap in {noun} between {s} and {s2}?"),
+        ("later", "How many {more} {noun} has {s} got than {s2}?"),
+        ("later", "Relative to {s2}, how many {more} {noun} does {s} have?"),
+        ("fresh", "How big is the gap in {noun} between {s} and {s2}?"),
+        ("fresh", "{s} has how many {more} {noun} than {s2}?"),
+        ("spoken", "So how many {more} {noun} has {s} got than {s2}?"),
+        ("spoken", "How many {more} {noun} does {s} have compared to {s2}?"),
+        ("kgqa", "How many {more} {noun} does the entity {s} have than {s2}?"),
+        ("kgqa", "What is the difference in the number of {noun} between {s} and {s2}?"),
+        ("walk", "Count the {noun} of {s}, then those of {s2}; how many {more} does the first have?"),
+        ("walk", "Look at {s} and then at {s2}: how many {more} {noun} does the first have?"),
+        ("learner", "How many {more} {noun} {s} have than {s2}?"), ("learner", "{s} have how many {more} {noun} than {s2}?"),
+        ("quiz", "Let a = {s} and b = {s2}. How many {more} {noun} does a have than b?"),
+        ("quiz", "Give the difference between the numbers of {noun} of {s} and {s2}."),
+        ("prompt", "Compute how many {more} {noun} {s} has than {s2}. Output a number."),
+        ("prompt", "Task: return the difference in {noun} between {s} and {s2} as a number."),
+        ("analyst", "{s} vs {s2}: what is the {noun} gap?"), ("analyst", "How wide is the gap in {noun}, {s} against {s2}?"),
+        ("context", "I know {s} has {more} {noun} than {s2}. By how many?"),
+        ("context", "For a comparison in my notes: how many {more} {noun} does {s} have than {s2}?"),
+        ("chat", "how many {more} {noun} does {s} have than {s2}"), ("chat", "{s} vs {s2} {noun} diff?"),
+        ("search", "{s} {s2} {noun} difference"), ("search", "how many {more} {noun} {s} than {s2}"),
+        ("email", "Hi, how many {more} {noun} does {s} have than {s2}? Thanks."),
+        ("email", "Dear team, could you tell me the difference in {noun} between {s} and {s2}? Best regards."),
+        ("indirect", "I'd like to know how many {more} {noun} {s} has than {s2}."),
+        ("indirect", "I'm trying to work out the gap in {noun} between {s} and {s2}."),
+    ),
 }  # fmt: skip
 
 SHAPES = tuple(WORDINGS)
@@ -1619,6 +1689,10 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
         pick = "MaxDegree" if op.most else "MinDegree"
         other = f"Retrieve[{graph.names[program.bound[1]]}]"
         return f"Feature[{pick}[Union[{subject}, {other}], {op.relation}], {key}]", "value"
+    if isinstance(op, (MoreThan, Gap)):  # two named nodes compared by their links: the first as the question asks
+        other = f"Retrieve[{graph.names[program.bound[1]]}]"
+        compare = "Difference" if isinstance(op, Gap) else "MoreThan" if op.more else "FewerThan"
+        return f"{compare}[{subject}, {other}, {op.relation}]", "count" if isinstance(op, Gap) else "value"
     if isinstance(op, Extreme) and isinstance(op.source, Hop):
         key = name_key(op.source.relation)
         if key is None:
@@ -1749,6 +1823,8 @@ class _Sampler:
             first, second = (subject, peer) if rng.random() < 0.5 else (peer, subject)  # either may be named first
             phrases = {"s": self.name(first), "s2": self.name(second), "noun": rng.choice(nouns), "more": "more" if most else "fewer"}
             return _Draft(Program(shape, Extreme(Pair(), relation, most=most), (first, second)), phrases)
+        if shape in ("more_than", "how_many_more"):  # the subject and another node of its type, compared by a link
+            return self._compared(shape, subject, relation)
         if shape == "count":
             return _Draft(Program(shape, Count(hop), (subject,)), {"set": one, "s": s})
         if shape == "names":
@@ -1821,6 +1897,25 @@ class _Sampler:
                 return None
             return _Draft(Program(shape, Contains(hop, 1), (subject, other)), {"set": one, "s": s, "s2": self.name(other)})
         raise KeyError(f"unknown shape {shape!r}; choose one of {', '.join(SHAPES)}")
+
+    def _compared(self, shape: str, subject: str, relation: str) -> _Draft | None:
+        """Two nodes of one type compared by their ``relation`` neighbours: whether the first has more (fewer) than the
+        second, either way round; how many more (fewer), the first the one with more (fewer). A tie is not asked."""
+        node_type = self.graph.types[subject]
+        peers = [n for n in self.subjects.get(node_type, ()) if n != subject]
+        nouns = [noun for noun in relation_phrases(relation, self.family)["noun"] if " it" not in noun]
+        if not peers or not nouns:
+            return None
+        peer, more = self.rng.choice(peers), self.rng.random() < 0.5
+        first, second = (subject, peer) if self.rng.random() < 0.5 else (peer, subject)
+        degree = {n: len(self.graph.arcs[n].get(relation, ())) for n in (first, second)}
+        if degree[first] == degree[second]:
+            return None
+        if shape == "how_many_more" and (degree[first] > degree[second]) != more:  # the one with more (fewer) first
+            first, second = second, first
+        op = Gap(relation, more) if shape == "how_many_more" else MoreThan(relation, more)
+        phrases = {"s": self.name(first), "s2": self.name(second), "noun": self.rng.choice(nouns), "more": "more" if more else "fewer"}
+        return _Draft(Program(shape, op, (first, second)), phrases)
 
     def _named(self, node_type: str) -> set[str]:
         return set(self.subjects.get(node_type, ()))

@@ -12,7 +12,9 @@ operations over that schema:
 * a value of a set or a node: a feature (:class:`Lookup`), the size (:class:`Count`), the members'
   names (:class:`Names`), the member with the most / fewest neighbours along a relation
   (:class:`Extreme`), the most common feature value (:class:`Mode`), how many members share or do not
-  share the subject's value (:class:`CompareToSubject`), whether a node is in the set (:class:`Contains`).
+  share the subject's value (:class:`CompareToSubject`), whether a node is in the set (:class:`Contains`);
+* two named nodes compared by their neighbours along a relation: whether the first has more or fewer
+  (:class:`MoreThan`), and how many more or fewer (:class:`Gap`).
 
 Each program counts its operations (:attr:`Program.depth`, at most :data:`MAX_DEPTH`), and
 :meth:`Program.evaluate` is the reference evaluator: plain set and dict operations over the view,
@@ -362,7 +364,44 @@ class AnyWith:
         return self.source.depth + 1
 
 
-Operation = Lookup | Count | Names | Extreme | Mode | MostReached | CompareToSubject | Contains | AnyWith
+@dataclass(frozen=True)
+class MoreThan:
+    """``yes`` when the node in slot 0 has more (``more``) or fewer neighbours along ``relation`` than the node in slot
+    1, else ``no``; a tie has no answer (either reading of "more" would do)."""
+
+    relation: str
+    more: bool = True
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        mine, theirs = (len(graph.arcs[n].get(self.relation, ())) for n in bound[:2])
+        if mine == theirs:
+            return None
+        return "yes" if (mine > theirs) == self.more else "no"
+
+    @property
+    def depth(self) -> int:
+        return 2
+
+
+@dataclass(frozen=True)
+class Gap:
+    """How many more (``more``) or fewer neighbours along ``relation`` the node in slot 0 has than the node in slot 1:
+    a positive number, else no answer (the question would say the wrong way round)."""
+
+    relation: str
+    more: bool = True
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        mine, theirs = (len(graph.arcs[n].get(self.relation, ())) for n in bound[:2])
+        gap = mine - theirs if self.more else theirs - mine
+        return str(gap) if gap > 0 else None
+
+    @property
+    def depth(self) -> int:
+        return 2
+
+
+Operation = Lookup | Count | Names | Extreme | Mode | MostReached | CompareToSubject | Contains | AnyWith | MoreThan | Gap
 
 
 @dataclass(frozen=True)

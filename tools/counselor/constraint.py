@@ -149,6 +149,11 @@ _PAIR_PICKS = {
     way: Skeleton("Feature", (Skeleton(pick, (Skeleton("Union", (None, None)),)),))
     for way, pick in (("most", "MaxDegree"), ("fewest", "MinDegree"))
 }
+# two named nodes compared one against the other (no planner class either): whether the first has more or fewer
+# neighbours, or by how many they differ
+_VERSUS = {"more": Skeleton("MoreThan", (None, None)), "fewer": Skeleton("FewerThan", (None, None)),
+           "gap": Skeleton("Difference", (None, None))}  # fmt: skip
+_COMPARES = frozenset(skeleton.name for skeleton in _VERSUS.values())
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
 
 
@@ -232,6 +237,9 @@ class CounselorAction:
         self.skeleton = skeleton if skeleton is not None and self.fits(skeleton) else None
         # the question names a node for each of the skeleton's named nodes: those come from its names
         self.leaves_named = self.skeleton is not None and len(self.wording.names) >= _leaf_count(self.skeleton)
+        # two named nodes compared one against the other: the compared one is the first named node, the other second
+        compares = self.leaves_named and self.skeleton is not None and self.skeleton.name in _COMPARES
+        self.leaf_order = self.wording.compared if compares else None
         self.whole_list = self._listed_answer() if self.skeleton is not None and _lists_names(self.skeleton) else None
         # what the skeleton's call answers: a number (a count, a degree) or yes / no; so is the Finish after it
         self.answer_kind = _ANSWER_KINDS.get(self.skeleton.name) if self.skeleton is not None else None
@@ -382,6 +390,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False  # "any of them with ...?": whether any exists
     if form == "pick" and not names & _PICKS:
         return False
+    if names & _COMPARES and (wording.versus is None or names & _COMPARES != {_VERSUS[wording.versus].name}):
+        return False  # two named nodes compared by their links, the way the question asks
     if names & {"MaxDegree", "MinDegree"} and wording.extreme is None:  # a member picked by a superlative ("most")
         return False
     if form == "list" and not _lists_names(skeleton):
@@ -499,9 +509,12 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
     names: a list, "which"; or it asks neither a count nor whether any exists) stands for the list named
     (:func:`_named`): the planner tells the operation, the words what of its result is asked. A question setting two
     named nodes side by side (:attr:`~graphreason.tools.counselor.wording.QuestionWording.pair`) picks one of them:
-    the planner has no class for it, so the words tell the whole skeleton."""
+    the planner has no class for it, so the words tell the whole skeleton; so do they where it compares one against
+    the other (:attr:`~graphreason.tools.counselor.wording.QuestionWording.versus`)."""
     if wording.pair is not None and consistent(_PAIR_PICKS[wording.pair], wording):
         return _PAIR_PICKS[wording.pair], 1.0  # "which has more citations, X or Y?": one of the two, picked
+    if wording.versus is not None and consistent(_VERSUS[wording.versus], wording):
+        return _VERSUS[wording.versus], 1.0  # "does X have more citations than Y?": the two compared
     unworded = _OTHER_PICK.get(wording.extreme or "")
     mass: dict[Skeleton, float] = {}
     for skeleton, probability in ranked:
@@ -562,8 +575,8 @@ def _oriented(skeleton: Skeleton, unworded: str | None) -> Skeleton:
     return Skeleton(_SWAPPED[skeleton.name] if skeleton.name == unworded else skeleton.name, children)
 
 
-_ANSWER_KINDS = {"Count": "number", "Degree": "number", "Same": "number", "Differing": "number",
-                 "Contains": "yes/no", "Exists": "yes/no"}  # fmt: skip
+_ANSWER_KINDS = {"Count": "number", "Degree": "number", "Same": "number", "Differing": "number", "Difference": "number",
+                 "Contains": "yes/no", "Exists": "yes/no", "MoreThan": "yes/no", "FewerThan": "yes/no"}  # fmt: skip
 
 
 def _lists_names(skeleton: Skeleton) -> bool:
@@ -663,6 +676,8 @@ class _Reader:
         given = leaf and self.lang.leaves_named
         named_only = given or bool(wording.name_runs)
         names = wording.names if given else wording.name_runs or wording.names
+        if given and self.lang.leaf_order:  # two named nodes compared: the compared one first
+            names = list(self.lang.leaf_order[len(self.leaves) : len(self.leaves) + 1]) or names
         sources = self.lang.observations if named_only else wording.search_sources
         copied = any(piece in source for source in sources)
         if end == len(self.text):  # unfinished
@@ -834,8 +849,11 @@ class _Reader:
                 both = [relation for relation in spelled or () if relation in (directed or spelled or ())]
                 if both or directed:  # the relation written for this hop, in the direction the voice gives
                     return self._choice(both or directed, stop)  # type: ignore[arg-type]
-            if self.lang.wording.pair is not None and self.open_calls[-1:] and self.open_calls[-1] in _PICKS:
-                wording = self.lang.wording  # two named nodes picked between by the one link named
+            wording = self.lang.wording
+            if self.open_calls[-1:] and (
+                (wording.pair is not None and self.open_calls[-1] in _PICKS)
+                or (wording.versus is not None and self.open_calls[-1] in _COMPARES)
+            ):  # two named nodes picked between, or compared, by the one link named
                 numbered = next((found for name in wording.names if (found := wording.numbered_hop(valid, name, 0, 1, True))), None)
                 compared = numbered or self._named_relations(valid)  # "more 5-star ratings given": ``rated_5``
                 return self._choice(wording.pair_direction(compared) or compared, stop)

@@ -44,6 +44,14 @@ its answer::
     MostLinked MostLinked[Neighbour[12, cites], cites]: The node that is the cites neighbor of the most of them
                (2 of 3) is: 5.
 
+Three compare two named nodes by their numbers of neighbours ("Does X have more citations than Y?",
+"how many more?"); a list of more than one node is an error::
+
+    MoreThan   MoreThan[12, 7, cites]: Whether 12 has more cites neighbors than 7 (2 against 1) is: yes.
+    FewerThan  FewerThan[12, 7, cites]: Whether 12 has fewer cites neighbors than 7 (2 against 1) is: no.
+    Difference Difference[12, 7, cites]: The difference between the cites neighbor numbers of 12 and 7 (2 and 1)
+               is: 1.
+
 The paper's four functions leave counting and comparing to the language model; a
 135M model cannot count thirty items in its head, so the tuned reasoner is taught to call
 these. A tie has no single most common value or top node: Mode and MaxDegree then
@@ -450,10 +458,69 @@ EXISTS = Entry(
     maps=MapMode.NONE,
 )
 
+def _one_node(fx: GraphFunctions, node: Any, name: str) -> str:
+    """The one node id a comparing call's argument names (a list of one is that node); a longer list is an error."""
+    if isinstance(node, (list, tuple)):
+        if len(node) != 1:
+            raise GraphError(
+                f"{name} compares two single nodes: give it two node ids (or Retrieve[...]), not a list of {len(node)}."
+            )
+        node = node[0]
+    return fx.resolve_node(node)
+
+
+def _two_degrees(fx: GraphFunctions, node: Any, other: Any, relation: str, name: str) -> tuple[str, str, str, int, int]:
+    """Both nodes' ids, the edge label resolved, and each node's number of ``relation`` neighbours."""
+    first, second = _one_node(fx, node, name), _one_node(fx, other, name)
+    first, label, mine = fx.lookup_neighbours(first, relation)
+    second, _, theirs = fx.lookup_neighbours(second, label)
+    return first, second, label, len(mine), len(theirs)
+
+
+def _than_entry(name: str, more: bool) -> Entry:
+    """MoreThan or FewerThan: whether one node has more (fewer) neighbours along a relation than another."""
+    word = "more" if more else "fewer"
+
+    def run(fx: GraphFunctions, node: Any, other: Any, relation: str) -> Applied:
+        first, second, label, mine, theirs = _two_degrees(fx, node, other, relation, name)
+        holds = mine > theirs if more else mine < theirs
+        return Applied("yes" if holds else "no", subject=f"{first} has {word} {label} neighbors than {second}",
+                       label=f"{mine} against {theirs}")  # fmt: skip
+
+    return Entry(
+        name,
+        (_NODE, Param("other", NODE, "The node compared with, e.g. another Retrieve[...]."), _RELATION),
+        f"Whether the first node has {word} neighbours along an edge type than the second: yes or no.",
+        run=run,
+        observe=lambda fx, a: f"Whether {a.subject} ({a.label}) is: {a.value}.",
+        maps=MapMode.NONE,
+    )
+
+
+MORE_THAN = _than_entry("MoreThan", more=True)
+FEWER_THAN = _than_entry("FewerThan", more=False)
+
+
+def _difference(fx: GraphFunctions, node: Any, other: Any, relation: str) -> Applied:
+    first, second, label, mine, theirs = _two_degrees(fx, node, other, relation, "Difference")
+    return Applied(abs(mine - theirs), subject=f"{label} neighbor numbers of {first} and {second}",
+                   label=f"{mine} and {theirs}")  # fmt: skip
+
+
+DIFFERENCE = Entry(
+    "Difference",
+    (_NODE, Param("other", NODE, "The node compared with, e.g. another Retrieve[...]."), _RELATION),
+    "By how many the two nodes' numbers of neighbours along an edge type differ (how many more one has).",
+    run=_difference,
+    observe=lambda fx, a: f"The difference between the {a.subject} ({a.label}) is: {a.value}.",
+    maps=MapMode.NONE,
+)
+
 # beyond the paper: their observation holds the answer
 AGGREGATES = (
     COUNT_ENTRY.name, MODE.name, MAX_DEGREE.name, DIFFERING.name,
     MIN_DEGREE.name, SAME.name, CONTAINS.name, EXISTS.name, MOST_LINKED.name,
+    MORE_THAN.name, FEWER_THAN.name, DIFFERENCE.name,
 )  # fmt: skip
 
 FINISH_ENTRY = Entry(
@@ -469,6 +536,7 @@ FINISH_ENTRY = Entry(
 GRAPH_FUNCTIONS = Registry(
     [
         RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, COUNT_ENTRY, MODE, MAX_DEGREE, DIFFERING, MATCHING,
-        MIN_DEGREE, SAME, INTERSECT, UNION, CONTAINS, EXISTS, MOST_LINKED, FINISH_ENTRY,
+        MIN_DEGREE, SAME, INTERSECT, UNION, CONTAINS, EXISTS, MOST_LINKED,
+        MORE_THAN, FEWER_THAN, DIFFERENCE, FINISH_ENTRY,
     ]  # fmt: skip
 )

@@ -41,6 +41,10 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:is|are|was|were) on repeat\b", re.IGNORECASE), "is listened to"),
 )
 
+# shorthand whose meaning its place tells, spelled out before the table: "diff" ending a question ("X vs Y links
+# diff?") asks for a difference; elsewhere it is "different" ("a diff label")
+ENDINGS: tuple[tuple[re.Pattern[str], str], ...] = ((re.compile(r"(?<![\w&#/'\-.])diff(?=\s*(?:[?.!]|$))", re.IGNORECASE), "difference"),)
+
 
 def spelled_out(question: str, names: Sequence[str] = ()) -> str:
     """``question`` with its chat shorthand (:data:`SHORTHAND`) spelled out and its :data:`IDIOMS` written plainly,
@@ -54,7 +58,10 @@ def spelled_out(question: str, names: Sequence[str] = ()) -> str:
     kept.sort()
     parts, at = [], 0
     for a, b in [*kept, (len(question), len(question))]:
-        text = _TOKEN.sub(_spell, question[at:a])
+        text = question[at:a]
+        for ending, plain in ENDINGS:
+            text = ending.sub(plain, text)
+        text = _TOKEN.sub(_spell, text)
         for idiom, plain in IDIOMS:
             text = idiom.sub(plain, text)
         parts.append(text)

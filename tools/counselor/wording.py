@@ -517,6 +517,47 @@ def pair_way(text: str, names: Sequence[str], relations: Sequence[str]) -> str |
     return "most" if more and not fewer else "fewest" if fewer and not more else None
 
 
+# Two named nodes compared by their links, one against the other ("Does X have more citations than Y?", "How many more
+# links does X have than Y?", "the gap in listeners between X and Y"): the words that set the second against the first,
+# and those asking by how much they differ
+_VERSUS = re.compile(r"\b(?:than|compared|comparing|relative|against|the first|the former)\b")
+_VERSUS_GAP = re.compile(r"\b(?:vs|versus)\b")  # "X vs Y: how many more links?" (no more: "X vs Y more links", which)
+_GAP = re.compile(r"\b(?:difference|differ by|differs by|gap|by how many|by how much)\b")
+_AFTER_THAN = re.compile(r"\b(?:than|compared (?:with|to)|relative to|against)(?: (?:that|those) of| for| at| does| do| the)? *$")
+
+
+def versus_way(text: str, names: Sequence[str], form: str | None) -> str | None:
+    """How ``text`` (a question outside its two ``names``, each cut out to a line break) compares its two named nodes
+    by their links, one against the other: ``"more"`` or ``"fewer"`` for a yes or no ("Does X have fewer citations
+    than Y?", "Compared with Y, does X have more links?"), ``"gap"`` for by how many ("How many more listeners does X
+    have than Y?", "the gap in listeners between X and Y"); None where it does not (one name or three, a
+    comparative going both ways or none, no word setting one against the other, or it asks which node or for a list:
+    "which has more citations, X or Y?" picks one of the two)."""
+    lower = text.lower()
+    if len(names) != 2 or form in ("which", "list", "pick") or lower.count("\n") < 2:
+        return None
+    words = set(_WORD.findall(lower))
+    more, fewer = bool(words & _MORE_WORDS - _MOST_WORDS), bool(words & _FEWER_WORDS - _FEWEST_WORDS)
+    if _GAP.search(lower) or (form == "number" and (more or fewer) and (_VERSUS.search(lower) or _VERSUS_GAP.search(lower))):
+        return "gap"
+    if more == fewer or not _VERSUS.search(lower) or form == "number":
+        return None
+    return "more" if more else "fewer"
+
+
+def versus_order(question: str, names: Sequence[str]) -> tuple[str, str]:
+    """The two ``names`` of a ``question`` comparing one against the other, the compared one first: the one "than",
+    "compared with", "relative to" or "against" comes just before is the second ("Compared with Y, does X have more
+    links?"); else the order they are written in ("Count the links of X, then those of Y: does the first ...")."""
+    lower = question.lower()
+    at = {name: lower.find(name.lower()) for name in names}
+    ordered = sorted(names[:2], key=lambda name: at[name] if at[name] >= 0 else len(lower))
+    for index, name in enumerate(ordered):
+        if at[name] > 0 and _AFTER_THAN.search(lower[: at[name]].rstrip(" \"'\u201c")):
+            return ordered[1 - index], name
+    return ordered[0], ordered[1]
+
+
 def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) -> str | None:
     """What ``text`` (a question outside its names) asks for, where its words say it: ``"yes/no"`` (its asking
     sentence, the last with a "?", or that sentence's last clause, opens with "is", "does", "can" ..., not "do you
@@ -976,6 +1017,13 @@ class QuestionWording:
         # two named nodes set side by side: one of them is picked, the way its comparatives go ("X or Y: more
         # citations?"); not "which of the papers X and Y cite has the most citations" (their list)
         self.pair = pair_way(self.search_sources[0], self.names, relations)
+        # two named nodes compared one against the other: whether the first has more (fewer), or by how many ("Does
+        # X have more citations than Y?", "how many more ... than Y?"); "X vs Y: how many more?" is not a pick
+        self.versus = versus_way(self.search_sources[0], self.names, self.form)
+        self.versus = self.versus if self.versus == "gap" or self.pair is None else None
+        self.compared = versus_order(question, self.names) if self.versus is not None else None  # first, second
+        if self.versus is not None:
+            self.pair, self.form = None, "number" if self.versus == "gap" else "yes/no"
         if self.pair is not None:
             self.extreme, self.form = self.pair, "pick"
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
@@ -1185,7 +1233,9 @@ class QuestionWording:
         by the way its one link word runs: a noun's own way ("citations": into the node, "references": out of it),
         else its voice, the nodes being the ones that act or are acted on ("which cites more", "which is cited more",
         but "which do more papers cite"). None: not decided here."""
-        return None if self.pair is None else self.direction(valid, self.names[0], 0, 1, pair=True)
+        if self.pair is None and self.versus is None:
+            return None
+        return self.direction(valid, self.names[0], 0, 1, pair=True)
 
     def _direction(self, valid: list[str], name: str, hops: int, total: int, pair: bool = False) -> list[str] | None:
         """The relations of ``valid`` hop ``hops`` of a ``total``-hop chain from the node ``name`` names may take,

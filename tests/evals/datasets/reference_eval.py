@@ -83,6 +83,13 @@ class ReferenceEvaluator:
             return [n for n in first if n in second] if name == "Intersect" else list(dict.fromkeys([*first, *second]))
         if name == "Exists":
             return "yes" if flatten(self.call(inner)) else "no"
+        if name in ("MoreThan", "FewerThan", "Difference"):  # two single nodes compared by their neighbours
+            first_text, second_text, relation = split_top_level(inner)
+            first, second = (self.call(part) for part in (first_text, second_text))
+            mine, theirs = (len(self.store.neighbors(node, relation)) for node in (first, second))
+            if name == "Difference":
+                return abs(mine - theirs)
+            return "yes" if (mine > theirs if name == "MoreThan" else mine < theirs) else "no"
         if name == "Matching":  # the nodes of a list whose feature is the value (case, _ and spaces aside)
             nodes_text, feature, value = split_top_level(inner)
             nodes = self.call(nodes_text)

@@ -70,9 +70,10 @@ def extended(store: GraphStore, retriever) -> GraphFunctions:
 def test_names_aliases_and_iteration() -> None:
     assert GRAPH_FUNCTIONS.names() == [
         "Retrieve", "Feature", "Neighbour", "Degree", "Count", "Mode", "MaxDegree", "Differing", "Matching",
-        "MinDegree", "Same", "Intersect", "Union", "Contains", "Exists", "MostLinked", "Finish",
+        "MinDegree", "Same", "Intersect", "Union", "Contains", "Exists", "MostLinked", "MoreThan", "FewerThan",
+        "Difference", "Finish",
     ]  # fmt: skip
-    assert [e.name for e in GRAPH_FUNCTIONS] == GRAPH_FUNCTIONS.names() and len(GRAPH_FUNCTIONS) == 17
+    assert [e.name for e in GRAPH_FUNCTIONS] == GRAPH_FUNCTIONS.names() and len(GRAPH_FUNCTIONS) == 20
     for spelling, name in [
         ("neighbors", "Neighbour"),
         ("NEIGHBOURS", "Neighbour"),
@@ -160,8 +161,9 @@ def test_new_entry_runs_through_the_executor(extended: GraphFunctions) -> None:
 def test_new_entry_becomes_a_langchain_tool(extended: GraphFunctions) -> None:
     tools = {tool.name: tool for tool in extended.registry.as_tools(extended, f" Graph: {extended.store.describe()}")}
     assert sorted(tools) == [
-        "contains", "count", "degree", "differing", "exists", "feature", "intersect", "matching", "maxdegree", "mindegree",
-        "mode", "mostlinked", "neighbour", "note", "retrieve", "same", "size", "title", "union",
+        "contains", "count", "degree", "difference", "differing", "exists", "feature", "fewerthan", "intersect",
+        "matching", "maxdegree", "mindegree", "mode", "morethan", "mostlinked", "neighbour", "note", "retrieve", "same",
+        "size", "title", "union",
     ]  # fmt: skip
     assert tools["title"].tool_call_schema.model_json_schema()["required"] == ["node"]
     assert tools["title"].description.startswith("The title of a paper. Graph:")

@@ -32,6 +32,13 @@ from graphreason.tools.counselor.registry import AGGREGATES, GRAPH_FUNCTIONS
         ("Exists[Matching[Neighbour[1, cites], year, 1999]]", "Whether the list holds anything is: no.", "no"),
         # 2, 3 and 4 are each cited by 1 (and 4 also by 2 and 3): 1 is the one all three have
         ("MostLinked[Neighbour[1, cites], cited_by]", "The node that is the cited_by neighbor of the most of them (3 of 3) is: 1.", 1),
+        # 1 cites 3 papers, 2 cites 2: two named nodes compared by their links
+        ("MoreThan[1, 2, cites]", "Whether 1 has more cites neighbors than 2 (3 against 2) is: yes.", "yes"),
+        ("MoreThan[2, 1, cites]", "Whether 2 has more cites neighbors than 1 (2 against 3) is: no.", "no"),
+        ("FewerThan[2, 1, cites]", "Whether 2 has fewer cites neighbors than 1 (2 against 3) is: yes.", "yes"),
+        ("FewerThan[1, 1, cites]", "Whether 1 has fewer cites neighbors than 1 (3 against 3) is: no.", "no"),
+        ("Difference[2, 1, cites]", "The difference between the cites neighbor numbers of 2 and 1 (2 and 3) is: 1.", 1),
+        ("Difference[1, Neighbour[3, cites], cited_by]", "The difference between the cited_by neighbor numbers of 1 and 4 (0 and 3) is: 3.", 3),
     ],
 )
 def test_each_observation_holds_the_answer(
@@ -82,10 +89,14 @@ def test_bad_arguments_say_what_is_valid(functions: GraphFunctions) -> None:
     many = run_action("Contains[Neighbour[1, cites], Neighbour[2, cites]]", functions)
     assert not many.ok and "Contains looks for one node" in many.observation
     assert run_action("Exists[3]", functions).observation.endswith("(Exists got one value, not a list)")
+    listed = run_action("MoreThan[Neighbour[1, cites], 2, cites]", functions)
+    assert not listed.ok and "MoreThan compares two single nodes" in listed.observation and "list of 3" in listed.observation
+    lacking = run_action("Difference[1, 2, written]", functions)
+    assert not lacking.ok and "cites" in lacking.observation  # the relations paper 1 has are named
 
 
 def test_every_new_function_is_declared_once_and_answers_in_its_observation() -> None:
-    for name in ("MinDegree", "Same", "Contains", "Exists", "MostLinked"):
+    for name in ("MinDegree", "Same", "Contains", "Exists", "MostLinked", "MoreThan", "FewerThan", "Difference"):
         assert name in AGGREGATES and GRAPH_FUNCTIONS.get(name) is not None
     for name in ("Intersect", "Union"):  # lists for Count or Feature to read, like Matching
         assert name not in AGGREGATES and GRAPH_FUNCTIONS.get(name) is not None
