@@ -1575,6 +1575,10 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("indirect", "I'd like to know which of {s} and {s2} has {more} {noun}."),
         ("indirect", "I'm trying to work out whether {s} or {s2} has {more} {noun}."),
     ),
+    # more_than and how_many_more: written in one sitting, two per family, before any question of them was asked. Their
+    # first look (commit cf093cf, seed 5, 30 per shape and graph over all 20 families): citeseer 59/60, last-fm 60/60,
+    # wikispeedia 56/60, cora 59/60. Rules were then written from the failures of that look and of seed 1's offline
+    # reading ("the first" compares, "links in does X", a compared node written as an id keeps its place).
     "more_than": (
         ("ask", "Does {s} have {more} {noun} than {s2}?"), ("ask", "Has {s} got {more} {noun} than {s2} has?"),
         ("tell", "Tell me whether {s} has {more} {noun} than {s2}."), ("tell", "Say if {s} has {more} {noun} than {s2} does."),

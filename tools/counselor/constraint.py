@@ -347,6 +347,14 @@ def _is_hop(entry: Entry) -> bool:
 
 
 
+def _numbered_form(relation: str, base: str) -> bool:
+    """``relation`` is ``base`` with numbers among its words (``rated_3_by`` for ``rated_by``)."""
+    words, extra = base.lower().split("_"), relation.lower().split("_")
+    if relation == base or any(word not in extra for word in words):
+        return False
+    return all(word.isdigit() for word in extra if word not in words)
+
+
 def _two_hops(skeleton: Skeleton) -> bool:
     """Whether ``skeleton`` takes a ``Neighbour`` of a ``Neighbour`` somewhere (a list reached from a list)."""
     inner = [child for child in skeleton.children if child is not None]
@@ -423,7 +431,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if wording.set_way is not None and {"Union", "Intersect"} & names != {_SET_OF[wording.set_way]} & names:
         return False
-    if form == "number" and wording.keys and not wording.values:  # "how many ... have the label of X": compared
+    if form == "number" and wording.keys and not wording.values and wording.versus is None:  # "how many ... have the
+        # label of X": compared with the subject (not "how many more genres has X than Y": two nodes' links)
         return skeleton.name == ("Differing" if wording.unlike else "Same")
     if wording.asked_type is not None and names & _PICKS and not _picks_type(skeleton, wording):
         return False
@@ -856,6 +865,8 @@ class _Reader:
             ):  # two named nodes picked between, or compared, by the one link named
                 numbered = next((found for name in wording.names if (found := wording.numbered_hop(valid, name, 0, 1, True))), None)
                 compared = numbered or self._named_relations(valid)  # "more 5-star ratings given": ``rated_5``
+                if not numbered:  # "more ratings": every rating (``rated_by``), not those of one number (``rated_5_by``)
+                    compared = [r for r in compared if not any(_numbered_form(r, base) for base in compared)] or compared
                 return self._choice(wording.pair_direction(compared) or compared, stop)
             return self._choice(self._named_relations(valid, named), stop)
         if kind is FEATURE_KEY:
@@ -971,6 +982,9 @@ class _Reader:
         ids = self.lang.ids
         if shape is None:  # a skeleton's named node: not one an earlier named node named (no prefix of one either)
             ids = [node for node in ids if normalise(self.lang.store.text(node)) not in self.leaves]
+            if self.lang.leaf_order and len(self.leaves) < len(self.lang.leaf_order):  # two compared: in order
+                wanted = normalise(self.lang.leaf_order[len(self.leaves)])
+                ids = [node for node in ids if normalise(self.lang.store.text(node)) == wanted] or ids
         node = self._choice(ids, stop)
         self.chain_name = self.lang.store.text(node)  # an id written for a node the question names starts a chain too
         if shape is None:

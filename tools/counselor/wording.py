@@ -118,6 +118,9 @@ _PAIR_JOIN = re.compile(
 # names a list's ("the papers cited by X or Y", "the papers X and Y cite"), not the two compared
 _BEFORE_PAIR = re.compile(r"((?:[a-z0-9]+ )?[a-z0-9]+) *$")
 _AFTER_PAIR = re.compile(r"^ *([a-z0-9]+)")
+# what may follow a noun's particle ("links in") that ends its phrase: a comparison's "than", a question's verb, the
+# "for" before the node it is counted for, the "of" or "between" before the nodes ("the links in of X")
+_CLAUSE_AFTER = frozenset({"than", "does", "do", "did", "would", "will", "has", "have", "had", "is", "are", "for", "of", "between"})
 _THE_TWO = re.compile(r"\b(?:the|these|those) two\b")  # "which of the two": the pair named again
 _NOT_A_PAIR = re.compile(r"\b(?:both|neither|common|than)\b")  # "cited by both X and Y", "more than X"
 _MORE_WORDS = _MOST_WORDS | frozenset({"more", "greater", "higher", "bigger", "larger", "ahead", "leads"})
@@ -238,11 +241,11 @@ _STEM_SYNONYMS = {
     "play": ("listen",), "plays": ("listen",), "playe": ("listen",), "playi": ("listen",), "hear": ("listen",), "heard": ("listen",), "label": ("tag", "tags", "tagged"),
     "bibli": ("cite", "cites"), "buddy": ("friend",), "buddi": ("friend",), "befri": ("friend",),
     # "X streams", "X's audience", "X's playlists", "filed under", "X sends traffic to", "the pages X mentions",
-    # "X's connections", "X's network", "X's pals"
+    # "X's connections", "X's network", "X's pals", "X's history"
     "strea": ("listen",), "audie": ("listen",), "playl": ("listen",), "filed": ("tag", "tags", "tagged"),
     "traff": ("link", "links"), "send": ("link", "links"), "sends": ("link", "links"),
     "menti": ("link", "links", "cite", "cites"), "conne": ("friend",), "netwo": ("friend",), "pal": ("friend",),
-    "pals": ("friend",),
+    "pals": ("friend",), "histo": ("listen",),  # "the users in whose (listening) history X appears"
 }  # fmt: skip
 # English words made of a prefix and a word that may name a relation ("hyperlinks", "backlinks", "subgenres",
 # "hashtags"): the second part is read as a word of its own as well, at the same place. English.
@@ -531,10 +534,10 @@ def versus_way(text: str, names: Sequence[str], form: str | None) -> str | None:
     by their links, one against the other: ``"more"`` or ``"fewer"`` for a yes or no ("Does X have fewer citations
     than Y?", "Compared with Y, does X have more links?"), ``"gap"`` for by how many ("How many more listeners does X
     have than Y?", "the gap in listeners between X and Y"); None where it does not (one name or three, a
-    comparative going both ways or none, no word setting one against the other, or it asks which node or for a list:
-    "which has more citations, X or Y?" picks one of the two)."""
+    comparative going both ways or none, no word setting one against the other, or it asks which node: "which has more
+    citations, X or Y?" picks one of the two)."""
     lower = text.lower()
-    if len(names) != 2 or form in ("which", "list", "pick") or lower.count("\n") < 2:
+    if len(names) != 2 or form in ("which", "pick") or lower.count("\n") < 2:
         return None
     words = set(_WORD.findall(lower))
     more, fewer = bool(words & _MORE_WORDS - _MOST_WORDS), bool(words & _FEWER_WORDS - _FEWEST_WORDS)
@@ -1018,9 +1021,10 @@ class QuestionWording:
         # citations?"); not "which of the papers X and Y cite has the most citations" (their list)
         self.pair = pair_way(self.search_sources[0], self.names, relations)
         # two named nodes compared one against the other: whether the first has more (fewer), or by how many ("Does
-        # X have more citations than Y?", "how many more ... than Y?"); "X vs Y: how many more?" is not a pick
+        # X have more citations than Y?", "how many more ... than Y?"); "X vs Y: how many more?" is not a pick, nor is
+        # "count the links of X, then those of Y; does the first have more?"
         self.versus = versus_way(self.search_sources[0], self.names, self.form)
-        self.versus = self.versus if self.versus == "gap" or self.pair is None else None
+        self.versus = self.versus if self.versus == "gap" or self.form == "yes/no" or self.pair is None else None
         self.compared = versus_order(question, self.names) if self.versus is not None else None  # first, second
         if self.versus is not None:
             self.pair, self.form = None, "number" if self.versus == "gap" else "yes/no"
@@ -1499,9 +1503,10 @@ class QuestionWording:
 
     def _last_word(self, index: int, words: set[str]) -> bool:
         """The question's word at ``index`` is one of ``words`` and ends a clause (nothing but punctuation or the
-        question's end follows) or a comparison's first side ("fewer links in than the others"): "most links
+        question's end follows), a comparison's first side ("fewer links in than the others", "more links in for X
+        than for Y") or the asked noun before its clause's verb ("how many more links in does X have"): "most links
         in?" but not "links in the list"."""
         if index >= len(self.words) or self.words[index][2] not in words:
             return False
         rest = self.question[self.words[index][1] :].lstrip()
-        return not rest or not rest[0].isalnum() or self.words[index + 1 : index + 2][0][2] == "than"
+        return not rest or not rest[0].isalnum() or self.words[index + 1 : index + 2][0][2] in _CLAUSE_AFTER

@@ -32,10 +32,12 @@ from graphreason.evals.datasets.programs import (
     Count,
     Extreme,
     Filter,
+    Gap,
     Hop,
     Join,
     Lookup,
     Mode,
+    MoreThan,
     MostReached,
     Names,
     PlainGraph,
@@ -108,6 +110,14 @@ def test_each_operation_gives_the_gold_worked_out_by_hand(shop: PlainGraph) -> N
     assert _gold(shop, MostReached(listens, "tag"), "u2") is None  # three tags, one item each
     assert _gold(shop, MostReached(listens, "listener"), "u1") is None  # Ann Lee listens to all three: she would win
     assert _gold(shop, Count(Filter(listens, "genre", "rock")), "u3") == "2"
+    # two users compared by the items they listen to: Ann Lee and Cy Diaz 3 each, Bo Chen 2, Di Eze 1
+    assert _gold(shop, MoreThan("listens"), "u1", "u2") == "yes"
+    assert _gold(shop, MoreThan("listens", more=False), "u1", "u2") == "no"
+    assert _gold(shop, MoreThan("listens", more=False), "u4", "u2") == "yes"
+    assert _gold(shop, MoreThan("listens"), "u1", "u3") is None  # 3 and 3: a tie is not asked
+    assert _gold(shop, Gap("listens"), "u1", "u4") == "2"
+    assert _gold(shop, Gap("listens", more=False), "u4", "u1") == "2"
+    assert _gold(shop, Gap("listens"), "u4", "u1") is None  # "how many more" of the one with fewer: not asked
     assert _gold(shop, CompareToSubject(Hop(Subject(0), "friend"), "country", same=True), "u2") == "1"  # Ann (NO)
     assert _gold(shop, CompareToSubject(Hop(Subject(0), "friend"), "country", same=False), "u2") == "1"  # Cy (PE)
     both = Join(listens, Hop(Subject(1), "listens"), "both")

@@ -104,6 +104,13 @@ def test_verbatim_arguments_of_retrieve_and_finish() -> None:
     assert parse_action("Finish[Attention (2017) [Vaswani]]") == [
         Call("Finish", ["Attention (2017) [Vaswani]"])
     ]
+    # a parenthesis in a name that no call opens is text: the call still ends at its own bracket
+    assert parse_action("Degree[Retrieve[APPROXIMATION IN L p (R d FROM SPACES], cites]") == [
+        Call("Degree", [Call("Retrieve", ["APPROXIMATION IN L p (R d FROM SPACES"]), "cites"])
+    ]
+    assert parse_action("Difference[Retrieve[A (x], Retrieve[B) y], cites]") == [
+        Call("Difference", [Call("Retrieve", ["A (x"]), Call("Retrieve", ["B) y"]), "cites"])
+    ]
     # Retrieve nests when its whole content is one call
     assert parse_action("Retrieve[Feature[3, title]]") == [
         Call("Retrieve", [Call("Feature", ["3", "title"])])

@@ -743,6 +743,7 @@ def _music_graph() -> GraphStore:
         ('How many fans does "Nina Simone" have?', "listened_by", "tagged"),
         ('How many people play "Nina Simone"?', "listened_by", "tagged"),
         ('How many labels were put on "Nina Simone"?', "tagged", "listened_by"),
+        ('How many users have "Nina Simone" in their history?', "listened_by", "tagged"),
     ],
 )
 def test_a_word_for_a_link_that_shares_no_stem_with_its_label_names_it(question: str, allowed: str, refused: str) -> None:
@@ -2002,3 +2003,91 @@ def test_a_verb_or_a_word_of_comparing_beside_two_names_is_no_link() -> None:
     for question in ('Tell me whether "wheel" or "axle" has more parts.', 'Comparing "wheel" with "axle", which has more parts?'):
         assert CounselorAction(store, question).wording.pair == "most", question
     assert CounselorAction(store, 'Which of the parts "wheel" and "axle" have has more parts?').wording.pair is None
+
+
+@pytest.mark.parametrize(
+    ("question", "function", "first", "relation"),
+    [
+        ('Does "ReAct" have more citations than "Reflexion"?', "MoreThan", "ReAct", "cited_by"),
+        ('Compared with "Reflexion", does "ReAct" cite fewer papers?', "FewerThan", "ReAct", "cites"),
+        ('Relative to "ReAct", has "Reflexion" got more references?', "MoreThan", "Reflexion", "cites"),
+        ('True or false: "Reflexion" has fewer citations than "ReAct".', "FewerThan", "Reflexion", "cited_by"),
+        # "the first" sets them against each other: a yes or no, not a pick of one
+        ('Count the references of "ReAct", then those of "Reflexion". Does the first have more?', "MoreThan", "ReAct",
+         "cites"),
+        ('How many more citations does "Reflexion" have than "ReAct"?', "Difference", "Reflexion", "cited_by"),
+        ('"ReAct" vs "Reflexion": how many fewer references?', "Difference", "ReAct", "cites"),
+        ('What is the gap in citations between "ReAct" and "Reflexion"?', "Difference", "ReAct", "cited_by"),
+        ('"ReAct" vs "Reflexion" citations diff?', "Difference", "ReAct", "cited_by"),
+    ],
+)  # fmt: skip
+def test_two_named_nodes_compared_one_against_the_other(question: str, function: str, first: str, relation: str) -> None:
+    """A comparative with "than", "compared with", "relative to" (a yes or no), or "how many more", "the gap" (a
+    number) compares the two named nodes by the one link worded; the compared node is the first argument (the one
+    "than" comes before is the second). The planner, which has no class for it, is passed over."""
+    store = _labelled_papers()
+    ranked = [(parse_skeleton("Contains[Neighbour[_], _]"), 0.6), (parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]"), 0.4)]
+    found = chosen_skeleton(ranked, CounselorAction(store, question).wording, 0.3)
+    assert found is not None and found.render() == f"{function}[_, _]"
+    language = CounselorAction(store, question, skeleton=found)
+    second = "Reflexion" if first == "ReAct" else "ReAct"
+    for link in ("cites", "cited_by"):
+        assert language.complete(f"{function}[Retrieve[{first}], Retrieve[{second}], {link}]") == (link == relation)
+    assert not language.complete(f"{function}[Retrieve[{second}], Retrieve[{first}], {relation}]")  # the other way round
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'Which has more citations, "ReAct" or "Reflexion"?',
+        'Which of "ReAct" and "Reflexion" cites more papers than the other?',
+        'Does "ReAct" have more citations than any other paper?',
+        'Is "ReAct" among the papers "Reflexion" cites?',
+        'Does "ReAct" have more or fewer citations than "Reflexion"?',
+    ],
+)
+def test_two_names_not_compared_one_against_the_other(question: str) -> None:
+    """Which of the two (a pick), one name, membership, or a comparative both ways: no yes/no or gap comparison."""
+    assert CounselorAction(_labelled_papers(), question).wording.versus is None
+
+
+def test_the_first_of_two_named_nodes_asked_about_is_compared_not_picked() -> None:
+    """Two names joined as a pair would be ("X, then those of Y") with a yes/no about "the first": a comparison."""
+    wording = CounselorAction(_labelled_papers(), 'Count the citation neighbours of "ReAct", then those of "Reflexion". '
+                              "Does the first have more?").wording  # fmt: skip
+    assert wording.versus == "more" and wording.pair is None and wording.compared == ("ReAct", "Reflexion")
+
+
+def test_two_compared_nodes_written_as_ids_keep_their_order_and_the_particle_gives_the_way() -> None:
+    """Articles whose ids are their titles: the compared one comes first whether written as an id or retrieved; "links
+    in does X have" ends the noun there (into X), as "links in than" does."""
+    store = _moon_pages()
+    question = 'Does "Sun" have more outgoing links than "Moon"?'
+    language = CounselorAction(store, question, skeleton=parse_skeleton("MoreThan[_, _]"))
+    assert language.complete("MoreThan[Sun, Moon, links_to]") and language.complete("MoreThan[Retrieve[Sun], Moon, links_to]")
+    assert not language.complete("MoreThan[Moon, Sun, links_to]")
+    assert not language.complete("MoreThan[Sun, Moon, linked_from]")
+    for asked in ('How many fewer links in does "Sun" have than "Moon"?', 'More links in for "Sun" than for "Moon"?'):
+        wording = CounselorAction(store, asked).wording
+        function = "Difference" if wording.versus == "gap" else "MoreThan"
+        language = CounselorAction(store, asked, skeleton=parse_skeleton(f"{function}[_, _]"))
+        assert language.complete(f"{function}[Retrieve[Sun], Retrieve[Moon], linked_from]"), asked
+        assert not language.complete(f"{function}[Retrieve[Sun], Retrieve[Moon], links_to]"), asked
+
+
+def test_two_compared_nodes_take_the_plain_link_where_no_number_is_written() -> None:
+    """"more ratings": every rating (``rated_by``), not one number's; a feature named like the link ("genres") does not
+    make a count compared with the subject's value."""
+    question = 'Does "Heat (1995)" have more ratings than "Air Force One (1997)"?'
+    language = CounselorAction(_ratings_graph(), question, skeleton=parse_skeleton("MoreThan[_, _]"))
+    assert language.complete("MoreThan[Retrieve[Heat (1995)], Retrieve[Air Force One (1997)], rated_by]")
+    for other in ("rated_4_by", "rated_5_by", "rated"):
+        assert not language.complete(f"MoreThan[Retrieve[Heat (1995)], Retrieve[Air Force One (1997)], {other}]")
+    store = GraphStore("films", directed=True, text_keys={"movie": "title", "genre": "name"})
+    for node, title in (("m1", "Heat (1995)"), ("m2", "Up (2009)")):
+        store.add_node(node, "movie", {"title": title, "genres": "Drama"})
+    store.add_node("g1", "genre", {"name": "Drama"})
+    store.add_edge("m1", "g1", "has_genre", reverse_relation="genre_of")
+    asked = 'How many fewer genres does "Up (2009)" have than "Heat (1995)"?'
+    found = chosen_skeleton([(parse_skeleton("Same[_]"), 1.0)], CounselorAction(store, asked).wording, 0.3)
+    assert found is not None and found.render() == "Difference[_, _]"

@@ -15,6 +15,9 @@ from graphreason.tools.counselor.shorthand import SHORTHAND, spelled_out
         ("Can u list the papers w/ label ML w/o dupes pls", "Can you list the papers with label ML without duplicates please"),
         ("Quick q: # of the pages btwn them? just the #", "Quick question: number of the pages between them? just the number"),
         ("a diff label thru ur friends", "a different label through your friends"),
+        # "diff" ending a question asks for a difference
+        ('"ReAct" vs "Reflexion" citations diff?', '"ReAct" vs "Reflexion" citations difference?'),
+        ("what's the diff", "what's the difference"),
     ],
 )
 def test_shorthand_standing_alone_is_spelled_out(typed: str, read: str) -> None:

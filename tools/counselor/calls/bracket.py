@@ -20,6 +20,7 @@ caller bounds nesting first).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from graphreason.tools.core.registry import Registry
 from graphreason.tools.counselor.calls.base import Call
@@ -33,29 +34,38 @@ _BRACKET = re.compile(r"[\[\]()]")
 _BRACKET_OR_COMMA = re.compile(r"[\[\](),]")
 
 
+def _opens(text: str, at: int, first: int) -> bool:
+    """Whether the bracket at ``at`` opens a level: a ``[`` always, a ``(`` where it opens a call (``Degree(``: a name
+    touches it) or is the call's own (``first``); a ``(`` in a name ("L p (R d ...") is text."""
+    return text[at] == "[" or at == first or (at > 0 and (text[at - 1].isalnum() or text[at - 1] == "_"))
+
+
+def _levels(text: str, start: int, pattern: re.Pattern[str], first: int = -1) -> Iterator[tuple[re.Match[str], int]]:
+    """Each match of ``pattern`` from ``start`` with the bracket depth after it: a ``]`` closes only a ``[`` and a ``)``
+    only a ``(`` that opened a level (:func:`_opens`); other brackets are text."""
+    stack: list[str] = []
+    for match in pattern.finditer(text, start):
+        char = match.group()
+        if char in _OPEN and _opens(text, match.start(), first):
+            stack.append(char)
+        elif char in _CLOSE and stack and stack[-1] == _OPEN[_CLOSE.index(char)]:
+            stack.pop()
+        yield match, len(stack)
+
+
 def match_close(text: str, open_at: int) -> int:
     """Index of the bracket closing the one at ``open_at``; -1 if it never closes."""
-    depth = 0
-    for match in _BRACKET.finditer(text, open_at):  # jumps from bracket to bracket
-        if match.group() in _OPEN:
-            depth += 1
-        else:
-            depth -= 1
-            if depth == 0:
-                return match.start()
+    for match, depth in _levels(text, open_at, _BRACKET, first=open_at):  # jumps from bracket to bracket
+        if depth == 0 and match.group() in _CLOSE:
+            return match.start()
     return -1
 
 
 def split_top(text: str) -> list[str]:
     """Split at commas that are not inside brackets."""
-    parts, depth, start = [], 0, 0
-    for match in _BRACKET_OR_COMMA.finditer(text):
-        char = match.group()
-        if char in _OPEN:
-            depth += 1
-        elif char in _CLOSE:
-            depth = max(depth - 1, 0)
-        elif depth == 0:
+    parts, start = [], 0
+    for match, depth in _levels(text, 0, _BRACKET_OR_COMMA):
+        if match.group() == "," and depth == 0:
             parts.append(text[start : match.start()])
             start = match.end()
     parts.append(text[start:])
