@@ -781,13 +781,38 @@ def spelled_places(
     return [place for place, dropped in zip(places, inside, strict=True) if not dropped]
 
 
+def _letter_for_letter(
+    words: Sequence[tuple[int, int, str]], places: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """``places`` (as :func:`spelled_places` gives them) with the names read at the same words as another, that one
+    written letter for letter and they not, left out: FB15k-237 has ``location`` and ``locations``, ``location_of``
+    and ``locations_of``; "the location of links" spells the first of each."""
+    rivals: dict[tuple[int, int], list[str]] = {}
+    for first, stop, name in places:  # names of as many words as they are read at (not "has member of": "has" skipped)
+        if len(_WORD.findall(name.lower())) == stop - first:
+            rivals.setdefault((first, stop), []).append(name)
+    kept = []
+    for first, stop, name in places:
+        written = [word for _, _, word in words[first:stop]]
+        exact = [other for other in rivals.get((first, stop), ()) if _WORD.findall(other.lower()) == written]
+        if not exact or name in exact or name not in rivals[(first, stop)]:
+            kept.append((first, stop, name))
+    return kept
+
+
+# the verb a request opens a sentence with: it asks, it names no link
+_OPENING_VERB = re.compile(r"(?:^|[.:;!?]\s+)[\W_]*(state|give|tell|show|return|name|find|report|say)\b")
+
+
 def _asking_words_aside(
     question: str, words: Sequence[tuple[int, int, str]], places: list[tuple[int, int, str]], relations: Sequence[str]
 ) -> list[tuple[int, int, str]]:
     """``places`` (as :func:`spelled_places` finds them) without a relation written by the words that ask for a list
-    ("Can you list ...", "the full list of", "as a list of names": FB15k-237's ``list`` and ``list_of``) where another
-    relation is written too: those words ask, the other names the link."""
+    ("Can you list ...", "the full list of", "as a list of names": FB15k-237's ``list`` and ``list_of``) or by the verb
+    a request opens with ("State the difference ...": FB15k-237's ``state``) where another relation is written too:
+    those words ask, the other names the link."""
     asks = [m.span() for m in _LIST_PHRASE.finditer(question.lower())]
+    asks += [m.span(1) for m in _OPENING_VERB.finditer(question.lower())]
 
     def asking(place: tuple[int, int, str]) -> bool:
         start = words[place[0]][0]  # "the full list of": ``list_of`` begins with the asking word
@@ -1006,6 +1031,7 @@ class QuestionWording:
         self.spelled_at = spelled_places(question, [*relations, *features], self.names, relations, self.nested_at)
         self.spelled_at += synonym_places(question, relations, self.names, self.spelled_at)
         self.spelled_at = _asking_words_aside(question, self.words, self.spelled_at, relations)
+        self.spelled_at = _letter_for_letter(self.words, self.spelled_at)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
         self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
         # the features it spells out that are not a node's name or title ("label", "genres"), and whether it words a

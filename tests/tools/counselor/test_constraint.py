@@ -2091,3 +2091,38 @@ def test_two_compared_nodes_take_the_plain_link_where_no_number_is_written() -> 
     asked = 'How many fewer genres does "Up (2009)" have than "Heat (1995)"?'
     found = chosen_skeleton([(parse_skeleton("Same[_]"), 1.0)], CounselorAction(store, asked).wording, 0.3)
     assert found is not None and found.render() == "Difference[_, _]"
+
+
+def test_a_relation_written_letter_for_letter_wins_over_its_plural() -> None:
+    """FB15k-237 has ``location`` and ``locations``, ``location_of`` and ``locations_of``: the one the question writes
+    letter for letter is the one read ("location of links"); its control writes the plural."""
+    store = GraphStore("kg", directed=True, text_keys={"entity": "name"})
+    for node, name in (("e1", "Nagano"), ("e2", "Greensboro"), ("e3", "Japan"), ("e4", "Ohio")):
+        store.add_node(node, "entity", {"name": name})
+    store.add_edge("e1", "e3", "location_of", reverse_relation="location")
+    store.add_edge("e2", "e4", "locations_of", reverse_relation="locations")
+    pick = parse_skeleton("Feature[MinDegree[Union[_, _]]]")
+    both = "Union[Retrieve[Nagano], Retrieve[Greensboro]]"
+    for question, written, plural in (
+        ('Who has fewer location of links, "Nagano" or "Greensboro"?', "location_of", "locations_of"),
+        ('Who has fewer locations of links, "Nagano" or "Greensboro"?', "locations_of", "location_of"),
+    ):
+        language = CounselorAction(store, question, skeleton=pick)
+        assert language.complete(f"Feature[MinDegree[{both}, {written}], name]"), question
+        assert not language.complete(f"Feature[MinDegree[{both}, {plural}], name]"), question
+
+
+def test_the_verb_a_request_opens_with_names_no_relation_where_another_is_written() -> None:
+    """"State the difference ..." asks; FB15k-237's ``state`` is not named by it where the question writes another
+    relation, but "state neighbours" still names it."""
+    store = GraphStore("kg", directed=True, text_keys={"entity": "name"})
+    for node, name in (("e1", "badminton"), ("e2", "Monterey County"), ("e3", "Ohio")):
+        store.add_node(node, "entity", {"name": name})
+    store.add_edge("e2", "e1", "contains", reverse_relation="contains_of")
+    store.add_edge("e2", "e3", "state", reverse_relation="state_of")
+    question = 'State the difference between the number of contains links of "Monterey County" and that of "badminton".'
+    language = CounselorAction(store, question, skeleton=parse_skeleton("Difference[_, _]"))
+    assert language.complete("Difference[Retrieve[Monterey County], Retrieve[badminton], contains]")
+    assert not language.complete("Difference[Retrieve[Monterey County], Retrieve[badminton], state]")
+    control = CounselorAction(store, 'Name the state neighbours of "Monterey County".', skeleton=parse_skeleton("Feature[Neighbour[_]]"))
+    assert control.complete("Feature[Neighbour[Retrieve[Monterey County], state], name]")
