@@ -427,8 +427,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if skeleton == _LOOKUP and not wording.has_values:  # a node's only feature is the name the question writes
         return False
-    if bool(wording.values) != ("Matching" in names):
-        return False
+    if bool(wording.values) != ("Matching" in names) and not names & _COMPARES:  # two compared: by a link only
+        return False  # ("fewer verb group neighbours than Y": "verb" is no part of speech matched)
     if wording.set_way is not None and {"Union", "Intersect"} & names != {_SET_OF[wording.set_way]} & names:
         return False
     if form == "number" and wording.keys and not wording.values and wording.versus is None:  # "how many ... have the
@@ -984,7 +984,7 @@ class _Reader:
             ids = [node for node in ids if normalise(self.lang.store.text(node)) not in self.leaves]
             if self.lang.leaf_order and len(self.leaves) < len(self.lang.leaf_order):  # two compared: in order
                 wanted = normalise(self.lang.leaf_order[len(self.leaves)])
-                ids = [node for node in ids if normalise(self.lang.store.text(node)) == wanted] or ids
+                ids = [node for node in ids if normalise(self.lang.store.text(node)) == wanted]  # none: a Retrieve
         node = self._choice(ids, stop)
         self.chain_name = self.lang.store.text(node)  # an id written for a node the question names starts a chain too
         if shape is None:

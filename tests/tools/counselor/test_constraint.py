@@ -2067,6 +2067,11 @@ def test_two_compared_nodes_written_as_ids_keep_their_order_and_the_particle_giv
     assert language.complete("MoreThan[Sun, Moon, links_to]") and language.complete("MoreThan[Retrieve[Sun], Moon, links_to]")
     assert not language.complete("MoreThan[Moon, Sun, links_to]")
     assert not language.complete("MoreThan[Sun, Moon, linked_from]")
+    store.add_node("c1", "article", {"title": "Halley Comet"})  # an article whose id is not its title
+    store.add_edge("c1", "Moon", "links_to", reverse_relation="linked_from")
+    language = CounselorAction(store, 'Does "Halley Comet" have more outgoing links than "Moon"?', skeleton=parse_skeleton("MoreThan[_, _]"))
+    assert language.complete("MoreThan[Retrieve[Halley Comet], Moon, links_to]")
+    assert not language.viable("MoreThan[Moon, ")  # the id written is the second's: the first is retrieved
     for asked in ('How many fewer links in does "Sun" have than "Moon"?', 'More links in for "Sun" than for "Moon"?'):
         wording = CounselorAction(store, asked).wording
         function = "Difference" if wording.versus == "gap" else "MoreThan"
@@ -2126,3 +2131,15 @@ def test_the_verb_a_request_opens_with_names_no_relation_where_another_is_writte
     assert not language.complete("Difference[Retrieve[Monterey County], Retrieve[badminton], state]")
     control = CounselorAction(store, 'Name the state neighbours of "Monterey County".', skeleton=parse_skeleton("Feature[Neighbour[_]]"))
     assert control.complete("Feature[Neighbour[Retrieve[Monterey County], state], name]")
+
+
+def test_two_nodes_compared_by_a_link_whose_word_is_a_feature_value_are_still_compared() -> None:
+    """WN18RR's ``verb_group``: "fewer verb group neighbours than Y" writes "verb", a part of speech, but compares by the
+    link; nothing is matched."""
+    store = GraphStore("words", directed=True, text_keys={"synset": "name"})
+    for node, name, pos in (("s1", "message.v.01", "verb"), ("s2", "spread.n.01", "noun"), ("s3", "send.v.01", "verb")):
+        store.add_node(node, "synset", {"name": name, "part_of_speech": pos})
+    store.add_edge("s1", "s3", "verb_group", reverse_relation="verb_group")
+    question = '"message.v.01" have fewer verb group neighbours than "spread.n.01", yes or no?'
+    found = chosen_skeleton([(parse_skeleton("Degree[_]"), 1.0)], CounselorAction(store, question).wording, 0.3)
+    assert found is not None and found.render() == "FewerThan[_, _]"
