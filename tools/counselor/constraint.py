@@ -100,7 +100,8 @@ from graphreason.tools.core.retrieval.lexical import normalise, stem_positions, 
 from graphreason.tools.core.store import GraphStore
 from graphreason.tools.counselor.answers import listed_values
 from graphreason.tools.counselor.call_examples import graph_names
-from graphreason.tools.counselor.calls.base import MAX_NESTING
+from graphreason.tools.counselor.calls.base import MAX_NESTING, ActionParseError
+from graphreason.tools.counselor.calls.parse import parse_action
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 from graphreason.tools.counselor.shorthand import spelled_out
 from graphreason.tools.counselor.skeleton import NAMED, Skeleton, parse_skeleton, structural
@@ -197,8 +198,11 @@ class CounselorAction:
         compound: bool = True,
         max_depth: int | None = None,
         skeleton: Skeleton | None = None,
+        done: Sequence[str] = (),
     ) -> None:
         self.registry = GRAPH_FUNCTIONS if registry is None else registry
+        # the Actions this trial already ran, as the parser renders them: running one again observes the same again
+        self.done = frozenset(text for text in done if text)
         self.entries: dict[str, Entry] = {entry.name: entry for entry in self.registry}
         question = spelled_out(question, question_names(store, question))  # "how many r ..." read as "are"
         self.observations = [text for text in observations if text]
@@ -322,13 +326,24 @@ class CounselorAction:
             return True
         except _Dead:
             return False
-        return True
+        return not self._repeats(text)
 
     def complete(self, text: str) -> bool:
         try:
-            return _Reader(self, text).action()
+            return _Reader(self, text).action() and not self._repeats(text)
         except (_End, _Dead):
             return False
+
+    def _repeats(self, text: str) -> bool:
+        """Whether ``text``, a whole Action the grammar reads, is one this trial already ran (its observation would
+        be the one already seen)."""
+        if not self.done:
+            return False
+        try:
+            rendered = ", ".join(call.render() for call in parse_action(text, self.registry))
+        except ActionParseError:
+            return False
+        return rendered in self.done
 
 
 

@@ -1259,10 +1259,10 @@ class QuestionWording:
         return self.directed[key]
 
     def pair_direction(self, valid: list[str]) -> list[str] | None:
-        """The relations of ``valid`` a question setting two named nodes side by side (:attr:`pair`) compares them by,
-        by the way its one link word runs: a noun's own way ("citations": into the node, "references": out of it),
-        else its voice, the nodes being the ones that act or are acted on ("which cites more", "which is cited more",
-        but "which do more papers cite"). None: not decided here."""
+        """The relations of ``valid`` a question setting two named nodes side by side (:attr:`pair`), or one against the
+        other (:attr:`versus`), compares them by, by the way its one link word runs: a noun's own way ("citations":
+        into the node, "references": out of it), else its voice, the nodes being the ones that act or are acted on
+        ("which cites more", "which is cited more", but "which do more papers cite"). None: not decided here."""
         if self.pair is None and self.versus is None:
             return None
         return self.direction(valid, self.names[0], 0, 1, pair=True)

@@ -63,15 +63,18 @@ def act(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
 def action_grammar(state: CounselorState, ctx: CounselorContext) -> CounselorAction | None:
     """The decoding constraint of one Action: the embedded reasoner with ``grammar`` on, else none.
 
-    Node ids and search text may come from the question and this trial's observations.
+    Node ids and search text may come from the question and this trial's observations; an Action this trial
+    already ran is not written again (it would observe the same again).
     """
     if not (ctx.grammar and ctx.embedded_reasoner):
         return None
-    observations = [str(step.get("observation") or "") for step in state.get("steps") or []]
+    steps = state.get("steps") or []
+    observations = [str(step.get("observation") or "") for step in steps]
     functions = graph_functions(ctx)
     return CounselorAction(
         functions.store, state["question"], observations, registry=functions.registry,
         compound=ctx.compound, max_depth=ctx.max_depth, skeleton=operation_skeleton(state["question"], ctx),
+        done=[str(step.get("action") or "") for step in steps],
     )
 
 

@@ -2143,3 +2143,20 @@ def test_two_nodes_compared_by_a_link_whose_word_is_a_feature_value_are_still_co
     question = '"message.v.01" have fewer verb group neighbours than "spread.n.01", yes or no?'
     found = chosen_skeleton([(parse_skeleton("Degree[_]"), 1.0)], CounselorAction(store, question).wording, 0.3)
     assert found is not None and found.render() == "FewerThan[_, _]"
+
+
+def test_an_action_this_trial_already_ran_is_not_written_again() -> None:
+    """Running an Action again observes the same again: after it, another Action or Finish. A refused Finish is not
+    written again either; an Action that differs still may be."""
+    store = _labelled_papers()
+    question = 'Does "ReAct" have more citations than "Reflexion"?'
+    ran = "MoreThan[Retrieve[ReAct], Retrieve[Reflexion], cited_by]"
+    seen = ["Whether 4 has more cited_by neighbors than 5 (1 against 2) is: no."]
+    language = CounselorAction(store, question, seen, skeleton=parse_skeleton("MoreThan[_, _]"), done=[ran])
+    assert not language.complete(ran) and not language.viable(ran) and not language.complete(f"Action 2: {ran}")
+    assert language.viable(ran[:-1]) and language.complete("Finish[no]")
+    free = CounselorAction(store, 'How many papers does "ReAct" cite?', ["The cites neighbor number of 4 is 2."],
+                           done=["Degree[Retrieve[ReAct], cites]", "Finish[node]"])  # fmt: skip
+    assert not free.complete("Degree[Retrieve[ReAct], cites]") and free.complete("Count[Neighbour[Retrieve[ReAct], cites]]")
+    assert free.complete("Finish[2]") and not free.complete("Finish[node]")
+    assert CounselorAction(store, question, seen, skeleton=parse_skeleton("MoreThan[_, _]")).complete(ran)  # not run yet

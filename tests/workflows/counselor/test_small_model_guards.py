@@ -149,6 +149,8 @@ def test_the_embedded_reasoners_action_grammar_speaks_the_loaded_graph(citeseer_
     assert not grammar.viable("Neighbour[c10, cites")  # this graph has no "cites"
     assert not grammar.viable("Feature[c11, ")  # c11 was never shown to the model
     assert grammar.viable("Finish[c10") and not grammar.viable("Finish[c11")  # answers come from observations
+    ran = {**state, "steps": [{**state["steps"][0], "action": "Neighbour[c10, reference]"}]}
+    assert not action_grammar(ran, embedded).complete("Neighbour[c10, reference]")  # run in this trial already
     assert action_grammar(state, replace(embedded, grammar=False)) is None  # --no-grammar
     scripted = ctx(ScriptedChatModel(script=["Finish[x]"]), citeseer_like)
     assert action_grammar(state, scripted) is None  # only the embedded engine takes a grammar
