@@ -199,6 +199,7 @@ class CounselorAction:
         max_depth: int | None = None,
         skeleton: Skeleton | None = None,
         done: Sequence[str] = (),
+        answered: Sequence[str] = (),
     ) -> None:
         self.registry = GRAPH_FUNCTIONS if registry is None else registry
         # the Actions this trial already ran, as the parser renders them: running one again observes the same again
@@ -239,6 +240,11 @@ class CounselorAction:
             names.discard(unworded)
         skeleton = _oriented(skeleton, unworded) if skeleton is not None else None
         self.skeleton = skeleton if skeleton is not None and self.fits(skeleton) else None
+        # the skeleton's call already ran without an error (one of the Actions ``answered``): its observation holds the
+        # answer, so the Action is its Finish (the same call again would observe the same; the grammar left no other)
+        self.finish_only = self.skeleton is not None and any(
+            _top_function(text, self.registry) == self.skeleton.name for text in answered if text
+        )
         # the question names a node for each of the skeleton's named nodes: those come from its names
         self.leaves_named = self.skeleton is not None and len(self.wording.names) >= _leaf_count(self.skeleton)
         # two named nodes compared one against the other: the compared one is the first named node, the other second
@@ -360,6 +366,14 @@ def _is_hop(entry: Entry) -> bool:
 
 
 
+
+
+def _top_function(action: str, registry: Registry) -> str | None:
+    """The function of ``action``'s first top-level call (None: it does not parse)."""
+    try:
+        return parse_action(action, registry)[0].name
+    except ActionParseError:
+        return None
 
 
 def _numbered_form(relation: str, base: str) -> bool:
@@ -752,6 +766,7 @@ class _Reader:
             if (top or not entry.terminal) and (returns is None or entry.returns is returns)
             and name in self.lang.names_at_depth[depth]
             and (wanted is None or name == wanted or (top and entry.terminal))
+            and not (top and self.lang.finish_only and not entry.terminal)
         ]
         name = self._choice(names, "[")
         self.open_calls.append(name)

@@ -64,7 +64,8 @@ def action_grammar(state: CounselorState, ctx: CounselorContext) -> CounselorAct
     """The decoding constraint of one Action: the embedded reasoner with ``grammar`` on, else none.
 
     Node ids and search text may come from the question and this trial's observations; an Action this trial
-    already ran is not written again (it would observe the same again).
+    already ran is not written again (it would observe the same again), and once the skeleton's call ran without an
+    error the Action is its Finish.
     """
     if not (ctx.grammar and ctx.embedded_reasoner):
         return None
@@ -75,6 +76,7 @@ def action_grammar(state: CounselorState, ctx: CounselorContext) -> CounselorAct
         functions.store, state["question"], observations, registry=functions.registry,
         compound=ctx.compound, max_depth=ctx.max_depth, skeleton=operation_skeleton(state["question"], ctx),
         done=[str(step.get("action") or "") for step in steps],
+        answered=[str(step.get("action") or "") for step in steps if step.get("ok") is not False],
     )
 
 

@@ -2160,3 +2160,19 @@ def test_an_action_this_trial_already_ran_is_not_written_again() -> None:
     assert not free.complete("Degree[Retrieve[ReAct], cites]") and free.complete("Count[Neighbour[Retrieve[ReAct], cites]]")
     assert free.complete("Finish[2]") and not free.complete("Finish[node]")
     assert CounselorAction(store, question, seen, skeleton=parse_skeleton("MoreThan[_, _]")).complete(ran)  # not run yet
+
+
+
+def test_once_the_skeletons_call_ran_without_an_error_the_action_is_its_finish() -> None:
+    """Its observation holds the answer: the next Action is Finish, never another call (the grammar would leave the
+    same one only, a dead end). A call that ran into an error leaves the skeleton's call open."""
+    store = _labelled_papers()
+    question = 'How many papers does "ReAct" cite?'
+    ran = "Degree[Retrieve[ReAct], cites]"
+    seen = ["The cites neighbor number of 4 is 2."]
+    answered = CounselorAction(store, question, seen, skeleton=parse_skeleton("Degree[_]"), done=[ran], answered=[ran])
+    assert answered.finish_only and answered.complete("Finish[2]")
+    assert not answered.viable("Degree[") and not answered.viable("Count[")
+    failed = CounselorAction(store, question, ["Retrieve found no node for 'ReAct'."], skeleton=parse_skeleton("Degree[_]"),
+                             done=[ran])  # fmt: skip
+    assert not failed.finish_only and failed.viable("Degree[")

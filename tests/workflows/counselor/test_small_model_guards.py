@@ -151,6 +151,7 @@ def test_the_embedded_reasoners_action_grammar_speaks_the_loaded_graph(citeseer_
     assert grammar.viable("Finish[c10") and not grammar.viable("Finish[c11")  # answers come from observations
     ran = {**state, "steps": [{**state["steps"][0], "action": "Neighbour[c10, reference]"}]}
     assert not action_grammar(ran, embedded).complete("Neighbour[c10, reference]")  # run in this trial already
+    assert not action_grammar(ran, embedded).finish_only  # no skeleton shaped it (the planner is off)
     assert action_grammar(state, replace(embedded, grammar=False)) is None  # --no-grammar
     scripted = ctx(ScriptedChatModel(script=["Finish[x]"]), citeseer_like)
     assert action_grammar(state, scripted) is None  # only the embedded engine takes a grammar
