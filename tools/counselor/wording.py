@@ -119,8 +119,11 @@ _PAIR_JOIN = re.compile(
 _BEFORE_PAIR = re.compile(r"((?:[a-z0-9]+ )?[a-z0-9]+) *$")
 _AFTER_PAIR = re.compile(r"^ *([a-z0-9]+)")
 # what may follow a noun's particle ("links in") that ends its phrase: a comparison's "than", a question's verb, the
-# "for" before the node it is counted for, the "of" or "between" before the nodes ("the links in of X")
-_CLAUSE_AFTER = frozenset({"than", "does", "do", "did", "would", "will", "has", "have", "had", "is", "are", "for", "of", "between"})
+# "for" before the node it is counted for, the "of", "between" or "among" before the nodes ("the links in of X",
+# "fewest links out among the articles ...")
+_CLAUSE_AFTER = frozenset(
+    {"than", "does", "do", "did", "would", "will", "has", "have", "had", "is", "are", "for", "of", "between", "among"}
+)
 _THE_TWO = re.compile(r"\b(?:the|these|those) two\b")  # "which of the two": the pair named again
 _NOT_A_PAIR = re.compile(r"\b(?:both|neither|common|than)\b")  # "cited by both X and Y", "more than X"
 _MORE_WORDS = _MOST_WORDS | frozenset({"more", "greater", "higher", "bigger", "larger", "ahead", "leads"})

@@ -842,6 +842,10 @@ def test_links_that_often_run_both_ways_keep_their_two_directions_apart() -> Non
     assert language.complete("Feature[MinDegree[Neighbour[Retrieve[Kevin Spacey], links_to], linked_from], title]")
     for first, second in (("linked_from", "linked_from"), ("links_to", "links_to"), ("linked_from", "links_to")):
         assert not language.complete(f"Feature[MinDegree[Neighbour[Retrieve[Kevin Spacey], {first}], {second}], title]")
+    # "links out among the articles ...": the particle ends the noun there, out of each article
+    among = CounselorAction(store, 'Fewest links out among the articles linked from "Kevin Spacey"?')
+    assert among.complete("Feature[MinDegree[Neighbour[Retrieve[Kevin Spacey], links_to], links_to], title]")
+    assert not among.complete("Feature[MinDegree[Neighbour[Retrieve[Kevin Spacey], links_to], linked_from], title]")
 
 
 def test_the_size_of_a_list_is_a_count() -> None:
