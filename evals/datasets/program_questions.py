@@ -39,6 +39,7 @@ from graphreason.evals.datasets.programs import (
     MoreThan,
     MostReached,
     Names,
+    Operation,
     Pair,
     PlainGraph,
     Program,
@@ -1818,17 +1819,8 @@ class _Sampler:
         target = schema[targets[0]] if len(targets) == 1 else None
         hop = Hop(Subject(0), relation)
         one = self.phrase(relation, s)
-        if shape == "which_of_two":  # the subject and another node of its type, set side by side by their links
-            peers = [n for n in self.subjects.get(node_type, ()) if n != subject]
-            nouns = [noun for noun in relation_phrases(relation, self.family)["noun"] if " it" not in noun]
-            if not peers or not nouns:
-                return None
-            peer, most = rng.choice(peers), rng.random() < 0.5
-            first, second = (subject, peer) if rng.random() < 0.5 else (peer, subject)  # either may be named first
-            phrases = {"s": self.name(first), "s2": self.name(second), "noun": rng.choice(nouns), "more": "more" if most else "fewer"}
-            return _Draft(Program(shape, Extreme(Pair(), relation, most=most), (first, second)), phrases)
-        if shape in ("more_than", "how_many_more"):  # the subject and another node of its type, compared by a link
-            return self._compared(shape, subject, relation)
+        if shape in ("which_of_two", "more_than", "how_many_more"):  # the subject and another node of its type
+            return self._two_named(shape, subject, relation)
         if shape == "count":
             return _Draft(Program(shape, Count(hop), (subject,)), {"set": one, "s": s})
         if shape == "names":
@@ -1902,22 +1894,25 @@ class _Sampler:
             return _Draft(Program(shape, Contains(hop, 1), (subject, other)), {"set": one, "s": s, "s2": self.name(other)})
         raise KeyError(f"unknown shape {shape!r}; choose one of {', '.join(SHAPES)}")
 
-    def _compared(self, shape: str, subject: str, relation: str) -> _Draft | None:
-        """Two nodes of one type compared by their ``relation`` neighbours: whether the first has more (fewer) than the
-        second, either way round; how many more (fewer), the first the one with more (fewer). A tie is not asked."""
-        node_type = self.graph.types[subject]
-        peers = [n for n in self.subjects.get(node_type, ()) if n != subject]
+    def _two_named(self, shape: str, subject: str, relation: str) -> _Draft | None:
+        """The subject and another named node of its type, either named first, by their ``relation`` neighbours: set
+        side by side, the one with more (fewer) picked (``which_of_two``); or one against the other, whether the first
+        has more (fewer), or how many more (fewer) the one with more (fewer) has, named first. A tie is not asked."""
+        peers = [n for n in self.subjects.get(self.graph.types[subject], ()) if n != subject]
         nouns = [noun for noun in relation_phrases(relation, self.family)["noun"] if " it" not in noun]
         if not peers or not nouns:
             return None
         peer, more = self.rng.choice(peers), self.rng.random() < 0.5
         first, second = (subject, peer) if self.rng.random() < 0.5 else (peer, subject)
-        degree = {n: len(self.graph.arcs[n].get(relation, ())) for n in (first, second)}
-        if degree[first] == degree[second]:
-            return None
-        if shape == "how_many_more" and (degree[first] > degree[second]) != more:  # the one with more (fewer) first
-            first, second = second, first
-        op = Gap(relation, more) if shape == "how_many_more" else MoreThan(relation, more)
+        if shape == "which_of_two":
+            op: Operation = Extreme(Pair(), relation, most=more)
+        else:
+            degree = {n: len(self.graph.arcs[n].get(relation, ())) for n in (first, second)}
+            if degree[first] == degree[second]:
+                return None
+            if shape == "how_many_more" and (degree[first] > degree[second]) != more:
+                first, second = second, first
+            op = Gap(relation, more) if shape == "how_many_more" else MoreThan(relation, more)
         phrases = {"s": self.name(first), "s2": self.name(second), "noun": self.rng.choice(nouns), "more": "more" if more else "fewer"}
         return _Draft(Program(shape, op, (first, second)), phrases)
 
