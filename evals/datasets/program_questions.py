@@ -39,6 +39,7 @@ from graphreason.evals.datasets.programs import (
     MoreThan,
     MostReached,
     Names,
+    OfExtreme,
     Operation,
     Pair,
     PlainGraph,
@@ -1648,10 +1649,91 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("indirect", "I'd like to know how many {more} {noun} {s} has than {s2}."),
         ("indirect", "I'm trying to work out the gap in {noun} between {s} and {s2}."),
     ),
+    # a value of the member a superlative picks: its feature, or its own count of the links it was picked by
+    # ({most}, {top}, {big}: "most", "highest", "largest" or "fewest", "lowest", "smallest")
+    "extreme_feature": (
+        ("ask", "What is the {key} of the one of {set} with the {most} {noun}?"),
+        ("ask", "Among {set}, what {key} does the one with the {most} {noun} have?"),
+        ("tell", "Tell me the {key} of whichever of {set} has the {most} {noun}."),
+        ("tell", "Find the one of {set} with the {most} {noun} and give its {key}."),
+        ("curious", "I wonder what {key} the one of {set} with the {most} {noun} has."),
+        ("curious", "Of {set}, the one with the {most} {noun}: what would its {key} be?"),
+        ("terse", "{key} of the one of {set} with the {most} {noun}?"), ("terse", "{set}: {key} of the one with the {most} {noun}?"),
+        ("formal", "Determine the {key} of the member of {set} having the {big} number of {noun}."),
+        ("formal", "State the {key} of whichever member of {set} has the {top} count of {noun}."),
+        ("others", "Looking at {set}, what is the {key} of the one with the {most} {noun}?"),
+        ("others", "Out of {set}, pick the one with the {most} {noun}. What is its {key}?"),
+        ("later", "Of {set}, the one with the {top} number of {noun} has which {key}?"),
+        ("later", "What's the {key} of whichever of {set} has the {most} {noun}?"),
+        ("fresh", "For whichever of {set} stands out with the {most} {noun}, what {key} does it carry?"),
+        ("fresh", "Single out the member of {set} with the {most} {noun}; report its {key}."),
+        ("spoken", "So of {set}, the one that's got the {most} {noun}, what's its {key}?"),
+        ("spoken", "What {key} has the one of {set} with the {most} {noun} got?"),
+        ("kgqa", "What is the {key} of the entity among {set} with the {big} number of {noun}?"),
+        ("kgqa", "Among {set}, which {key} is held by the one with the {top} count of {noun}?"),
+        ("walk", "Go through {set}, find the one with the {most} {noun}, then read off its {key}."),
+        ("walk", "First pick the one of {set} with the {most} {noun}; next, what is its {key}?"),
+        ("learner", "The one in {set} with {most} {noun}, what {key} it has?"),
+        ("learner", "Which is {key} of the one in {set} that having {most} {noun}?"),
+        ("quiz", "Let S be {set} and let m be the element of S with the {most} {noun}. What is the {key} of m?"),
+        ("quiz", "Give the {key} of the element of {set} that has the {top} number of {noun}."),
+        ("prompt", "Return the {key} of the item from {set} with the {top} count of {noun}."),
+        ("prompt", "Task: among {set}, find the one with the {most} {noun}. Output its {key} only."),
+        ("analyst", "Of {set}, what's the {key} of the {top} scorer on {noun}?"),
+        ("analyst", "Which {key} does the {top}-ranked of {set} by {noun} have?"),
+        ("context", "I'm writing about the one of {set} with the {most} {noun}. What {key} does it have?"),
+        ("context", "For a summary of {set}: what is the {key} of the one with the {most} {noun}?"),
+        ("chat", "whats the {key} of whichever of {set} has the {most} {noun}"), ("chat", "{set} -> one with the {most} {noun} -> {key}?"),
+        ("search", "{key} of {set} with {most} {noun}"), ("search", "{set} {most} {noun} {key}"),
+        ("email", "Hi, could you tell me the {key} of the one of {set} with the {most} {noun}? Thanks."),
+        ("email", "Dear team, among {set}, what {key} does the one with the {most} {noun} have? Best regards."),
+        ("indirect", "I'd like to know the {key} of the one of {set} with the {most} {noun}."),
+        ("indirect", "I'm trying to find out what {key} the one of {set} with the {most} {noun} has."),
+    ),
+    "extreme_count": (
+        ("ask", "How many {noun} does the one of {set} with the {most} {noun} have?"),
+        ("ask", "Among {set}, how many {noun} has the one with the {most} of them?"),
+        ("tell", "Tell me how many {noun} the one of {set} with the {most} {noun} has."),
+        ("tell", "Find the one of {set} with the {most} {noun} and count its {noun}."),
+        ("curious", "I wonder how many {noun} the one of {set} with the {most} {noun} has."),
+        ("curious", "Of {set}, the one with the {most} {noun}: how many would it have?"),
+        ("terse", "{noun} of the one of {set} with the {most} {noun}: how many?"), ("terse", "{set}: the {top} count of {noun}?"),
+        ("formal", "Determine the number of {noun} of the member of {set} having the {big} number of them."),
+        ("formal", "State how many {noun} belong to whichever member of {set} has the {top} count of them."),
+        ("others", "Looking at {set}, how many {noun} does the one with the {most} {noun} have?"),
+        ("others", "What is the {top} number of {noun} any one of {set} has?"),
+        ("later", "Of {set}, the one with the {top} number of {noun} has how many?"),
+        ("later", "How many {noun} for whichever of {set} has the {most}?"),
+        ("fresh", "Whichever of {set} stands out with the {most} {noun}: how many does it carry?"),
+        ("fresh", "Single out the member of {set} with the {most} {noun}; report how many it has."),
+        ("spoken", "So of {set}, the one that's got the {most} {noun}, how many has it got?"),
+        ("spoken", "How many {noun} has the one of {set} with the {most} {noun} got?"),
+        ("kgqa", "What is the number of {noun} of the entity among {set} with the {big} number of {noun}?"),
+        ("kgqa", "Among {set}, what is the {top} count of {noun}?"),
+        ("walk", "Go through {set}, find the one with the {most} {noun}, then count its {noun}."),
+        ("walk", "First pick the one of {set} with the {most} {noun}; next, how many {noun} does it have?"),
+        ("learner", "The one in {set} with {most} {noun}, how many {noun} it has?"),
+        ("learner", "How much {noun} is having the one in {set} with {most} {noun}?"),
+        ("quiz", "Let S be {set} and let m be the element of S with the {most} {noun}. How many {noun} does m have?"),
+        ("quiz", "What is the {top} number of {noun} over the elements of {set}?"),
+        ("prompt", "Return the count of {noun} of the item from {set} with the {top} count of {noun}."),
+        ("prompt", "Task: among {set}, find the one with the {most} {noun}. Output its number of {noun} only."),
+        ("analyst", "Of {set}, how many {noun} does the {top} scorer on {noun} have?"),
+        ("analyst", "What's the {top} {noun} count across {set}?"),
+        ("context", "I'm writing about the one of {set} with the {most} {noun}. How many {noun} does it have?"),
+        ("context", "For a summary of {set}: how many {noun} has the one with the {most}?"),
+        ("chat", "how many {noun} does the one of {set} with the {most} {noun} have"), ("chat", "{set}: {top} {noun} count?"),
+        ("search", "{top} number of {noun} among {set}"), ("search", "{set} {most} {noun} count"),
+        ("email", "Hi, could you tell me how many {noun} the one of {set} with the {most} {noun} has? Thanks."),
+        ("email", "Dear team, among {set}, what is the {top} number of {noun}? Best regards."),
+        ("indirect", "I'd like to know how many {noun} the one of {set} with the {most} {noun} has."),
+        ("indirect", "I'm trying to find out the {top} count of {noun} among {set}."),
+    ),
 }  # fmt: skip
 
 SHAPES = tuple(WORDINGS)
-_LEVELS = {"lookup": "easy", "count": "easy", "names": "easy", "exists": "easy", "mode": "hard", "most_reached": "hard"}
+_LEVELS = {"lookup": "easy", "count": "easy", "names": "easy", "exists": "easy", "mode": "hard", "most_reached": "hard",
+           "extreme_feature": "hard", "extreme_count": "hard"}
 
 
 @dataclass(frozen=True)
@@ -1704,6 +1786,9 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
             return None
         pick = "MaxDegree" if op.most else "MinDegree"
         return f"Feature[{pick}[Neighbour[{subject}, {op.source.relation}], {op.relation}], {key}]", "value"
+    if isinstance(op, OfExtreme) and _one_hop(op.source):  # a value of the member picked by its links
+        picked = f"{'MaxDegree' if op.most else 'MinDegree'}[Neighbour[{subject}, {op.source.relation}], {op.relation}]"
+        return (f"Feature[{picked}, {op.key}]", "value") if op.key else (f"Degree[{picked}, {op.relation}]", "count")
     if isinstance(op, MostReached) and isinstance(op.source, Hop) and isinstance(op.source.source, Subject):
         ends = schema[graph.types[program.bound[0]]].relations.get(op.source.relation, ())
         reached = schema[ends[0]].relations.get(op.relation, ()) if len(ends) == 1 else ()
@@ -1850,6 +1935,8 @@ class _Sampler:
             second = rng.choice(reached)
             noun = rng.choice(relation_phrases(second, self.family)["noun"])
             return _Draft(Program(shape, Extreme(hop, second, most=shape == "most"), (subject,)), {"set": one, "noun": noun, "s": s})
+        if shape in ("extreme_feature", "extreme_count"):
+            return self._of_extreme(shape, subject, hop, one, reached, target)
         if shape in ("mode", "filter_count", "filter_names", "any_with"):
             if not target.categories:
                 return None
@@ -1893,6 +1980,27 @@ class _Sampler:
                 return None
             return _Draft(Program(shape, Contains(hop, 1), (subject, other)), {"set": one, "s": s, "s2": self.name(other)})
         raise KeyError(f"unknown shape {shape!r}; choose one of {', '.join(SHAPES)}")
+
+    def _of_extreme(
+        self, shape: str, subject: str, hop: Hop, one: str, reached: list[str], target: TypeSchema
+    ) -> _Draft | None:
+        """The member of the subject's ``hop`` set (worded ``one``) with the most (fewest) links along a relation its members have: its
+        feature (``extreme_feature``, of the member's type) or its own count of those links (``extreme_count``)."""
+        if not reached or (shape == "extreme_feature" and not target.categories):
+            return None
+        second = self.rng.choice(reached)
+        nouns = [noun for noun in relation_phrases(second, self.family)["noun"] if " it" not in noun]
+        if not nouns:
+            return None
+        more = self.rng.random() < 0.5
+        key = self.rng.choice(target.categories) if shape == "extreme_feature" else None
+        phrases = {
+            "set": one, "noun": self.rng.choice(nouns), "s": self.name(subject),
+            "most": "most" if more else "fewest", "top": "highest" if more else "lowest", "big": "largest" if more else "smallest",
+        }  # fmt: skip
+        if key is not None:
+            phrases["key"] = _words(key)
+        return _Draft(Program(shape, OfExtreme(hop, second, most=more, key=key), (subject,)), phrases)
 
     def _two_named(self, shape: str, subject: str, relation: str) -> _Draft | None:
         """The subject and another named node of its type, either named first, by their ``relation`` neighbours: set

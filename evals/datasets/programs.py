@@ -11,7 +11,7 @@ operations over that schema:
   filtered by a feature value (:class:`Filter`), the intersection or union of two sets (:class:`Join`);
 * a value of a set or a node: a feature (:class:`Lookup`), the size (:class:`Count`), the members'
   names (:class:`Names`), the member with the most / fewest neighbours along a relation
-  (:class:`Extreme`), the most common feature value (:class:`Mode`), how many members share or do not
+  (:class:`Extreme`), a feature of that member or its count of neighbours (:class:`OfExtreme`), the most common feature value (:class:`Mode`), how many members share or do not
   share the subject's value (:class:`CompareToSubject`), whether a node is in the set (:class:`Contains`);
 * two named nodes compared by their neighbours along a relation: whether the first has more or fewer
   (:class:`MoreThan`), and how many more or fewer (:class:`Gap`).
@@ -267,6 +267,33 @@ class Extreme:
 
 
 @dataclass(frozen=True)
+class OfExtreme:
+    """A value of the one node of a set with the most (``most``) or fewest neighbours along ``relation``: its ``key``
+    feature, or, with no key, how many such neighbours it has ("the label of the most cited of X's references", "how
+    many citations the least cited of them has"). A tie for the pick, or a feature the picked node lacks, has no
+    answer."""
+
+    source: NodeSet
+    relation: str
+    most: bool = True
+    key: str | None = None
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        degrees = {n: len(graph.arcs[n].get(self.relation, ())) for n in self.source.nodes(graph, bound)}
+        if len(degrees) < 2:
+            return None
+        best = max(degrees.values()) if self.most else min(degrees.values())
+        winners = [n for n, d in degrees.items() if d == best]
+        if len(winners) != 1:
+            return None
+        return str(best) if self.key is None else graph.features[winners[0]].get(self.key)
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 2  # the pick, then its value
+
+
+@dataclass(frozen=True)
 class Mode:
     """The single most common ``key`` among a set's nodes (a tie has no answer)."""
 
@@ -401,7 +428,7 @@ class Gap:
         return 2
 
 
-Operation = Lookup | Count | Names | Extreme | Mode | MostReached | CompareToSubject | Contains | AnyWith | MoreThan | Gap
+Operation = Lookup | Count | Names | Extreme | OfExtreme | Mode | MostReached | CompareToSubject | Contains | AnyWith | MoreThan | Gap
 
 
 @dataclass(frozen=True)

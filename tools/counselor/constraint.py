@@ -30,9 +30,10 @@ write an Action that parses and names what exists:
   before one) are the only ones when there are any; a number written just after the name narrows it to
   the numbered relation ("rated 3 out of 5": ``rated_3``), and a relation named in the passive keeps
   the one leading back (``cites`` beside ``cited_by``, read off the arcs: :meth:`~CounselorAction.voice_partners`);
-  the feature shown for the node ``MaxDegree`` or ``MinDegree`` picks is left free where the question
-  writes out a feature, and is the node's name or title where it writes out none, as is the feature of a
-  list whose names the question asks for ("list them"). Along a chain of
+  the feature shown for the node ``MaxDegree`` or ``MinDegree`` picks is the one the question writes out, a
+  feature nodes share where it writes none but asks a category ("the research area of the most cited"), and
+  is the node's name or title otherwise, as is the feature of a list whose names the question asks for
+  ("list them"); a ``Degree`` of a picked node counts the links it was picked by. Along a chain of
   hops from a named node, when the question writes out one relation for each hop, the hops take them
   nearest the name first, save that the one after "most" or "fewest" is a final ``MaxDegree``'s or
   ``MinDegree``'s (:meth:`~CounselorAction.spelled_hop`);
@@ -155,6 +156,11 @@ _PAIR_PICKS = {
 _VERSUS = {"more": Skeleton("MoreThan", (None, None)), "fewer": Skeleton("FewerThan", (None, None)),
            "gap": Skeleton("Difference", (None, None))}  # fmt: skip
 _COMPARES = frozenset(skeleton.name for skeleton in _VERSUS.values())
+# how many links the member of a named node's neighbours a superlative picks has (no planner class: the words tell it)
+_PICKED_COUNTS = {
+    way: Skeleton("Degree", (Skeleton(pick, (Skeleton("Neighbour", (None,)),)),))
+    for way, pick in (("most", "MaxDegree"), ("fewest", "MinDegree"))
+}
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
 
 
@@ -548,11 +554,14 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
     (:func:`_named`): the planner tells the operation, the words what of its result is asked. A question setting two
     named nodes side by side (:attr:`~graphreason.tools.counselor.wording.QuestionWording.pair`) picks one of them:
     the planner has no class for it, so the words tell the whole skeleton; so do they where it compares one against
-    the other (:attr:`~graphreason.tools.counselor.wording.QuestionWording.versus`)."""
+    the other (:attr:`~graphreason.tools.counselor.wording.QuestionWording.versus`), and where it asks how many links
+    the member a superlative picks has (:attr:`~graphreason.tools.counselor.wording.QuestionWording.picked_count`)."""
     if wording.pair is not None and consistent(_PAIR_PICKS[wording.pair], wording):
         return _PAIR_PICKS[wording.pair], 1.0  # "which has more citations, X or Y?": one of the two, picked
     if wording.versus is not None and consistent(_VERSUS[wording.versus], wording):
         return _VERSUS[wording.versus], 1.0  # "does X have more citations than Y?": the two compared
+    if wording.picked_count and wording.extreme in _PICKED_COUNTS and consistent(_PICKED_COUNTS[wording.extreme], wording):
+        return _PICKED_COUNTS[wording.extreme], 1.0  # "how many citations has the most cited of X's references?"
     unworded = _OTHER_PICK.get(wording.extreme or "")
     mass: dict[Skeleton, float] = {}
     for skeleton, probability in ranked:
@@ -649,6 +658,7 @@ class _Reader:
         self.open_calls: list[str] = []  # the functions of the calls being read, outermost first
         self.last_call: str | None = None  # the function of the call read last (None: an id)
         self.last_hop: str | None = None  # the relation of that call, where it was a hop (Neighbour)
+        self.last_pick: str | None = None  # the relation of that call, where it picked a node by its links (MaxDegree)
         self.leaves: set[str] = set()  # the nodes a skeleton's named leaves named so far (each names another)
         self.filtered: set[str] = set()  # the features the filters read so far keep nodes by
 
@@ -779,6 +789,7 @@ class _Reader:
         text: str | None = None
         key: str | None = None  # the feature argument read, for a value argument after it
         picked = False  # the first node argument is the node a MaxDegree or MinDegree picked: its feature is shown
+        by_links: str | None = None  # the relation that node was picked by: a Degree of it counts the same links
         listed = False  # the first node argument is a list whose names the question asks for
         hop = _is_hop(entry)  # a node, then a relation: the relation is one more hop of the node's chain
         chain: tuple[str | None, int] = (None, 0)
@@ -797,7 +808,7 @@ class _Reader:
                 search=None if name != NAMED else "leaf" if shape is None else "free",
                 chain=(*chain, name) if hop and param.kind is RELATION else None,
                 key=key if index and entry.params[index - 1].kind is FEATURE_KEY else None,
-                shown=picked, avoid=back, listed=listed,
+                shown=picked, avoid=back, listed=listed, by_links=by_links,
             )  # fmt: skip
             if param.kind is NODE:
                 if not node_types:
@@ -807,6 +818,7 @@ class _Reader:
                         self.pending_names.pop()
                     chain = (self.chain_name, self.chain_hops)
                     picked = self.last_call in _PICKS
+                    by_links = self.last_pick if picked and name == "Degree" else None
                     # a list's names asked ("list them"): the Feature of a call's nodes
                     # or the names of the list a filter kept or a join made ("which of them have the label L?")
                     listed = name == "Feature" and self.last_call is not None and (
@@ -826,6 +838,7 @@ class _Reader:
         self.open_calls.pop()
         self.named_text, self.last_call = (text if name == NAMED else None), name
         self.last_hop = relation if name in HOPS else None
+        self.last_pick = relation if name in _PICKS else None
         if name in _FILTERS and key is not None:  # the filter's feature: what the names read after it are not
             self.filtered.add(key)
         if name == NAMED:
@@ -870,6 +883,7 @@ class _Reader:
         shown: bool = False,
         avoid: frozenset[str] = frozenset(),
         listed: bool = False,
+        by_links: str | None = None,
     ) -> object:
         """One argument; returns a node argument's types, a relation's name or a search text (else None)."""
         if kind is NODE:
@@ -877,17 +891,23 @@ class _Reader:
         if kind is RELATION:
             valid = self._names_of(subject, self.lang.relations, self._relations_of)
             valid = [relation for relation in valid if relation not in avoid] or valid
+            if by_links in valid:  # the count of the links a node was picked by ("how many has the most cited?")
+                return self._choice([by_links], stop)  # type: ignore[list-item]
             if chain is not None and chain[0]:
                 name, hops, call = chain
-                outer = self.pending_names[0] if self.pending_names else call
-                numbered = self.lang.wording.numbered_hop(valid, name, hops, hops + 1 + self.pending, outer in _PICKS)
-                if numbered:  # "gave X 2 stars", "3-star ratings": the numbered relation this hop's words give
-                    return self._choice(numbered, stop)
-                spelled = self.lang.wording.spelled_hop(valid, name, hops, hops + 1 + self.pending, outer in _PICKS)
-                directed = self._directed(valid, name, hops)
-                both = [relation for relation in spelled or () if relation in (directed or spelled or ())]
-                if both or directed:  # the relation written for this hop, in the direction the voice gives
-                    return self._choice(both or directed, stop)  # type: ignore[arg-type]
+                readings = []  # the relations each reading of the chain's end gives this hop
+                for outer, pending in self._chain_ends(call):
+                    total = hops + 1 + pending
+                    numbered = self.lang.wording.numbered_hop(valid, name, hops, total, outer in _PICKS)
+                    if numbered:  # "gave X 2 stars", "3-star ratings": the numbered relation this hop's words give
+                        return self._choice(numbered, stop)
+                    spelled = self.lang.wording.spelled_hop(valid, name, hops, total, outer in _PICKS)
+                    directed = self.lang.wording.direction(valid, name, hops, total)
+                    both = [relation for relation in spelled or () if relation in (directed or spelled or ())]
+                    if both or directed:  # the relation written for this hop, in the direction the voice gives
+                        readings.append(both or directed)
+                if readings:  # the reading that narrows most (the first of those that narrow as much)
+                    return self._choice(min(readings, key=len), stop)  # type: ignore[arg-type]
             wording = self.lang.wording
             if self.open_calls[-1:] and (
                 (wording.pair is not None and self.open_calls[-1] in _PICKS)
@@ -909,10 +929,15 @@ class _Reader:
                 valid = [feature for feature in valid if feature in written] or valid
             # a feature a filter read is the filter's, not the one shown ("which of them have the label L": names)
             spelled = [feature for feature in valid if feature in self.lang.wording.spelled and feature not in self.filtered]
+            if shown and not spelled and self.lang.wording.category_asked:  # "the research area of the most cited"
+                shared = shared_features(self.lang.store)
+                categories = [feature for feature in valid if feature in shared]
+                if categories:
+                    return self._choice(categories, stop)
             if (shown or listed) and not spelled:  # a picked node, a list's names: no feature written, the name
                 keys = {self.lang.store.text_keys.get(node_type) for node_type in subject or ()}
                 return self._choice([feature for feature in valid if feature in keys] or valid, stop)
-            return self._choice(spelled if spelled and not shown else valid, stop)
+            return self._choice(spelled or valid, stop)  # a picked node's feature the question writes ("its label")
         if kind is TEXT:
             stops = "[]" if stop == "]" else "[]" + stop
             if search is not None:
@@ -975,10 +1000,15 @@ class _Reader:
                 chosen |= partners if nearest > owner else {relation}
         return [relation for relation in kept if relation in chosen]
 
-    def _directed(self, valid: list[str], name: str, hops: int) -> list[str] | None:
-        """The relations of ``valid`` one hop of a chain from the named node may take, by voice and word order
-        (:meth:`~graphreason.tools.counselor.wording.QuestionWording.direction`; None: not decided there)."""
-        return self.lang.wording.direction(valid, name, hops, hops + 1 + self.pending)
+    def _chain_ends(self, call: str) -> list[tuple[str, int]]:
+        """The call that ends the chain of hops being read (``call`` is the one whose relation is next) and how many
+        enclosing calls take a relation after it. A ``Degree`` of the node a ``MaxDegree`` or ``MinDegree`` picks
+        counts the links it was picked by, so the pick ends the chain; where the question writes those links once
+        more for the count ("how many citations has the one with the most citations"), the ``Degree`` does."""
+        names = [*self.pending_names, call]
+        if len(names) >= 2 and names[0] == "Degree" and names[1] in _PICKS:
+            return [(names[1], self.pending - 1), (names[0], self.pending)]
+        return [(names[0], self.pending)]
 
     def _relations_of(self, node_type: str) -> Iterable[str]:
         return self.lang.schema.get(node_type, {})

@@ -122,7 +122,8 @@ _AFTER_PAIR = re.compile(r"^ *([a-z0-9]+)")
 # "for" before the node it is counted for, the "of", "between" or "among" before the nodes ("the links in of X",
 # "fewest links out among the articles ...")
 _CLAUSE_AFTER = frozenset(
-    {"than", "does", "do", "did", "would", "will", "has", "have", "had", "is", "are", "for", "of", "between", "among"}
+    {"than", "does", "do", "did", "would", "will", "has", "have", "had", "got", "is", "are", "for", "of", "between", "among",
+     "and"}
 )
 _THE_TWO = re.compile(r"\b(?:the|these|those) two\b")  # "which of the two": the pair named again
 _NOT_A_PAIR = re.compile(r"\b(?:both|neither|common|than)\b")  # "cited by both X and Y", "more than X"
@@ -267,6 +268,9 @@ _MEMBER = re.compile(
 )
 # Each member of a list votes for the nodes it links to: the node with the most votes is one they link to; so is the
 # one with the highest tally or multiplicity (how often the members reach it)
+# words asking for a node's category, not its name, where the question spells no feature ("the research area of the
+# most cited of them", "which topic does ... belong to")
+_CATEGORY_ASKED = re.compile(r"\b(?:area|topic|category|categories|class|classes|field|subject|label)s?\b")
 _VOTES = re.compile(r"\bvotes?\b|\btall(?:y|ies|ied)\b|\bmultiplicity\b")
 # words that word what is asked or counted, never the name asked about (a tag may be called "find" or "common")
 _ASKING_WORDS = _FUNCTION_WORDS | _ASKING_BEFORE | _COUNTING | _MOST_WORDS | _FEWEST_WORDS | frozenset(
@@ -597,6 +601,35 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     if _LIST_PHRASE.search(lower) or (extreme is None and _SHOW_ME.search(lower)):  # "Show me the papers X cites."
         return "list"
     return None
+
+
+# the count of the member a superlative picks, asked beside the pick: "find the one with the most X and count its X",
+# "the number of X of the member ... with the most", "report how many it has"
+_PICK_COUNTED = re.compile(
+    r"\bcount (?:its|it|them|their)\b|\breport how many\b|\b(?:number|count) of (?:[\w'-]+ ){1,8}?of the (?:member|item|one|entity)\b"
+)
+# the top (bottom) count itself: "the highest number of X among S", "S: highest X count?"; not "the one with the most"
+_TOP_COUNT = re.compile(
+    r"\b(?:most|fewest|least|greatest|highest|lowest|smallest|largest|biggest|top|maximum|minimum) (?:[\w'-]+ ){0,4}?"
+    r"(?:number|count|total)\b(?! of the (?:member|item|one|entity)\b)"
+)
+
+
+def picked_count(text: str, form: str | None, extreme: str | None) -> bool:
+    """Whether ``text`` (a question outside its names, whose ``form`` and ``extreme`` :func:`answer_form` and
+    :func:`extreme_of` read) asks how many links the member a superlative picks has: "how many citations does the one
+    of X's references with the most citations have?", "find the one with the most X and count them", "what is the
+    highest number of listeners any of X's artists has?" (the same number: the top count is the picked one's)."""
+    if extreme is None:
+        return False
+    lower = text.lower()
+    if form == "number":
+        return True
+    if form == "pick":
+        return bool(_PICK_COUNTED.search(lower))
+    if form not in (None, "which") or _asks_which(lower) or _THE_ONE.search(lower) or _QUERY_PICK.search(lower):
+        return False  # "identify the paper ... with the greatest number of citations": the paper, not its count
+    return bool(_TOP_COUNT.search(lower))
 
 
 @per_store
@@ -1059,6 +1092,7 @@ class QuestionWording:
             self.pair, self.form = None, "number" if self.versus == "gap" else "yes/no"
         if self.pair is not None:
             self.extreme, self.form = self.pair, "pick"
+        self.category_asked = bool(_CATEGORY_ASKED.search(self.search_sources[0].lower()))  # "the research area of"
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
         self.mode_worded = bool(_MODE.search(self.search_sources[0].lower()))  # "most common", "the biggest bucket"
@@ -1070,6 +1104,14 @@ class QuestionWording:
             self.form = "pick" if self.form in (None, "which", "list") else self.form
         elif self.votes and self.form == "which" and self.asked_type is not None and self.extreme is None:
             self.form, self.extreme = "pick", "most"  # "tally the labels of ...; which tag wins?": the highest tally
+        # how many links the member a superlative picks has: "how many citations does the most cited of them have?";
+        # not a count of a value's members ("the most common label"), of those with a value, or two nodes compared
+        self.picked_count = (
+            self.versus is None and self.pair is None and often is None and not (self.mode_worded or self.votes)
+            and not (self.keys or self.values) and picked_count(self.search_sources[0], self.form, self.extreme)
+        )  # fmt: skip
+        if self.picked_count:  # "the highest number of friends any one of them has": one member's, not reached through any
+            self.form, self.through_any = "number", False
         # whether any node has a feature besides its name or title: where none does, a node's own feature is the
         # name the question already writes, so a question never asks for it
         names_only = set(store.text_keys.values())
@@ -1338,6 +1380,8 @@ class QuestionWording:
                 # "in-links", "out-links": the way written onto a link word, unless a source follows it
                 source = own not in _ON_ROOTS and self._source_follows(index, spans)  # not "draws on X"
                 way = "forward" if source else marked or self._way(index, own, before, spans)
+                if way is None and word.endswith("ed") and self.words[index - 1][2] in _SUPERLATIVES and not following[:1] == ["by"]:
+                    way = "back"  # "the most cited of X's references": cited by the most, before the name or after it
                 # "which has more refs, X or Y", "the references of X, then those of Y": each one's own list
                 own_list = word.startswith(_LIST_WORDS) and not before & _INWARD
                 if pair and (own_list or (way is None and own in _FORWARD_NOUNS and word.endswith("s"))):

@@ -40,6 +40,7 @@ from graphreason.evals.datasets.programs import (
     MoreThan,
     MostReached,
     Names,
+    OfExtreme,
     PlainGraph,
     Program,
     Subject,
@@ -102,6 +103,14 @@ def test_each_operation_gives_the_gold_worked_out_by_hand(shop: PlainGraph) -> N
     assert _gold(shop, Extreme(listens, "listener", most=False), "u2") is None  # i2, i4: 2 each
     assert _gold(shop, Extreme(listens, "tag"), "u1") == "Kind of Blue"  # 2 tags against 1 and 1
     assert _gold(shop, Extreme(listens, "tag", most=False), "u3") is None  # i3, i4: 1 tag each
+    # a value of the item picked by its tags: its genre, or its own count of tags
+    assert _gold(shop, OfExtreme(listens, "tag", key="genre"), "u1") == "jazz"  # Kind of Blue, 2 tags against 1 and 1
+    assert _gold(shop, OfExtreme(listens, "tag"), "u1") == "2"
+    assert _gold(shop, OfExtreme(listens, "tag", most=False), "u1") is None  # Blue Train, Nevermind: 1 tag each
+    assert _gold(shop, OfExtreme(listens, "tag", most=False, key="genre"), "u2") == "rock"  # Ten: 1 tag, Kind of Blue 2
+    assert _gold(shop, OfExtreme(listens, "tag", most=False), "u2") == "1"
+    assert _gold(shop, OfExtreme(listens, "listener", key="genre"), "u3") is None  # 2 listeners each: a tie
+    assert OfExtreme(listens, "tag").depth == 3  # the hop, the pick, its value
     assert _gold(shop, Mode(listens, "genre"), "u1") == "jazz"
     assert _gold(shop, Mode(listens, "genre"), "u2") is None  # one jazz, one rock: a tie
     # the tag most of a user's items carry: classic on two of Ann Lee's three; each once on Bo Chen's

@@ -376,8 +376,10 @@ def test_relations_and_features_the_question_spells_out_are_the_only_ones() -> N
     modal = CounselorAction(store, 'Most common part of speech of the synsets "empire.n.01" has as hypernym?')
     assert modal.complete("Mode[Feature[Neighbour[Retrieve[empire.n.01], hypernym], part_of_speech]]")
     assert not modal.complete("Mode[Feature[Neighbour[Retrieve[empire.n.01], hypernym], name]]")
-    # the node MaxDegree picks is shown by any feature: the spelled one is what it is compared on, not shown by
-    assert modal.complete("Feature[MaxDegree[Neighbour[Retrieve[empire.n.01], hypernym], hypernym], name]")
+    # the node MaxDegree picks is shown by the feature the question spells out ("the part of speech of the one with
+    # the most ..."), not by its name
+    picked = "Feature[MaxDegree[Neighbour[Retrieve[empire.n.01], hypernym], hypernym], {}]"
+    assert modal.complete(picked.format("part_of_speech")) and not modal.complete(picked.format("name"))
 
 
 def test_the_relations_sharing_most_words_with_the_question_are_the_only_ones() -> None:
@@ -483,11 +485,12 @@ def test_an_id_written_for_a_named_node_starts_its_chain() -> None:
 
 
 def test_the_node_a_superlative_picks_shows_its_name_unless_a_feature_is_written_out(store: GraphStore) -> None:
+    """The name where the question writes no feature; the feature it writes ("the year of ...") where it does."""
     call = "Feature[MaxDegree[Neighbour[Retrieve[ReAct], cites], cited_by], {}]"
     named = CounselorAction(store, 'Which of the papers "ReAct" cites has the most citations?')
     assert named.complete(call.format("title")) and not named.complete(call.format("year"))
     year = CounselorAction(store, 'The year of the paper "ReAct" cites with the most citations?')
-    assert year.complete(call.format("year")) and year.complete(call.format("title"))
+    assert year.complete(call.format("year")) and not year.complete(call.format("title"))
 
 
 @pytest.mark.parametrize(
@@ -2180,3 +2183,86 @@ def test_once_the_skeletons_call_ran_without_an_error_the_action_is_its_finish()
     failed = CounselorAction(store, question, ["Retrieve found no node for 'ReAct'."], skeleton=parse_skeleton("Degree[_]"),
                              done=[ran])  # fmt: skip
     assert not failed.finish_only and failed.viable("Degree[")
+
+
+_PICKED_RANKING = [(parse_skeleton("Degree[_]"), 0.5), (parse_skeleton("Count[Neighbour[Neighbour[_]]]"), 0.3),
+                   (parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), 0.2)]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "pick", "hop", "by"),
+    [
+        ('How many citations does the most cited of the papers "Graph Counselor" cites have?', "MaxDegree", "cites",
+         "cited_by"),
+        ('Of the papers that cite "ReAct", how many references does the one with the most references have?', "MaxDegree",
+         "cited_by", "cites"),
+        ('Among the papers "Graph Counselor" cites, find the one with the fewest citations and count its citations.',
+         "MinDegree", "cites", "cited_by"),
+        # the top count itself is the picked member's: "any one of" is no hop from every member
+        ('What is the highest number of citations any one of the papers "Graph Counselor" cites has?', "MaxDegree",
+         "cites", "cited_by"),
+        ('The papers "Graph Counselor" cites: the lowest count of citations?', "MinDegree", "cites", "cited_by"),
+    ],
+)  # fmt: skip
+def test_how_many_links_the_member_a_superlative_picks_has_is_a_degree_of_the_pick(
+    question: str, pick: str, hop: str, by: str
+) -> None:
+    """A count asked of the member a superlative picks ("how many citations has the most cited of them?") is the
+    picked node's Degree along the links it was picked by; the planner, which has no class for it, is passed over."""
+    store = _labelled_papers()
+    found = chosen_skeleton(_PICKED_RANKING, CounselorAction(store, question).wording, 0.3)
+    assert found is not None and found.render() == f"Degree[{pick}[Neighbour[_]]]"
+    language = CounselorAction(store, question, skeleton=found)
+    name = question_names(store, question)[0]
+    other = {"cites": "cited_by", "cited_by": "cites"}
+    assert language.complete(f"Degree[{pick}[Neighbour[Retrieve[{name}], {hop}], {by}], {by}]")
+    assert not language.complete(f"Degree[{pick}[Neighbour[Retrieve[{name}], {hop}], {by}], {other[by]}]")  # its own links
+    assert not language.complete(f"Degree[{pick}[Neighbour[Retrieve[{name}], {other[hop]}], {by}], {by}]")
+    assert not language.complete(f"Degree[{pick}[Neighbour[Retrieve[{name}], {hop}], {other[by]}], {other[by]}]")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'How many papers does "Graph Counselor" cite?',  # no superlative
+        'Which of the papers "Graph Counselor" cites has the most citations?',  # the member itself
+        'Identify the paper among those "Graph Counselor" cites with the greatest number of citations.',
+        'How many of the papers "Graph Counselor" cites have the most common label?',  # a value's count
+        'How many papers cite at least one of the papers "Graph Counselor" cites?',  # a bound, no pick
+        'How many more citations does "ReAct" have than "Reflexion"?',  # two named nodes compared
+    ],
+)
+def test_a_count_of_a_picked_member_is_not_read_into_other_questions(question: str) -> None:
+    assert not CounselorAction(_labelled_papers(), question).wording.picked_count
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        ('What is the label of the one of the papers "Graph Counselor" cites with the most citations?', "label"),
+        ('What is the research area of the most cited paper among those "Graph Counselor" cites?', "label"),
+        ('Which topic does the most cited of the papers "Graph Counselor" cites belong to?', "label"),
+        ('Which of the papers "Graph Counselor" cites has the most citations?', "title"),
+        ('Of the papers "Graph Counselor" cites, give the title of the one with the most citations.', "title"),
+    ],
+)
+def test_the_feature_shown_for_a_picked_node_is_the_one_the_question_asks(question: str, key: str) -> None:
+    """A feature the question writes ("the label of the one with the most ...") is the picked node's feature shown;
+    where it writes none but asks a category ("research area", "topic"), a feature nodes share; else the name."""
+    store = _labelled_papers()
+    language = CounselorAction(store, question, skeleton=parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"))
+    action = 'Feature[MaxDegree[Neighbour[Retrieve[Graph Counselor], cites], cited_by], {}]'
+    for feature in ("label", "title", "year"):
+        assert language.complete(action.format(feature)) == (feature == key), feature
+
+
+def test_a_particle_ends_its_noun_before_and_or_got() -> None:
+    """"the fewest links in and count its links in", "with the fewest links in got": the way in, not out."""
+    store = _moon_pages()
+    for question in (
+        'Find the one of the articles "Sun" links to with the fewest links in and count its links in.',
+        'How many links in has the one of the articles "Sun" links to with the fewest links in got?',
+    ):
+        language = CounselorAction(store, question, skeleton=parse_skeleton("Degree[MinDegree[Neighbour[_]]]"))
+        assert language.complete("Degree[MinDegree[Neighbour[Retrieve[Sun], links_to], linked_from], linked_from]")
+        assert not language.complete("Degree[MinDegree[Neighbour[Retrieve[Sun], links_to], links_to], links_to]")
