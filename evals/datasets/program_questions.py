@@ -40,6 +40,7 @@ from graphreason.evals.datasets.programs import (
     MostReached,
     Names,
     OfExtreme,
+    OnlyMember,
     Operation,
     Pair,
     PlainGraph,
@@ -1649,6 +1650,31 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("indirect", "I'd like to know how many {more} {noun} {s} has than {s2}."),
         ("indirect", "I'm trying to work out the gap in {noun} between {s} and {s2}."),
     ),
+    # a feature of the one node a relation reaches ({one}: "the paper that X cites", a single node's phrase)
+    "neighbour_feature": (
+        ("ask", "What is the {key} of {one}?"), ("ask", "Which {key} does {one} have?"),
+        ("tell", "Tell me the {key} of {one}."), ("tell", "Give the {key} of {one}."),
+        ("curious", "I wonder what the {key} of {one} is."), ("curious", "Any idea which {key} {one} has?"),
+        ("terse", "{key} of {one}?"), ("terse", "{one}: {key}?"),
+        ("formal", "State the {key} of {one}."), ("formal", "Determine the {key} recorded for {one}."),
+        ("others", "Do you know the {key} of {one}?"), ("others", "For {one}, what {key} is on record?"),
+        ("later", "Look up {one} and tell me its {key}."), ("later", "{one} has which {key}?"),
+        ("fresh", "Remind me: {one} has what {key}?"), ("fresh", "I'm after the {key} that goes with {one}."),
+        ("spoken", "Quick one: what's the {key} of {one}?"), ("spoken", "What {key} is given for {one}?"),
+        ("kgqa", "Could you specify the {key} of {one}?"), ("kgqa", "Which {key} is associated with {one}?"),
+        ("walk", "Follow the way to {one} and read off its {key}."), ("walk", "Step over to {one}: what does it give as {key}?"),
+        ("learner", "What is {key} of {one}?"), ("learner", "Please tell me {one} {key} is what?"),
+        ("quiz", "Let v be {one}. Report the {key} of v."), ("quiz", "Given {one}, return its {key}."),
+        ("prompt", "Task: look up the {key} of {one}. Output only the value."),
+        ("prompt", "Return the {key} field of {one}. No explanation."),
+        ("analyst", "Pull the {key} for {one}."), ("analyst", "What does {one} show under {key}?"),
+        ("context", "I'm following up one lead: what is the {key} of {one}?"),
+        ("context", "For my notes, which {key} does {one} have?"),
+        ("chat", "whats the {key} of {one}"), ("chat", "{one} {key}?"),
+        ("search", "{key} of {one}"), ("search", "{one} {key}"),
+        ("email", "Hi, could you tell me the {key} of {one}? Thanks."), ("email", "Dear team, what {key} does {one} have? Best regards."),
+        ("indirect", "I'd like to know the {key} of {one}."), ("indirect", "I'm trying to find out which {key} {one} has."),
+    ),
     # a value of the member a superlative picks: its feature, or its own count of the links it was picked by
     # ({most}, {top}, {big}: "most", "highest", "largest" or "fewest", "lowest", "smallest")
     "extreme_feature": (
@@ -1732,7 +1758,7 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
 }  # fmt: skip
 
 SHAPES = tuple(WORDINGS)
-_LEVELS = {"lookup": "easy", "count": "easy", "names": "easy", "exists": "easy", "mode": "hard", "most_reached": "hard",
+_LEVELS = {"lookup": "easy", "count": "easy", "names": "easy", "exists": "easy", "neighbour_feature": "easy", "mode": "hard", "most_reached": "hard",
            "extreme_feature": "hard", "extreme_count": "hard"}
 
 
@@ -1786,6 +1812,8 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
             return None
         pick = "MaxDegree" if op.most else "MinDegree"
         return f"Feature[{pick}[Neighbour[{subject}, {op.source.relation}], {op.relation}], {key}]", "value"
+    if isinstance(op, OnlyMember) and _one_hop(op.source):  # the one node the relation reaches
+        return f"Feature[Neighbour[{subject}, {op.source.relation}], {op.key}]", "list"  # a list of one
     if isinstance(op, OfExtreme) and _one_hop(op.source):  # a value of the member picked by its links
         picked = f"{'MaxDegree' if op.most else 'MinDegree'}[Neighbour[{subject}, {op.source.relation}], {op.relation}]"
         return (f"Feature[{picked}, {op.key}]", "value") if op.key else (f"Degree[{picked}, {op.relation}]", "count")
@@ -1832,6 +1860,12 @@ def reference_action(program: Program, graph: PlainGraph, schema: dict[str, Type
         other = f"Retrieve[{graph.names[program.bound[1]]}]"
         return f"Contains[Neighbour[{subject}, {op.source.relation}], {other}]", "value"
     return None
+
+
+def _reads_as_one(form: str) -> bool:
+    """Whether a set's phrase (``"the {T} that {x} cites"``) reads as one node when ``{T}`` is singular: it names the
+    type (not "the tags of {x}"), and no verb after "that" or "who" agrees with a plural ("the {T} that cite {x}")."""
+    return "{T}" in form and not re.search(r"\b(?:that|who|which) (?!\{x\})[a-z]+(?<!s) ", form)
 
 
 def _call_safe(value: str) -> bool:
@@ -1935,6 +1969,8 @@ class _Sampler:
             second = rng.choice(reached)
             noun = rng.choice(relation_phrases(second, self.family)["noun"])
             return _Draft(Program(shape, Extreme(hop, second, most=shape == "most"), (subject,)), {"set": one, "noun": noun, "s": s})
+        if shape == "neighbour_feature":
+            return self._only_member(subject, relation, target)
         if shape in ("extreme_feature", "extreme_count"):
             return self._of_extreme(shape, subject, hop, one, reached, target)
         if shape in ("mode", "filter_count", "filter_names", "any_with"):
@@ -1980,6 +2016,25 @@ class _Sampler:
                 return None
             return _Draft(Program(shape, Contains(hop, 1), (subject, other)), {"set": one, "s": s, "s2": self.name(other)})
         raise KeyError(f"unknown shape {shape!r}; choose one of {', '.join(SHAPES)}")
+
+    def _only_member(self, subject: str, relation: str, target: TypeSchema) -> _Draft | None:
+        """A feature (a category, or the name) of the one node ``relation`` reaches from the subject, worded as one
+        node ("the paper that X cites"): None where it reaches several, or the phrase would not read as one."""
+        reached = self.graph.arcs[subject].get(relation, frozenset())
+        keys = [*target.categories, *([target.name_key] if target.name_key else [])]
+        if len(reached) != 1 or not keys:
+            return None
+        forms = [form for form in relation_phrases(relation, self.family)["single"] if _reads_as_one(form)]
+        if not forms:
+            return None
+        key = self.rng.choice(keys)
+        one = self.rng.choice(forms).format(x=self.name(subject), T=_words(self._target_type(relation)))
+        return _Draft(Program("neighbour_feature", OnlyMember(Hop(Subject(0), relation), key), (subject,)),
+                      {"one": one, "key": _words(key), "s": self.name(subject)})  # fmt: skip
+
+    def _target_type(self, relation: str) -> str:
+        ends = sorted({t for ts in self.schema.values() for r, targets in ts.relations.items() if r == relation for t in targets})
+        return ends[0] if len(ends) == 1 else "node"
 
     def _of_extreme(
         self, shape: str, subject: str, hop: Hop, one: str, reached: list[str], target: TypeSchema

@@ -9,7 +9,7 @@ operations over that schema:
 
 * a node set: the subject's neighbours along a relation (:class:`Hop`, nested for two hops), a set
   filtered by a feature value (:class:`Filter`), the intersection or union of two sets (:class:`Join`);
-* a value of a set or a node: a feature (:class:`Lookup`), the size (:class:`Count`), the members'
+* a value of a set or a node: a feature (:class:`Lookup`; of a set's one member, :class:`OnlyMember`), the size (:class:`Count`), the members'
   names (:class:`Names`), the member with the most / fewest neighbours along a relation
   (:class:`Extreme`), a feature of that member or its count of neighbours (:class:`OfExtreme`), the most common feature value (:class:`Mode`), how many members share or do not
   share the subject's value (:class:`CompareToSubject`), whether a node is in the set (:class:`Contains`);
@@ -267,6 +267,26 @@ class Extreme:
 
 
 @dataclass(frozen=True)
+class OnlyMember:
+    """A feature (``key``) of the one node a set holds: "the label of the paper X cites", asked where X cites one
+    paper only. A set of none or of several, or a feature the node lacks, has no answer."""
+
+    source: NodeSet
+    key: str
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
+        members = self.source.nodes(graph, bound)
+        if len(members) != 1:
+            return None
+        (member,) = members
+        return graph.features[member].get(self.key)
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + 1
+
+
+@dataclass(frozen=True)
 class OfExtreme:
     """A value of the one node of a set with the most (``most``) or fewest neighbours along ``relation``: its ``key``
     feature, or, with no key, how many such neighbours it has ("the label of the most cited of X's references", "how
@@ -428,7 +448,7 @@ class Gap:
         return 2
 
 
-Operation = Lookup | Count | Names | Extreme | OfExtreme | Mode | MostReached | CompareToSubject | Contains | AnyWith | MoreThan | Gap
+Operation = Lookup | Count | Names | OnlyMember | Extreme | OfExtreme | Mode | MostReached | CompareToSubject | Contains | AnyWith | MoreThan | Gap
 
 
 @dataclass(frozen=True)

@@ -450,6 +450,10 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if "Mode" in names and wording.extreme is not None and not (wording.keys or wording.mode_worded):
         return False  # "most citations among ...": a member picked by its links, not a feature's most common value
+    if "Mode" in names and wording.extreme_link and not wording.mode_worded:  # "the label of the one with the
+        return False  # most citations": the picked member's, not the most common label
+    if form is None and wording.features_named and _ANSWER_KINDS.get(skeleton.name) == "number" and not wording.compares:
+        return False  # "what is the label of ...", "the title recorded for ...": a value asked, not a count
     if wording.mode_worded and not wording.votes and not {"Mode", "MostLinked"} & names:
         return False  # "the usual label", "the most common genre": a value counted over a list
     if wording.once and skeleton.name == "Degree":  # "distinct", "unique": not one node's own arcs
@@ -461,6 +465,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     if {"Same", "Differing"} & names and not (wording.keys or wording.compares):  # nothing compared with the subject
         return False
     if skeleton == _LOOKUP and not wording.has_values:  # a node's only feature is the name the question writes
+        return False
+    if skeleton == _LOOKUP and wording.link_beside_name:  # "the label of the paper X cites": not X's own label
         return False
     if bool(wording.values) != ("Matching" in names) and not names & _COMPARES:  # two compared: by a link only
         return False  # ("fewer verb group neighbours than Y": "verb" is no part of speech matched)
@@ -931,7 +937,7 @@ class _Reader:
             spelled = [feature for feature in valid if feature in self.lang.wording.spelled and feature not in self.filtered]
             if shown and not spelled and self.lang.wording.category_asked:  # "the research area of the most cited"
                 shared = shared_features(self.lang.store)
-                categories = [feature for feature in valid if feature in shared]
+                categories = [feature for feature in valid if feature in shared and feature not in self.filtered]
                 if categories:
                     return self._choice(categories, stop)
             if (shown or listed) and not spelled:  # a picked node, a list's names: no feature written, the name

@@ -268,6 +268,11 @@ _MEMBER = re.compile(
 )
 # Each member of a list votes for the nodes it links to: the node with the most votes is one they link to; so is the
 # one with the highest tally or multiplicity (how often the members reach it)
+# words between a superlative and the link it counts ("the largest number of outgoing references"); not "the most
+# popular among the linked ...", nor "most of the papers citing X" (a majority)
+_COUNTING_LINKS = frozenset(
+    {"number", "count", "total", "amount", "of", "the", "outgoing", "incoming", "inbound", "outbound", "in", "out"}
+)
 # words asking for a node's category, not its name, where the question spells no feature ("the research area of the
 # most cited of them", "which topic does ... belong to")
 _CATEGORY_ASKED = re.compile(r"\b(?:area|topic|category|categories|class|classes|field|subject|label)s?\b")
@@ -894,11 +899,29 @@ def link_mentions(text: str, relations: Sequence[str]) -> int:
     """How many links ``text`` (a question outside its names) mentions: runs of words that name one of ``relations``
     (a word of its label, a word standing for one, "citation" for ``cites``), words next to each other (or with an
     article or "by" between) counted once ("a citation edge", "sends traffic to", "film distribution medium")."""
+    at = [(m.start(), m.group()) for m in _WORD.finditer(text.lower())]
+    linked = _link_words(at, relations)
+    runs, last = 0, None
+    for index in linked:
+        between = [word for _, word in at[last + 1 : index]] if last is not None else None
+        # a name between ("the papers that the papers that cite X cite"), or one verb twice ("do the papers X cites
+        # cite"): two links
+        apart = last is not None and (
+            "\n" in text[at[last][0] : at[index][0]] or _word_root(at[last][1]) == _word_root(at[index][1])
+        )
+        if between is None or apart or not all(word in _ONE_LINK_FILLER for word in between) or len(between) > 2:
+            runs += 1
+        last = index
+    return runs
+
+
+def _link_words(at: list[tuple[int, str]], relations: Sequence[str]) -> list[int]:
+    """The indices of the words of ``at`` (each word's start and text) that name one of ``relations`` (a word of its
+    label, a word standing for one, "citation" for ``cites``), as :func:`link_mentions` counts them."""
     stems = {stem for relation in relations for stem in word_stems(relation)} - _LINK_FILLER_STEMS
     roots = {stem[:4] for stem in stems if len(stem) >= 4}
     if roots & _LINK_ROOTS:  # a graph of links or citations: any word for a link or a citation mentions one
         roots |= _LINK_ROOTS | {root for root, stands in _ROOT_SYNONYMS.items() if set(stands) & _LINK_ROOTS}
-    at = [(m.start(), m.group()) for m in _WORD.finditer(text.lower())]
     linked = []
     for index, (_, word) in enumerate(at):
         stem = word[:5]
@@ -913,18 +936,46 @@ def link_mentions(text: str, relations: Sequence[str]) -> int:
             or (part is not None and part[:5] in stems)
         ):
             linked.append(index)
-    runs, last = 0, None
-    for index in linked:
-        between = [word for _, word in at[last + 1 : index]] if last is not None else None
-        # a name between ("the papers that the papers that cite X cite"), or one verb twice ("do the papers X cites
-        # cite"): two links
-        apart = last is not None and (
-            "\n" in text[at[last][0] : at[index][0]] or _word_root(at[last][1]) == _word_root(at[index][1])
-        )
-        if between is None or apart or not all(word in _ONE_LINK_FILLER for word in between) or len(between) > 2:
-            runs += 1
-        last = index
-    return runs
+    return linked
+
+
+# what may stand between a name and a link word written beside it: after it, a possessive or a verb's helper ("X's
+# references", "X has in its refs", "X is cited by"); before it, prepositions and articles ("cited by X", "with a
+# citation link to X"); never "X in the citation graph"
+_NAME_THEN_LINK = re.compile(
+    r"['\u2019]s\s+(?:[a-z-]+\s+)?|\s+(?:(?:has|have|had|is|was|are|were|got|gets)\s+)?(?:(?:as|in its|in their|by)\s+)?"
+)  # "X's outbound citations"
+_HELPER_WORDS = frozenset({"has", "have", "had", "is", "are", "was", "were", "be", "of", "in", "to", "by", "with", "on"})
+_LINK_THEN_NAME = re.compile(  # "a citation tie to X", "a citation edge into X"
+    r"(?:\s+(?:tie|ties|edge|edges|link|links|connection|connections))?\s+(?:(?:to|from|by|on|of|with|into|at|in|the|a|an)\s+){0,3}"
+)
+
+
+def link_beside_name(text: str, relations: Sequence[str], features: Sequence[str] = ()) -> bool:
+    """Whether ``text`` (a question with each of its names cut out to a line break) writes a word for one of
+    ``relations`` right beside a name, the name its subject or its object: "the paper X cites", "X's references",
+    "the paper citing X", "the papers cited by X", "the artist X listens to"; so a feature asked is a neighbour's,
+    not the named node's own. Not "X in the citation graph", nor a link word with other words between, nor one inside
+    a feature's words ("X's part of speech": not the ``part_of`` link)."""
+    lower = text.lower()
+    at = [(m.start(), m.group()) for m in _WORD.finditer(lower)]
+    cuts = [i for i, char in enumerate(text) if char == "\n"]
+    in_features = [
+        (m.start(), m.end())
+        for feature in features
+        for m in re.finditer(rf"\b{re.escape(' '.join(_WORD.findall(feature.lower())))}\b", lower)
+    ]
+    for index in _link_words(at, relations):
+        start, word = at[index]
+        stop = start + len(word)
+        if word in _HELPER_WORDS or any(a <= start < b for a, b in in_features):  # "X has what ...": ``has_part``'s
+            continue  # "has" is no link written
+        for cut in cuts:
+            if cut < start and _NAME_THEN_LINK.fullmatch(text[cut + 1 : start].lower()):
+                return True
+            if cut >= stop and _LINK_THEN_NAME.fullmatch(text[stop:cut].lower()):
+                return True
+    return False
 
 
 def _just_before(text: str, end: int, starts: set[int]) -> bool:
@@ -1074,6 +1125,7 @@ class QuestionWording:
         # value unlike the subject's ("not", "isn't", "different")
         text_keys = set(store.text_keys.values())
         self.keys = frozenset(name for _, _, name in self.spelled_at if name in set(features) - text_keys)
+        self.features_named = frozenset(name for name in self.spelled if name in set(features))  # "title" too
         self.unlike = bool(_UNLIKE.search(self.search_sources[0].lower()))
         # whether it compares members with something: "same", "share", "match", or unlike it
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
@@ -1093,6 +1145,9 @@ class QuestionWording:
         if self.pair is not None:
             self.extreme, self.form = self.pair, "pick"
         self.category_asked = bool(_CATEGORY_ASKED.search(self.search_sources[0].lower()))  # "the research area of"
+        # "the paper X cites": a feature asked is a neighbour's, not X's own
+        self.link_beside_name = link_beside_name(self.search_sources[0], relations, features)
+        self.extreme_link = self._extreme_link()  # "the most citations": a member picked by its links
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
         self.mode_worded = bool(_MODE.search(self.search_sources[0].lower()))  # "most common", "the biggest bucket"
@@ -1122,6 +1177,21 @@ class QuestionWording:
         self.directed: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
         self.spelled_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
         self.numbered_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
+
+    def _extreme_link(self) -> bool:
+        """Whether a superlative counts links: a word for a link after "most", "fewest", "the largest number of", with
+        only counting words between ("with the most citations", "the largest number of outgoing references"), so a
+        member is picked by its links; not "the most papers" (members counted), "the most popular among the linked
+        ...", nor "most of the papers citing X" (a majority)."""
+        if self.extreme is None:
+            return False
+        at = [(m.start(), m.group()) for m in _WORD.finditer(self.search_sources[0].lower())]
+        superlatives = _MOST_WORDS | _FEWEST_WORDS
+        return any(
+            at[i][1] in superlatives and all(word in _COUNTING_LINKS for _, word in at[i + 1 : index])
+            for index in _link_words(at, sorted(self.relation_names))
+            for i in range(max(0, index - 4), index)
+        )
 
     def with_reverse(self, valid: list[str], chosen: set[str]) -> list[str]:
         """Of ``valid``, the ``chosen`` relations and their :meth:`voice_partners`."""

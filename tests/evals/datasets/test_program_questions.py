@@ -41,6 +41,7 @@ from graphreason.evals.datasets.programs import (
     MostReached,
     Names,
     OfExtreme,
+    OnlyMember,
     PlainGraph,
     Program,
     Subject,
@@ -111,6 +112,11 @@ def test_each_operation_gives_the_gold_worked_out_by_hand(shop: PlainGraph) -> N
     assert _gold(shop, OfExtreme(listens, "tag", most=False), "u2") == "1"
     assert _gold(shop, OfExtreme(listens, "listener", key="genre"), "u3") is None  # 2 listeners each: a tie
     assert OfExtreme(listens, "tag").depth == 3  # the hop, the pick, its value
+    # a feature of the one item a user listens to: Di Eze listens to Mezzanine only
+    assert _gold(shop, OnlyMember(listens, "genre"), "u4") == "trip hop"
+    assert _gold(shop, OnlyMember(listens, "title"), "u4") == "Mezzanine"
+    assert _gold(shop, OnlyMember(listens, "genre"), "u1") is None  # three items: no one item to ask about
+    assert _gold(shop, OnlyMember(Hop(Subject(0), "friend"), "country"), "u4") is None  # none
     assert _gold(shop, Mode(listens, "genre"), "u1") == "jazz"
     assert _gold(shop, Mode(listens, "genre"), "u2") is None  # one jazz, one rock: a tie
     # the tag most of a user's items carry: classic on two of Ann Lee's three; each once on Bo Chen's
@@ -351,3 +357,13 @@ def test_bare_names_are_the_same_questions_without_quotes() -> None:
     assert [item.answer for item in quoted] == [item.answer for item in bare]
     assert any('"' in item.question for item in quoted) and not any('"' in item.question for item in bare)
     assert all(item.meta["bare_names"] for item in bare) and "bare_names" not in quoted[0].meta
+
+
+def test_a_single_nodes_phrase_names_its_type_and_agrees_with_one() -> None:
+    """"The paper that X cites" reads as one node; "the paper that cite X" (a plural verb) and "the tags of X" (no
+    type named) do not, so ``neighbour_feature`` never words them."""
+    from graphreason.evals.datasets.program_questions import _reads_as_one
+
+    assert _reads_as_one("the {T} that {x} cites") and _reads_as_one("the {T} cited by {x}")
+    assert _reads_as_one("the {T} who listens to {x}")
+    assert not _reads_as_one("the {T} that cite {x}") and not _reads_as_one("the tags of {x}")

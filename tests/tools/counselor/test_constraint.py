@@ -2266,3 +2266,50 @@ def test_a_particle_ends_its_noun_before_and_or_got() -> None:
         language = CounselorAction(store, question, skeleton=parse_skeleton("Degree[MinDegree[Neighbour[_]]]"))
         assert language.complete("Degree[MinDegree[Neighbour[Retrieve[Sun], links_to], linked_from], linked_from]")
         assert not language.complete("Degree[MinDegree[Neighbour[Retrieve[Sun], links_to], links_to], links_to]")
+
+
+def _chosen(question: str, *shapes: tuple[str, float]) -> str | None:
+    ranked = [(parse_skeleton(text), p) for text, p in shapes]
+    found = chosen_skeleton(ranked, CounselorAction(_labelled_papers(), question).wording, 0.3)
+    return None if found is None else found.render()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'What is the label of the paper "Graph Counselor" cites?',
+        'What is the title of the paper citing "ReAct"?',
+        'Which label does the paper cited by "ReAct" have?',
+        'Label of the paper with a citation edge into "ReAct"?',
+        'Pull the label for the paper in "Graph Counselor"\'s outbound citations.',
+        'What is the title of the paper "Graph Counselor" has in its references?',
+    ],
+)
+def test_a_feature_of_the_node_a_link_beside_a_name_reaches_is_a_neighbours(question: str) -> None:
+    """A link written right beside a name ("the paper X cites", "the paper citing X", "X's outbound citations") makes
+    the feature asked a neighbour's: never the named node's own (``Feature[_]``), whatever the planner prefers."""
+    assert CounselorAction(_labelled_papers(), question).wording.link_beside_name
+    assert _chosen(question, ("Feature[_]", 0.9), ("Feature[Neighbour[_]]", 0.1)) == "Feature[Neighbour[_]]"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ['What is the label of "ReAct"?', 'In the citation graph, what is the label of "ReAct"?',
+     'What is the label of "ReAct" in the citation graph?'],
+)  # fmt: skip
+def test_a_link_word_away_from_the_name_leaves_the_named_nodes_own_feature(question: str) -> None:
+    assert not CounselorAction(_labelled_papers(), question).wording.link_beside_name
+    assert _chosen(question, ("Feature[_]", 0.9), ("Feature[Neighbour[_]]", 0.1)) == "Feature[_]"
+
+
+def test_a_feature_asked_is_no_count_and_a_member_picked_by_its_links_gives_its_own() -> None:
+    """"The title recorded for ..." asks a value, never a count; "the label of the one with the most citations" is
+    the picked member's label, not the most common one, but "the label most of the papers citing X have" is."""
+    assert _chosen('Determine the title recorded for the paper linked to "ReAct".', ("Degree[_]", 0.6),
+                   ("Feature[Neighbour[_]]", 0.4)) == "Feature[Neighbour[_]]"  # fmt: skip
+    picked = 'What is the label of the paper with the most citations among those "Graph Counselor" cites?'
+    assert _chosen(picked, ("Mode[Feature[Neighbour[_]]]", 0.6), ("Feature[MaxDegree[Neighbour[_]]]", 0.4)) == (
+        "Feature[MaxDegree[Neighbour[_]]]")  # fmt: skip
+    majority = 'Whats the label most of the papers citing "ReAct" have'
+    assert _chosen(majority, ("Mode[Feature[Neighbour[_]]]", 0.6), ("Feature[Neighbour[_]]", 0.4)) == (
+        "Mode[Feature[Neighbour[_]]]")  # fmt: skip
