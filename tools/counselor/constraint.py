@@ -452,7 +452,7 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False  # "most citations among ...": a member picked by its links, not a feature's most common value
     if "Mode" in names and wording.extreme_link and not wording.mode_worded:  # "the label of the one with the
         return False  # most citations": the picked member's, not the most common label
-    if form is None and wording.features_named and _ANSWER_KINDS.get(skeleton.name) == "number" and not wording.compares:
+    if form is None and wording.features_named and _ANSWER_KINDS.get(skeleton.name) == "number":
         return False  # "what is the label of ...", "the title recorded for ...": a value asked, not a count
     if wording.mode_worded and not wording.votes and not {"Mode", "MostLinked"} & names:
         return False  # "the usual label", "the most common genre": a value counted over a list

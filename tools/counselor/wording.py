@@ -946,8 +946,10 @@ _NAME_THEN_LINK = re.compile(
     r"['\u2019]s\s+(?:[a-z-]+\s+)?|\s+(?:(?:has|have|had|is|was|are|were|got|gets)\s+)?(?:(?:as|in its|in their|by)\s+)?"
 )  # "X's outbound citations"
 _HELPER_WORDS = frozenset({"has", "have", "had", "is", "are", "was", "were", "be", "of", "in", "to", "by", "with", "on"})
-_LINK_THEN_NAME = re.compile(  # "a citation tie to X", "a citation edge into X"
-    r"(?:\s+(?:tie|ties|edge|edges|link|links|connection|connections))?\s+(?:(?:to|from|by|on|of|with|into|at|in|the|a|an)\s+){0,3}"
+_LINK_THEN_NAME = re.compile(  # "a citation tie to X", "links that take you to X", "one click away from X"
+    r"(?:\s+(?:tie|ties|edge|edges|link|links|connection|connections))?"
+    r"(?:\s+(?:take|takes|send|sends|lead|leads|bring|brings|get|gets)(?:\s+you)?)?"
+    r"\s+(?:(?:to|from|by|on|of|with|into|at|in|the|a|an|away)\s+){0,3}"
 )
 
 
@@ -971,10 +973,10 @@ def link_beside_name(text: str, relations: Sequence[str], features: Sequence[str
         if word in _HELPER_WORDS or any(a <= start < b for a, b in in_features):  # "X has what ...": ``has_part``'s
             continue  # "has" is no link written
         for cut in cuts:
-            if cut < start and _NAME_THEN_LINK.fullmatch(text[cut + 1 : start].lower()):
+            if cut < start and _NAME_THEN_LINK.fullmatch(lower[cut + 1 : start]):
                 return True
-            if cut >= stop and _LINK_THEN_NAME.fullmatch(text[stop:cut].lower()):
-                return True
+            if cut >= stop and (_LINK_THEN_NAME.fullmatch(lower[stop:cut]) or _INTO_NAME.fullmatch(lower[stop:cut])):
+                return True  # "cited by X", "whose bibliography includes X"
     return False
 
 

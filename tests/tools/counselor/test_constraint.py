@@ -2283,6 +2283,8 @@ def _chosen(question: str, *shapes: tuple[str, float]) -> str | None:
         'Label of the paper with a citation edge into "ReAct"?',
         'Pull the label for the paper in "Graph Counselor"\'s outbound citations.',
         'What is the title of the paper "Graph Counselor" has in its references?',
+        'Which label does the paper whose bibliography includes "ReAct" have?',
+        'Which label does the paper whose references take you to "ReAct" have?',
     ],
 )
 def test_a_feature_of_the_node_a_link_beside_a_name_reaches_is_a_neighbours(question: str) -> None:
@@ -2307,6 +2309,8 @@ def test_a_feature_asked_is_no_count_and_a_member_picked_by_its_links_gives_its_
     the picked member's label, not the most common one, but "the label most of the papers citing X have" is."""
     assert _chosen('Determine the title recorded for the paper linked to "ReAct".', ("Degree[_]", 0.6),
                    ("Feature[Neighbour[_]]", 0.4)) == "Feature[Neighbour[_]]"  # fmt: skip
+    assert _chosen('I\'d like to know the title of the paper "ReAct" is cited by.', ("Degree[_]", 0.5), ("Feature[_]", 0.3),
+                   ("Feature[Neighbour[_]]", 0.2)) == "Feature[Neighbour[_]]"  # fmt: skip ("like" compares nothing)
     picked = 'What is the label of the paper with the most citations among those "Graph Counselor" cites?'
     assert _chosen(picked, ("Mode[Feature[Neighbour[_]]]", 0.6), ("Feature[MaxDegree[Neighbour[_]]]", 0.4)) == (
         "Feature[MaxDegree[Neighbour[_]]]")  # fmt: skip
