@@ -245,6 +245,17 @@ class Names:
         return self.source.depth + 1
 
 
+def _pick(graph: PlainGraph, nodes: frozenset[str], relation: str, most: bool) -> tuple[str, int] | None:
+    """The one node of ``nodes`` (two or more) with the most (``most``) or fewest neighbours along ``relation``, and
+    how many it has; None for a tie or a set of fewer than two."""
+    degrees = {n: len(graph.arcs[n].get(relation, ())) for n in nodes}
+    if len(degrees) < 2:
+        return None
+    best = max(degrees.values()) if most else min(degrees.values())
+    winners = [n for n, d in degrees.items() if d == best]
+    return (winners[0], best) if len(winners) == 1 else None
+
+
 @dataclass(frozen=True)
 class Extreme:
     """The name of the one node of a set with the most (``most``) or fewest neighbours along ``relation``."""
@@ -254,12 +265,8 @@ class Extreme:
     most: bool = True
 
     def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
-        degrees = {n: len(graph.arcs[n].get(self.relation, ())) for n in self.source.nodes(graph, bound)}
-        if len(degrees) < 2:
-            return None
-        best = max(degrees.values()) if self.most else min(degrees.values())
-        winners = [n for n, d in degrees.items() if d == best]
-        return graph.names[winners[0]] if len(winners) == 1 and winners[0] in graph.named else None
+        picked = _pick(graph, self.source.nodes(graph, bound), self.relation, self.most)
+        return graph.names[picked[0]] if picked is not None and picked[0] in graph.named else None
 
     @property
     def depth(self) -> int:
@@ -299,14 +306,10 @@ class OfExtreme:
     key: str | None = None
 
     def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | None:
-        degrees = {n: len(graph.arcs[n].get(self.relation, ())) for n in self.source.nodes(graph, bound)}
-        if len(degrees) < 2:
+        picked = _pick(graph, self.source.nodes(graph, bound), self.relation, self.most)
+        if picked is None:
             return None
-        best = max(degrees.values()) if self.most else min(degrees.values())
-        winners = [n for n, d in degrees.items() if d == best]
-        if len(winners) != 1:
-            return None
-        return str(best) if self.key is None else graph.features[winners[0]].get(self.key)
+        return str(picked[1]) if self.key is None else graph.features[picked[0]].get(self.key)
 
     @property
     def depth(self) -> int:
