@@ -1452,7 +1452,8 @@ class QuestionWording:
                 # "in-links", "out-links": the way written onto a link word, unless a source follows it
                 source = own not in _ON_ROOTS and self._source_follows(index, spans)  # not "draws on X"
                 way = "forward" if source else marked or self._way(index, own, before, spans)
-                if way is None and word.endswith("ed") and self.words[index - 1][2] in _SUPERLATIVES and not following[:1] == ["by"]:
+                after_superlative = index > 0 and self.words[index - 1][2] in _SUPERLATIVES
+                if way is None and word.endswith("ed") and after_superlative and following[:1] != ["by"]:
                     way = "back"  # "the most cited of X's references": cited by the most, before the name or after it
                 # "which has more refs, X or Y", "the references of X, then those of Y": each one's own list
                 own_list = word.startswith(_LIST_WORDS) and not before & _INWARD
