@@ -945,6 +945,10 @@ def _link_words(at: list[tuple[int, str]], relations: Sequence[str]) -> list[int
 _NAME_THEN_LINK = re.compile(
     r"['\u2019]s\s+(?:[a-z-]+\s+)?|\s+(?:(?:has|have|had|is|was|are|were|got|gets)\s+)?(?:(?:as|in its|in their|by)\s+)?"
 )  # "X's outbound citations"
+# words for a link of any kind, beside a name ("the paper connected to X", "the neighbour of X", "adjacent to X")
+_ANY_LINK_WORDS = frozenset(
+    {"connected", "adjacent", "neighbour", "neighbours", "neighbor", "neighbors", "neighbouring", "neighboring"}
+)
 _HELPER_WORDS = frozenset({"has", "have", "had", "is", "are", "was", "were", "be", "of", "in", "to", "by", "with", "on"})
 _LINK_THEN_NAME = re.compile(  # "a citation tie to X", "links that take you to X", "one click away from X"
     r"(?:\s+(?:tie|ties|edge|edges|link|links|connection|connections))?"
@@ -967,7 +971,8 @@ def link_beside_name(text: str, relations: Sequence[str], features: Sequence[str
         for feature in features
         for m in re.finditer(rf"\b{re.escape(' '.join(_WORD.findall(feature.lower())))}\b", lower)
     ]
-    for index in _link_words(at, relations):
+    generic = [index for index, (_, word) in enumerate(at) if word in _ANY_LINK_WORDS]  # "the paper connected to X"
+    for index in sorted({*_link_words(at, relations), *generic}):
         start, word = at[index]
         stop = start + len(word)
         if word in _HELPER_WORDS or any(a <= start < b for a, b in in_features):  # "X has what ...": ``has_part``'s

@@ -2285,6 +2285,8 @@ def _chosen(question: str, *shapes: tuple[str, float]) -> str | None:
         'What is the title of the paper "Graph Counselor" has in its references?',
         'Which label does the paper whose bibliography includes "ReAct" have?',
         'Which label does the paper whose references take you to "ReAct" have?',
+        'What is the title of the paper connected to "ReAct"?',  # a link of any kind
+        'Which label does the neighbour of "ReAct" have?',
     ],
 )
 def test_a_feature_of_the_node_a_link_beside_a_name_reaches_is_a_neighbours(question: str) -> None:
