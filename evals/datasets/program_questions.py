@@ -1908,8 +1908,13 @@ class _Sampler:
         return self.rng.choice(forms).format(x=anchor, T=self._target_noun(relation))
 
     def _target_noun(self, relation: str) -> str:
+        target = self._target_type(relation)
+        return plural(target) if target is not None else "nodes"
+
+    def _target_type(self, relation: str) -> str | None:
+        """The one node type ``relation`` reaches in the schema (None: several or none)."""
         ends = sorted({t for ts in self.schema.values() for r, targets in ts.relations.items() if r == relation for t in targets})
-        return plural(ends[0]) if len(ends) == 1 else "nodes"
+        return ends[0] if len(ends) == 1 else None
 
     def _relations(self, node_type: str) -> list[str]:
         return list(self.schema[node_type].relations)
@@ -2034,13 +2039,9 @@ class _Sampler:
         if not forms:
             return None
         key = self.rng.choice(keys)
-        one = self.rng.choice(forms).format(x=self.name(subject), T=_words(self._target_type(relation)))
+        one = self.rng.choice(forms).format(x=self.name(subject), T=_words(self._target_type(relation) or "node"))
         return _Draft(Program("neighbour_feature", OnlyMember(Hop(Subject(0), relation), key), (subject,)),
                       {"one": one, "key": _words(key), "s": self.name(subject)})  # fmt: skip
-
-    def _target_type(self, relation: str) -> str:
-        ends = sorted({t for ts in self.schema.values() for r, targets in ts.relations.items() if r == relation for t in targets})
-        return ends[0] if len(ends) == 1 else "node"
 
     def _of_extreme(
         self, shape: str, subject: str, hop: Hop, one: str, reached: list[str], target: TypeSchema

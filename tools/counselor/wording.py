@@ -899,8 +899,18 @@ def link_mentions(text: str, relations: Sequence[str]) -> int:
     """How many links ``text`` (a question outside its names) mentions: runs of words that name one of ``relations``
     (a word of its label, a word standing for one, "citation" for ``cites``), words next to each other (or with an
     article or "by" between) counted once ("a citation edge", "sends traffic to", "film distribution medium")."""
+    return _mention_runs(text, *_words_and_links(text, relations))
+
+
+def _words_and_links(text: str, relations: Sequence[str]) -> tuple[list[tuple[int, str]], list[int]]:
+    """``text``'s words (each with where it starts, lower case) and the indices of those that name one of
+    ``relations`` (:func:`_link_words`): read once for every rule that looks at a question's link words."""
     at = [(m.start(), m.group()) for m in _WORD.finditer(text.lower())]
-    linked = _link_words(at, relations)
+    return at, _link_words(at, relations)
+
+
+def _mention_runs(text: str, at: list[tuple[int, str]], linked: list[int]) -> int:
+    """:func:`link_mentions` over ``text``'s words ``at`` and its link words ``linked``."""
     runs, last = 0, None
     for index in linked:
         between = [word for _, word in at[last + 1 : index]] if last is not None else None
@@ -957,14 +967,13 @@ _LINK_THEN_NAME = re.compile(  # "a citation tie to X", "links that take you to 
 )
 
 
-def link_beside_name(text: str, relations: Sequence[str], features: Sequence[str] = ()) -> bool:
-    """Whether ``text`` (a question with each of its names cut out to a line break) writes a word for one of
-    ``relations`` right beside a name, the name its subject or its object: "the paper X cites", "X's references",
+def _link_beside_name(text: str, at: list[tuple[int, str]], linked: list[int], features: Sequence[str]) -> bool:
+    """Whether ``text`` (a question with each of its names cut out to a line break; ``at`` its words, ``linked`` those
+    naming a relation: :func:`_words_and_links`) writes a link word right beside a name, the name its subject or its object: "the paper X cites", "X's references",
     "the paper citing X", "the papers cited by X", "the artist X listens to"; so a feature asked is a neighbour's,
     not the named node's own. Not "X in the citation graph", nor a link word with other words between, nor one inside
     a feature's words ("X's part of speech": not the ``part_of`` link)."""
     lower = text.lower()
-    at = [(m.start(), m.group()) for m in _WORD.finditer(lower)]
     cuts = [i for i, char in enumerate(text) if char == "\n"]
     in_features = [
         (m.start(), m.end())
@@ -972,7 +981,7 @@ def link_beside_name(text: str, relations: Sequence[str], features: Sequence[str
         for m in re.finditer(rf"\b{re.escape(' '.join(_WORD.findall(feature.lower())))}\b", lower)
     ]
     generic = [index for index, (_, word) in enumerate(at) if word in _ANY_LINK_WORDS]  # "the paper connected to X"
-    for index in sorted({*_link_words(at, relations), *generic}):
+    for index in sorted({*linked, *generic}):
         start, word = at[index]
         stop = start + len(word)
         if word in _HELPER_WORDS or any(a <= start < b for a, b in in_features):  # "X has what ...": ``has_part``'s
@@ -1137,7 +1146,8 @@ class QuestionWording:
         # whether it compares members with something: "same", "share", "match", or unlike it
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
         self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
-        self.link_mentions = link_mentions(self.search_sources[0], relations)  # "a citation edge": one
+        words_at, linked = _words_and_links(self.search_sources[0], relations)  # its link words, read once
+        self.link_mentions = _mention_runs(self.search_sources[0], words_at, linked)  # "a citation edge": one
         # two named nodes set side by side: one of them is picked, the way its comparatives go ("X or Y: more
         # citations?"); not "which of the papers X and Y cite has the most citations" (their list)
         self.pair = pair_way(self.search_sources[0], self.names, relations)
@@ -1153,8 +1163,8 @@ class QuestionWording:
             self.extreme, self.form = self.pair, "pick"
         self.category_asked = bool(_CATEGORY_ASKED.search(self.search_sources[0].lower()))  # "the research area of"
         # "the paper X cites": a feature asked is a neighbour's, not X's own
-        self.link_beside_name = link_beside_name(self.search_sources[0], relations, features)
-        self.extreme_link = self._extreme_link()  # "the most citations": a member picked by its links
+        self.link_beside_name = _link_beside_name(self.search_sources[0], words_at, linked, features)
+        self.extreme_link = self._extreme_link(words_at, linked)  # "the most citations": a member picked by its links
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
         self.mode_worded = bool(_MODE.search(self.search_sources[0].lower()))  # "most common", "the biggest bucket"
@@ -1185,18 +1195,17 @@ class QuestionWording:
         self.spelled_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
         self.numbered_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
 
-    def _extreme_link(self) -> bool:
+    def _extreme_link(self, at: list[tuple[int, str]], linked: list[int]) -> bool:
         """Whether a superlative counts links: a word for a link after "most", "fewest", "the largest number of", with
         only counting words between ("with the most citations", "the largest number of outgoing references"), so a
         member is picked by its links; not "the most papers" (members counted), "the most popular among the linked
-        ...", nor "most of the papers citing X" (a majority)."""
+        ...", nor "most of the papers citing X" (a majority). ``at`` and ``linked``: :func:`_words_and_links`."""
         if self.extreme is None:
             return False
-        at = [(m.start(), m.group()) for m in _WORD.finditer(self.search_sources[0].lower())]
         superlatives = _MOST_WORDS | _FEWEST_WORDS
         return any(
             at[i][1] in superlatives and all(word in _COUNTING_LINKS for _, word in at[i + 1 : index])
-            for index in _link_words(at, sorted(self.relation_names))
+            for index in linked
             for i in range(max(0, index - 4), index)
         )
 
