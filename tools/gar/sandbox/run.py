@@ -96,8 +96,9 @@ def run_designed(
     """Validate ``source`` and run it over ``graph`` (adjacency dict or networkx graph) in the sandbox.
 
     ``max_rounds`` defaults to the number of nodes + 1; ``wall_seconds``
-    defaults to ``cpu_seconds + 2`` (startup and slack). Never raises for
-    anything the designed code does - that is reported in the result.
+    defaults to ``3 * cpu_seconds + 4``: the CPU limit stops code that computes, the wall clock only code that
+    waits, and on a loaded machine a child may wait for a core several times as long as it computes. Never
+    raises for anything the designed code does - that is reported in the result.
     """
     start = time.perf_counter()
     try:
@@ -115,7 +116,8 @@ def run_designed(
     }
     if request["max_rounds"] < 0:
         raise ValueError(f"max_rounds must be >= 0, got {max_rounds}")
-    result = _run_child(request, wall_seconds if wall_seconds is not None else request["cpu_seconds"] + 2.0)
+    wall = wall_seconds if wall_seconds is not None else 3.0 * request["cpu_seconds"] + 4.0
+    result = _run_child(request, wall)
     return SandboxResult(
         result.status, result.answer, result.rounds, result.message, time.perf_counter() - start
     )
