@@ -1577,7 +1577,7 @@ class QuestionWording:
         "links out", "outgoing citations", "the most references" forward. None: voice and word order decide."""
         out_of = root == "link" and [w for _, _, w in self.words[index + 1 : index + 3]] == ["out", "of"]
         ahead = 2 if self.words[index + 1 : index + 2] and self.words[index + 1][2] in _MOVING else 1  # "coming in"
-        if before & _OUTWARD or self._last_word(index + ahead, {"out"}) or out_of:  # "the links out of X": X's own
+        if before & _OUTWARD or self._out_after(index, ahead) or out_of:  # "the links out of X": X's own
             return "forward"
         word = self.words[index][2]
         end = self.words[index + 1][2] if index + 1 < len(self.words) else ""
@@ -1660,6 +1660,13 @@ class QuestionWording:
         start, stop, word = self.words[index + 1]
         joined = not self.question[self.words[index][1] : start].strip()
         return joined and word.endswith("s") and word not in _ASKING_WORDS and self.question[start:stop].islower()
+
+    def _out_after(self, index: int, ahead: int) -> bool:
+        """Whether "out" follows the link word at ``index`` (past "going"): its particle, whatever comes next, "out"
+        never being a place the way "in" is ("links in the list"): "how many links out belong to ...", "the links out
+        the one with the most ... has". Not "points out" (to point something out links nothing)."""
+        at = index + ahead
+        return at < len(self.words) and self.words[at][2] == "out" and not self.words[index][2].startswith("point")
 
     def _last_word(self, index: int, words: set[str]) -> bool:
         """The question's word at ``index`` is one of ``words`` and ends a clause (nothing but punctuation or the

@@ -2268,6 +2268,21 @@ def test_a_particle_ends_its_noun_before_and_or_got() -> None:
         assert not language.complete("Degree[MinDegree[Neighbour[Retrieve[Sun], links_to], links_to], links_to]")
 
 
+def test_links_out_run_out_whatever_word_follows() -> None:
+    """"how many links out belong to ...", "how many links out the one ... has": "out" is the particle whatever
+    follows it (unlike "in": "links in the list"), so the links counted and picked by run out of each article."""
+    store = _moon_pages()
+    for question, pick in (
+        ('State how many links out belong to whichever member of the articles that link to "Sun" has the highest '
+         "count of them.", "MaxDegree"),
+        ('Tell me how many links out the one of the articles "Sun" is linked from with the fewest links out has.',
+         "MinDegree"),
+    ):
+        language = CounselorAction(store, question, skeleton=parse_skeleton(f"Degree[{pick}[Neighbour[_]]]"))
+        assert language.complete(f"Degree[{pick}[Neighbour[Retrieve[Sun], linked_from], links_to], links_to]")
+        assert not language.complete(f"Degree[{pick}[Neighbour[Retrieve[Sun], linked_from], linked_from], linked_from]")
+
+
 def _chosen(question: str, *shapes: tuple[str, float]) -> str | None:
     ranked = [(parse_skeleton(text), p) for text, p in shapes]
     found = chosen_skeleton(ranked, CounselorAction(_labelled_papers(), question).wording, 0.3)
