@@ -466,8 +466,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if skeleton == _LOOKUP and not wording.has_values:  # a node's only feature is the name the question writes
         return False
-    if skeleton == _LOOKUP and wording.link_beside_name:  # "the label of the paper X cites": not X's own label
-        return False
+    if skeleton == _LOOKUP and (wording.link_beside_name or wording.link_written):  # "the label of the paper X
+        return False  # cites", "the paper hooked up to X by a citation": a node a link reaches, not X's own label
     if bool(wording.values) != ("Matching" in names) and not names & _COMPARES:  # two compared: by a link only
         return False  # ("fewer verb group neighbours than Y": "verb" is no part of speech matched)
     if wording.set_way is not None and {"Union", "Intersect"} & names != {_SET_OF[wording.set_way]} & names:

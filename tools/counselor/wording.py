@@ -975,23 +975,47 @@ def _link_beside_name(text: str, at: list[tuple[int, str]], linked: list[int], f
     a feature's words ("X's part of speech": not the ``part_of`` link)."""
     lower = text.lower()
     cuts = [i for i, char in enumerate(text) if char == "\n"]
-    in_features = [
-        (m.start(), m.end())
-        for feature in features
-        for m in re.finditer(rf"\b{re.escape(' '.join(_WORD.findall(feature.lower())))}\b", lower)
-    ]
     generic = [index for index, (_, word) in enumerate(at) if word in _ANY_LINK_WORDS]  # "the paper connected to X"
-    for index in sorted({*linked, *generic}):
+    for index in _written_links(text, at, sorted({*linked, *generic}), features):
         start, word = at[index]
         stop = start + len(word)
-        if word in _HELPER_WORDS or any(a <= start < b for a, b in in_features):  # "X has what ...": ``has_part``'s
-            continue  # "has" is no link written
         for cut in cuts:
             if cut < start and _NAME_THEN_LINK.fullmatch(lower[cut + 1 : start]):
                 return True
             if cut >= stop and (_LINK_THEN_NAME.fullmatch(lower[stop:cut]) or _INTO_NAME.fullmatch(lower[stop:cut])):
                 return True  # "cited by X", "whose bibliography includes X"
     return False
+
+
+def _written_links(text: str, at: list[tuple[int, str]], linked: list[int], features: Sequence[str]) -> list[int]:
+    """The link words of ``linked`` (indices into ``at``, the words of ``text``) that write a link: not a helper verb
+    ("X has what ...": ``has_part``'s "has"), a word inside a feature's words ("part of speech": not ``part_of``) nor
+    the name of the graph asked about ("in the citation graph", "under citation")."""
+    lower = text.lower()
+    in_features = [
+        (m.start(), m.end())
+        for feature in features
+        for m in re.finditer(rf"\b{re.escape(' '.join(_WORD.findall(feature.lower())))}\b", lower)
+    ]
+    return [
+        index
+        for index in linked
+        if at[index][1] not in _HELPER_WORDS
+        and not any(a <= at[index][0] < b for a, b in in_features)
+        and not _names_the_graph(at, index)
+    ]
+
+
+def _names_the_graph(at: list[tuple[int, str]], index: int) -> bool:
+    """Whether the link word at ``index`` of the words ``at`` names the graph asked about ("in the citation graph",
+    "under citation"), not a link: "X's citation network" is X's neighbours."""
+    return _graph_named([word for _, word in at[max(0, index - 2) : index]], [word for _, word in at[index + 1 : index + 2]])
+
+
+def _graph_named(before: list[str], after: list[str]) -> bool:
+    """Whether a link word with the two words ``before`` it and the one ``after`` it names the graph: "in the link
+    graph", "under citation"."""
+    return before[-1:] == ["under"] or (before == ["in", "the"] and bool(set(after) & _GRAPH_NOUNS))
 
 
 def _just_before(text: str, end: int, starts: set[int]) -> bool:
@@ -1164,6 +1188,8 @@ class QuestionWording:
         self.category_asked = bool(_CATEGORY_ASKED.search(self.search_sources[0].lower()))  # "the research area of"
         # "the paper X cites": a feature asked is a neighbour's, not X's own
         self.link_beside_name = _link_beside_name(self.search_sources[0], words_at, linked, features)
+        # whether it writes a link at all ("the paper hooked up to X by a citation"), feature names and helper verbs aside
+        self.link_written = bool(_written_links(self.search_sources[0], words_at, linked, features))
         self.extreme_link = self._extreme_link(words_at, linked)  # "the most citations": a member picked by its links
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
@@ -1550,8 +1576,7 @@ class QuestionWording:
         """Whether the link word at ``index`` names the graph a word before it walks ("in the link graph", "under
         citation"), not one more hop of its own."""
         before = [word for _, _, word in self.words[max(0, index - 2) : index]]
-        after = [word for _, _, word in self.words[index + 1 : index + 2]]
-        return before[-1:] == ["under"] or (before == ["in", "the"] and bool(set(after) & _GRAPH_NOUNS))
+        return _graph_named(before, [word for _, _, word in self.words[index + 1 : index + 2]])
 
     def _source_follows(self, index: int, spans: list[tuple[int, int, int]]) -> bool:
         """Whether the words after the link word at ``index`` (past "through", "to", "out") are "from" or "on" and then

@@ -2321,6 +2321,36 @@ def test_a_link_word_away_from_the_name_leaves_the_named_nodes_own_feature(quest
     assert _chosen(question, ("Feature[_]", 0.9), ("Feature[Neighbour[_]]", 0.1)) == "Feature[_]"
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        'Step over to the paper you reach from "ReAct" along a citation, either way: what does it give as label?',
+        'Whats the label of the paper hooked up to "ReAct" by a citation',
+        'Which label is associated with the paper referenced in the paper "ReAct"?',
+        'Step over to the paper whose reference lists send you to "ReAct": what does it give as label?',
+        'What does the paper in "ReAct"\'s citation network show under label?',  # its neighbours, not the graph
+    ],
+)
+def test_a_feature_asked_where_a_link_is_written_is_never_the_named_nodes_own(question: str) -> None:
+    """A link written anywhere, beside the name or not ("the paper hooked up to X by a citation"), asks a feature of
+    a node the link reaches: the named node's own feature (``Feature[_]``) asks no link."""
+    assert CounselorAction(_labelled_papers(), question).wording.link_written
+    assert _chosen(question, ("Feature[_]", 0.9), ("Feature[Neighbour[_]]", 0.1)) == "Feature[Neighbour[_]]"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ['Whats the part of speech of "empire.n.01"', '"empire.n.01" - part of speech??',
+     'I wonder what part of speech "empire.n.01" has. Do you know?'],
+)  # fmt: skip
+def test_a_feature_whose_words_name_a_link_still_asks_the_named_nodes_own(question: str) -> None:
+    """"part of speech" writes ``part_of``'s words and "has" ``has_part``'s, but neither writes a link."""
+    wording = CounselorAction(_lexicon_graph(), question).wording
+    assert not (wording.link_written or wording.link_beside_name)
+    ranked = [(parse_skeleton("Feature[_]"), 0.9), (parse_skeleton("Feature[Neighbour[_]]"), 0.1)]
+    assert chosen_skeleton(ranked, wording, 0.3).render() == "Feature[_]"
+
+
 def test_a_feature_asked_is_no_count_and_a_member_picked_by_its_links_gives_its_own() -> None:
     """"The title recorded for ..." asks a value, never a count; "the label of the one with the most citations" is
     the picked member's label, not the most common one, but "the label most of the papers citing X have" is."""
