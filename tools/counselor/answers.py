@@ -25,6 +25,7 @@ import ast
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from graphreason.tools.core.retrieval.lexical import normalise
 from graphreason.tools.counselor.functions import GraphFunctions, name_key
@@ -138,6 +139,12 @@ def check_final(
             "That is the text of an error observation, not an answer; the task is not finished. Fix the call the "
             "error is about, or try another, then Finish with the value an Observation shows."
         ))
+    # a tie is an error observation: the answer that lists its nodes, each of them
+    tie = next((found for obs in reversed(failed_observations) if (found := tie_of(obs)) is not None), None)
+    if tie is not None and parts == list(tie.items) and all(p in store for p in parts):
+        valued = tied_values(parts, store, question)  # "the label of the one with the most ...": each tied one's label
+        if valued is not None:
+            return FinalCheck(valued, "mapped", "tied nodes")
     counted = {found for obs in observations for found in _COUNTED.findall(obs)}  # "The number of ... is: 3."
     if parts and all(p in store for p in parts) and not _NOT_A_NAME.search(question) and not set(parts) <= counted:
         texts = [store.text(p) for p in parts]
@@ -169,6 +176,41 @@ def listed_values(observations: Sequence[str]) -> list[str] | None:
     return None
 
 
+# a tie a pick or a mode reports instead of breaking it (tools/counselor/registry.py): the tied items, then their count
+_TIE = re.compile(
+    r"(?:No single node (?:has|is)|There is no single most common value)[^\n]*?: (\[[^\n]*\]) "
+    r"(?:have|are of|each appear) (\d+)(?: each| of \d+ times)\.$"
+)
+
+
+@dataclass(frozen=True)
+class Tie:
+    """The items an observation reports tied (a pick's nodes, a mode's values) and the count they tie at."""
+
+    items: tuple[str, ...]
+    count: str
+
+    @property
+    def answer(self) -> str:
+        """The tied items as one answer: each of them, since none is the single one asked for."""
+        return ", ".join(self.items)
+
+
+def tie_of(observation: str) -> Tie | None:
+    """The tie ``observation`` reports ("No single node has the most cites neighbors: ['12', '40'] have 4 each."),
+    or None: no tie, or one whose list was cut short ("... (9 nodes in all)")."""
+    found = _TIE.search(observation.strip())
+    if not found:
+        return None
+    try:
+        items = ast.literal_eval(found.group(1))
+    except (ValueError, SyntaxError):
+        return None
+    if not isinstance(items, list) or len(items) < 2:
+        return None
+    return Tie(tuple(str(item) for item in items), found.group(2))
+
+
 def completed_list(answer: str, observations: Sequence[str]) -> str | None:
     """The values of the last observation that lists values, joined by ``", "``, where ``answer`` is a shorter
     start of them that holds at least one whole value (a copy cut short); None otherwise."""
@@ -178,6 +220,28 @@ def completed_list(answer: str, observations: Sequence[str]) -> str | None:
     whole, text = ", ".join(items), answer.strip()
     started = len(text) > len(items[0]) and whole.startswith(text) and len(text) < len(whole)
     return whole if started else None
+
+
+def tied_values(nodes: Sequence[str], store: Any, question: str) -> str | None:
+    """The one feature ``question`` writes of tied ``nodes`` ("the label of the one with the most citations"), each
+    value once, in the nodes' order: one value where they share it. None where it writes no such feature (not the
+    name or title) or several."""
+    text = question.lower()
+    types = {store.node_type(node) for node in nodes}
+    written = {
+        key
+        for kind, keys in store.type_features().items()
+        if kind in types
+        for key in keys
+        if key != store.text_keys.get(kind) and re.search(rf"\b{re.escape(key.replace('_', ' ').lower())}\b", text)
+    }
+    if len(written) != 1:
+        return None
+    (key,) = written
+    values = [store.feature(node, key) for node in nodes]
+    if any(value is None or isinstance(value, (list, dict)) or not str(value).strip() for value in values):
+        return None
+    return ", ".join(dict.fromkeys(str(value) for value in values))
 
 
 def without_left_out(answer: str, question: str) -> str | None:

@@ -99,7 +99,7 @@ from collections.abc import Iterable, Sequence
 from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, VALUES, Entry, Registry
 from graphreason.tools.core.retrieval.lexical import normalise, stem_positions, word_stems
 from graphreason.tools.core.store import GraphStore
-from graphreason.tools.counselor.answers import listed_values
+from graphreason.tools.counselor.answers import listed_values, tie_of
 from graphreason.tools.counselor.call_examples import graph_names
 from graphreason.tools.counselor.calls.base import MAX_NESTING, ActionParseError
 from graphreason.tools.counselor.calls.parse import parse_action
@@ -270,6 +270,12 @@ class CounselorAction:
         self.answer_sources = [_values_part(text) for text in self.observations]
         # a count's answer is a number an observation reports (none reported: any number)
         self.numbers = {m.group() for text in self.answer_sources for m in _WHOLE_NUMBER.finditer(text)}
+        # the last call reported a tie ("No single node has the most ...: ['12', '40'] have 4 each"): no single node or
+        # value is the one asked for, so the answer is all the tied ones; a count of the picked node's links is the
+        # count they tie at (never an id in the list)
+        self.tie = tie_of(self.observations[-1]) if self.observations else None
+        if self.tie is not None:
+            self.numbers = {self.tie.count}
         # a yes/no answer is the one the latest yes/no observation gives ("Whether the list holds anything is: yes."),
         # unless the question words a negation ("none of", "not among"), which may turn it round; none seen: either
         seen = [found.group(1) for text in self.observations if (found := _YES_NO_SEEN.search(text))]
@@ -1074,6 +1080,8 @@ class _Reader:
             raise _Dead
         closes_finish = rest.endswith("]") and head == 0
         whole = self.lang.whole_list
+        if self.lang.tie is not None and self.lang.answer_kind is None:
+            whole = self.lang.tie.answer  # a tie: every tied node or value, as the observation lists them
         if whole is None and self.lang.answer_kind is None:
             whole = self.lang.one_value  # one text value just read: that value, not a word of it ("Lightning")
         if whole is not None:  # the set's names: the whole list, as the observation shows it

@@ -12,6 +12,7 @@ from graphreason.tools.counselor.answers import (
     asks_for_name,
     check_final,
     completed_list,
+    tie_of,
     without_left_out,
 )
 from graphreason.tools.counselor.functions import GraphFunctions
@@ -140,3 +141,32 @@ def test_a_list_copy_cut_short_by_the_token_budget_is_completed_from_its_observa
     assert completed_list("Graph Ag", seen) is None  # not one whole value yet: no list is being copied
     assert completed_list("Reflexion, Graph", seen) is None  # not its start
     assert completed_list("Graph Agents, ReAct, Revisited, Reflexion", seen) is None  # whole already
+
+
+TIED = "In MaxDegree[Neighbour[Retrieve[Graph Counselor], cites], cited_by]: No single node has the most cited_by neighbors: ['2', '4'] have 2 each."  # noqa: E501
+
+
+def test_a_tie_is_read_off_the_three_observations_that_report_one() -> None:
+    tie = tie_of(TIED)
+    assert tie is not None and (tie.items, tie.count, tie.answer) == (("2", "4"), "2", "2, 4")
+    mode = tie_of("In Mode[...]: There is no single most common value: ['Theory', 'Agents'] each appear 3 of 6 times.")
+    assert mode is not None and mode.items == ("Theory", "Agents") and mode.count == "3"
+    reached = tie_of("In MostLinked[...]: No single node is a tag neighbor of the most of them: ['t1', 't2'] are of 2 each.")
+    assert reached is not None and reached.items == ("t1", "t2")
+    assert tie_of("No single node has the most cites neighbors: ['1', '2', ... (9 nodes in all)] have 2 each.") is None
+    assert tie_of("The most common value (2 of 3) is: Theory.") is None
+
+
+def test_the_tied_nodes_answer_with_the_feature_the_question_writes_or_their_names(functions: GraphFunctions) -> None:
+    """After a tie, every tied node is the answer: their names where a name is asked, the one feature the question
+    writes where it writes one (each value once), never the ids."""
+    store = functions.store
+    named = check_final("2, 4", functions, "Which paper that Graph Counselor cites is cited most?", [TIED])
+    assert (named.answer, named.kind) == (f"{store.text('2')}, {store.text('4')}", "node id")
+    year = check_final("2, 4", functions, "What is the year of the paper Graph Counselor cites with the most citations?", [TIED])
+    assert (year.answer, year.action, year.kind) == ("2022, 2024", "mapped", "tied nodes")
+    for nid in ("2", "4"):
+        store.add_node(nid, "paper", {"title": store.text(nid), "year": 2020, "label": "Agents"})
+    shared = check_final("2, 4", functions, "What label does the most cited paper Graph Counselor cites have?", [TIED])
+    assert (shared.answer, shared.kind) == ("Agents", "tied nodes")  # one value where they share it
+    assert check_final("2, 4", functions, "What is the year of the most cited one?", []).kind != "tied nodes"  # no tie

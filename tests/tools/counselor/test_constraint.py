@@ -2283,6 +2283,22 @@ def test_links_out_run_out_whatever_word_follows() -> None:
         assert not language.complete(f"Degree[{pick}[Neighbour[Retrieve[Sun], linked_from], linked_from], linked_from]")
 
 
+def test_after_a_tie_the_finish_is_every_tied_item_or_the_count_they_tie_at() -> None:
+    """A pick that ties names no single node: the Finish lists them all, as the observation does (not "node" or a
+    count copied from its words), and a count of the picked node's links is the count they tie at (not an id)."""
+    store = _labelled_papers()
+    tie = ("In MaxDegree[Neighbour[Retrieve[Graph Counselor], cites], cited_by]: No single node has the most cited_by "
+           "neighbors: ['2', '4'] have 2 each.")  # fmt: skip
+    question = 'What is the label of the paper with the most citations among those "Graph Counselor" cites?'
+    language = CounselorAction(store, question, [tie], skeleton=parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"))
+    assert language.complete("Finish[2, 4]")
+    for answer in ("2", "4", "node, node", "No single node", "2, 4, 2"):
+        assert not language.complete(f"Finish[{answer}]"), answer
+    count = 'How many citations does the most cited of the papers "Graph Counselor" cites have?'
+    counted = CounselorAction(store, count, [tie], skeleton=parse_skeleton("Degree[MaxDegree[Neighbour[_]]]"))
+    assert counted.complete("Finish[2]") and not counted.complete("Finish[4]")
+
+
 def _chosen(question: str, *shapes: tuple[str, float]) -> str | None:
     ranked = [(parse_skeleton(text), p) for text, p in shapes]
     found = chosen_skeleton(ranked, CounselorAction(_labelled_papers(), question).wording, 0.3)
