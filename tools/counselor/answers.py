@@ -143,8 +143,10 @@ def check_final(
     tie = next((found for obs in reversed(failed_observations) if (found := tie_of(obs)) is not None), None)
     if tie is not None and parts == list(tie.items) and all(p in store for p in parts):
         valued = tied_values(parts, store, question)  # "the label of the one with the most ...": each tied one's label
-        if valued is not None:
-            return FinalCheck(valued, "mapped", "tied nodes")
+        if valued is None and not _NOT_A_NAME.search(question):  # else their names, where a node has one
+            valued = ", ".join(store.text(p) for p in parts)
+        if valued is not None and valued != answer.strip():
+            return FinalCheck(without_left_out(valued, question) or valued, "mapped", "tied nodes")
     counted = {found for obs in observations for found in _COUNTED.findall(obs)}  # "The number of ... is: 3."
     if parts and all(p in store for p in parts) and not _NOT_A_NAME.search(question) and not set(parts) <= counted:
         texts = [store.text(p) for p in parts]

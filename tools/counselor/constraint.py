@@ -248,8 +248,12 @@ class CounselorAction:
         self.skeleton = skeleton if skeleton is not None and self.fits(skeleton) else None
         # the skeleton's call already ran without an error (one of the Actions ``answered``): its observation holds the
         # answer, so the Action is its Finish (the same call again would observe the same; the grammar left no other)
-        self.finish_only = self.skeleton is not None and any(
-            _top_function(text, self.registry) == self.skeleton.name for text in answered if text
+        # the last call reported a tie ("No single node has the most ...: ['12', '40'] have 4 each"): no single node or
+        # value is the one asked for, so the answer is all the tied ones; a count of the picked node's links is the
+        # count they tie at (never an id in the list). Under a skeleton, the same call again would report the same tie
+        self.tie = tie_of(self.observations[-1]) if self.observations else None
+        self.finish_only = self.skeleton is not None and (
+            self.tie is not None or any(_top_function(text, self.registry) == self.skeleton.name for text in answered if text)
         )
         # the question names a node for each of the skeleton's named nodes: those come from its names
         self.leaves_named = self.skeleton is not None and len(self.wording.names) >= _leaf_count(self.skeleton)
@@ -270,10 +274,6 @@ class CounselorAction:
         self.answer_sources = [_values_part(text) for text in self.observations]
         # a count's answer is a number an observation reports (none reported: any number)
         self.numbers = {m.group() for text in self.answer_sources for m in _WHOLE_NUMBER.finditer(text)}
-        # the last call reported a tie ("No single node has the most ...: ['12', '40'] have 4 each"): no single node or
-        # value is the one asked for, so the answer is all the tied ones; a count of the picked node's links is the
-        # count they tie at (never an id in the list)
-        self.tie = tie_of(self.observations[-1]) if self.observations else None
         if self.tie is not None:
             self.numbers = {self.tie.count}
         # a yes/no answer is the one the latest yes/no observation gives ("Whether the list holds anything is: yes."),

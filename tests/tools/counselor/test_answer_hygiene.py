@@ -162,7 +162,7 @@ def test_the_tied_nodes_answer_with_the_feature_the_question_writes_or_their_nam
     writes where it writes one (each value once), never the ids."""
     store = functions.store
     named = check_final("2, 4", functions, "Which paper that Graph Counselor cites is cited most?", [TIED])
-    assert (named.answer, named.kind) == (f"{store.text('2')}, {store.text('4')}", "node id")
+    assert (named.answer, named.kind) == (f"{store.text('2')}, {store.text('4')}", "tied nodes")
     year = check_final("2, 4", functions, "What is the year of the paper Graph Counselor cites with the most citations?", [TIED])
     assert (year.answer, year.action, year.kind) == ("2022, 2024", "mapped", "tied nodes")
     for nid in ("2", "4"):
@@ -170,3 +170,7 @@ def test_the_tied_nodes_answer_with_the_feature_the_question_writes_or_their_nam
     shared = check_final("2, 4", functions, "What label does the most cited paper Graph Counselor cites have?", [TIED])
     assert (shared.answer, shared.kind) == ("Agents", "tied nodes")  # one value where they share it
     assert check_final("2, 4", functions, "What is the year of the most cited one?", []).kind != "tied nodes"  # no tie
+    store.add_node("2", "paper", {"title": None})  # no title: the id is its name, the others' titles still map
+    untitled = check_final("2, 4", functions, "Which paper that Graph Counselor cites is cited most?", [TIED])
+    assert (untitled.answer, untitled.kind) == (f"2, {store.text('4')}", "tied nodes")
+    assert check_final("2, 4", functions, "Which ids tie for the most citations?", [TIED]).action == "kept"

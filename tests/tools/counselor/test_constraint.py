@@ -2285,13 +2285,15 @@ def test_links_out_run_out_whatever_word_follows() -> None:
 
 def test_after_a_tie_the_finish_is_every_tied_item_or_the_count_they_tie_at() -> None:
     """A pick that ties names no single node: the Finish lists them all, as the observation does (not "node" or a
-    count copied from its words), and a count of the picked node's links is the count they tie at (not an id)."""
+    count copied from its words), and a count of the picked node's links is the count they tie at (not an id). The
+    skeleton's call again would report the same tie: only Finish is left."""
     store = _labelled_papers()
     tie = ("In MaxDegree[Neighbour[Retrieve[Graph Counselor], cites], cited_by]: No single node has the most cited_by "
            "neighbors: ['2', '4'] have 2 each.")  # fmt: skip
     question = 'What is the label of the paper with the most citations among those "Graph Counselor" cites?'
     language = CounselorAction(store, question, [tie], skeleton=parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"))
     assert language.complete("Finish[2, 4]")
+    assert not language.complete("Feature[MaxDegree[Neighbour[Retrieve[Graph Counselor], cites], cited_by], label]")
     for answer in ("2", "4", "node, node", "No single node", "2, 4, 2"):
         assert not language.complete(f"Finish[{answer}]"), answer
     count = 'How many citations does the most cited of the papers "Graph Counselor" cites have?'
