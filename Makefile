@@ -44,15 +44,16 @@ IMPORT_TREE := build/import-tree
 LINT_IMPORTS := $(BIN)/python -m tests.import_tree $(IMPORT_TREE) >/dev/null && \
 	cd $(IMPORT_TREE) && $(CURDIR)/$(BIN)/lint-imports --no-cache --no-logo $(CURDIR)/pyproject.toml
 
-# Two pytest-xdist workers (a 2-core machine; the suite alone keeps about one core busy); each file
-# runs whole on one worker, the slowest files (marked heavy) are handed out first. The suite writes the
-# project's own .pyc files even where PYTHONDONTWRITEBYTECODE is set: its child interpreters and two
-# workers otherwise compile the same sources again each time.
+# Three pytest-xdist workers on a 2-core machine: with two, about a third of the CPU sat idle while tests
+# waited on servers, child processes and JVMs; each file runs whole on one worker, the slowest files (marked
+# heavy) are handed out first. The suite writes the project's own .pyc files even where
+# PYTHONDONTWRITEBYTECODE is set: its child interpreters and workers otherwise compile the same sources
+# again each time.
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(LINT_IMPORTS)
 	$(MKDOCS_BUILD)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest tests -n 2 --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest tests -n 3 --dist loadfile
 
 # The docs site: its generated parts (workflow diagrams, configuration tables, benchmark and quality tables,
 # plots) come from the code, the result files and the adapter cards; `mkdocs serve` shows it.

@@ -15,7 +15,7 @@ import pytest
 
 from graphreason.settings import data_root
 
-# One OpenMP thread per process. The suite runs two pytest-xdist workers and their child processes on a
+# One OpenMP thread per process. The suite runs pytest-xdist workers and their child processes on a
 # 2-core machine; torch's default of one thread per core put 4+ threads on 2 cores, and the idle ones spun
 # (measured on a quiet machine, empty cache: pytest 393 s and 666 s of user CPU by default, 367 s and 620 s
 # with one thread). Set before torch is imported; children inherit it. An explicit setting wins.
@@ -178,7 +178,7 @@ def _slow_children(
     """``child(name)``: the running (or finished) child of one fixture of tests.slow_children.SLOW_CHILDREN.
 
     Autouse, so the selected children start before the first test (see that module).
-    Under pytest-xdist (``make test`` runs two workers) the workers share one copy of
+    Under pytest-xdist (``make test`` runs three workers) the workers share one copy of
     each child: the first worker to claim it starts it (the first worker claims every
     selected one at its start), the others wait on its files.
     """
@@ -222,7 +222,7 @@ SLOW_CHILDREN_LIMIT_S = 900  # how long a worker waits on a child another worker
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Files marked ``heavy`` first, so the two workers of ``make test`` end together; then the rest.
+    """Files marked ``heavy`` first, so the workers of ``make test`` end together; then the rest.
 
     Tests that wait on a slow child (tests/slow_children.py) run last, when their child has long finished.
     """
