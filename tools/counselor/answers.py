@@ -14,6 +14,9 @@ is caught, and either refused (a corrective observation; the trial goes on) or m
   a node id with a name of its own; so are ids whose names the trial's observations
   show (it read the title, then copied the id). A question that asks for a number, a
   year or an id is never mapped (Cora's ids are numbers);
+* the node ids a tie reports (``No single node has the most ...: ['12', '40'] have 4 each.``), listed as the
+  answer - mapped to the one feature the question writes (a year too), each value once ("the label of the most
+  cited of them"); else, unless it asks for ids or a number, to their names or titles;
 * a list that holds a node the question leaves out by name ("Which papers, other than
   "X" itself, ..."; "except", "excluding", "besides") - mapped to the list without it
   (two hops away and back, a node is among its own neighbours' neighbours).
@@ -52,7 +55,8 @@ class FinalCheck:
 
     answer: str | None
     action: str = "kept"  # kept, refused or mapped
-    kind: str = ""  # call, function name, relation, feature name, error observation, node id, left-out name, cut list
+    kind: str = ""  # call, function name, relation, feature name, error observation, node id, tied nodes, left-out
+    # name, cut list
     message: str = ""  # the corrective observation when refused
 
     def record(self, raw: str) -> dict[str, str]:
