@@ -266,8 +266,6 @@ _MEMBER = re.compile(
     r"|\branked by\b"  # "the articles linking to X ranked by backlinks, lowest"
     r"|\b(?:select|pick|choose) the (?:single )?one\b|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
 )
-# Each member of a list votes for the nodes it links to: the node with the most votes is one they link to; so is the
-# one with the highest tally or multiplicity (how often the members reach it)
 # words between a superlative and the link it counts ("the largest number of outgoing references"); not "the most
 # popular among the linked ...", nor "most of the papers citing X" (a majority)
 _COUNTING_LINKS = frozenset(
@@ -276,6 +274,8 @@ _COUNTING_LINKS = frozenset(
 # words asking for a node's category, not its name, where the question spells no feature ("the research area of the
 # most cited of them", "which topic does ... belong to")
 _CATEGORY_ASKED = re.compile(r"\b(?:area|topic|category|categories|class|classes|field|subject|label)s?\b")
+# Each member of a list votes for the nodes it links to: the node with the most votes is one they link to; so is the
+# one with the highest tally or multiplicity (how often the members reach it)
 _VOTES = re.compile(r"\bvotes?\b|\btall(?:y|ies|ied)\b|\bmultiplicity\b")
 # words that word what is asked or counted, never the name asked about (a tag may be called "find" or "common")
 _ASKING_WORDS = _FUNCTION_WORDS | _ASKING_BEFORE | _COUNTING | _MOST_WORDS | _FEWEST_WORDS | frozenset(
@@ -967,16 +967,16 @@ _LINK_THEN_NAME = re.compile(  # "a citation tie to X", "links that take you to 
 )
 
 
-def _link_beside_name(text: str, at: list[tuple[int, str]], linked: list[int], features: Sequence[str]) -> bool:
-    """Whether ``text`` (a question with each of its names cut out to a line break; ``at`` its words, ``linked`` those
-    naming a relation: :func:`_words_and_links`) writes a link word right beside a name, the name its subject or its object: "the paper X cites", "X's references",
-    "the paper citing X", "the papers cited by X", "the artist X listens to"; so a feature asked is a neighbour's,
-    not the named node's own. Not "X in the citation graph", nor a link word with other words between, nor one inside
-    a feature's words ("X's part of speech": not the ``part_of`` link)."""
+def _link_beside_name(text: str, at: list[tuple[int, str]], written: list[int]) -> bool:
+    """Whether ``text`` (a question with each of its names cut out to a line break; ``at`` its words, ``written`` the
+    indices of those that write a link, a relation's or any: :func:`_written_links`) writes a link word right beside a
+    name, the name its subject or its object: "the paper X cites", "X's references", "the paper citing X", "the papers
+    cited by X", "the artist X listens to", "the paper connected to X"; so a feature asked is a neighbour's, not the
+    named node's own. Not "X in the citation graph", nor a link word with other words between, nor one inside a
+    feature's words ("X's part of speech": not the ``part_of`` link)."""
     lower = text.lower()
     cuts = [i for i, char in enumerate(text) if char == "\n"]
-    generic = [index for index, (_, word) in enumerate(at) if word in _ANY_LINK_WORDS]  # "the paper connected to X"
-    for index in _written_links(text, at, sorted({*linked, *generic}), features):
+    for index in written:
         start, word = at[index]
         stop = start + len(word)
         for cut in cuts:
@@ -1186,10 +1186,14 @@ class QuestionWording:
         if self.pair is not None:
             self.extreme, self.form = self.pair, "pick"
         self.category_asked = bool(_CATEGORY_ASKED.search(self.search_sources[0].lower()))  # "the research area of"
+        # the words that write a link, a relation's or any ("the paper connected to X"), feature names, helper verbs
+        # and the graph's name aside
+        generic = [index for index, (_, word) in enumerate(words_at) if word in _ANY_LINK_WORDS]
+        written = _written_links(self.search_sources[0], words_at, sorted({*linked, *generic}), features)
         # "the paper X cites": a feature asked is a neighbour's, not X's own
-        self.link_beside_name = _link_beside_name(self.search_sources[0], words_at, linked, features)
-        # whether it writes a link at all ("the paper hooked up to X by a citation"), feature names and helper verbs aside
-        self.link_written = bool(_written_links(self.search_sources[0], words_at, linked, features))
+        self.link_beside_name = _link_beside_name(self.search_sources[0], words_at, written)
+        # whether it writes a relation's link at all ("the paper hooked up to X by a citation")
+        self.link_written = bool(set(written) & set(linked))
         self.extreme_link = self._extreme_link(words_at, linked)  # "the most citations": a member picked by its links
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
@@ -1600,9 +1604,8 @@ class QuestionWording:
         """The way round the link the word at ``index`` mentions runs whatever its voice and place: "incoming
         links", "links in", "citations", "the most citing papers" back (what lead to the node); "outgoing links",
         "links out", "outgoing citations", "the most references" forward. None: voice and word order decide."""
-        out_of = root == "link" and [w for _, _, w in self.words[index + 1 : index + 3]] == ["out", "of"]
         ahead = 2 if self.words[index + 1 : index + 2] and self.words[index + 1][2] in _MOVING else 1  # "coming in"
-        if before & _OUTWARD or self._out_after(index, ahead) or out_of:  # "the links out of X": X's own
+        if before & _OUTWARD or self._out_after(index, ahead):  # "the links out of X": X's own
             return "forward"
         word = self.words[index][2]
         end = self.words[index + 1][2] if index + 1 < len(self.words) else ""
