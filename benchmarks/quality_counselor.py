@@ -16,7 +16,10 @@ defaults, and reads its summary. Each graph is labelled from the adapter's card:
   evaluation-only wording family (``--families others``, ``later``, ``fresh``, ``spoken``, ``kgqa``, ``walk``,
   ``learner``: sentence frames no model trained on; ``fresh``, ``kgqa``, ``walk`` and ``learner`` also phrase relations
   their own way); pooled apart, and per family
-  (``--no-others`` skips them).
+  (``--no-others`` skips them);
+* ``never trained on, tied superlatives``: the graphs of the first two kinds asked again in the tie shapes
+  (``--shapes most_tied fewest_tied extreme_feature_tied extreme_count_tied``: a superlative no single node wins,
+  answered by every tied node); pooled apart (``--no-ties`` skips them).
 
 The pooled exact match over the first two kinds is the headline (leave-one-graph-out, out of
 distribution); the pooled held-out-family figure stands beside it. The result
@@ -43,7 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_result  # noqa: E402
 
-from graphreason.evals.datasets.program_questions import BLIND_FAMILIES, EVAL_ONLY_FAMILIES  # noqa: E402
+from graphreason.evals.datasets.program_questions import BLIND_FAMILIES, EVAL_ONLY_FAMILIES, TIE_SHAPES  # noqa: E402
 from graphreason.tools.core.loaders import UNSEEN_GRAPHS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,6 +70,7 @@ UNSEEN, NEVER_TRAINED = "unseen graph", "never trained on"  # pooled: leave-one-
 FAMILY_OUT = "held-out wording family"  # pooled apart: leave-one-wording-family-out
 BARE = "never trained on, names unquoted"  # pooled apart: the leave-one-graph-out questions, names without quotes
 OTHERS = "never trained on, evaluation-only wordings"  # pooled apart: the leave-one-graph-out graphs, EVAL_ONLY_FAMILIES
+TIED = "never trained on, tied superlatives"  # pooled apart: the leave-one-graph-out graphs, TIE_SHAPES
 IN_DISTRIBUTION = "trained on (other questions)"
 
 
@@ -98,6 +102,10 @@ def main() -> None:
         "--no-others", action="store_true",
         help="skip asking the graphs it never trained on again in the evaluation-only wording families",
     )  # fmt: skip
+    parser.add_argument(
+        "--no-ties", action="store_true",
+        help="skip asking the graphs it never trained on again in the tie shapes (a superlative no single node wins)",
+    )  # fmt: skip
     args = parser.parse_args()
     card = json.loads(CARD.read_text())
     trained = trained_graphs(card)
@@ -108,10 +116,12 @@ def main() -> None:
         logo_graphs = [g for g in graphs if kind_of(g, trained, family) in (UNSEEN, NEVER_TRAINED)]
         bare = [] if args.no_bare_names else logo_graphs
         others = [] if args.no_others else logo_graphs
+        tied = [] if args.no_ties else logo_graphs
         runs = [*((g, kind_of(g, trained, family), None) for g in graphs), *((g, BARE, None) for g in bare),
-                *((g, OTHERS, worded) for worded in EVAL_ONLY_FAMILIES for g in others)]  # fmt: skip
+                *((g, OTHERS, worded) for worded in EVAL_ONLY_FAMILIES for g in others),
+                *((g, TIED, None) for g in tied)]  # fmt: skip
         for graph, kind, worded in runs:
-            run = Path(tmp) / {BARE: f"{graph}-bare", OTHERS: f"{graph}-{worded}"}.get(kind, graph)
+            run = Path(tmp) / {BARE: f"{graph}-bare", OTHERS: f"{graph}-{worded}", TIED: f"{graph}-tied"}.get(kind, graph)
             command = [sys.executable, "-m", "graphreason.cli", "eval", "counselor", "--dataset", "programs",
                        "--graph", graph, "--n-per-template", str(args.n_per_template), "--modes", "counselor",
                        "--out", str(run), "--no-progress"]  # fmt: skip
@@ -123,6 +133,9 @@ def main() -> None:
             if kind == OTHERS:
                 command += ["--families", worded]
                 graph = f"{graph} ({worded} wording)"  # noqa: PLW2901 - the row's name
+            if kind == TIED:
+                command += ["--shapes", *TIE_SHAPES]
+                graph = f"{graph} (ties)"  # noqa: PLW2901 - the row's name
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
             summary = json.loads((run / "summary.json").read_text())
             mode = summary["modes"]["counselor"]
@@ -138,6 +151,7 @@ def main() -> None:
     lofo, n_family = pooled([row for row in rows.values() if row["kind"] == FAMILY_OUT])
     unquoted, n_bare = pooled([row for row in rows.values() if row["kind"] == BARE])
     fresh, n_others = pooled([row for row in rows.values() if row["kind"] == OTHERS])
+    ties, n_tied = pooled([row for row in rows.values() if row["kind"] == TIED])
     by_family = {}
     for worded in EVAL_ONLY_FAMILIES:
         em, n_worded = pooled([row for row in rows.values() if row["kind"] == OTHERS and row.get("family") == worded])
@@ -152,12 +166,15 @@ def main() -> None:
         print(f"leave-one-graph-out in the evaluation-only wordings, pooled over {n_others} questions: EM={fresh}")
         for worded, row in by_family.items():
             print(f"  {worded} wordings, pooled over {row['questions']} questions: EM={row['exact_match']}")
+    if n_tied:
+        print(f"leave-one-graph-out tied superlatives, pooled over {n_tied} questions: EM={ties}")
     figures = {
         "out_of_distribution_exact_match": logo, "out_of_distribution_questions": n,
         "held_out_family": family if n_family else None,
         "family_out_exact_match": lofo, "family_out_questions": n_family,
         "bare_names_exact_match": unquoted, "bare_names_questions": n_bare,
         "others_wording_exact_match": fresh, "others_wording_questions": n_others, "eval_only_by_family": by_family,
+        "ties_exact_match": ties, "ties_questions": n_tied,
         # the evaluation-only families no grammar rule had read when this ran: their figures are first looks
         "blind_families": [name for name in BLIND_FAMILIES if name in by_family],
         "graphs": rows, "by_shape": by_shape, "n_per_template": args.n_per_template,
@@ -172,7 +189,7 @@ def main() -> None:
                                           "held_out_family", "family_out_exact_match", "family_out_questions",
                                           "bare_names_exact_match", "bare_names_questions",
                                           "others_wording_exact_match", "others_wording_questions",
-                                          "eval_only_by_family", "blind_families",
+                                          "eval_only_by_family", "blind_families", "ties_exact_match", "ties_questions",
                                           "graphs", "n_per_template", "adapter_sha256")  # fmt: skip
         } | {"operation_planner": figures["models"].get("operation_planner")}
         CARD.write_text(json.dumps(card, indent=2, default=str) + "\n")

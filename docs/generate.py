@@ -229,6 +229,11 @@ def _counselor_generalization() -> list[str]:
            f"on {figures['others_wording_questions']} question programs worded only in families no model trained on"
            f"{_by_family(figures)}. {_blindness(figures)}"]
           if figures.get("others_wording_questions") else []),
+        *([""] if figures.get("ties_questions") else []),
+        *([f"**The same graphs, tied superlatives: {figures['ties_exact_match']:.1f}% exact match** on "
+           f"{figures['ties_questions']} question programs whose superlative no single node wins (two or more tie), "
+           "each answered right only by every tied node."]
+          if figures.get("ties_questions") else []),
         "",
         *_table(["graph", "kind", "questions", "exact match", "finals refused", "finals mapped", "s / question"], *rows),
         "",

@@ -110,12 +110,17 @@ def load_eval_items(
     if path:
         return _load_path(Path(path), graph)
     if dataset == "programs":  # programs over the graph's schema, n_per_template of each shape
-        from graphreason.evals.datasets.program_questions import SHAPES, program_questions, wording_families
+        from graphreason.evals.datasets.program_questions import (
+            ALL_SHAPES,
+            SHAPES,
+            program_questions,
+            wording_families,
+        )
         from graphreason.tools.core.loaders import load_graph
 
-        unknown = [shape for shape in shapes or () if shape not in SHAPES]
+        unknown = [shape for shape in shapes or () if shape not in ALL_SHAPES]
         if unknown:
-            raise EvalConfigError(f"unknown shape(s) {', '.join(unknown)}; choose from {', '.join(SHAPES)}")
+            raise EvalConfigError(f"unknown shape(s) {', '.join(unknown)}; choose from {', '.join(ALL_SHAPES)}")
         try:
             wording_families(families)  # before a graph loads
         except KeyError as error:

@@ -1,6 +1,7 @@
 """Question programs sampled over a graph's schema and worded many ways: question sets nobody templated per graph.
 
-:func:`program_questions` picks, for each question, a program shape (:data:`SHAPES`), a subject of a
+:func:`program_questions` picks, for each question, a program shape (:data:`SHAPES`, or a tie of
+:data:`TIE_SHAPES` when named), a subject of a
 node type that has what the shape needs, the relations and features from the graph's schema
 (:func:`graphreason.evals.datasets.programs.schema_of`), and one of the shape's wordings. The gold
 comes from the program's reference evaluator; a program without a well-defined answer is drawn again.
@@ -46,6 +47,7 @@ from graphreason.evals.datasets.programs import (
     PlainGraph,
     Program,
     Subject,
+    TiedPick,
     TypeSchema,
     schema_of,
 )
@@ -1764,8 +1766,18 @@ WORDINGS: dict[str, tuple[tuple[str, str], ...]] = {
 }  # fmt: skip
 
 SHAPES = tuple(WORDINGS)
+# A superlative no single node wins, asked as a user would ask it, unaware of the tie: in the wordings of the shape
+# that asks it where one node wins, the answer every tied node (:class:`TiedPick`). Asked only when named: a user's
+# question may tie, but no Action answers it in one call (the tie is an error observation), so these are never
+# training data and stay out of the default mix, which earlier runs are compared against question by question.
+TIE_SHAPES: dict[str, str] = {
+    "most_tied": "most", "fewest_tied": "fewest", "extreme_feature_tied": "extreme_feature",
+    "extreme_count_tied": "extreme_count",
+}  # fmt: skip
+ALL_SHAPES = SHAPES + tuple(TIE_SHAPES)
 _LEVELS = {"lookup": "easy", "count": "easy", "names": "easy", "exists": "easy", "neighbour_feature": "easy", "mode": "hard", "most_reached": "hard",
-           "extreme_feature": "hard", "extreme_count": "hard"}
+           "extreme_feature": "hard", "extreme_count": "hard", "most_tied": "hard", "fewest_tied": "hard",
+           "extreme_feature_tied": "hard", "extreme_count_tied": "hard"}
 
 
 @dataclass(frozen=True)
@@ -1974,15 +1986,17 @@ class _Sampler:
             noun = rng.choice(nouns) if nouns else f"{_words(second)} neighbours"
             phrases = {"set": one, "noun": noun, "t": _words(ends[second][0]), "s": s}
             return _Draft(Program(shape, op, (subject,)), phrases)
-        if shape in ("most", "fewest"):
+        if shape in ("most", "fewest", "most_tied", "fewest_tied"):
             if not reached:
                 return None
             second = rng.choice(reached)
             noun = rng.choice(relation_phrases(second, self.family)["noun"])
-            return _Draft(Program(shape, Extreme(hop, second, most=shape == "most"), (subject,)), {"set": one, "noun": noun, "s": s})
+            most = shape.startswith("most")
+            op = Extreme(hop, second, most=most) if shape in ("most", "fewest") else TiedPick(hop, second, most=most)
+            return _Draft(Program(shape, op, (subject,)), {"set": one, "noun": noun, "s": s})
         if shape == "neighbour_feature":
             return self._only_member(subject, relation, target)
-        if shape in ("extreme_feature", "extreme_count"):
+        if shape in ("extreme_feature", "extreme_count", "extreme_feature_tied", "extreme_count_tied"):
             return self._of_extreme(shape, subject, hop, one, reached, target)
         if shape in ("mode", "filter_count", "filter_names", "any_with"):
             if not target.categories:
@@ -2026,7 +2040,7 @@ class _Sampler:
             if other is None or other == subject:
                 return None
             return _Draft(Program(shape, Contains(hop, 1), (subject, other)), {"set": one, "s": s, "s2": self.name(other)})
-        raise KeyError(f"unknown shape {shape!r}; choose one of {', '.join(SHAPES)}")
+        raise KeyError(f"unknown shape {shape!r}; choose one of {', '.join(ALL_SHAPES)}")
 
     def _only_member(self, subject: str, relation: str, target: TypeSchema) -> _Draft | None:
         """A feature (a category, or the name) of the one node ``relation`` reaches from the subject, worded as one
@@ -2047,22 +2061,26 @@ class _Sampler:
         self, shape: str, subject: str, hop: Hop, one: str, reached: list[str], target: TypeSchema
     ) -> _Draft | None:
         """The member of the subject's ``hop`` set (worded ``one``) with the most (fewest) links along a relation its members have: its
-        feature (``extreme_feature``, of the member's type) or its own count of those links (``extreme_count``)."""
-        if not reached or (shape == "extreme_feature" and not target.categories):
+        feature (``extreme_feature``, of the member's type) or its own count of those links (``extreme_count``); of
+        each ``_tied`` shape, the same of the members that tie for it (:class:`TiedPick`)."""
+        wants_key = shape.startswith("extreme_feature")
+        if not reached or (wants_key and not target.categories):
             return None
         second = self.rng.choice(reached)
         nouns = [noun for noun in relation_phrases(second, self.family)["noun"] if " it" not in noun]
         if not nouns:
             return None
         more = self.rng.random() < 0.5
-        key = self.rng.choice(target.categories) if shape == "extreme_feature" else None
+        key = self.rng.choice(target.categories) if wants_key else None
         phrases = {
             "set": one, "noun": self.rng.choice(nouns), "s": self.name(subject),
             "most": "most" if more else "fewest", "top": "highest" if more else "lowest", "big": "largest" if more else "smallest",
         }  # fmt: skip
         if key is not None:
             phrases["key"] = _words(key)
-        return _Draft(Program(shape, OfExtreme(hop, second, most=more, key=key), (subject,)), phrases)
+        tied = shape in TIE_SHAPES
+        op = TiedPick(hop, second, most=more, key=key, count=key is None) if tied else OfExtreme(hop, second, most=more, key=key)
+        return _Draft(Program(shape, op, (subject,)), phrases)
 
     def _two_named(self, shape: str, subject: str, relation: str) -> _Draft | None:
         """The subject and another named node of its type, either named first, by their ``relation`` neighbours: set
@@ -2140,7 +2158,8 @@ def program_questions(
     graph_spec: str | None = None,
     bare_names: bool = False,
 ) -> list[QAItem]:
-    """Up to ``n`` questions over ``store``'s schema, round-robin over ``shapes``, worded in ``families``.
+    """Up to ``n`` questions over ``store``'s schema, round-robin over ``shapes`` (default :data:`SHAPES`; the
+    :data:`TIE_SHAPES` only when named, never for training), worded in ``families``.
 
     Deterministic for a seed; a shape's questions depend on its own share of ``n`` only, not on which other
     shapes are asked. Each item's ``meta`` holds the program, its shape, depth and wording family.
@@ -2157,8 +2176,10 @@ def program_questions(
     if for_training and set(chosen_families) & set(EVAL_ONLY_FAMILIES):
         raise ValueError(f"the wording families {', '.join(EVAL_ONLY_FAMILIES)} are for evaluation only, never training")
     for name in chosen_shapes:
-        if name not in WORDINGS:
-            raise KeyError(f"unknown shape {name!r}; choose one of {', '.join(SHAPES)}")
+        if name not in ALL_SHAPES:
+            raise KeyError(f"unknown shape {name!r}; choose one of {', '.join(ALL_SHAPES)}")
+    if for_training and set(chosen_shapes) & set(TIE_SHAPES):
+        raise ValueError(f"the shapes {', '.join(TIE_SHAPES)} are for evaluation only, never training")
     graph = PlainGraph.from_store(store)
     schema = schema_of(graph, getattr(store, "text_keys", None))
     # training and evaluation draw from streams of their own, so one seed never gives both the same questions;
@@ -2171,7 +2192,7 @@ def program_questions(
     for index in range(n):  # each slot tries its shape up to max_tries times: rare shapes keep their share
         shape = chosen_shapes[index % len(chosen_shapes)]
         rng = sampler.rng = streams[shape]
-        wordings = [w for w in WORDINGS[shape] if w[0] in chosen_families]
+        wordings = [w for w in WORDINGS[TIE_SHAPES.get(shape, shape)] if w[0] in chosen_families]
         wording = None
         if set(chosen_families) & set(OWN_LEXICONS):  # their relation phrases are their own: the wording comes first
             wording = rng.choice(wordings)

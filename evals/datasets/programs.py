@@ -11,7 +11,8 @@ operations over that schema:
   filtered by a feature value (:class:`Filter`), the intersection or union of two sets (:class:`Join`);
 * a value of a set or a node: a feature (:class:`Lookup`; of a set's one member, :class:`OnlyMember`), the size (:class:`Count`), the members'
   names (:class:`Names`), the member with the most / fewest neighbours along a relation
-  (:class:`Extreme`), a feature of that member or its count of neighbours (:class:`OfExtreme`), the most common feature value (:class:`Mode`), how many members share or do not
+  (:class:`Extreme`), a feature of that member or its count of neighbours (:class:`OfExtreme`), the same for the
+  members that tie where no single one wins (:class:`TiedPick`), the most common feature value (:class:`Mode`), how many members share or do not
   share the subject's value (:class:`CompareToSubject`), whether a node is in the set (:class:`Contains`);
 * two named nodes compared by their neighbours along a relation: whether the first has more or fewer
   (:class:`MoreThan`), and how many more or fewer (:class:`Gap`).
@@ -20,7 +21,8 @@ Each program counts its operations (:attr:`Program.depth`, at most :data:`MAX_DE
 :meth:`Program.evaluate` is the reference evaluator: plain set and dict operations over the view,
 never the graph functions an agent calls, so a function bug cannot make a wrong gold look right.
 A program whose answer is not well defined (a tie for the most, an empty set where a value is
-asked, a list too long to write) evaluates to ``None`` and is not asked.
+asked, a list too long to write) evaluates to ``None`` and is not asked; a tie is asked by a program of its own
+(:class:`TiedPick`), whose answer is every tied node.
 
 :mod:`graphreason.evals.datasets.program_questions` samples programs and words them.
 """
@@ -316,6 +318,55 @@ class OfExtreme:
         return self.source.depth + 2  # the pick, then its value
 
 
+def _tied(graph: PlainGraph, nodes: frozenset[str], relation: str, most: bool) -> tuple[list[str], int] | None:
+    """The nodes of ``nodes`` that tie for the most (``most``) or fewest neighbours along ``relation``, sorted, and
+    how many each has; None where one node wins (:func:`_pick`'s questions) or the set holds fewer than two."""
+    degrees = {n: len(graph.arcs[n].get(relation, ())) for n in nodes}
+    if len(degrees) < 2:
+        return None
+    best = max(degrees.values()) if most else min(degrees.values())
+    winners = sorted(n for n, d in degrees.items() if d == best)
+    return (winners, best) if len(winners) > 1 else None
+
+
+@dataclass(frozen=True)
+class TiedPick:
+    """A superlative over a set that no single node wins: two or more of its nodes tie for the most (``most``) or
+    fewest neighbours along ``relation``. The answer is what the question asks of the pick, for all the tied nodes:
+    their names (no ``key``, not ``count``); their values of ``key``, each once ("the label of the most cited of X's
+    references", answered by both labels where the tied papers differ); or, with ``count``, the count they tie at.
+
+    No answer where one node wins, a tied node has no name of its own (or lacks ``key``), two tied nodes share a name,
+    or more than :data:`MAX_LIST` nodes tie."""
+
+    source: NodeSet
+    relation: str
+    most: bool = True
+    key: str | None = None
+    count: bool = False
+
+    def value(self, graph: PlainGraph, bound: tuple[str, ...]) -> str | list[str] | None:
+        tied = _tied(graph, self.source.nodes(graph, bound), self.relation, self.most)
+        if tied is None or len(tied[0]) > MAX_LIST:
+            return None
+        nodes, best = tied
+        if self.count:
+            return str(best)
+        if self.key is not None:
+            values = [graph.features[n].get(self.key) for n in nodes]
+            if any(v is None for v in values):
+                return None
+            distinct = sorted_items(values)
+            return distinct[0] if len(distinct) == 1 else distinct
+        if any(n not in graph.named for n in nodes) or len({graph.names[n] for n in nodes}) < len(nodes):
+            return None
+        return sorted_items(graph.names[n] for n in nodes)
+
+    @property
+    def depth(self) -> int:
+        return self.source.depth + (1 if self.key is None and not self.count else 2)  # the pick, then its value
+
+
 @dataclass(frozen=True)
 class Mode:
     """The single most common ``key`` among a set's nodes (a tie has no answer)."""
@@ -451,7 +502,7 @@ class Gap:
         return 2
 
 
-Operation = Lookup | Count | Names | OnlyMember | Extreme | OfExtreme | Mode | MostReached | CompareToSubject | Contains | AnyWith | MoreThan | Gap
+Operation = Lookup | Count | Names | OnlyMember | Extreme | OfExtreme | TiedPick | Mode | MostReached | CompareToSubject | Contains | AnyWith | MoreThan | Gap
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ is caught, and either refused (a corrective observation; the trial goes on) or m
   year or an id is never mapped (Cora's ids are numbers);
 * the node ids a tie reports (``No single node has the most ...: ['12', '40'] have 4 each.``), listed as the
   answer - mapped to the one feature the question writes (a year too), each value once ("the label of the most
-  cited of them"); else, unless it asks for ids or a number, to their names or titles;
+  cited of them"); else, unless it asks for ids or a number, to their names or titles (a count word that only says
+  how the node is picked, "which has the highest count of citations", asks no number);
 * a list that holds a node the question leaves out by name ("Which papers, other than
   "X" itself, ..."; "except", "excluding", "besides") - mapped to the list without it
   (two hops away and back, a node is among its own neighbours' neighbours).
@@ -39,6 +40,14 @@ _NOT_A_NAME = re.compile(
 # the number a count's Observation ends in ("The number of distinct values is: 3.", "The cites neighbor number of 12
 # is 2."): a Finish that copies it gives the count, whatever words the question uses ("whose label is ...")
 _COUNTED = re.compile(r"\bnumber\b[^\n]*?\bis:? (-?\d+)\.\s*$", re.IGNORECASE)
+# a count word that says how a node is picked, not what is asked: "which of them has the highest count of citations",
+# "the member with the greatest number of links", "which one ends with the biggest count", "the argmax over X of the
+# number of links"
+_PICKED_BY_COUNT = re.compile(
+    r"\b(?:with|has|have|having|had|got)\s+(?:the\s+)?(?:highest|largest|greatest|biggest|lowest|smallest)\s+"
+    r"(?:count|number)(?:\s+of)?\b|\barg(?:max|min)\b[^.?!]*?\bof\s+the\s+(?:count|number)\s+of\b",
+    re.IGNORECASE,
+)
 _NAME_WORDS = re.compile(r"\b(who|whom|whose|title|titles|name|names)\b", re.IGNORECASE)
 # a quoted name the question leaves out of its answer: "other than "X" itself", "except "X"", "excluding "X""
 _LEFT_OUT = re.compile(
@@ -147,7 +156,8 @@ def check_final(
     tie = next((found for obs in reversed(failed_observations) if (found := tie_of(obs)) is not None), None)
     if tie is not None and parts == list(tie.items) and all(p in store for p in parts):
         valued = tied_values(parts, store, question)  # "the label of the one with the most ...": each tied one's label
-        if valued is None and not _NOT_A_NAME.search(question):  # else their names, where a node has one
+        # else their names, where a node has one; a count word that only says how the node is picked asks no number
+        if valued is None and not _NOT_A_NAME.search(_PICKED_BY_COUNT.sub(" ", question)):
             valued = ", ".join(store.text(p) for p in parts)
         if valued is not None and valued != answer.strip():
             return FinalCheck(without_left_out(valued, question) or valued, "mapped", "tied nodes")

@@ -44,7 +44,12 @@ def add_run_parser(methods: argparse._SubParsersAction) -> None:
 
 def add_eval_parser(methods: argparse._SubParsersAction) -> None:
     """``eval counselor``: the modes compared on a question set."""
-    from graphreason.evals.datasets.program_questions import ALL_FAMILIES, EVAL_ONLY_FAMILIES, SHAPES
+    from graphreason.evals.datasets.program_questions import (
+        ALL_FAMILIES,
+        ALL_SHAPES,
+        EVAL_ONLY_FAMILIES,
+        TIE_SHAPES,
+    )
     from graphreason.workflows.counselor.context import MODES, CounselorContext
 
     ec = add_method_parser(
@@ -101,9 +106,10 @@ def add_eval_parser(methods: argparse._SubParsersAction) -> None:
     ec.add_argument(
         "--shapes",
         nargs="+",
-        choices=SHAPES,
+        choices=ALL_SHAPES,
         default=None,
-        help="with --dataset programs: ask only these program shapes, --n-per-template of each (default: all)",
+        help="with --dataset programs: ask only these program shapes, --n-per-template of each (default: all but "
+        f"the ties, {', '.join(TIE_SHAPES)}: a superlative no single node wins, answered by every tied node)",
     )
     ec.add_argument(
         "--bare-names",

@@ -266,6 +266,11 @@ def test_program_questions_keep_to_the_chosen_shapes(tmp_path: Path):
         it.question for it in everything if it.meta["shape"] == "count"]  # fmt: skip
     with pytest.raises(EvalConfigError, match="unknown shape"):
         load_eval_items("programs", graph=str(path), shapes=["triangles"])
+    # the ties are asked only when named, each every tied node's answer
+    tied = load_eval_items("programs", graph=str(path), n_per_template=2, seed=1, shapes=["most_tied", "fewest_tied"])
+    assert tied and {item.meta["shape"] for item in tied} <= {"most_tied", "fewest_tied"}
+    assert all(len(item.answers or ()) >= 2 for item in tied)
+    assert not any(item.meta["shape"].endswith("_tied") for item in everything)
     with pytest.raises(EvalConfigError, match="--dataset programs"):
         load_eval_items("generated", graph="cora", shapes=["count"])
 

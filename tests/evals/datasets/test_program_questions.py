@@ -17,6 +17,7 @@ from graphreason.evals.datasets.program_questions import (
     EVAL_ONLY_FAMILIES,
     FAMILIES,
     SHAPES,
+    TIE_SHAPES,
     UNSEEN_GRAPHS,
     WORDINGS,
     check_trainable,
@@ -45,6 +46,7 @@ from graphreason.evals.datasets.programs import (
     PlainGraph,
     Program,
     Subject,
+    TiedPick,
     schema_of,
 )
 from graphreason.tools.core.store import GraphStore
@@ -143,6 +145,55 @@ def test_each_operation_gives_the_gold_worked_out_by_hand(shop: PlainGraph) -> N
     assert _gold(shop, Contains(listens), "u2", "i5") == "no"
     assert _gold(shop, AnyWith(listens, "genre", "trip hop"), "u4") == "yes"
     assert _gold(shop, AnyWith(listens, "genre", "jazz"), "u4") == "no"
+
+
+def test_a_tie_for_the_pick_is_answered_by_every_tied_node(shop: PlainGraph) -> None:
+    listens = Hop(Subject(0), "listens")
+    # Cy Diaz's three items have 2 listeners each: all three are the most listened to
+    assert _gold(shop, TiedPick(listens, "listener"), "u3") == ["Mezzanine", "Nevermind", "Ten"]
+    assert _gold(shop, TiedPick(listens, "listener", key="genre"), "u3") == ["rock", "trip hop"]  # each value once
+    assert _gold(shop, TiedPick(listens, "listener", count=True), "u3") == "2"
+    # Ann Lee's items by their tags: the fewest (1) is a tie of Blue Train and Nevermind, the most (2) is one item
+    assert _gold(shop, TiedPick(listens, "tag", most=False), "u1") == ["Blue Train", "Nevermind"]
+    assert _gold(shop, TiedPick(listens, "tag", most=False, key="genre"), "u1") == ["jazz", "rock"]
+    assert _gold(shop, TiedPick(listens, "tag", most=False, count=True), "u1") == "1"
+    assert _gold(shop, TiedPick(listens, "tag"), "u1") is None  # Kind of Blue wins alone: Extreme asks that
+    # Cy Diaz's items by their tags, the fewest: Nevermind and Ten (1 each), both rock: one value
+    assert _gold(shop, TiedPick(listens, "tag", most=False, key="genre"), "u3") == "rock"
+    assert _gold(shop, TiedPick(listens, "tag"), "u4") is None  # one item: nothing to tie with
+    assert TiedPick(listens, "tag").depth == 2 and TiedPick(listens, "tag", key="genre").depth == 3
+    assert TiedPick(listens, "tag", count=True).depth == 3
+
+
+def test_tie_shapes_are_asked_only_when_named_in_the_wordings_of_their_shape() -> None:
+    store = _shop()
+    graph = PlainGraph.from_store(store)
+    assert not set(TIE_SHAPES) & set(SHAPES)
+    assert all(item.meta["shape"] not in TIE_SHAPES for item in program_questions(store, 80, seed=3))
+    items = program_questions(store, 8 * len(TIE_SHAPES), seed=3, shapes=list(TIE_SHAPES))
+    assert {item.meta["shape"] for item in items} == set(TIE_SHAPES)
+    for item in items:
+        asked = WORDINGS[TIE_SHAPES[item.meta["shape"]]]
+        assert any(item.meta["family"] == family for family, _ in asked), item.question
+        assert item.reference_action is None  # a tie is an error observation: no one call answers it
+        # the gold, worked out again from the arcs: the bound subject's set, its degrees, every node at the best
+        program = item.meta["program"]
+        relation = re.search(r"TiedPick\(source=Hop\(source=Subject\(slot=0\), relation='(\w+)'\), relation='(\w+)'", program)
+        assert relation, program
+        members = graph.arcs[item.meta["bound"][0]][relation.group(1)]
+        degree = {n: len(graph.arcs[n].get(relation.group(2), ())) for n in members}
+        best = (max if "most=True" in program else min)(degree.values())
+        tied = sorted(n for n, d in degree.items() if d == best)
+        assert len(tied) >= 2, item.question
+        if item.meta["shape"] == "extreme_count_tied":
+            assert item.answer == str(best)
+        elif item.meta["shape"] == "extreme_feature_tied":
+            key = re.search(r"key='(\w+)'", program).group(1)
+            assert set(item.answers or [item.answer]) == {graph.features[n][key] for n in tied}
+        else:
+            assert sorted(item.answers) == sorted(graph.names[n] for n in tied)
+    with pytest.raises(ValueError, match="evaluation only"):
+        program_questions(store, 4, shapes=["most_tied"], for_training=True)
 
 
 def test_a_program_deeper_than_the_limit_is_refused(shop: PlainGraph) -> None:

@@ -174,3 +174,15 @@ def test_the_tied_nodes_answer_with_the_feature_the_question_writes_or_their_nam
     untitled = check_final("2, 4", functions, "Which paper that Graph Counselor cites is cited most?", [TIED])
     assert (untitled.answer, untitled.kind) == (f"2, {store.text('4')}", "tied nodes")
     assert check_final("2, 4", functions, "Which ids tie for the most citations?", [TIED]).action == "kept"
+    # a count word that says how the node is picked asks for the nodes, not a number
+    for picked in ("Determine which of the papers Graph Counselor cites has the highest count of citations.",
+                   "Identify the member of the papers Graph Counselor cites with the greatest number of citations.",
+                   "Go through the papers Graph Counselor cites, counting citations: which one ends with the biggest count?",
+                   "Which one in the papers Graph Counselor cites is having biggest number of citations?",
+                   "Find the argmax over the papers Graph Counselor cites of the number of citations."):  # fmt: skip
+        found = check_final("2, 4", functions, picked, [TIED])
+        assert (found.answer, found.kind) == (f"2, {store.text('4')}", "tied nodes"), picked
+    for counted in ("How many citations does the one with the highest count of citations have?",
+                    "What is the highest number of citations among the papers Graph Counselor cites?",
+                    "Determine the number of citations of the member having the smallest number of them."):  # fmt: skip
+        assert check_final("2, 4", functions, counted, [TIED]).action == "kept", counted
