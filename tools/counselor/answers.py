@@ -8,7 +8,8 @@ is caught, and either refused (a corrective observation; the trial goes on) or m
 * a relation name or a feature name, alone or in a list (``759, cited_by``,
   ``Agents, label``) - refused;
 * the text of an error observation of this trial (``No single node has the most
-  cited_by neighbors``) - refused;
+  cited_by neighbors``) - refused; so is a heading of the prompt alone (``Observations``, ``Thought``), unless an
+  Observation shows it as a value (a tag named "thought");
 * node ids where the question asks for a name or title (``Which artist ...?``
   answered ``a10740``) - mapped to the nodes' names or titles, when every item is
   a node id with a name of its own; so are ids whose names the trial's observations
@@ -54,6 +55,8 @@ _LEFT_OUT = re.compile(
     r"\b(?:other than|except(?: for)?|excluding|besides|apart from|not counting)\s+[\"\u201c]([^\"\u201d\n]{1,200})[\"\u201d]",
     re.IGNORECASE,
 )
+# the prompt's own headings, copied where the answer goes ("Finish[Observations]")
+_HEADINGS = frozenset({"observation", "observations", "thought", "thoughts", "action", "actions", "question", "plan"})
 _NAME_ITEMS = 12  # the most ", "-separated pieces one name is looked for in (a title with commas in it)
 _LISTED_VALUES = re.compile(r" are: (\[.*\])\.?$")  # "The title feature of [...] are: ['A', 'B']."
 
@@ -64,7 +67,7 @@ class FinalCheck:
 
     answer: str | None
     action: str = "kept"  # kept, refused or mapped
-    kind: str = ""  # call, function name, relation, feature name, error observation, node id, tied nodes, left-out
+    kind: str = ""  # call, function name, relation, feature name, heading, error observation, node id, tied nodes, left-out
     # name, cut list
     message: str = ""  # the corrective observation when refused
 
@@ -145,6 +148,11 @@ def check_final(
         return FinalCheck(None, "refused", "feature name", (
             f"{keys[0]!r} is the name of a feature, not its value; the task is not finished. Read the "
             "feature with Feature[node, feature], then Finish with the value it shows."
+        ))
+    if len(unshown) == 1 == len(parts) and re.sub(r"^the_", "", name_key(unshown[0])) in _HEADINGS:
+        return FinalCheck(None, "refused", "heading", (
+            f"{unshown[0]!r} is a heading of this prompt, not an answer; the task is not finished. Finish with the "
+            "value itself (a name, title, number or list from the Observations)."
         ))
     text = answer.strip()
     if len(text) >= 12 and any(obs.strip().startswith(text[:60]) for obs in failed_observations):

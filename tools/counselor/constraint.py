@@ -460,6 +460,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False  # most citations": the picked member's, not the most common label
     if form is None and wording.features_named and _ANSWER_KINDS.get(skeleton.name) == "number":
         return False  # "what is the label of ...", "the title recorded for ...": a value asked, not a count
+    if form is None and wording.features_named and not wording.existence and _ANSWER_KINDS.get(skeleton.name) == "yes/no":
+        return False  # "Title of the article linking to X?": a value asked, not whether something holds
     if wording.mode_worded and not wording.votes and not {"Mode", "MostLinked"} & names:
         return False  # "the usual label", "the most common genre": a value counted over a list
     if wording.once and skeleton.name == "Degree":  # "distinct", "unique": not one node's own arcs

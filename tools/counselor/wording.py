@@ -1160,6 +1160,7 @@ class QuestionWording:
         self.spelled_at = _asking_words_aside(question, self.words, self.spelled_at, relations)
         self.spelled_at = _letter_for_letter(self.words, self.spelled_at)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
+        self.values = self._values_outside_relations(store, question)
         self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
         # the features it spells out that are not a node's name or title ("label", "genres"), and whether it words a
         # value unlike the subject's ("not", "isn't", "different")
@@ -1224,6 +1225,17 @@ class QuestionWording:
         self.directed: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
         self.spelled_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
         self.numbered_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
+
+    def _values_outside_relations(self, store: GraphStore, question: str) -> frozenset[tuple[str, str]]:
+        """:attr:`values` less those the question writes only inside a relation it spells out: "verb" in "fewest verb
+        group neighbours" (WN18RR's ``verb_group``) is that relation's word, not the part of speech ``verb``."""
+        spans = [(self.words[a][0], self.words[b - 1][1]) for a, b, name in self.spelled_at if name in self.relation_names]
+        if not self.values or not spans or len(question.lower()) != len(question):  # word offsets are the question's
+            return self.values
+        text = question
+        for start, end in sorted(spans, reverse=True):
+            text = text[:start] + "\n" + text[end:]
+        return self.values & written_values(store, _outside(text, self.names))
 
     def _extreme_link(self, at: list[tuple[int, str]], linked: list[int]) -> bool:
         """Whether a superlative counts links: a word for a link after "most", "fewest", "the largest number of", with

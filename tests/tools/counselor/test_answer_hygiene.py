@@ -34,6 +34,9 @@ WHICH = "Which paper does Graph Counselor cite most often?"
         ("ReAct, year", "feature name"),
         ("MostLinked", "function name"),  # read off an error observation about the call
         ("maxdegree", "function name"),
+        ("Observations", "heading"),  # the prompt's own heading, copied where the answer goes
+        ("the observation", "heading"),
+        ("Thought", "heading"),
     ],
 )
 def test_what_is_not_an_answer_is_refused_with_a_corrective_observation(
@@ -43,6 +46,12 @@ def test_what_is_not_an_answer_is_refused_with_a_corrective_observation(
     assert (check.answer, check.action, check.kind) == (None, "refused", kind)
     assert "the task is not finished" in check.message
     assert check.record(answer) == {"action": "refused", "kind": kind, "finish": answer}
+
+
+def test_a_heading_an_observation_shows_as_a_value_is_an_answer(functions: GraphFunctions) -> None:
+    shown = ["The name feature of [t7] are: ['thought']."]  # a tag named "thought"
+    assert check_final("thought", functions, "Which tag is on ReAct?", observations=shown).action == "kept"
+    assert check_final("Observations, Notes", functions, WHICH).action == "kept"  # a list: not a heading alone
 
 
 def test_an_error_observation_copied_as_the_answer_is_refused(functions: GraphFunctions) -> None:

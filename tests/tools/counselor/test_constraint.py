@@ -382,6 +382,23 @@ def test_relations_and_features_the_question_spells_out_are_the_only_ones() -> N
     assert modal.complete(picked.format("part_of_speech")) and not modal.complete(picked.format("name"))
 
 
+def test_a_value_written_only_inside_a_relation_it_spells_out_is_no_filter() -> None:
+    """WN18RR's ``verb_group`` holds the word of the part of speech ``verb``: "fewest verb group neighbours" picks by
+    that relation, while "whose part of speech is verb" still filters by the value."""
+    store = _lexicon_graph()
+    store.add_node("5", "synset", {"name": "sponsor.v.01", "part_of_speech": "verb"})
+    store.add_node("6", "synset", {"name": "present.v.02", "part_of_speech": "verb"})
+    store.add_edge("5", "6", "verb_group", reverse_relation="verb_group")
+    store.add_edge("3", "5", "derivationally_related_form", reverse_relation="derivationally_related_form")
+    picked = CounselorAction(store, 'The derivationally related form neighbours of "city.n.01": fewest verb group neighbours?')
+    assert picked.wording.values == frozenset()
+    assert picked.complete("Feature[MinDegree[Neighbour[Retrieve[city.n.01], derivationally_related_form], verb_group], name]")
+    filtered = CounselorAction(store, 'Which derivationally related forms of "city.n.01" have the part of speech verb?')
+    assert filtered.wording.values == {("part_of_speech", "verb")}
+    both = CounselorAction(store, 'How many verb group neighbours of "city.n.01" are a verb?')  # the value outside too
+    assert both.wording.values == {("part_of_speech", "verb")}
+
+
 def test_the_relations_sharing_most_words_with_the_question_are_the_only_ones() -> None:
     store = GraphStore("ratings", directed=True, text_keys={"user": "name", "movie": "title"})
     store.add_node("u1", "user", {"name": "user one"})
@@ -2382,3 +2399,10 @@ def test_a_feature_asked_is_no_count_and_a_member_picked_by_its_links_gives_its_
     majority = 'Whats the label most of the papers citing "ReAct" have'
     assert _chosen(majority, ("Mode[Feature[Neighbour[_]]]", 0.6), ("Feature[Neighbour[_]]", 0.4)) == (
         "Mode[Feature[Neighbour[_]]]")  # fmt: skip
+    # a feature asked with no yes/no opening is no yes/no either (names unquoted, the planner may guess Contains)
+    for titled in ("Title of the paper citing ReAct?", "The paper citing ReAct: title?"):
+        assert _chosen(titled, ("Contains[Neighbour[_], _]", 0.6), ("Feature[Neighbour[_]]", 0.4)) == "Feature[Neighbour[_]]"
+    assert _chosen('Any of the papers "ReAct" cites with label Agents?', ("Exists[Matching[Neighbour[_]]]", 0.6),
+                   ("Feature[Matching[Neighbour[_]]]", 0.4)) == "Exists[Matching[Neighbour[_]]]"  # fmt: skip
+    assert _chosen('"Graph Counselor" in the papers citing "ReAct"?', ("Contains[Neighbour[_], _]", 0.6),
+                   ("Feature[Neighbour[_]]", 0.4)) == "Contains[Neighbour[_], _]"  # fmt: skip
