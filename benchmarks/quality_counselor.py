@@ -12,11 +12,11 @@ defaults, and reads its summary. Each graph is labelled from the adapter's card:
   beside the rest, never pooled with them;
 * ``never trained on, names unquoted``: the graphs of the first two kinds asked again with every node's
   name written bare (``--bare-names``), pooled apart (``--no-bare-names`` skips them);
-* ``never trained on, evaluation-only wordings``: the graphs of the first two kinds asked again in each
-  evaluation-only wording family (``--families others``, ``later``, ``fresh``, ``spoken``, ``kgqa``, ``walk``,
-  ``learner``: sentence frames no model trained on; ``fresh``, ``kgqa``, ``walk`` and ``learner`` also phrase relations
-  their own way); pooled apart, and per family
-  (``--no-others`` skips them);
+* ``never trained on, evaluation-only wordings``: the graphs of the first two kinds asked again in the
+  evaluation-only wording families (``--families`` all of ``EVAL_ONLY_FAMILIES``: sentence frames no model trained on,
+  many of them phrasing relations their own way), one run per graph whose every question is worded in one of them at
+  random; pooled apart, and per family, each question counted under its own family (``--no-others`` skips them). One
+  run per family and graph asked fifteen times as many questions: some three hours here;
 * ``never trained on, tied superlatives``: the graphs of the first two kinds asked again in the tie shapes
   (``--shapes most_tied fewest_tied extreme_feature_tied extreme_count_tied``: a superlative no single node wins,
   answered by every tied node); pooled apart (``--no-ties`` skips them).
@@ -46,6 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_result  # noqa: E402
 
+from graphreason.evals.counselor.evaluate import load_eval_items  # noqa: E402
 from graphreason.evals.datasets.program_questions import BLIND_FAMILIES, EVAL_ONLY_FAMILIES, TIE_SHAPES  # noqa: E402
 from graphreason.tools.core.loaders import UNSEEN_GRAPHS  # noqa: E402
 
@@ -82,6 +83,18 @@ def kind_of(graph: str, trained: set[str], held_out_family: str | None = None) -
     return FAMILY_OUT if held_out_family else IN_DISTRIBUTION
 
 
+def family_scores(run: Path, graph: str, n_per_template: int) -> dict[str, list[float]]:
+    """Each evaluation-only family's exact-match scores (0 or 1) in ``run``'s records: a question's family is read off
+    the question set, drawn again as the run drew it (``--seed`` 0)."""
+    items = load_eval_items("programs", graph=graph, n_per_template=n_per_template, seed=0, families=EVAL_ONLY_FAMILIES)
+    family = {item.qid: item.meta["family"] for item in items}
+    scores: dict[str, list[float]] = {}
+    for line in (run / "records.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        scores.setdefault(family[record["qid"]], []).append(float(record["scores"]["exact_match"]))
+    return scores
+
+
 def pooled(rows: list[dict]) -> tuple[float | None, int]:
     """Exact match over the rows' questions together, and how many there were."""
     n = sum(row["n"] for row in rows)
@@ -110,18 +123,17 @@ def main() -> None:
     card = json.loads(CARD.read_text())
     trained = trained_graphs(card)
     family = (card.get("data") or {}).get("held_out_family")
-    rows, by_shape, settings = {}, {}, None
+    rows, by_shape, settings, family_runs = {}, {}, None, {}
     with nullcontext(args.keep) if args.keep else tempfile.TemporaryDirectory(prefix="counselor-quality-") as tmp:
         graphs = [g.strip().lower() for g in args.graphs.split(",") if g.strip()]
         logo_graphs = [g for g in graphs if kind_of(g, trained, family) in (UNSEEN, NEVER_TRAINED)]
         bare = [] if args.no_bare_names else logo_graphs
         others = [] if args.no_others else logo_graphs
         tied = [] if args.no_ties else logo_graphs
-        runs = [*((g, kind_of(g, trained, family), None) for g in graphs), *((g, BARE, None) for g in bare),
-                *((g, OTHERS, worded) for worded in EVAL_ONLY_FAMILIES for g in others),
-                *((g, TIED, None) for g in tied)]  # fmt: skip
-        for graph, kind, worded in runs:
-            run = Path(tmp) / {BARE: f"{graph}-bare", OTHERS: f"{graph}-{worded}", TIED: f"{graph}-tied"}.get(kind, graph)
+        runs = [*((g, kind_of(g, trained, family)) for g in graphs), *((g, BARE) for g in bare),
+                *((g, OTHERS) for g in others), *((g, TIED) for g in tied)]  # fmt: skip
+        for graph, kind in runs:
+            run = Path(tmp) / {BARE: f"{graph}-bare", OTHERS: f"{graph}-others", TIED: f"{graph}-tied"}.get(kind, graph)
             command = [sys.executable, "-m", "graphreason.cli", "eval", "counselor", "--dataset", "programs",
                        "--graph", graph, "--n-per-template", str(args.n_per_template), "--modes", "counselor",
                        "--out", str(run), "--no-progress"]  # fmt: skip
@@ -131,15 +143,18 @@ def main() -> None:
                 command += ["--bare-names"]
                 graph = f"{graph} (names unquoted)"  # noqa: PLW2901 - the row's name
             if kind == OTHERS:
-                command += ["--families", worded]
-                graph = f"{graph} ({worded} wording)"  # noqa: PLW2901 - the row's name
+                command += ["--families", *EVAL_ONLY_FAMILIES, "--seed", "0"]
             if kind == TIED:
                 command += ["--shapes", *TIE_SHAPES]
                 graph = f"{graph} (ties)"  # noqa: PLW2901 - the row's name
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            if kind == OTHERS:
+                for name, found in family_scores(run, graph, args.n_per_template).items():
+                    family_runs.setdefault(name, []).extend(found)
+                graph = f"{graph} (evaluation-only wordings)"  # noqa: PLW2901 - the row's name
             summary = json.loads((run / "summary.json").read_text())
             mode = summary["modes"]["counselor"]
-            rows[graph] = {"kind": kind, **({"family": worded} if worded else {}), **{key: mode.get(key) for key in KEPT}}
+            rows[graph] = {"kind": kind, **{key: mode.get(key) for key in KEPT}}
             by_shape[graph] = {
                 name.removeprefix("program:"): {"n": row["n"], "exact_match": row["exact_match"]}
                 for name, row in summary["by_template"]["counselor"].items()
@@ -152,11 +167,10 @@ def main() -> None:
     unquoted, n_bare = pooled([row for row in rows.values() if row["kind"] == BARE])
     fresh, n_others = pooled([row for row in rows.values() if row["kind"] == OTHERS])
     ties, n_tied = pooled([row for row in rows.values() if row["kind"] == TIED])
-    by_family = {}
-    for worded in EVAL_ONLY_FAMILIES:
-        em, n_worded = pooled([row for row in rows.values() if row["kind"] == OTHERS and row.get("family") == worded])
-        if n_worded:
-            by_family[worded] = {"exact_match": em, "questions": n_worded}
+    by_family = {
+        worded: {"exact_match": round(100 * sum(found) / len(found), 2), "questions": len(found)}
+        for worded in EVAL_ONLY_FAMILIES if (found := family_runs.get(worded))
+    }
     print(f"leave-one-graph-out, pooled over {n} questions: EM={logo}")
     if n_family:
         print(f"held-out wording family {family!r}, pooled over {n_family} questions: EM={lofo}")
