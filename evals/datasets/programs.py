@@ -247,15 +247,21 @@ class Names:
         return self.source.depth + 1
 
 
-def _pick(graph: PlainGraph, nodes: frozenset[str], relation: str, most: bool) -> tuple[str, int] | None:
-    """The one node of ``nodes`` (two or more) with the most (``most``) or fewest neighbours along ``relation``, and
-    how many it has; None for a tie or a set of fewer than two."""
+def _best(graph: PlainGraph, nodes: frozenset[str], relation: str, most: bool) -> tuple[list[str], int] | None:
+    """The nodes of ``nodes`` (two or more) with the most (``most``) or fewest neighbours along ``relation``, sorted,
+    and how many each has; None for a set of fewer than two."""
     degrees = {n: len(graph.arcs[n].get(relation, ())) for n in nodes}
     if len(degrees) < 2:
         return None
     best = max(degrees.values()) if most else min(degrees.values())
-    winners = [n for n, d in degrees.items() if d == best]
-    return (winners[0], best) if len(winners) == 1 else None
+    return sorted(n for n, d in degrees.items() if d == best), best
+
+
+def _pick(graph: PlainGraph, nodes: frozenset[str], relation: str, most: bool) -> tuple[str, int] | None:
+    """The one node of ``nodes`` (two or more) with the most (``most``) or fewest neighbours along ``relation``, and
+    how many it has; None for a tie or a set of fewer than two."""
+    found = _best(graph, nodes, relation, most)
+    return (found[0][0], found[1]) if found is not None and len(found[0]) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -321,12 +327,8 @@ class OfExtreme:
 def _tied(graph: PlainGraph, nodes: frozenset[str], relation: str, most: bool) -> tuple[list[str], int] | None:
     """The nodes of ``nodes`` that tie for the most (``most``) or fewest neighbours along ``relation``, sorted, and
     how many each has; None where one node wins (:func:`_pick`'s questions) or the set holds fewer than two."""
-    degrees = {n: len(graph.arcs[n].get(relation, ())) for n in nodes}
-    if len(degrees) < 2:
-        return None
-    best = max(degrees.values()) if most else min(degrees.values())
-    winners = sorted(n for n, d in degrees.items() if d == best)
-    return (winners, best) if len(winners) > 1 else None
+    found = _best(graph, nodes, relation, most)
+    return found if found is not None and len(found[0]) > 1 else None
 
 
 @dataclass(frozen=True)

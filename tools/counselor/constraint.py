@@ -272,10 +272,10 @@ class CounselorAction:
         self.worked_out = self.one_value is None and self.skeleton is None
         # where an answer is copied from: each observation's values, not its own words ("The", "most common value")
         self.answer_sources = [_values_part(text) for text in self.observations]
-        # a count's answer is a number an observation reports (none reported: any number)
-        self.numbers = {m.group() for text in self.answer_sources for m in _WHOLE_NUMBER.finditer(text)}
-        if self.tie is not None:
-            self.numbers = {self.tie.count}
+        # a count's answer is a number an observation reports (none reported: any number); after a tie, its count
+        self.numbers = {self.tie.count} if self.tie is not None else {
+            m.group() for text in self.answer_sources for m in _WHOLE_NUMBER.finditer(text)
+        }
         # a yes/no answer is the one the latest yes/no observation gives ("Whether the list holds anything is: yes."),
         # unless the question words a negation ("none of", "not among"), which may turn it round; none seen: either
         seen = [found.group(1) for text in self.observations if (found := _YES_NO_SEEN.search(text))]

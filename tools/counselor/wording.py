@@ -1150,7 +1150,6 @@ class QuestionWording:
         self.asked_words = content_words(self.search_sources[0])  # the question's own words, not its names
         self.extreme = extreme_of(self.search_sources[0])  # the one way its superlatives go, if one
         self.form = answer_form(self.search_sources[0], self.extreme, features)  # yes/no, pick, number, or None
-        self.values = written_values(store, self.search_sources[0])  # the feature values it writes
         self.existence = bool(_EXISTENCE.search(self.search_sources[0].lower()))  # "any of them", "is there"
         # the relations and features the question writes out whole ("member meronym", "part of speech")
         self.relation_names = frozenset(relations)
@@ -1160,7 +1159,7 @@ class QuestionWording:
         self.spelled_at = _asking_words_aside(question, self.words, self.spelled_at, relations)
         self.spelled_at = _letter_for_letter(self.words, self.spelled_at)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
-        self.values = self._values_outside_relations(store, question)
+        self.values = written_values(store, self._outside_relations(question))  # the feature values it writes
         self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
         # the features it spells out that are not a node's name or title ("label", "genres"), and whether it words a
         # value unlike the subject's ("not", "isn't", "different")
@@ -1226,16 +1225,17 @@ class QuestionWording:
         self.spelled_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
         self.numbered_hops: dict[tuple[tuple[str, ...], str, int, int, bool], list[str] | None] = {}
 
-    def _values_outside_relations(self, store: GraphStore, question: str) -> frozenset[tuple[str, str]]:
-        """:attr:`values` less those the question writes only inside a relation it spells out: "verb" in "fewest verb
-        group neighbours" (WN18RR's ``verb_group``) is that relation's word, not the part of speech ``verb``."""
+    def _outside_relations(self, question: str) -> str:
+        """Where a feature value the question writes is read: outside its names (as :attr:`search_sources`) and
+        outside the relations it spells out: "verb" in "fewest verb group neighbours" (WN18RR's ``verb_group``) is
+        that relation's word, not the part of speech ``verb``."""
         spans = [(self.words[a][0], self.words[b - 1][1]) for a, b, name in self.spelled_at if name in self.relation_names]
-        if not self.values or not spans or len(question.lower()) != len(question):  # word offsets are the question's
-            return self.values
+        if not spans or len(question.lower()) != len(question):  # word offsets are the question's
+            return self.search_sources[0]
         text = question
         for start, end in sorted(spans, reverse=True):
             text = text[:start] + "\n" + text[end:]
-        return self.values & written_values(store, _outside(text, self.names))
+        return _outside(text, self.names)
 
     def _extreme_link(self, at: list[tuple[int, str]], linked: list[int]) -> bool:
         """Whether a superlative counts links: a word for a link after "most", "fewest", "the largest number of", with
