@@ -46,7 +46,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_result  # noqa: E402
 
-from graphreason.evals.counselor.evaluate import load_eval_items  # noqa: E402
 from graphreason.evals.datasets.program_questions import BLIND_FAMILIES, EVAL_ONLY_FAMILIES, TIE_SHAPES  # noqa: E402
 from graphreason.tools.core.loaders import UNSEEN_GRAPHS  # noqa: E402
 
@@ -83,15 +82,12 @@ def kind_of(graph: str, trained: set[str], held_out_family: str | None = None) -
     return FAMILY_OUT if held_out_family else IN_DISTRIBUTION
 
 
-def family_scores(run: Path, graph: str, n_per_template: int) -> dict[str, list[float]]:
-    """Each evaluation-only family's exact-match scores (0 or 1) in ``run``'s records: a question's family is read off
-    the question set, drawn again as the run drew it (``--seed`` 0)."""
-    items = load_eval_items("programs", graph=graph, n_per_template=n_per_template, seed=0, families=EVAL_ONLY_FAMILIES)
-    family = {item.qid: item.meta["family"] for item in items}
+def family_scores(run: Path) -> dict[str, list[float]]:
+    """Each evaluation-only family's exact-match scores (0 or 1) in ``run``'s records, by each record's ``family``."""
     scores: dict[str, list[float]] = {}
     for line in (run / "records.jsonl").read_text().splitlines():
         record = json.loads(line)
-        scores.setdefault(family[record["qid"]], []).append(float(record["scores"]["exact_match"]))
+        scores.setdefault(record["family"], []).append(float(record["scores"]["exact_match"]))
     return scores
 
 
@@ -149,7 +145,7 @@ def main() -> None:
                 graph = f"{graph} (ties)"  # noqa: PLW2901 - the row's name
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
             if kind == OTHERS:
-                for name, found in family_scores(run, graph, args.n_per_template).items():
+                for name, found in family_scores(run).items():
                     family_runs.setdefault(name, []).extend(found)
                 graph = f"{graph} (evaluation-only wordings)"  # noqa: PLW2901 - the row's name
             summary = json.loads((run / "summary.json").read_text())

@@ -132,6 +132,8 @@ def _base_record(item: Any, mode: str) -> dict[str, Any]:
         "level": item_field(item, "level"),
         "template": item_field(item, "template"),
         "graph": item_field(item, "graph"),
+        # a question program's wording family ("terse", "quiz"): figures per family read it off the records
+        **({"family": meta["family"]} if "family" in (meta := item_field(item, "meta") or {}) else {}),
     }
 
 

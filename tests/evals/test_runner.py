@@ -55,6 +55,13 @@ def test_records_are_written_and_scored(tmp_path: Path):
     assert len(out.read_text().splitlines()) == 3
 
 
+def test_a_question_programs_wording_family_is_kept_in_its_record(tmp_path: Path):
+    items = make_items(2)
+    items[0]["meta"] = {"family": "quiz", "shape": "count"}
+    records = run_items(items, echo, tmp_path / "records.jsonl", concurrency=1, mode="m", progress=False)
+    assert records[0]["family"] == "quiz" and "family" not in records[1]  # only an item that has one
+
+
 def test_resume_after_keyboard_interrupt_finishes_the_rest_without_duplicates(tmp_path: Path):
     out = tmp_path / "records.jsonl"
     calls: list[str] = []

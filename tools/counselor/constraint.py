@@ -414,7 +414,8 @@ _OTHER_PICK = {"most": "MinDegree", "fewest": "MaxDegree"}  # the pick a questio
 _SET_OF = {"union": "Union", "intersect": "Intersect"}
 _SWAPPED = {"MaxDegree": "MinDegree", "MinDegree": "MaxDegree"}
 # a Feature observation of one node whose value is neither a list nor a number
-_ONE_TEXT_VALUE = re.compile(r"The \S+ feature of (?!\[)[^\n]*? are: (?![\[\d-])[^\n]*\.$")
+# (a value that is only a number is not one: the model may work a number out from it; "4 Implementing ..." is a title)
+_ONE_TEXT_VALUE = re.compile(r"The \S+ feature of (?!\[)[^\n]*? are: (?![\[-]|[\d.,\s]+$)[^\n]*\.$")
 
 
 def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
@@ -907,6 +908,8 @@ class _Reader:
             valid = [relation for relation in valid if relation not in avoid] or valid
             if by_links in valid:  # the count of the links a node was picked by ("how many has the most cited?")
                 return self._choice([by_links], stop)  # type: ignore[list-item]
+            if self.open_calls[-2:] == ["Contains", "Neighbour"]:  # the list a named node is looked for in
+                valid = self._reaching_the_member(valid, subject)
             if chain is not None and chain[0]:
                 name, hops, call = chain
                 readings = []  # the relations each reading of the chain's end gives this hop
@@ -967,6 +970,20 @@ class _Reader:
         else:  # a kind this language does not know: any text without brackets
             self._copied_free(stop)
         return None
+
+    def _reaching_the_member(self, valid: list[str], subject: Types) -> list[str]:
+        """Of ``valid``, the relations from ``subject`` that reach the type of the node a ``Contains`` looks for: the
+        question's name no leaf named yet ("is X among the artists tagged Y": the list read from X holds tags, so not
+        X's listeners). All of ``valid`` where that node, or what the relations reach, is not known."""
+        if not self.lang.leaves_named or not subject:
+            return valid
+        rest = [normalise(name) for name in self.lang.wording.names if normalise(name) not in self.leaves]
+        member = {t for name in rest for t in self.lang.named.get(name, ())}
+        if not rest or not member:
+            return valid
+        schema = self.lang.schema
+        reaching = [r for r in valid if any(member & set(schema.get(s, {}).get(r, ())) for s in subject)]
+        return reaching or valid
 
     def _named_relations(self, valid: list[str], subject: str | None = None) -> list[str]:
         """Of ``valid``, the relations the question names, with every relation sharing their root (the other

@@ -604,6 +604,9 @@ def test_after_one_text_value_the_answer_is_copied_not_a_number_worked_out(store
     assert listed.complete("Finish[2021]")
     number = CounselorAction(store, QUESTION, ["The year feature of 5 are: 2020."])
     assert number.complete("Finish[2021]")
+    # a title that starts with a number is still one text value: the whole title, not its first number
+    titled = CounselorAction(store, QUESTION, ["The title feature of 35 are: 4 Routines. Reading, MA: Addison-Wesley.."])
+    assert titled.complete("Finish[4 Routines. Reading, MA: Addison-Wesley.]") and not titled.complete("Finish[4]")
 
 
 def test_the_characters_a_reply_may_be_writing_come_from_what_it_saw(store: GraphStore) -> None:
@@ -1040,6 +1043,22 @@ def test_a_member_checked_from_its_own_side_takes_the_link_back() -> None:
     assert not language.complete("Contains[Neighbour[Retrieve[Geology], linked_from], Retrieve[Clay]]")
     assert language.complete("Contains[Neighbour[Retrieve[Clay], linked_from], Retrieve[Geology]]")
     assert not language.complete("Contains[Neighbour[Retrieve[Clay], links_to], Retrieve[Geology]]")
+
+
+def test_a_member_looked_for_in_a_list_is_of_the_type_the_lists_link_reaches() -> None:
+    """'"Miles Davis" is a member of the artists tagged "jazz"': from the artist, the list holding the tag is its tags,
+    never its listeners (users); from the tag, its artists. Where both names are one type, every link stays."""
+    store = _music_graph()
+    question = 'True or false: "Miles Davis" is a member of the artists a such that a carries "jazz".'
+    language = CounselorAction(store, question, skeleton=parse_skeleton("Contains[Neighbour[_], _]"))
+    assert language.complete("Contains[Neighbour[Retrieve[Miles Davis], tagged], Retrieve[jazz]]")
+    assert language.complete("Contains[Neighbour[Retrieve[jazz], tag_of], Retrieve[Miles Davis]]")
+    for wrong in ("Contains[Neighbour[Retrieve[Miles Davis], listened_by], Retrieve[jazz]]",
+                  "Contains[Neighbour[Retrieve[jazz], tagged], Retrieve[Miles Davis]]"):  # fmt: skip
+        assert not language.complete(wrong), wrong
+    same_type = CounselorAction(store, 'Is "user 2" among the friends of "user 1"?',
+                                skeleton=parse_skeleton("Contains[Neighbour[_], _]"))  # fmt: skip
+    assert same_type.complete("Contains[Neighbour[Retrieve[user 1], friend], Retrieve[user 2]]")
 
 
 def _moon_pages() -> GraphStore:
