@@ -1060,6 +1060,16 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+# what stands between a link's word and a name in 'the list neighbours of "Y"': the links are that name's
+_NEIGHBOURS_OF = re.compile(r"\s+(?:neighbou?rs?|links?)\s+of\s+(?:the\s+)?[\"'\u201c]?", re.IGNORECASE)
+
+
+def _neighbours_of(text: str, spans: list[tuple[int, int, int]], stop: int) -> int | None:
+    """Which name (its index in :func:`_spans`) a link's word ending at ``stop`` is written for as "<word> neighbours
+    of <name>" ("X in the list neighbours of Y": Y, however near X stands); None where it is not written so."""
+    return next((label for a, _, label in spans if a >= stop and _NEIGHBOURS_OF.fullmatch(text[stop:a])), None)
+
+
 def _spans(text: str, names: Sequence[str]) -> list[tuple[int, int, int]]:
     """``(start, end, i)`` of every place ``text`` writes ``names[i]`` (case aside; never inside a word: "it" is
     not in "citing")."""
@@ -1334,11 +1344,15 @@ class QuestionWording:
         if not places or not any(label == 0 for _, _, label in spans):
             return None
         mentions = []  # (first char, last char, relation, after a superlative)
+        genitive = set()  # the mentions written "<relation> neighbours of <name>": that name's own links
         for first, last, relation in places:
             start, stop = self.words[first][0], self.words[last - 1][1]
-            if _nearest_name(spans, start, stop) == 0:
+            owner = _neighbours_of(self.question, spans, stop)
+            if (owner if owner is not None else _nearest_name(spans, start, stop)) == 0:
                 before = {w for _, _, w in self.words[max(0, first - 2) : first]}
                 mentions.append((start, stop, relation, bool(before & _SUPERLATIVES)))
+                if owner is not None:
+                    genitive.add(start)
         if len(mentions) != total:
             return None
         a, b = _chain_start(spans, mentions)
@@ -1348,6 +1362,8 @@ class QuestionWording:
 
         ranked = sorted(mentions, key=lambda m: (picks and m[3], not of_name(m[1]), _gap((a, b), m[0], m[1])))
         relation = ranked[hops][2]
+        if ranked[hops][0] in genitive:  # "the list neighbours of Y": Y's ``list``, not the links back
+            return [relation]
         return [other for other in valid if other == relation or other in self.voice_partners(relation)]
 
     def _one_mention_each(self, places: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -1375,6 +1391,18 @@ class QuestionWording:
             return None
         _, start, label = min((_gap((a, b), pos, pos), a, label) for a, b, label in spans)
         return None if label == 0 else start
+
+    def list_owner_first(self) -> tuple[str, str] | None:
+        """The two names of a membership question written "X in the <relation> neighbours of Y", Y first (whose links
+        make the list) and X second; None where the question gives another number of names or no list is so written."""
+        if len(self.names) != 2:
+            return None
+        spans = _spans(self.question, list(self.names))
+        for _, last, _ in self.spelled_at:
+            owner = _neighbours_of(self.question, spans, self.words[last - 1][1])
+            if owner is not None:
+                return self.names[owner], self.names[1 - owner]
+        return None
 
     def numbered_hop(self, valid: list[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:
         """The relations one hop of a chain from the named node takes where ``valid`` holds numbered relations

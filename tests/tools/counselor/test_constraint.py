@@ -1061,6 +1061,38 @@ def test_a_member_looked_for_in_a_list_is_of_the_type_the_lists_link_reaches() -
     assert same_type.complete("Contains[Neighbour[Retrieve[user 1], friend], Retrieve[user 2]]")
 
 
+def _lists_and_influences() -> GraphStore:
+    """One node type, as in FB15k-237: a person on a list, and who influenced whom, each relation with an ``_of``
+    reverse (no voice partner: "list" names ``list`` only)."""
+    store = GraphStore("entities", directed=True, text_keys={"entity": "name"})
+    for node in ("Time 100", "Al Gore", "Immanuel Kant", "Nikolai Gogol", "Fyodor Dostoyevsky"):
+        store.add_node(node, "entity", {"name": node})
+    store.add_edge("Al Gore", "Time 100", "list", reverse_relation="list_of")
+    for source in ("Immanuel Kant", "Nikolai Gogol"):
+        store.add_edge(source, "Fyodor Dostoyevsky", "influenced_by_of", reverse_relation="influenced_by")
+    return store
+
+
+def test_the_relation_neighbours_of_a_name_are_that_names_own_links() -> None:
+    """'X in the list neighbours of Y' reads Y's ``list``, looking for X, however near X the word stands; each
+    'influenced by of neighbours of' reads its own name's ``influenced_by_of``."""
+    store = _lists_and_influences()
+    member = CounselorAction(store, '"Time 100" in the list neighbours of "Al Gore"?',
+                             skeleton=parse_skeleton("Contains[Neighbour[_], _]"))  # fmt: skip
+    assert member.complete("Contains[Neighbour[Retrieve[Al Gore], list], Retrieve[Time 100]]")
+    for wrong in ("Contains[Neighbour[Retrieve[Time 100], list], Retrieve[Al Gore]]",
+                  "Contains[Neighbour[Retrieve[Time 100], list_of], Retrieve[Al Gore]]",
+                  "Contains[Neighbour[Retrieve[Al Gore], list_of], Retrieve[Time 100]]"):  # fmt: skip
+        assert not member.complete(wrong), wrong
+    question = ('Overlap of the influenced by of neighbours of "Immanuel Kant" and the influenced by of neighbours of '
+                '"Nikolai Gogol": which?')  # fmt: skip
+    shared = CounselorAction(store, question, skeleton=parse_skeleton("Feature[Intersect[Neighbour[_], Neighbour[_]]]"))
+    right = ("Feature[Intersect[Neighbour[Retrieve[Immanuel Kant], influenced_by_of], "
+             "Neighbour[Retrieve[Nikolai Gogol], influenced_by_of]], name]")  # fmt: skip
+    assert shared.complete(right)
+    assert not shared.complete(right.replace("influenced_by_of", "influenced_by"))
+
+
 def _moon_pages() -> GraphStore:
     """Three articles: Moon links to Earth, Sun links to Moon."""
     store = GraphStore("pages", directed=True, text_keys={"article": "title"})
