@@ -264,6 +264,8 @@ _MEMBER = re.compile(
     r"|(?:^|[.:;!?]\s)\s*top of\b"  # a search query: "top of the articles linking to X by backlinks"
     r"|^[^?]*\bwith (?:the )?(?:most|fewest|least)\b[^?]*$"  # and "the items tagged X with most fans" (no "?")
     r"|\branked by\b"  # "the articles linking to X ranked by backlinks, lowest"
+    # "Most listens among the users that listen to X?": the user with the most listens of its own
+    r"|^\W*(?:the )?(?:most|fewest|least) (?!common\b|frequent\w*|popular\b|often\b|usual\b)\w+ among\b"
     r"|\b(?:select|pick|choose) the (?:single )?one\b|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
 )
 # words between a superlative and the link it counts ("the largest number of outgoing references"); not "the most

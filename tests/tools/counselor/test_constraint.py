@@ -555,6 +555,7 @@ def test_the_node_most_of_a_list_link_to_is_decoded_under_its_skeleton(store: Gr
         ('Which one of the papers "ReAct" cites has the most citations?', False),  # a member of the list
         ('Of the papers "ReAct" cites, which is cited the most?', False),
         ('Which label do most of the papers "ReAct" cites have?', False),  # a feature value: a mode
+        ('Most citations among the papers "ReAct" cites?', False),  # a member with the most citations of its own
     ],
 )
 def test_the_node_most_of_a_list_link_to_is_never_a_member_or_a_value(question: str, fits: bool) -> None:
