@@ -46,14 +46,15 @@ LINT_IMPORTS := $(BIN)/python -m tests.import_tree $(IMPORT_TREE) >/dev/null && 
 
 # Three pytest-xdist workers on a 2-core machine: with two, about a third of the CPU sat idle while tests
 # waited on servers, child processes and JVMs; each file runs whole on one worker, the slowest files (marked
-# heavy) are handed out first. The suite writes the project's own .pyc files even where
+# heavy) are handed out first (--no-loadscope-reorder: pytest-xdist would otherwise hand out the files with the most
+# tests first). The suite writes the project's own .pyc files even where
 # PYTHONDONTWRITEBYTECODE is set: its child interpreters and workers otherwise compile the same sources
 # again each time.
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(LINT_IMPORTS)
 	$(MKDOCS_BUILD)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest tests -n 3 --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest tests -n 3 --dist loadfile --no-loadscope-reorder
 
 # The docs site: its generated parts (workflow diagrams, configuration tables, benchmark and quality tables,
 # plots) come from the code, the result files and the adapter cards; `mkdocs serve` shows it.

@@ -222,12 +222,17 @@ SLOW_CHILDREN_LIMIT_S = 900  # how long a worker waits on a child another worker
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Files marked ``heavy`` first, so the workers of ``make test`` end together; then the rest.
+    """Files marked ``heavy`` first (``heavy(first=True)`` before the other heavy ones), so the workers of ``make
+    test`` end together; then the rest. ``make test`` passes ``--no-loadscope-reorder``: pytest-xdist would otherwise
+    hand out the files with the most tests first, whatever this order.
 
     Tests that wait on a slow child (tests/slow_children.py) run last, when their child has long finished.
     """
     from tests.slow_children import SLOW_CHILDREN
 
-    heavy_files = {item.path for item in items if item.get_closest_marker("heavy")}
+    rank: dict[object, int] = {}  # 0: the slowest heavy files (heavy(first=True)), 1: the other heavy files
+    for item in items:
+        if marker := item.get_closest_marker("heavy"):
+            rank[item.path] = min(rank.get(item.path, 1), 0 if marker.kwargs.get("first") else 1)
     waiting = {id(item) for item in items if SLOW_CHILDREN.keys() & set(getattr(item, "fixturenames", ()))}
-    items[:] = sorted(items, key=lambda item: (id(item) in waiting, item.path not in heavy_files))
+    items[:] = sorted(items, key=lambda item: (id(item) in waiting, rank.get(item.path, 2)))

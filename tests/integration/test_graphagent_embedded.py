@@ -13,7 +13,7 @@ import pytest
 from graphreason.workflows.graphagent import GraphAgentContext, solve
 from tests.workflows.graphagent.fixtures import install
 
-pytestmark = [pytest.mark.integration]
+pytestmark = [pytest.mark.integration, pytest.mark.heavy]
 
 
 def test_the_embedded_agent_writes_runnable_commands_and_answers(cache_sharing_the_model):

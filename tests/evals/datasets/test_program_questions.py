@@ -52,6 +52,8 @@ from graphreason.evals.datasets.programs import (
 from graphreason.tools.core.store import GraphStore
 from tests.conftest import require_data
 
+pytestmark = pytest.mark.heavy
+
 
 def _shop() -> GraphStore:
     """Users listen to items, items carry tags, users are friends (undirected in effect: both arcs)."""

@@ -19,6 +19,8 @@ from graphreason.tools.toolformer.training_data import names_unseen_graph, recor
 from graphreason.workflows.toolformer.prompts import generation_prompt
 from tests.conftest import require_data
 
+pytestmark = pytest.mark.heavy
+
 
 def workflow_prompt(text: str) -> str:
     return generation_prompt(text, [])

@@ -16,7 +16,7 @@ from graphreason.tools.core.loaders.knowledge_graphs import (
 from graphreason.tools.core.store import GraphStore
 from tests.conftest import require_data
 
-pytestmark = pytest.mark.data
+pytestmark = [pytest.mark.data, pytest.mark.heavy]
 
 HYPERNYMS = 37_221  # `_hypernym` lines of the three WN18RR_text splits (34,796 of them in train)
 

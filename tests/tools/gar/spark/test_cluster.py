@@ -19,7 +19,7 @@ import pytest
 from graphreason.tools.gar.datasets import read_edge_csv
 from graphreason.tools.gar.vertex import RoundInfo, get_algorithm, run
 
-pytestmark = pytest.mark.heavy
+pytestmark = pytest.mark.heavy(first=True)  # among the suite's slowest files
 
 if os.environ.get("CI", "").lower() == "true":
     import pyspark  # noqa: F401  (make test installs graphreason[spark]: CI must not skip this file)

@@ -21,7 +21,7 @@ from graphreason.tools.gar.datasets import read_edge_csv
 from graphreason.tools.gar.vertex import ALGORITHMS, RoundInfo, get_algorithm, run
 from graphreason.tools.gar.vertex.kernel import KernelAlgorithm
 
-pytestmark = pytest.mark.heavy
+pytestmark = pytest.mark.heavy(first=True)  # the suite's slowest file
 
 if os.environ.get("CI", "").lower() == "true":
     import pyspark  # noqa: F401  (make test installs graphreason[spark]: CI must not skip this file)
