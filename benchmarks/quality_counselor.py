@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_result  # noqa: E402
 
 from graphreason.evals.datasets.program_questions import BLIND_FAMILIES, EVAL_ONLY_FAMILIES, TIE_SHAPES  # noqa: E402
+from graphreason.evals.runner import load_records  # noqa: E402
 from graphreason.tools.core.loaders import UNSEEN_GRAPHS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,11 +84,12 @@ def kind_of(graph: str, trained: set[str], held_out_family: str | None = None) -
 
 
 def family_scores(run: Path) -> dict[str, list[float]]:
-    """Each evaluation-only family's exact-match scores (0 or 1) in ``run``'s records, by each record's ``family``."""
+    """Each evaluation-only family's exact-match scores (0 or 1) in ``run``'s records, by each record's ``family``:
+    one record per question (a resumed run's last), scored as the run's summary scores them (answered ones only)."""
     scores: dict[str, list[float]] = {}
-    for line in (run / "records.jsonl").read_text().splitlines():
-        record = json.loads(line)
-        scores.setdefault(record["family"], []).append(float(record["scores"]["exact_match"]))
+    for record in load_records(run / "records.jsonl"):
+        if record.get("status") == "ok":
+            scores.setdefault(record["family"], []).append(float(record["scores"]["exact_match"]))
     return scores
 
 
