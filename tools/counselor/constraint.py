@@ -259,9 +259,9 @@ class CounselorAction:
         self.leaves_named = self.skeleton is not None and len(self.wording.names) >= _leaf_count(self.skeleton)
         # two named nodes compared one against the other: the compared one is the first named node, the other second
         compares = self.leaves_named and self.skeleton is not None and self.skeleton.name in _COMPARES
-        self.leaf_order = self.wording.compared if compares else None
-        if self.leaves_named and self.skeleton is not None and self.skeleton.name == "Contains" and not compares:
-            self.leaf_order = self.wording.list_owner_first()  # "X in the list neighbours of Y": Y's list, X looked for
+        # a membership check: the list's owner first ("X in the list neighbours of Y": Y's list, X looked for)
+        member_check = self.leaves_named and self.skeleton is not None and self.skeleton.name == "Contains"
+        self.leaf_order = self.wording.compared if compares else self.wording.list_owner_first() if member_check else None
         self.whole_list = self._listed_answer() if self.skeleton is not None and _lists_names(self.skeleton) else None
         # what the skeleton's call answers: a number (a count, a degree) or yes / no; so is the Finish after it
         self.answer_kind = _ANSWER_KINDS.get(self.skeleton.name) if self.skeleton is not None else None
