@@ -266,6 +266,9 @@ _MEMBER = re.compile(
     r"|\branked by\b"  # "the articles linking to X ranked by backlinks, lowest"
     # "Most listens among the users that listen to X?": the user with the most listens of its own
     r"|^\W*(?:the )?(?:most|fewest|least) (?!common\b|frequent\w*|popular\b|often\b|usual\b)\w+ among\b"
+    # and "Most tv program genre of neighbours among the ...": the links named by several words, then their noun
+    r"|^\W*(?:the )?(?:most|fewest|least) (?!common\b|frequent\w*|popular\b|often\b|usual\b)(?:\w+ ){1,6}"
+    r"(?:neighbou?rs|links|connections) among\b"
     r"|\b(?:select|pick|choose) the (?:single )?one\b|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
 )
 # words between a superlative and the link it counts ("the largest number of outgoing references"); not "the most
@@ -1274,7 +1277,18 @@ class QuestionWording:
         other ("the papers cited by X" are what X cites). ``adjoins_of``, ``hyponym``: no such partner."""
         if not self.reverse:
             self.reverse = reverse_relations(self.store)
+        if self._writes_passive_of(relation):
+            return frozenset()
         return frozenset(other for other in self.reverse.get(relation, ()) if _passive_name(relation) or _passive_name(other))
+
+    def _writes_passive_of(self, relation: str) -> bool:
+        """The question writes ``relation``, a passive name with "of" added (FB15k-237's ``written_by_of``), whole, word
+        for word ("the films linked to X by written by of"): that relation is meant, not the passive it reverses."""
+        label = _WORD.findall(relation.lower())
+        if len(label) < 3 or label[-1] != "of" or label[-2] not in ("by", "from"):
+            return False
+        written = [word for _, _, word in self.words]
+        return any(written[i : i + len(label)] == label for i in range(len(written) - len(label) + 1))
 
     def numbered(self, relation: str, base: str) -> bool:
         """``relation`` is ``base`` with numbers added (``rated_3`` for ``rated``) and the question writes those

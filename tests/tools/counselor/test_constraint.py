@@ -1094,6 +1094,47 @@ def test_the_relation_neighbours_of_a_name_are_that_names_own_links() -> None:
     assert not shared.complete(right.replace("influenced_by_of", "influenced_by"))
 
 
+def _films_and_writers() -> GraphStore:
+    """One node type, as in FB15k-237: films with a passive relation (``written_by``) and its ``_of`` reverse, and a
+    genre relation with its own reverse."""
+    store = GraphStore("entities", directed=True, text_keys={"entity": "name"})
+    for node in ("Annie Hall", "Manhattan", "Woody Allen", "Marshall Brickman", "comedy"):
+        store.add_node(node, "entity", {"name": node})
+    for film in ("Annie Hall", "Manhattan"):
+        store.add_edge(film, "Woody Allen", "written_by", reverse_relation="written_by_of")
+        store.add_edge(film, "comedy", "film_genre", reverse_relation="film_genre_of")
+    store.add_edge("Manhattan", "Marshall Brickman", "written_by", reverse_relation="written_by_of")
+    return store
+
+
+def test_a_passive_name_written_whole_with_its_of_is_that_relation_not_the_one_it_reverses() -> None:
+    """"the entities linked to X by written by of" writes FB15k-237's ``written_by_of`` word for word: that relation,
+    never ``written_by``; "written by" alone may still name either voice."""
+    store = _films_and_writers()
+    shape = parse_skeleton("Count[Neighbour[_]]")
+    whole = CounselorAction(store, 'Number of the entities linked to "Woody Allen" by written by of?', skeleton=shape)
+    assert whole.complete("Count[Neighbour[Retrieve[Woody Allen], written_by_of]]")
+    assert not whole.complete("Count[Neighbour[Retrieve[Woody Allen], written_by]]")
+    owned = CounselorAction(store, 'Number of the entities "Woody Allen" has as written by of?', skeleton=shape)
+    assert owned.complete("Count[Neighbour[Retrieve[Woody Allen], written_by_of]]")
+    assert not owned.complete("Count[Neighbour[Retrieve[Woody Allen], written_by]]")
+    plain = CounselorAction(store, 'How many films were written by "Woody Allen"?', skeleton=shape)
+    assert plain.complete("Count[Neighbour[Retrieve[Woody Allen], written_by_of]]")
+
+
+def test_most_links_named_in_several_words_among_a_list_pick_a_member() -> None:
+    """"Most film genre of neighbours among the written by of neighbours of X?" picks the member with the most links
+    of its own (``MaxDegree``), however many words name the links; never the node most of them reach, nor the list."""
+    store = _films_and_writers()
+    question = 'Most film genre neighbours among the written by of neighbours of "Woody Allen"?'
+    wording = CounselorAction(store, question).wording
+    assert wording.member
+    pick, reached, listing = (parse_skeleton(text) for text in (
+        "Feature[MaxDegree[Neighbour[_]]]", "Feature[MostLinked[Neighbour[_]]]", "Feature[Neighbour[_]]"))  # fmt: skip
+    assert chosen_skeleton([(reached, 0.5), (listing, 0.3), (pick, 0.2)], wording, 0.0) == pick
+    assert not CounselorAction(store, 'Most common film genre among the written by of neighbours of "Woody Allen"?').wording.member
+
+
 def _moon_pages() -> GraphStore:
     """Three articles: Moon links to Earth, Sun links to Moon."""
     store = GraphStore("pages", directed=True, text_keys={"article": "title"})
