@@ -456,6 +456,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     # "Most <links> among the <nodes> ...": one member picked by its own links, never the list itself
     if wording.member and wording.extreme is not None and not wording.mode_worded and not names & _PICKS:
         return False
+    if wording.extreme_link and not wording.mode_worded and not names & _PICKS:  # "...: most also see links?": a pick
+        return False
     if wording.votes and form == "pick" and "MostLinked" not in names:  # the members vote for what they link to
         return False
     if "MostLinked" in names and wording.extreme == "fewest":  # the node reached most often: never "the fewest"

@@ -1075,6 +1075,12 @@ def _neighbours_of(text: str, spans: list[tuple[int, int, int]], stop: int) -> i
     return next((label for a, _, label in spans if a >= stop and _NEIGHBOURS_OF.fullmatch(text[stop:a])), None)
 
 
+# what stands just before the member a list written first is said to hold ("...: includes X?", "... - contains X?")
+_INCLUDES_NEXT = re.compile(
+    r"[:;,\u2013\u2014-]\s*(?:(?:does|do) (?:it|they|that|this|the list) )?(?:include|contain|hold)s?\s*[\"\u201c]?$", re.IGNORECASE
+)
+
+
 def _spans(text: str, names: Sequence[str]) -> list[tuple[int, int, int]]:
     """``(start, end, i)`` of every place ``text`` writes ``names[i]`` (case aside; never inside a word: "it" is
     not in "citing")."""
@@ -1418,6 +1424,11 @@ class QuestionWording:
             owner = _neighbours_of(self.question, spans, self.words[last - 1][1])
             if owner is not None:
                 return self.names[owner], self.names[1 - owner]
+        # "The synsets X has as hypernym: includes Y?": the list named before the break is X's, Y is looked for in it
+        ordered = sorted(spans)
+        later = [span for span in ordered if span[2] != ordered[0][2]] if ordered else []
+        if later and _INCLUDES_NEXT.search(self.question[ordered[0][1] : later[0][0]]):
+            return self.names[ordered[0][2]], self.names[later[0][2]]
         return None
 
     def numbered_hop(self, valid: list[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:

@@ -1030,9 +1030,10 @@ def test_a_relation_written_as_of_the_name_is_the_first_hop() -> None:
     assert not plain.complete("Count[Neighbour[Neighbour[Retrieve[user 1], listened], friend]]")
 
 
-def test_a_member_checked_from_its_own_side_takes_the_link_back() -> None:
-    """'The articles linked from "Geology": includes "Clay"?' may start from either name: from Geology the link
-    is ``links_to``, from Clay (whose name no relation word stands beside) ``linked_from``."""
+def test_a_list_written_before_includes_is_read_from_its_own_name() -> None:
+    """'The articles linked from "Geology": includes "Clay"?' starts from Geology, whose list is written first, and
+    takes ``links_to``; never from Clay, whichever link (a link back from the member is right only where the graph
+    names it as a voice partner, and a check that starts from the list's own name needs none)."""
     store = GraphStore("pages", directed=True, text_keys={"article": "title"})
     for name in ("Geology", "Clay", "Rock"):
         store.add_node(name, "article", {"title": name})
@@ -1042,7 +1043,7 @@ def test_a_member_checked_from_its_own_side_takes_the_link_back() -> None:
                                skeleton=parse_skeleton("Contains[Neighbour[_], _]"))  # fmt: skip
     assert language.complete("Contains[Neighbour[Retrieve[Geology], links_to], Retrieve[Clay]]")
     assert not language.complete("Contains[Neighbour[Retrieve[Geology], linked_from], Retrieve[Clay]]")
-    assert language.complete("Contains[Neighbour[Retrieve[Clay], linked_from], Retrieve[Geology]]")
+    assert not language.complete("Contains[Neighbour[Retrieve[Clay], linked_from], Retrieve[Geology]]")
     assert not language.complete("Contains[Neighbour[Retrieve[Clay], links_to], Retrieve[Geology]]")
 
 
@@ -1133,6 +1134,28 @@ def test_most_links_named_in_several_words_among_a_list_pick_a_member() -> None:
         "Feature[MaxDegree[Neighbour[_]]]", "Feature[MostLinked[Neighbour[_]]]", "Feature[Neighbour[_]]"))  # fmt: skip
     assert chosen_skeleton([(reached, 0.5), (listing, 0.3), (pick, 0.2)], wording, 0.0) == pick
     assert not CounselorAction(store, 'Most common film genre among the written by of neighbours of "Woody Allen"?').wording.member
+
+
+def test_most_links_written_after_a_list_and_a_colon_pick_a_member() -> None:
+    """"The entities linked to X by written by of: most film genre links?" counts each member's own links: a pick,
+    never the list read out."""
+    store = _films_and_writers()
+    wording = CounselorAction(store, 'The entities linked to "Woody Allen" by written by of: most film genre links?').wording
+    pick, listing = (parse_skeleton(text) for text in ("Feature[MaxDegree[Neighbour[_]]]", "Feature[Neighbour[_]]"))
+    assert chosen_skeleton([(listing, 0.6), (pick, 0.4)], wording, 0.0) == pick
+
+
+def test_a_list_written_first_then_includes_a_name_is_the_first_names_list() -> None:
+    """"The entities X has as film genre: includes Y?" looks for Y in X's list, never for X in Y's: from Y the same
+    relation would be the wrong way round (WN18RR's "X has as hypernym: includes Y?" was read from Y's hypernyms)."""
+    store = _films_and_writers()
+    shape = parse_skeleton("Contains[Neighbour[_], _]")
+    for question in ('The entities "Manhattan" has as film genre: includes "comedy"?',
+                     'The entities "Manhattan" has as film genre, does it include "comedy"?'):  # fmt: skip
+        language = CounselorAction(store, question, skeleton=shape)
+        assert language.complete("Contains[Neighbour[Retrieve[Manhattan], film_genre], Retrieve[comedy]]"), question
+        assert not language.complete("Contains[Neighbour[Retrieve[comedy], film_genre], Retrieve[Manhattan]]")
+        assert not language.complete("Contains[Neighbour[Retrieve[comedy], film_genre_of], Retrieve[Manhattan]]")
 
 
 def _moon_pages() -> GraphStore:
