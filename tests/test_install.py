@@ -33,6 +33,8 @@ def test_make_demo_installs_the_runtime_only() -> None:
 def test_make_test_and_the_other_developer_commands_add_dev_and_spark() -> None:
     _, dev = _rule("$(DEV_STAMP)")
     assert '-e ".[dev,spark,serve]"' in dev and _rule("$(DEV_STAMP)")[0] == "$(STAMP)"
+    # each fresh install builds pyspark's sdist into a new uv cache revision: the old ones are pruned after it
+    assert dev.index("uv cache prune") > dev.index('-e ".[dev,spark,serve]"')
     for target in ("test", "lint", "bench", "train-generator", "train-agent", "train-reasoner"):
         assert _rule(target)[0] == "$(DEV_STAMP)", target
 
