@@ -30,8 +30,8 @@ $(STAMP): pyproject.toml setup.py
 	touch $(STAMP)
 
 # Tests, lint and fine-tuning (dev: pytest, ruff, peft, ...), the Spark engine (pyspark) and `langgraph dev` (serve).
-# pyspark comes as an sdist, and uv keeps each build of it as a new cache revision (about 2 GB each time a fresh
-# checkout runs this); `uv cache prune` drops the revisions no longer reachable, keeping the latest build.
+# pyspark comes as an sdist, and uv keeps each build of it (one per fresh checkout that runs this) as a new cache
+# revision; `uv cache prune` drops the revisions no longer reachable, keeping the latest build.
 $(DEV_STAMP): $(STAMP)
 	@FL="$$($(BIN)/pip config get global.find-links 2>/dev/null || true)"; \
 	$(UV) $${FL:+--find-links "$$FL"} -e ".[dev,spark,serve]"
