@@ -1415,8 +1415,9 @@ class QuestionWording:
         return None if label == 0 else start
 
     def list_owner_first(self) -> tuple[str, str] | None:
-        """The two names of a membership question written "X in the <relation> neighbours of Y", Y first (whose links
-        make the list) and X second; None where the question gives another number of names or no list is so written."""
+        """The two names of a membership question written "X in the <relation> neighbours of Y" or "<Y's list>: includes
+        X?", Y first (whose links make the list) and X second; None where the question gives another number of names or
+        no list is so written."""
         if len(self.names) != 2:
             return None
         spans = _spans(self.question, list(self.names))
