@@ -453,10 +453,10 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     # the node most of a list link to: not a member of the list, not a feature value the question spells out
     if "MostLinked" in names and (wording.member or (wording.keys and not wording.values)):
         return False
-    # "Most <links> among the <nodes> ...": one member picked by its own links, never the list itself
-    if wording.member and wording.extreme is not None and not wording.mode_worded and not names & _PICKS:
-        return False
-    if wording.extreme_link and not wording.mode_worded and not names & _PICKS:  # "...: most also see links?": a pick
+    # "Most <links> among the <nodes> ...", "<nodes>: most also see links?": one member picked by its own links, never
+    # the list itself
+    superlative_pick = wording.extreme_link or (wording.member and wording.extreme is not None)
+    if superlative_pick and not wording.mode_worded and not names & _PICKS:
         return False
     if wording.votes and form == "pick" and "MostLinked" not in names:  # the members vote for what they link to
         return False

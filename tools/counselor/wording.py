@@ -264,11 +264,10 @@ _MEMBER = re.compile(
     r"|(?:^|[.:;!?]\s)\s*top of\b"  # a search query: "top of the articles linking to X by backlinks"
     r"|^[^?]*\bwith (?:the )?(?:most|fewest|least)\b[^?]*$"  # and "the items tagged X with most fans" (no "?")
     r"|\branked by\b"  # "the articles linking to X ranked by backlinks, lowest"
-    # "Most listens among the users that listen to X?": the user with the most listens of its own
-    r"|^\W*(?:the )?(?:most|fewest|least) (?!common\b|frequent\w*|popular\b|often\b|usual\b)\w+ among\b"
-    # and "Most tv program genre of neighbours among the ...": the links named by several words, then their noun
-    r"|^\W*(?:the )?(?:most|fewest|least) (?!common\b|frequent\w*|popular\b|often\b|usual\b)(?:\w+ ){1,6}"
-    r"(?:neighbou?rs|links|connections) among\b"
+    # "Most listens among the users that listen to X?": the user with the most listens of its own; so with the links
+    # named by several words, then their noun ("Most tv program genre of neighbours among the ...")
+    r"|^\W*(?:the )?(?:most|fewest|least) (?!common\b|frequent\w*|popular\b|often\b|usual\b)"
+    r"(?:\w+|(?:\w+ ){1,6}(?:neighbou?rs|links|connections)) among\b"
     r"|\b(?:select|pick|choose) the (?:single )?one\b|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
 )
 # words between a superlative and the link it counts ("the largest number of outgoing references"); not "the most
@@ -1291,7 +1290,7 @@ class QuestionWording:
         """The question writes ``relation``, a passive name with "of" added (FB15k-237's ``written_by_of``), whole, word
         for word ("the films linked to X by written by of"): that relation is meant, not the passive it reverses."""
         label = _WORD.findall(relation.lower())
-        if len(label) < 3 or label[-1] != "of" or label[-2] not in ("by", "from"):
+        if len(label) < 3 or label[-1] != "of" or not _passive_name(" ".join(label[:-1])):
             return False
         written = [word for _, _, word in self.words]
         return any(written[i : i + len(label)] == label for i in range(len(written) - len(label) + 1))
