@@ -1205,7 +1205,8 @@ class QuestionWording:
             self.pair, self.form = None, "number" if self.versus == "gap" else "yes/no"
         if self.pair is not None:
             self.extreme, self.form = self.pair, "pick"
-        self.category_asked = bool(_CATEGORY_ASKED.search(self.search_sources[0].lower()))  # "the research area of"
+        # "the research area of"; not a word of a relation written out ("topic" in WN18RR's ``synset_domain_topic_of``)
+        self.category_asked = bool(_CATEGORY_ASKED.search(self._outside_relations(question).lower()))
         # the words that write a link, a relation's or any ("the paper connected to X"), feature names, helper verbs
         # and the graph's name aside
         generic = [index for index, (_, word) in enumerate(words_at) if word in _ANY_LINK_WORDS]

@@ -399,6 +399,22 @@ def test_a_value_written_only_inside_a_relation_it_spells_out_is_no_filter() -> 
     assert both.wording.values == {("part_of_speech", "verb")}
 
 
+def test_a_category_word_inside_a_relation_written_out_asks_for_no_category() -> None:
+    """"topic" in WN18RR's ``synset_domain_topic_of`` is that relation's word: the node a pick of two names gives is
+    shown by its name, as with any other relation, not by a label-like feature ("part of speech")."""
+    store = _lexicon_graph()
+    store.add_node("7", "synset", {"name": "astrology.n.01", "part_of_speech": "noun"})
+    store.add_edge("1", "7", "synset_domain_topic_of", reverse_relation="has_synset_domain_topic")
+    question = 'More synset domain topic of links: "empire.n.01" or "rome.n.01"?'
+    language = CounselorAction(store, question, skeleton=parse_skeleton("Feature[MaxDegree[Union[_, _]]]"))
+    assert not language.wording.category_asked
+    call = "Feature[MaxDegree[Union[Retrieve[empire.n.01], Retrieve[rome.n.01]], synset_domain_topic_of], {}]"
+    assert language.complete(call.format("name"))
+    assert not language.complete(call.format("part_of_speech"))
+    asked = CounselorAction(store, 'The topic of the one with more synset domain topic of links: "empire.n.01" or "rome.n.01"?')
+    assert asked.wording.category_asked  # a category word outside the relation's words still asks for one
+
+
 def test_the_relations_sharing_most_words_with_the_question_are_the_only_ones() -> None:
     store = GraphStore("ratings", directed=True, text_keys={"user": "name", "movie": "title"})
     store.add_node("u1", "user", {"name": "user one"})
