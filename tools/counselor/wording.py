@@ -42,6 +42,8 @@ _BY_FEATURE = [["by", word] for word in ("name", "names", "title", "titles")]
 _OF_NAME = re.compile(r"\s*of\s*[\"\u201c]?")  # what stands between "friends" and the name in 'friends of "X"'
 # a relation numbered after its base (``rated_4``, ``rated_4_by``; ``rated`` and ``rated_by`` have no number)
 _NUMBERED = re.compile(r"([a-z]+)(?:_(\d+))?(?:_by)?")
+# "write down each one", "write them out", "write it up": the answer written out, not a link ("X wrote Y")
+_WRITTEN_OUT = frozenset("down out up them it these those each every all me us back".split())
 _ADDRESSED = frozenset({"me", "us", "out"})  # "point me to", "point out", "send me": no link is meant (a link "points to")
 # Words for a link that do not share its relation's root, by the roots they may stand for (whichever the graph's
 # relations have): "X points to" links, "the papers X references" cites. English, not any one graph's wording.
@@ -54,6 +56,16 @@ _ON_VERBS = {
     **dict.fromkeys(("build", "builds", "built", "building"), "build on"),
 }
 _ON_ROOTS = frozenset(_ON_VERBS.values())
+# Verbs whose past forms do not start as their base does, by those forms: "X wrote", "written by X" and "the
+# writers of X" name one link (FB15k-237's ``written_by``). English; the verbs a link is likely to be named by.
+_VERB_FORMS = (
+    ("write", "wrote", "written"), ("make", "made"), ("sing", "sang", "sung"), ("teach", "taught"), ("lead", "led"),
+    ("hold", "held"), ("give", "gave", "given"), ("take", "took", "taken"), ("know", "knew", "known"),
+    ("choose", "chose", "chosen"), ("speak", "spoke", "spoken"), ("drive", "drove", "driven"), ("bring", "brought"),
+    ("sell", "sold"), ("fight", "fought"), ("buy", "bought"), ("think", "thought"), ("draw", "drew", "drawn"),
+    ("build", "built"), ("begin", "began", "begun"), ("grow", "grew", "grown"), ("fly", "flew", "flown"),
+)  # fmt: skip
+_VERB_BASES = {form: base for base, *forms in _VERB_FORMS for form in forms}
 _ROOT_SYNONYMS = {
     "poin": ("link",), "clic": ("link",), "refe": ("cite", "link"), "cita": ("cite",), "link": ("cite",),
     "traf": ("link",), "send": ("link",), "stre": ("list",), "audi": ("list",),  # "X sends readers to", "X streams"
@@ -1035,6 +1047,7 @@ def _cut(word: str) -> str:
     is single, suffix or not (``tagg(ed)``, ``staff``), except l, s and z (``call``, ``pass``, ``jazz``)."""
     if word.isdigit():
         return word
+    word = _VERB_BASES.get(word, word)  # "wrote", "written": ``writ``, as "writes"
     for suffix in ("ships", "ship", "ings", "ing", "ers", "er", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
@@ -1115,12 +1128,30 @@ def _chain_start(spans: list[tuple[int, int, int]], mentions: Sequence[tuple[int
 
 
 def _root(relation: str) -> str:
-    """A relation's root: its first word's first four letters (``cited_by`` and ``cites``: ``cite``)."""
-    return re.split(r"[_\W]+", relation.lower().strip("_"))[0][:4]
+    """A relation's root: its first word's first four letters (``cited_by`` and ``cites``: ``cite``), a past form
+    read as its verb's base (``written_by``: ``writ``, as "wrote")."""
+    first = re.split(r"[_\W]+", relation.lower().strip("_"))[0]
+    return _VERB_BASES.get(first, first)[:4]
+
+
+def _voice_root(relation: str) -> str:
+    """The root of the verb whose voice tells ``relation`` from its partner: a passive name's participle, the last
+    word before "by" or "from" that is not a number (``cited_by``: ``cite``; ``rated_3_by``: ``rate``;
+    FB15k-237's ``film_art_direction_by`` and its ``_of`` reverse: ``dire``, never the "film" of every film relation);
+    else the :func:`_root`."""
+    words = re.split(r"[_\W]+", relation.lower().strip("_"))
+    if len(words) > 2 and words[-1] == "of" and words[-2] in ("by", "from"):
+        words = words[:-1]
+    if len(words) < 2 or words[-1] not in ("by", "from"):
+        return _root(relation)
+    participle = next((word for word in reversed(words[:-1]) if not word.isdigit()), words[0])
+    return _word_root(participle) or _root(relation)
 
 
 def _word_root(word: str) -> str:
-    """A question word's root as :func:`_root` cuts a relation's (``citing`` -> ``cite``, ``linking`` -> ``link``)."""
+    """A question word's root as :func:`_root` cuts a relation's (``citing`` -> ``cite``, ``linking`` -> ``link``,
+    ``wrote`` -> ``writ``)."""
+    word = _VERB_BASES.get(word, word)
     if word.endswith("ing") and len(word) > 5:
         bare = word[:-3]
         return bare[:4] if len(bare) >= 4 else (bare + "e")[:4]
@@ -1137,8 +1168,12 @@ def _reach_root(word: str, following: str | None) -> str:
 
 
 def _is_backward(relation: str) -> bool:
-    """A relation named as the backward direction of its root (``cited_by``, ``linked_from``, ``genre_of``)."""
-    return any(word in _BACKWARD for word in re.split(r"[_\W]+", relation.lower())[1:])
+    """A relation named as the backward direction of its root (``cited_by``, ``linked_from``, ``genre_of``); the
+    reverse of one, named with "of" added (FB15k-237's ``written_by_of``: what X wrote), runs forward."""
+    words = re.split(r"[_\W]+", relation.lower().strip("_"))
+    if len(words) > 2 and words[-1] == "of" and _is_backward("_".join(words[:-1])):
+        return False
+    return any(word in _BACKWARD for word in words[1:])
 
 
 def _passive_name(relation: str) -> bool:
@@ -1515,7 +1550,7 @@ class QuestionWording:
         if not valid or not any(label == 0 for _, _, label in spans):
             return None
         allowed = set(valid)  # only the two directions of one link, one named in the passive, are told apart here
-        roots = {relation: _root(relation) for relation in valid if self.voice_partners(relation) & allowed}
+        roots = {relation: _voice_root(relation) for relation in valid if self.voice_partners(relation) & allowed}
         if not roots:
             return None
         wanted = set(roots.values())
@@ -1536,6 +1571,8 @@ class QuestionWording:
                 continue
             if own in ("poin", "send") and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _ADDRESSED:
                 continue  # "Point me to the one ...", "point out", "send me the list": the asker addressed, not a link
+            if own == "writ" and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _WRITTEN_OUT:
+                continue  # "write down each one", "write them out": the asker writes the answer, no link is meant
             if own == "send" and self._link_word(index + 1, wanted):
                 continue  # "X sends traffic to": the word for what is sent names the link, where one follows
             if self._manner(index):
@@ -1559,6 +1596,8 @@ class QuestionWording:
                     or (following[:2] in (["to", "by"], ["away", "from"]) and not self._link_word(index + 3, wanted))
                 )
                 passive = passive and following[:2] not in _BY_FEATURE  # "cites, by name": no agent follows "by" there
+                # "the writers of X", "the art director of X": the one who acts, an active verb's subject
+                passive = passive and not (len(word) > 5 and word.endswith(("er", "ers", "or", "ors")))
                 passive = passive or (word.endswith("ed") and bool(before & _PASSIVE_BEFORE))  # "been cited", "most cited"
                 passive = passive and not (pair and following[:1] == ["of"])  # side by side: "the links of X", X's own
                 # "in-links", "out-links": the way written onto a link word, unless a source follows it

@@ -1126,7 +1126,7 @@ def _films_and_writers() -> GraphStore:
 
 def test_a_passive_name_written_whole_with_its_of_is_that_relation_not_the_one_it_reverses() -> None:
     """"the entities linked to X by written by of" writes FB15k-237's ``written_by_of`` word for word: that relation,
-    never ``written_by``; "written by" alone may still name either voice."""
+    never ``written_by``; "written by" alone is read by its voice and place (the next test)."""
     store = _films_and_writers()
     shape = parse_skeleton("Count[Neighbour[_]]")
     whole = CounselorAction(store, 'Number of the entities linked to "Woody Allen" by written by of?', skeleton=shape)
@@ -1137,6 +1137,55 @@ def test_a_passive_name_written_whole_with_its_of_is_that_relation_not_the_one_i
     assert not owned.complete("Count[Neighbour[Retrieve[Woody Allen], written_by]]")
     plain = CounselorAction(store, 'How many films were written by "Woody Allen"?', skeleton=shape)
     assert plain.complete("Count[Neighbour[Retrieve[Woody Allen], written_by_of]]")
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "relation"),
+    [
+        ('How many films did "Woody Allen" write?', "Woody Allen", "written_by_of"),  # active, after: what X wrote
+        ('Count the films that "Woody Allen" wrote.', "Woody Allen", "written_by_of"),
+        ('How many films has "Woody Allen" written?', "Woody Allen", "written_by_of"),
+        ('How many films were written by "Woody Allen"?', "Woody Allen", "written_by_of"),  # passive, before
+        ('How many people wrote "Manhattan"?', "Manhattan", "written_by"),  # active, before: who wrote X
+        ('How many writers did "Manhattan" have?', "Manhattan", "written_by"),
+        ('How many people is "Manhattan" written by?', "Manhattan", "written_by"),  # passive, after
+    ],
+)
+def test_a_verb_in_any_form_takes_a_passive_relation_the_way_its_voice_and_place_give(
+    question: str, name: str, relation: str
+) -> None:
+    """On one node type (FB15k-237) a verb's voice and place tell ``written_by`` (what wrote X) from ``written_by_of``
+    (what X wrote), however the verb is written ("write", "wrote", "written"): the reverse of a passive name is the
+    forward way."""
+    action = CounselorAction(_films_and_writers(), question, skeleton=parse_skeleton("Count[Neighbour[_]]"))
+    other = {"written_by": "written_by_of", "written_by_of": "written_by"}[relation]
+    assert action.complete(f"Count[Neighbour[Retrieve[{name}], {relation}]]")
+    assert not action.complete(f"Count[Neighbour[Retrieve[{name}], {other}]]")
+
+
+def test_a_verb_decides_only_between_the_relations_it_is_the_participle_of() -> None:
+    """"film" is the first word of many FB15k-237 relations, "film_art_direction_by" among them: the voice of "film"
+    decides nothing, and a relation the question spells out is still allowed. "write down each one" asks for the
+    answer written out: no link is meant. A noun for the one who acts ("writer", "director") is an active verb."""
+    store = _films_and_writers()
+    store.add_node("Mel Bourne", "entity", {"name": "Mel Bourne"})
+    store.add_node("DVD", "entity", {"name": "DVD"})
+    store.add_edge("Manhattan", "Mel Bourne", "film_art_direction_by", reverse_relation="film_art_direction_by_of")
+    store.add_edge("Manhattan", "DVD", "film_distribution_medium", reverse_relation="film_distribution_medium_of")
+    listed = parse_skeleton("Feature[Neighbour[_]]")
+    medium = CounselorAction(store, 'The names of the film distribution medium neighbours of "Manhattan"?', skeleton=listed)
+    assert medium.complete("Feature[Neighbour[Retrieve[Manhattan], film_distribution_medium], name]")
+    written = CounselorAction(store, 'Gather the entities linked to "Manhattan" by film genre and write down each one.', skeleton=listed)
+    assert written.complete("Feature[Neighbour[Retrieve[Manhattan], film_genre], name]")
+    # "the art director of X", "the writers of X": the one who acts, written before X, so the link back from X
+    for question, relation in (('Who was the art director of "Manhattan"?', "film_art_direction_by"),
+                               ('Who are the writers of "Manhattan"?', "written_by")):  # fmt: skip
+        agent = CounselorAction(store, question, skeleton=listed)
+        assert agent.complete(f"Feature[Neighbour[Retrieve[Manhattan], {relation}], name]"), question
+        assert not agent.complete(f"Feature[Neighbour[Retrieve[Manhattan], {relation}_of], name]"), question
+    works = CounselorAction(store, 'How many films is "Woody Allen" the writer of?', skeleton=parse_skeleton("Count[Neighbour[_]]"))
+    assert works.complete("Count[Neighbour[Retrieve[Woody Allen], written_by_of]]")
+    assert not works.complete("Count[Neighbour[Retrieve[Woody Allen], written_by]]")
 
 
 def test_most_links_named_in_several_words_among_a_list_pick_a_member() -> None:

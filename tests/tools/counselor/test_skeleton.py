@@ -113,7 +113,10 @@ TYPED_QUESTION = 'Which papers did Alice write, who wrote "Chain of Thought", an
         ("Neighbour[Retrieve[Alice], cites]", False),  # and never cite
         ("Feature[Neighbour[Retrieve[Chain of Thought], written_by], name]", True),
         ("Feature[Neighbour[Retrieve[Chain of Thought], written_by], title]", False),  # authors have names
-        ("Feature[Neighbour[Neighbour[Retrieve[Alice], writes], cites], title]", True),  # papers again
+        # papers again, then their authors: the only link the question words ("write", "wrote") is written_by
+        ("Feature[Neighbour[Neighbour[Retrieve[Alice], writes], written_by], name]", True),
+        ("Feature[Neighbour[Neighbour[Retrieve[Alice], writes], written_by], title]", False),
+        ("Feature[Neighbour[Neighbour[Retrieve[Alice], writes], cites], title]", False),
         ("Neighbour[a3, writes]", True),  # an id's type is known too
         ("Neighbour[a3, cited_by]", False),
         ("Feature[MaxDegree[Neighbour[5, written_by], writes], name]", True),  # MaxDegree keeps the list's type
