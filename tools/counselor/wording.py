@@ -1646,10 +1646,17 @@ class QuestionWording:
         if not backward or not forward:  # one direction only among the valid: nothing to decide
             return None
         if way is not None:
-            return backward if way == "back" else forward
+            return self._most_written(backward if way == "back" else forward)
         if after is None:  # "which is cited more": into the node; "which do more papers cite": the node is the object
-            return backward if passive != bool(_OBJECT_ASKED.search(self.question.lower())) else forward
-        return backward if after == passive else forward
+            return self._most_written(backward if passive != bool(_OBJECT_ASKED.search(self.question.lower())) else forward)
+        return self._most_written(backward if after == passive else forward)
+
+    def _most_written(self, relations: list[str]) -> list[str]:
+        """Of ``relations`` (one way round of one verb), those with the fewest words the question does not write:
+        "the films X produced" is ``produced_by_of``, not FB15k-237's ``executive_produced_by_of``."""
+        unwritten = {relation: len(self.content_words(relation) - self.asked_words) for relation in relations}
+        fewest = min(unwritten.values(), default=0)
+        return [relation for relation in relations if unwritten[relation] == fewest]
 
     def _leads_into(self, stop: int, start: int) -> bool:
         """Whether a mention ending at ``stop`` reaches the name starting at ``start`` through one to three

@@ -1183,6 +1183,12 @@ def test_a_verb_decides_only_between_the_relations_it_is_the_participle_of() -> 
         agent = CounselorAction(store, question, skeleton=listed)
         assert agent.complete(f"Feature[Neighbour[Retrieve[Manhattan], {relation}], name]"), question
         assert not agent.complete(f"Feature[Neighbour[Retrieve[Manhattan], {relation}_of], name]"), question
+    # one verb, two relations (FB15k-237's produced_by and executive_produced_by): the one whose words are written
+    store.add_edge("Manhattan", "Woody Allen", "executive_produced_by", reverse_relation="executive_produced_by_of")
+    store.add_edge("Annie Hall", "Marshall Brickman", "produced_by", reverse_relation="produced_by_of")
+    produced = CounselorAction(store, 'How many films has "Marshall Brickman" produced?', skeleton=parse_skeleton("Count[Neighbour[_]]"))
+    assert produced.complete("Count[Neighbour[Retrieve[Marshall Brickman], produced_by_of]]")
+    assert not produced.complete("Count[Neighbour[Retrieve[Marshall Brickman], executive_produced_by_of]]")
     works = CounselorAction(store, 'How many films is "Woody Allen" the writer of?', skeleton=parse_skeleton("Count[Neighbour[_]]"))
     assert works.complete("Count[Neighbour[Retrieve[Woody Allen], written_by_of]]")
     assert not works.complete("Count[Neighbour[Retrieve[Woody Allen], written_by]]")
