@@ -948,6 +948,12 @@ class _Reader:
             if self.open_calls[-2:-1] == ["Mode"]:  # the most common value: of a label, never of a title or an abstract
                 shared = shared_features(self.lang.store)
                 valid = [feature for feature in valid if feature in shared] or valid
+            # the value neighbours share with the node or not, where the question names no feature ("in its research
+            # area"): a label's, never an abstract's or a title's, each node's own
+            compared = self.open_calls[-1:] in (["Same"], ["Differing"])
+            if compared and not any(feature in self.lang.wording.spelled for feature in valid):
+                shared = shared_features(self.lang.store)
+                valid = [feature for feature in valid if feature in shared] or valid
             if self.open_calls[-1:] == ["Matching"] and self.lang.wording.values:  # a filter's: a feature whose value
                 written = {feature for feature, _ in self.lang.wording.values}  # the question writes ("gender F")
                 valid = [feature for feature in valid if feature in written] or valid

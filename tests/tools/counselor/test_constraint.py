@@ -670,6 +670,22 @@ def _labelled_papers() -> GraphStore:
     return store
 
 
+def test_a_value_shared_or_not_with_the_subject_is_a_label_not_a_nodes_own_text() -> None:
+    """"How many of the papers X cites are in the same research area as it?": ``Same`` compares a value nodes share
+    (the label), never the abstract or the title, which each node has alone; ``Differing`` likewise."""
+    store = _labelled_papers()
+    for question, call in (
+        ('How many of the papers "ReAct" cites are in the same research area as it?', "Same"),
+        ('How many of the papers "ReAct" cites work in a different area from it?', "Differing"),
+    ):
+        language = CounselorAction(store, question, skeleton=parse_skeleton(f"{call}[_]"))
+        assert language.complete(f"{call}[Retrieve[ReAct], cites, label]"), question
+        for own in ("abstract", "title"):
+            assert not language.complete(f"{call}[Retrieve[ReAct], cites, {own}]"), (question, own)
+    year = CounselorAction(store, 'How many papers "ReAct" cites came out the same year as it?', skeleton=parse_skeleton("Same[_]"))
+    assert year.complete("Same[Retrieve[ReAct], cites, year]")  # a feature named is the one compared, shared or not
+
+
 def test_the_planners_likeliest_shape_that_fits_the_questions_words_is_the_one_taken() -> None:
     store = _labelled_papers()
     def ranked(*shapes: tuple[str, float]) -> list[tuple[Skeleton, float]]:
