@@ -144,7 +144,10 @@ _FEWER_WORDS = _FEWEST_WORDS | frozenset({"fewer", "less", "lower", "smaller", "
 # a question whose asked node is the object of its verb ("which do more papers cite, X or Y?")
 _OBJECT_ASKED = re.compile(r"^\W*(?:which|who|what)(?: one)?\s+(?:do|does|did)\b")
 # Superlatives in other words: "leads in links" (not "leads to"), "more links than any other", "fewer ... than the rest"
-_LEADS = re.compile(r"\blead(?:s|ing)? in\b|\bahead (?:in|on)\b")  # "is ahead on links": the most
+# "is ahead on links", "the best-connected neighbour", "the best cited": the most
+_LEADS = re.compile(
+    r"\blead(?:s|ing)? in\b|\bahead (?:in|on)\b|\bbest[- ](?=(?:connected|linked|cited|referenced|networked)\b)"
+)
 # "rank them by ... which comes first": the most, unless they are ranked lowest first
 _RANKED, _FIRST = re.compile(r"\brank\w*\b"), re.compile(r"\bfirst\b")
 _LAST = re.compile(r"\blast\b")  # "the one ranking last by ...": the fewest

@@ -541,6 +541,9 @@ def test_the_node_a_superlative_picks_shows_its_name_unless_a_feature_is_written
         ("Which of the articles Iron leads to has the most links?", "most"),  # "leads to": a link, not a lead
         ("Point me to the one of the articles Iron links to with more outgoing links than any other.", "most"),
         ("Which paper ReAct cites has fewer citations than any other?", "fewest"),
+        ("Give me the title of the best-connected neighbour of ReAct.", "most"),  # "best" with a link word
+        ("Which of ReAct's references is the best cited?", "most"),
+        ("Which is the best paper ReAct cites?", None),  # "best" alone ranks nothing the graph holds
     ],
 )
 def test_the_way_a_questions_superlatives_go(question: str, way: str | None) -> None:
