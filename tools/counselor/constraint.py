@@ -476,8 +476,14 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if wording.through_any and not _two_hops(skeleton):  # "tagged with any of the tags of X": a hop from a hop
         return False
+    counted = _counted_types(skeleton, wording) if wording.counted_type is not None else None
+    if counted is not None and wording.counted_type not in counted:  # "how many tags ...": a list that holds tags
+        return False
     if _two_hops(skeleton) and not (wording.through_any or wording.once) and wording.link_mentions == 1:
-        return False  # one link mentioned, nothing reached "from any of" a list, nothing counted once: one hop
+        # one link mentioned, nothing reached "from any of" a list, nothing counted once: one hop; unless the type
+        # counted lies two hops away ("count the tags on the items X likes", X a user)
+        if counted is None or wording.counted_type in _reached(wording, _named_types(wording)):
+            return False
     if {"Same", "Differing"} & names and not (wording.keys or wording.compares):  # nothing compared with the subject
         return False
     if skeleton == _LOOKUP and not wording.has_values:  # a node's only feature is the name the question writes
@@ -499,6 +505,41 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     # quoted names are all there is; a name written bare may not be found ("the artists tagged speed"): not fewer
     quoted = bool(quoted_names(wording.question))
     return _leaf_count(skeleton) == names_given if quoted else _leaf_count(skeleton) >= names_given
+
+
+def _named_types(wording: QuestionWording) -> frozenset[str]:
+    """The types of the nodes the question names (empty where none is known)."""
+    named = name_types(wording.store)
+    return frozenset().union(*(named.get(normalise(name), frozenset()) for name in wording.names))
+
+
+def _reached(wording: QuestionWording, types: frozenset[str]) -> frozenset[str]:
+    """The types one hop from ``types`` reaches, by any relation."""
+    schema = wording.store.schema()
+    return frozenset(end for t in types for ends in schema.get(t, {}).values() for end in ends)
+
+
+def _counted_types(skeleton: Skeleton, wording: QuestionWording) -> frozenset[str] | None:
+    """The types of the nodes a count of ``skeleton``'s shape counts (``Degree``: the named node's neighbours;
+    ``Count``: its list's members), starting from the types of the nodes the question names; None where the shape
+    counts no nodes or those types are not known."""
+    start = _named_types(wording)
+    if not start:
+        return None
+
+    def types_of(node: Skeleton | None) -> frozenset[str]:
+        if node is None:
+            return start
+        if node.name in HOPS:
+            return _reached(wording, types_of(node.children[0] if node.children else None))
+        inner = [types_of(child) for child in node.children]
+        return frozenset().union(*inner) if inner else start
+
+    if skeleton.name in ("Degree", "Same", "Differing"):
+        return _reached(wording, start)
+    if skeleton.name == "Count" and skeleton.children:
+        return types_of(skeleton.children[0])
+    return None
 
 
 def _picks_type(skeleton: Skeleton, wording: QuestionWording) -> bool:

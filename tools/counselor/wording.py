@@ -207,6 +207,13 @@ _THE_ONE = re.compile(
 )
 # "which tag", "what user": the node type a question asks for (its word as :func:`_cut` cuts it follows)
 _WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")
+# "how many different tags", "count the users", "the number of distinct items": the type of the nodes counted
+_COUNTED_TYPE = re.compile(
+    r"\b(?:how many|number of|count(?:ing)?(?: up)?(?: all)?(?: the)?|total of)\s+"
+    r"(?:(?:different|distinct|unique|separate|individual)\s+)?([a-z]+)"
+)
+# "how many different tags": each counted once, not tags unlike something
+_DIFFERENT_COUNTED = re.compile(r"\b(?:how many|number of|count(?: the)?) different\b")
 # "the user that occurs most often", "which tag is the most common": where the word is a node type (not a feature), a
 # node the members reach most often is asked, as "the most votes" asks it, not a feature's most common value
 _NODE_OFTEN = re.compile(
@@ -669,6 +676,17 @@ def _type_words(store: GraphStore) -> dict[str, str]:
     """:func:`_type_names` where ``store`` has several types (none where it has one: a question then never tells types
     apart); read once per store."""
     return _type_names(store) if len(store.node_types()) >= 2 else {}
+
+
+def counted_type(store: GraphStore, text: str) -> str | None:
+    """The node type ``text`` (a question outside its names) counts by name ("how many different tags ...", "count the
+    users ...", "the number of items ..."), where ``store`` has several types; None where it names none."""
+    types = _type_words(store)
+    for found in _COUNTED_TYPE.finditer(text.lower()) if types else ():
+        node_type = types.get(_cut(found.group(1)))
+        if node_type is not None:
+            return node_type
+    return None
 
 
 def asked_type(store: GraphStore, text: str) -> str | None:
@@ -1224,10 +1242,11 @@ class QuestionWording:
         text_keys = set(store.text_keys.values())
         self.keys = frozenset(name for _, _, name in self.spelled_at if name in set(features) - text_keys)
         self.features_named = frozenset(name for name in self.spelled if name in set(features))  # "title" too
-        self.unlike = bool(_UNLIKE.search(self.search_sources[0].lower()))
+        different = bool(_DIFFERENT_COUNTED.search(self.search_sources[0].lower()))  # "how many different tags"
+        self.unlike = bool(_UNLIKE.search(_DIFFERENT_COUNTED.sub(" ", self.search_sources[0].lower())))
         # whether it compares members with something: "same", "share", "match", or unlike it
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
-        self.once = counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
+        self.once = different or counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
         words_at, linked = _words_and_links(self.search_sources[0], relations)  # its link words, read once
         self.link_mentions = _mention_runs(self.search_sources[0], words_at, linked)  # "a citation edge": one
         # two named nodes set side by side: one of them is picked, the way its comparatives go ("X or Y: more
@@ -1259,6 +1278,7 @@ class QuestionWording:
         self.mode_worded = bool(_MODE.search(self.search_sources[0].lower()))  # "most common", "the biggest bucket"
         self.through_any = bool(_THROUGH_ANY.search(self.search_sources[0].lower()))  # reached from any of a list
         self.asked_type = asked_type(store, self.search_sources[0])  # "which tag ...": tag
+        self.counted_type = counted_type(store, self.search_sources[0])  # "how many tags ...": tag
         often = often_type(store, self.search_sources[0])  # "the user that occurs most often": the node most reached
         if often is not None:
             self.asked_type, self.votes, self.extreme = often, True, self.extreme or "most"

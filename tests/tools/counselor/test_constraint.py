@@ -1878,6 +1878,28 @@ def _items_graph() -> GraphStore:
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        'How many different tags appear on the items that "user 1" likes?',
+        'Count the tags on the items "user 1" likes.',
+        'What is the number of distinct tags across the items "user 1" likes?',
+    ],
+)
+def test_a_count_of_a_type_two_hops_away_takes_both_hops(question: str) -> None:
+    """Tags lie two hops from a user (user -> item -> tag): "how many (different) tags ... the items X likes" counts
+    the list reached from X's items, never X's own links (``Degree``: items and users only), and "different" there
+    is "each once", not "unlike X"."""
+    store = _items_graph()
+    wording = CounselorAction(store, question).wording
+    assert wording.counted_type == "tag" and not wording.unlike
+    one, two, differing = (parse_skeleton(text) for text in ("Degree[_]", "Count[Neighbour[Neighbour[_]]]", "Differing[_]"))
+    assert chosen_skeleton([(one, 0.6), (differing, 0.2), (two, 0.1)], wording, 0.3) == two
+    own = CounselorAction(store, 'How many users like "Lamp"?').wording  # a type one hop away: one hop is enough
+    assert own.counted_type == "user"
+    assert chosen_skeleton([(one, 0.6), (two, 0.1)], own, 0.3) == one
+
+
+@pytest.mark.parametrize(
     ("question", "right", "wrong"),
     [
         ('Of the items "user 1" likes, which has the most tags?', "has_tag", "liked_by"),
