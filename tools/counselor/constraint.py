@@ -852,6 +852,7 @@ class _Reader:
         text: str | None = None
         key: str | None = None  # the feature argument read, for a value argument after it
         picked = False  # the first node argument is the node a MaxDegree or MinDegree picked: its feature is shown
+        looked_up = False  # the first node argument is a Retrieve of a name the question writes: a value of its own
         by_links: str | None = None  # the relation that node was picked by: a Degree of it counts the same links
         listed = False  # the first node argument is a list whose names the question asks for
         hop = _is_hop(entry)  # a node, then a relation: the relation is one more hop of the node's chain
@@ -871,7 +872,7 @@ class _Reader:
                 search=None if name != NAMED else "leaf" if shape is None else "free",
                 chain=(*chain, name) if hop and param.kind is RELATION else None,
                 key=key if index and entry.params[index - 1].kind is FEATURE_KEY else None,
-                shown=picked, avoid=back, listed=listed, by_links=by_links,
+                shown=picked, avoid=back, listed=listed, by_links=by_links, looked_up=looked_up,
             )  # fmt: skip
             if param.kind is NODE:
                 if not node_types:
@@ -881,6 +882,7 @@ class _Reader:
                         self.pending_names.pop()
                     chain = (self.chain_name, self.chain_hops)
                     picked = self.last_call in _PICKS
+                    looked_up = name == "Feature" and self.last_call == NAMED
                     by_links = self.last_pick if picked and name == "Degree" else None
                     # a list's names asked ("list them"): the Feature of a call's nodes
                     # or the names of the list a filter kept or a join made ("which of them have the label L?")
@@ -947,6 +949,7 @@ class _Reader:
         avoid: frozenset[str] = frozenset(),
         listed: bool = False,
         by_links: str | None = None,
+        looked_up: bool = False,
     ) -> object:
         """One argument; returns a node argument's types, a relation's name or a search text (else None)."""
         if kind is NODE:
@@ -1005,6 +1008,15 @@ class _Reader:
                 categories = [feature for feature in valid if feature in shared and feature not in self.filtered]
                 if categories:
                     return self._choice(categories, stop)
+            # the answer is a value of the named node's own (the planner's lookup), no feature written: never the
+            # name the question writes ("which area is X filed under?"); a category where it asks for one
+            if looked_up and not spelled and self.lang.skeleton == _LOOKUP:
+                keys = {self.lang.store.text_keys.get(node_type) for node_type in subject or ()}
+                own = [feature for feature in valid if feature not in keys]
+                if own and self.lang.wording.category_asked:
+                    shared = shared_features(self.lang.store)
+                    own = [feature for feature in own if feature in shared] or own
+                return self._choice(own or valid, stop)
             if (shown or listed) and not spelled:  # a picked node, a list's names: no feature written, the name
                 keys = {self.lang.store.text_keys.get(node_type) for node_type in subject or ()}
                 return self._choice([feature for feature in valid if feature in keys] or valid, stop)

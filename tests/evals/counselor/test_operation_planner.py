@@ -85,6 +85,10 @@ def test_with_the_graph_it_also_scores_the_skeleton_the_questions_words_choose(p
         store.add_node(f"u{i}", "user", {"name": name})
     store.add_edge("u0", "i0", "listens", reverse_relation="listener")
     items = [item for item in _items() if "Ten and Ten" not in item.question]  # one node named twice: one name
+    # "How many items does <an item> listen to?" asks nothing this graph can answer (an item's links reach users):
+    # the words' type check rightly keeps every count from it, so only users are asked what they listen to
+    items = [item for item in items if not (item.reference_action.startswith("Degree") and
+                                            any(f"[{name}]" in item.reference_action for name in NAMES[:5]))]  # fmt: skip
     row = measure(OperationPlanner(payload), items, 0.0, store)
     assert "worded" not in measure(OperationPlanner(payload), items, 0.0)  # no graph: the planner alone
     assert row["worded"] == {"top1": 100.0, "applied": 100.0, "applied_right": 100.0}

@@ -1493,6 +1493,22 @@ def test_the_most_common_value_is_of_a_feature_with_few_values() -> None:
     assert language.complete("Feature[Retrieve[Graph Counselor], abstract]")  # elsewhere any feature may be read
 
 
+def test_a_named_nodes_own_value_is_never_the_name_the_question_writes() -> None:
+    """"Which research area is X filed under?", answered by a lookup of X (the planner's ``Feature[_]``): X's label,
+    never its title (the name the question already writes) nor its abstract; a feature written is the one read."""
+    store = _labelled_papers()
+    lookup = parse_skeleton("Feature[_]")
+    area = CounselorAction(store, 'Which research area is "Graph Counselor" filed under?', skeleton=lookup)
+    assert area.complete("Feature[Retrieve[Graph Counselor], label]")
+    for key in ("title", "abstract"):
+        assert not area.complete(f"Feature[Retrieve[Graph Counselor], {key}]"), key
+    year = CounselorAction(store, 'In which year did "Graph Counselor" appear?', skeleton=lookup)
+    assert year.complete("Feature[Retrieve[Graph Counselor], year]")
+    assert not year.complete("Feature[Retrieve[Graph Counselor], title]")
+    title = CounselorAction(store, 'What is the full title of "Graph Counselor"?', skeleton=lookup)
+    assert title.complete("Feature[Retrieve[Graph Counselor], title]")  # written: the one asked
+
+
 def test_the_highest_tally_or_multiplicity_is_a_node_the_members_reach() -> None:
     """"tally their X; which ... attains the maximum tally", "which ... has the highest multiplicity": how often the
     members reach a node, so the node most of them link to (``MostLinked``), never a member picked by degree."""
