@@ -520,9 +520,9 @@ def _reached(wording: QuestionWording, types: frozenset[str]) -> frozenset[str]:
 
 
 def _counted_types(skeleton: Skeleton, wording: QuestionWording) -> frozenset[str] | None:
-    """The types of the nodes a count of ``skeleton``'s shape counts (``Degree``: the named node's neighbours;
-    ``Count``: its list's members), starting from the types of the nodes the question names; None where the shape
-    counts no nodes or those types are not known."""
+    """The types of the nodes a count of ``skeleton``'s shape counts (``Degree``: the neighbours of the node named,
+    or of the one a pick gives; ``Count``: its list's members), starting from the types of the nodes the question
+    names; None where the shape counts no nodes or those types are not known."""
     start = _named_types(wording)
     if not start:
         return None
@@ -535,8 +535,8 @@ def _counted_types(skeleton: Skeleton, wording: QuestionWording) -> frozenset[st
         inner = [types_of(child) for child in node.children]
         return frozenset().union(*inner) if inner else start
 
-    if skeleton.name in ("Degree", "Same", "Differing"):
-        return _reached(wording, start)
+    if skeleton.name in ("Degree", "Same", "Differing"):  # the links of the node named, or of the one picked
+        return _reached(wording, types_of(skeleton.children[0] if skeleton.children else None))
     if skeleton.name == "Count" and skeleton.children:
         return types_of(skeleton.children[0])
     return None

@@ -1913,6 +1913,12 @@ def test_a_count_of_a_type_two_hops_away_takes_both_hops(question: str) -> None:
     own = CounselorAction(store, 'How many users like "Lamp"?').wording  # a type one hop away: one hop is enough
     assert own.counted_type == "user"
     assert chosen_skeleton([(one, 0.6), (two, 0.1)], own, 0.3) == one
+    # the links of a picked member are counted from that member: "how many users like the one of the items X likes
+    # with the fewest fans" counts users from an item, two hops from X, with no two-hop list
+    picked = CounselorAction(store, 'How many users like the one of the items "user 1" likes with the fewest fans?').wording
+    assert picked.counted_type == "user"
+    degree_of_pick = parse_skeleton("Degree[MinDegree[Neighbour[_]]]")
+    assert chosen_skeleton([(degree_of_pick, 0.6), (one, 0.3)], picked, 0.3) == degree_of_pick
 
 
 @pytest.mark.parametrize(
