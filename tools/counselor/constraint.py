@@ -547,20 +547,15 @@ def _picks_type(skeleton: Skeleton, wording: QuestionWording) -> bool:
     question asks for by name ("Which tag ..."), starting from the types of the nodes it names; True where those
     are not known. "Which tag occurs most among the tags of the artists X listened to" (X a user): the tag most of
     those artists link to (``MostLinked``), never one of the artists (``MaxDegree``)."""
-    named = name_types(wording.store)
-    start = frozenset().union(*(named.get(normalise(name), frozenset()) for name in wording.names))
+    start = _named_types(wording)
     if not start:
         return True
-    schema = wording.store.schema()
-
-    def reached(types: frozenset[str]) -> frozenset[str]:
-        return frozenset(end for t in types for ends in schema.get(t, {}).values() for end in ends)
 
     def types_of(node: Skeleton | None) -> frozenset[str]:
         if node is None:
             return start
         inner = types_of(node.children[0]) if node.children else start
-        return reached(inner) if node.name in HOPS or node.name == "MostLinked" else inner
+        return _reached(wording, inner) if node.name in HOPS or node.name == "MostLinked" else inner
 
     def picks(node: Skeleton | None) -> list[Skeleton]:
         if node is None:
