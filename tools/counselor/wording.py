@@ -681,19 +681,20 @@ def _type_words(store: GraphStore) -> dict[str, str]:
 def counted_type(store: GraphStore, text: str) -> str | None:
     """The node type ``text`` (a question outside its names) counts by name ("how many different tags ...", "count the
     users ...", "the number of items ..."), where ``store`` has several types; None where it names none."""
-    types = _type_words(store)
-    for found in _COUNTED_TYPE.finditer(text.lower()) if types else ():
-        node_type = types.get(_cut(found.group(1)))
-        if node_type is not None:
-            return node_type
-    return None
+    return _type_after(store, text, _COUNTED_TYPE)
 
 
 def asked_type(store: GraphStore, text: str) -> str | None:
     """The node type ``text`` (a question outside its names) asks for by name right after "which" or "what"
     ("Which tag occurs most ...", "what users ..."), where ``store`` has several types; None where it names none."""
+    return _type_after(store, text, _WHICH_TYPE)
+
+
+def _type_after(store: GraphStore, text: str, pattern: re.Pattern[str]) -> str | None:
+    """The first node type ``pattern``'s group 1 writes in ``text`` (lower-cased, each word cut by :func:`_cut`), where
+    ``store`` has several types; None where it writes none."""
     types = _type_words(store)
-    for found in _WHICH_TYPE.finditer(text.lower()) if types else ():
+    for found in pattern.finditer(text.lower()) if types else ():
         node_type = types.get(_cut(found.group(1)))
         if node_type is not None:
             return node_type
@@ -1161,7 +1162,7 @@ def _voice_root(relation: str) -> str:
     FB15k-237's ``film_art_direction_by`` and its ``_of`` reverse: ``dire``, never the "film" of every film relation);
     else the :func:`_root`."""
     words = re.split(r"[_\W]+", relation.lower().strip("_"))
-    if len(words) > 2 and words[-1] == "of" and words[-2] in ("by", "from"):
+    if _reverses_passive(words):
         words = words[:-1]
     if len(words) < 2 or words[-1] not in ("by", "from"):
         return _root(relation)
@@ -1195,6 +1196,11 @@ def _is_backward(relation: str) -> bool:
     if len(words) > 2 and words[-1] == "of" and _is_backward("_".join(words[:-1])):
         return False
     return any(word in _BACKWARD for word in words[1:])
+
+
+def _reverses_passive(words: Sequence[str]) -> bool:
+    """A relation's ``words`` name a passive relation with "of" added, its reverse (FB15k-237's ``written_by_of``)."""
+    return len(words) > 2 and words[-1] == "of" and words[-2] in ("by", "from")
 
 
 def _passive_name(relation: str) -> bool:
@@ -1349,7 +1355,7 @@ class QuestionWording:
         """The question writes ``relation``, a passive name with "of" added (FB15k-237's ``written_by_of``), whole, word
         for word ("the films linked to X by written by of"): that relation is meant, not the passive it reverses."""
         label = _WORD.findall(relation.lower())
-        if len(label) < 3 or label[-1] != "of" or not _passive_name(" ".join(label[:-1])):
+        if not _reverses_passive(label):
             return False
         written = [word for _, _, word in self.words]
         return any(written[i : i + len(label)] == label for i in range(len(written) - len(label) + 1))
