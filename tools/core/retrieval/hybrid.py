@@ -5,6 +5,7 @@ One ranking, in tiers (each hit says which tier placed it, so a trace can show i
 1. ``exact name``: the node's normalised text is the normalised query
    (:func:`~graphreason.tools.core.retrieval.lexical.normalise`: case, whitespace and
    punctuation do not count). A quoted title or a name copied from the question lands here.
+   Of several such nodes, the one spelled with the query's punctuation comes first.
 2. ``near-exact name``: among the candidates, a text within a small edit of the
    query (character similarity of the normalised forms at least :data:`NEAR_EXACT`).
 3. ``fused``: reciprocal-rank fusion of the BM25 rank and the dense rank of each

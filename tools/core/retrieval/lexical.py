@@ -7,6 +7,9 @@ before any dense embedding exists.
 * :func:`normalise` is the comparison form of a name: Unicode NFKC, case-folded,
   every run of punctuation, underscores and whitespace turned into one space.
   ``"Deep  Learning: A Survey."`` and ``"deep learning a survey"`` are the same name.
+  Where several nodes share one normalised name, the one spelled with the query's
+  punctuation comes first (:func:`spelling`): ``electro-pop`` finds the tag
+  ``electro-pop`` before the tag ``electro pop``.
 * :class:`LexicalIndex` holds the normalised name of every node (for exact
   lookups) and a term-by-node matrix of BM25 weights (Okapi BM25, ``k1=1.2``,
   ``b=0.75``, the non-negative idf ``log(1 + (N - df + 0.5) / (df + 0.5))``).
@@ -31,6 +34,11 @@ B = 0.75
 def normalise(text: str) -> str:
     """The comparison form of a name: NFKC, case-folded, punctuation and whitespace runs as one space."""
     return " ".join(_WORD.findall(unicodedata.normalize("NFKC", str(text)).casefold()))
+
+
+def spelling(text: str) -> str:
+    """A name as written, up to case and spacing: NFKC, case-folded, whitespace runs as one space, punctuation kept."""
+    return " ".join(unicodedata.normalize("NFKC", str(text)).casefold().split())
 
 
 def word_stems(text: str) -> set[str]:
@@ -75,6 +83,10 @@ class LexicalIndex:
                 self._exact[name] = [found, pos]
             else:
                 found.append(pos)
+        # the written form of each name that shares its normalised form with another: it orders exact matches
+        self._spelled: dict[int, str] = {
+            pos: spelling(texts[pos]) for group in self._exact.values() if isinstance(group, list) for pos in group
+        }
         self._build_bm25()
 
     def _build_bm25(self) -> None:
@@ -113,7 +125,8 @@ class LexicalIndex:
 
     # ----------------------------------------------------------- queries
     def exact(self, text: str, node_type: str | None = None) -> list[int]:
-        """Positions of the nodes whose normalised text is the normalised ``text``, in insertion order."""
+        """Positions of the nodes whose normalised text is the normalised ``text``: those spelled as ``text``
+        (punctuation kept, case and spacing not) first, each group in insertion order."""
         found = self._exact.get(normalise(text))
         if found is None:
             return []
@@ -121,6 +134,9 @@ class LexicalIndex:
         if node_type is not None:
             code = self._type_code(node_type)
             positions = [p for p in positions if self.type_codes[p] == code]
+        if len(positions) > 1:
+            written = spelling(text)
+            positions.sort(key=lambda p: self._spelled[p] != written)
         return positions
 
     def _type_code(self, node_type: str) -> int:
@@ -149,7 +165,8 @@ class LexicalIndex:
         return float(totals[at]) if at < len(positions) and positions[at] == position else 0.0
 
     def search(self, text: str, k: int = 10, node_type: str | None = None) -> list[LexicalHit]:
-        """Exact-name matches first (insertion order), then the rest by BM25 score; at most ``k`` hits."""
+        """Exact-name matches first (spelled as the query first, then insertion order), then the rest by BM25
+        score; at most ``k`` hits."""
         exact = self.exact(text, node_type)
         positions, totals = self.scores(text)
         if node_type is not None and len(positions):

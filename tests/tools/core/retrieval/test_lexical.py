@@ -58,3 +58,14 @@ def test_ties_keep_insertion_order_and_k_bounds_the_hits() -> None:
 def test_shapes_are_checked() -> None:
     with pytest.raises(ValueError, match="one type and one text per id"):
         LexicalIndex(["a", "b"], ["t"], ["x", "y"])
+
+
+def test_of_names_equal_once_normalised_the_one_spelled_as_the_query_comes_first() -> None:
+    # Last.fm holds the tags 'electro pop', 'electro-pop' and 'Electro  Pop!': one normalised name
+    lex = index(("tag", "electro pop"), ("tag", "electro-pop"), ("tag", "Electro  Pop!"), ("tag", "electropop"))
+    assert lex.exact("electro-pop") == [1, 0, 2]
+    assert lex.exact("Electro-Pop") == [1, 0, 2]  # case and spacing do not count, punctuation does
+    assert lex.exact("electro pop!") == [2, 0, 1]
+    assert lex.exact("electro_pop") == [0, 1, 2]  # spelled like none of them: insertion order
+    assert [h.position for h in lex.search("electro-pop", k=4)][:3] == [1, 0, 2]
+    assert lex.exact("electropop") == [3]
