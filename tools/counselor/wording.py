@@ -177,7 +177,8 @@ _MODE = re.compile(  # a value's count, not a pick; "which bucket is the biggest
     r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b|\b(?:usual|commonest|predominant|prevailing)\b"
     r"|\b(?:bucket|group|segment|bin)s? (?:is|are) (?:the )?(?:biggest|largest)\b"
     r"|\btop value\b|\b(?:breakdown|distribution)\b[^.?!]{0,30}\btop\b"  # "label breakdown top value"
-)
+    r"|\b(?:shows?|turns?|comes?|crops?) up (?:the )?most\b|\brecurs? (?:the )?most\b|\bmost prevalent\b"  # "which label
+)  # shows up most"
 # What form a question's answer takes, read off its words (see answer_form)
 _YES_NO_TAIL = re.compile(r"\b(?:or not|yes or no)\W*$")  # "X is in ... or not?", "..., yes or no?"
 # words that ask whether something exists ("any of ... with ...", "is there one ..."), where no yes/no opener does
@@ -214,12 +215,16 @@ _COUNTED_TYPE = re.compile(
 )
 # "how many different tags": each counted once, not tags unlike something
 _DIFFERENT_COUNTED = re.compile(r"\b(?:how many|number of|count(?: the)?) different\b")
-# "the user that occurs most often", "which tag is the most common": where the word is a node type (not a feature), a
-# node the members reach most often is asked, as "the most votes" asks it, not a feature's most common value
+# "the user that occurs most often", "which tag is the most common", "which entity occurs the highest number of
+# times": where the word is a node type (not a feature), a node the members reach most often is asked, as "the most
+# votes" asks it, not a feature's most common value
 _NODE_OFTEN = re.compile(
     r"\b(?:the|which|what)\s+([a-z]+)\s+(?:(?:that|which|who)\s+)?(?:(?:occurs?|appears?|(?:show|come|turn)s?\s+up|is|are)"
     r"\s+(?:the\s+)?most\s+(?:often|frequently|frequent|common|typical|usual)\b"
-    r"|(?:occurs?|appears?|(?:show|come|turn)s?\s+up)\s+most\b(?=\s+(?:among|in|across|within)\b))"  # "appears most among"
+    r"|(?:occurs?|appears?|(?:show|come|turn)s?\s+up)\s+most\b(?=\s+(?:among|in|across|within)\b)"  # "appears most among"
+    # "which entity occurs the highest number of times among ...", "turns up the most times"
+    r"|(?:occurs?|appears?|(?:show|come|turn)s?\s+up)\s+(?:the\s+)?(?:(?:highest|greatest|largest)\s+number\s+of|most)"
+    r"\s+times\b)"
     r"|\bmost (?:frequent|frequently occurring)\s+([a-z]+)\b"  # "tags of the artists X plays: most frequent tag"
     r"|\btop ([a-z]+) among (?:the )?(?:\3|\3s|\3es) of\b"  # "top tag among tags of the artists X plays"
 )
@@ -279,7 +284,7 @@ _COMPOUND = re.compile(r"(hyper|back|inter|cross|sub|hash|web)([a-z]{4,})")
 # A node asked for among a list's own members ("which one of", "of the X, which", "the single one of"): the member
 # with the most links, never a node the members link to
 _MEMBER = re.compile(
-    r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among|in) [^,?]{1,200}, (?:which|who)\b"
+    r"\b(?:one|which|who|whichever) of\b|\bsingle one\b|^\s*(?:of|out of|among|in) [^,?]{1,200}, (?:which|who|whose)\b"
     r"|\brank(?:s|ed)? (?:them|those|these)\b"  # "rank them by ...: which comes first?"
     r"|(?:^|[.:;!?]\s)\s*rank\b"  # "Rank the papers X cites by citations: who comes out number one?"
     r"|\barg(?:max|min) over\b"  # "the argmax over X of its in-degree": one of X
@@ -289,7 +294,10 @@ _MEMBER = re.compile(
     # "Most listens among the users that listen to X?": the user with the most listens of its own; so with the links
     # named by several words, then their noun ("Most tv program genre of neighbours among the ...")
     r"|^\W*(?:the )?(?:most|fewest|least) (?!common\b|frequent\w*|popular\b|often\b|usual\b)"
-    r"(?:\w+|(?:\w+ ){1,6}(?:neighbou?rs|links|connections)) among\b"
+    r"(?:\w+|(?:\w+ ){1,12}(?:neighbou?rs|links|connections)) among\b"
+    # "The entities linked to X by R: most S links?": the list first, then its member with the most links
+    r"|:\s*(?:the )?(?:most|fewest|least) (?!common\b|frequent\w*|popular\b|often\b|usual\b)"
+    r"(?:\w+ ){0,12}(?:neighbou?rs|links|connections)\W*$"
     r"|\b(?:select|pick|choose) the (?:single )?one\b|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
 )
 # words between a superlative and the link it counts ("the largest number of outgoing references"); not "the most
@@ -313,7 +321,11 @@ _ASKING_WORDS = _FUNCTION_WORDS | _ASKING_BEFORE | _COUNTING | _MOST_WORDS | _FE
 # neighbours, two hops away; not after a word that opens a yes/no ("does any of the papers ... have ...") or that
 # asks ("can you find any of the papers ... whose label is ...")
 _NOT_THROUGH = _YES_NO_START | frozenset("whether would if will had there find see name show tell know".split())
-_THROUGH_ANY = re.compile(rf"\b(?!(?:{'|'.join(sorted(_NOT_THROUGH))})\b)[a-z]+ any (?:one )?of the\b")
+_THROUGH_ANY = re.compile(  # "the friends of any of X's friends" too (X cut out: a line break)
+    rf"\b(?!(?:{'|'.join(sorted(_NOT_THROUGH))})\b)[a-z]+ any (?:one )?of (?:the\b|\n['\u2019]s\b)"
+)
+# "the papers citing the papers that X cites": a link from the members of a list the clause after it names
+_THROUGH_CLAUSE = re.compile(r"\b[a-z]+(?:ing|ed)\s+(?:(?:by|to|from|on)\s+){0,2}the\s+[a-z]+\s+(?:that|which|who)\s+\n")
 _HOW_ASKED = re.compile(r"\bhow (?:many|much)\b")  # not "the highest number of times": a pick's measure
 _HOW_MANY = re.compile(rf"{_HOW_ASKED.pattern}|\bnumber of\b")  # a count asked for, even beside "which"
 # "|S|", "|A ∩ B|": a set's size as mathematics writes it (between bars, with no space inside either bar)
@@ -947,10 +959,20 @@ def _words_and_links(text: str, relations: Sequence[str]) -> tuple[list[tuple[in
     return at, _link_words(at, relations)
 
 
+# "the papers linked to X by cites": the general verb before the name and the relation after "by" are one link
+_LINKED_TO_NAME_BY = re.compile(r"\s+(?:to|from|with)\s+\n\s*by\s+(?:the\s+|an?\s+)?")
+_GENERAL_LINK_VERBS = frozenset({"linked", "connected", "joined", "related", "tied"})
+
+
 def _mention_runs(text: str, at: list[tuple[int, str]], linked: list[int]) -> int:
     """:func:`link_mentions` over ``text``'s words ``at`` and its link words ``linked``."""
     runs, last = 0, None
-    for index in linked:
+    for place, index in enumerate(linked):
+        after = linked[place + 1] if place + 1 < len(linked) else None
+        if after is not None and at[index][1] in _GENERAL_LINK_VERBS and _LINKED_TO_NAME_BY.fullmatch(
+            text.lower()[at[index][0] + len(at[index][1]) : at[after][0]]
+        ):
+            continue  # "linked to X by linked": the relation after "by" is the one link
         between = [word for _, word in at[last + 1 : index]] if last is not None else None
         # a name between ("the papers that the papers that cite X cite"), or one verb twice ("do the papers X cites
         # cite"): two links
@@ -970,8 +992,13 @@ def _link_words(at: list[tuple[int, str]], relations: Sequence[str]) -> list[int
     roots = {stem[:4] for stem in stems if len(stem) >= 4}
     if roots & _LINK_ROOTS:  # a graph of links or citations: any word for a link or a citation mentions one
         roots |= _LINK_ROOTS | {root for root, stands in _ROOT_SYNONYMS.items() if set(stands) & _LINK_ROOTS}
+    # "the movie X gave 2 stars": stars given are a numbered relation's link ("rated_2"), where the graph has one
+    starred = any((found := _NUMBERED.fullmatch(relation.lower())) and found.group(2) for relation in relations)
     linked = []
     for index, (_, word) in enumerate(at):
+        if starred and word in ("star", "stars") and index and at[index - 1][1].isdigit():
+            linked.append(index)
+            continue
         stem = word[:5]
         stands_for = _standing_for(stem)
         own = _reach_root(word, at[index + 1][1] if index + 1 < len(at) else None)
@@ -1282,7 +1309,8 @@ class QuestionWording:
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
         self.mode_worded = bool(_MODE.search(self.search_sources[0].lower()))  # "most common", "the biggest bucket"
-        self.through_any = bool(_THROUGH_ANY.search(self.search_sources[0].lower()))  # reached from any of a list
+        through = self.search_sources[0].lower()
+        self.through_any = bool(_THROUGH_ANY.search(through) or _THROUGH_CLAUSE.search(through))  # reached from a list
         self.asked_type = asked_type(store, self.search_sources[0])  # "which tag ...": tag
         self.counted_type = counted_type(store, self.search_sources[0])  # "how many tags ...": tag
         often = often_type(store, self.search_sources[0])  # "the user that occurs most often": the node most reached
@@ -1446,7 +1474,11 @@ class QuestionWording:
         def of_name(stop: int) -> bool:  # "friends of X": X's own, the first hop whatever stands nearer
             return stop <= a and bool(_OF_NAME.fullmatch(self.question[stop:a]))
 
-        ranked = sorted(mentions, key=lambda m: (picks and m[3], not of_name(m[1]), _gap((a, b), m[0], m[1])))
+        # "the X neighbours of Y" (genitive) and "friends of Y" are Y's own links, the first hop, wherever the words
+        # of a pick's links stand ("Of all the X neighbours of Y, whose Z links are the most numerous?")
+        ranked = sorted(
+            mentions, key=lambda m: (picks and m[3], m[0] not in genitive, not of_name(m[1]), _gap((a, b), m[0], m[1]))
+        )
         relation = ranked[hops][2]
         if ranked[hops][0] in genitive:  # "the list neighbours of Y": Y's ``list``, not the links back
             return [relation]
@@ -1529,15 +1561,26 @@ class QuestionWording:
             return None
         mentions = [(start, stop, number, most) for _, start, stop, number, most in counted]
         for at, (start, stop, word) in enumerate(outside):  # "rated" with no number beside it: the plain relation
-            if _word_root(word) in bases and not any(abs(at - where) <= 3 for where, *_ in counted):
+            # a name and another word between keep them apart ("the users that rated X gave 3 stars"); a name alone
+            # does not ("rated X 1 out of 5")
+            beside = [
+                where for where, first, *_ in counted if abs(at - where) == 1 or (
+                    abs(at - where) <= 3 and not any(min(start, first) < a < max(start, first) for a, _, _ in spans)
+                )
+            ]  # fmt: skip
+            if _word_root(word) in bases and not beside:
                 before = {w for *_, w in outside[max(0, at - 2) : at]}
                 mentions.append((start, stop, None, bool(before & _SUPERLATIVES)))
         mentions = [m for m in mentions if _nearest_name(spans, m[0], m[1]) == 0]
-        if len(mentions) != total:
+        last = [m for m in mentions if m[3]]  # after "most" or "fewest": the links a pick counts
+        if picks and hops == total - 1 and len(last) == 1 and last[0][2] is not None and len(mentions) < total:
+            number = last[0][2]  # "which of the movies of the genre X has the most 1-star ratings": the other hops
+        elif len(mentions) != total:  # are written with no number ("of the genre")
             return None
-        a, b = _chain_start(spans, mentions)
-        ranked = sorted(mentions, key=lambda m: (picks and m[3], _gap((a, b), m[0], m[1])))
-        number = ranked[hops][2]
+        else:
+            a, b = _chain_start(spans, mentions)
+            ranked = sorted(mentions, key=lambda m: (picks and m[3], _gap((a, b), m[0], m[1])))
+            number = ranked[hops][2]
         chosen = [
             relation for relation in valid
             if (found := parsed[relation]) and _root(found.group(1)) in bases and found.group(2) == number
@@ -1583,6 +1626,15 @@ class QuestionWording:
         if not roots:
             return None
         wanted = set(roots.values())
+        # words that write out a relation with no passive partner name that relation, not another's verb: in "the
+        # director film neighbours of X", "director" is FB15k-237's director_film, not film_art_direction_by
+        whole = {index for a, b, relation in self.spelled_at if relation in self.relation_names and relation not in roots
+                 for index in range(a, b)}  # fmt: skip
+        # a relation written whole as the name of a node's neighbours ("the costume design by neighbours of X") is
+        # that relation from X, whatever the voice of its words
+        labels = {index: relation for a, b, relation in self.spelled_at if relation in roots
+                  and _neighbours_of(self.question, spans, self.words[b - 1][1]) is not None
+                  for index in range(a, b)}  # fmt: skip
         # (word index, (start, stop, root, passive, way: the link's own way round where the words give it))
         found: list[tuple[int, _Mention]] = []
         markers: set[int] = set()  # where words with their way written on them stand ("in-neighbours")
@@ -1596,7 +1648,7 @@ class QuestionWording:
             marker = root is None and marked is not None and (word in _MARKED_NOUNS or word in _JOINED_WAYS)
             if marker and len(wanted) == 1:  # "the in-neighbours of X": the graph's one link, into X
                 root = next(iter(wanted))
-            if root is None or _inside(spans, start):
+            if root is None or _inside(spans, start) or index in whole:
                 continue
             if own in ("poin", "send") and self.words[index + 1 : index + 2] and self.words[index + 1][2] in _ADDRESSED:
                 continue  # "Point me to the one ...", "point out", "send me the list": the asker addressed, not a link
@@ -1611,6 +1663,8 @@ class QuestionWording:
             if marker:  # "in-neighbours": the way written onto the word, whatever its voice and place
                 passive, way = False, marked
                 markers.add(index)
+            elif index in labels:
+                passive, way = False, "back" if _is_backward(labels[index]) else "forward"
             elif markers and self._walked_in(index):
                 continue  # "the in-neighbours of X in the link graph": the link the marked word walks, one mention
             else:

@@ -2656,3 +2656,182 @@ def test_a_feature_asked_is_no_count_and_a_member_picked_by_its_links_gives_its_
                    ("Feature[Matching[Neighbour[_]]]", 0.4)) == "Exists[Matching[Neighbour[_]]]"  # fmt: skip
     assert _chosen('"Graph Counselor" in the papers citing "ReAct"?', ("Contains[Neighbour[_], _]", 0.6),
                    ("Feature[Neighbour[_]]", 0.4)) == "Contains[Neighbour[_], _]"  # fmt: skip
+
+
+def _film_crews() -> GraphStore:
+    """One node type, as in FB15k-237: a director's films (``director_film``, an active name with an ``_of``
+    reverse), an art director (``film_art_direction_by``, a passive one) and costume designers
+    (``costume_design_by``), each with its ``_of`` reverse."""
+    store = GraphStore("entities", directed=True, text_keys={"entity": "name"})
+    for node in ("Vincente Minnelli", "Gigi", "An American in Paris", "Preston Ames", "Barry Lyndon",
+                 "A Clockwork Orange", "Milena Canonero", "Ulla-Britt Soderlund"):  # fmt: skip
+        store.add_node(node, "entity", {"name": node})
+    for film in ("Gigi", "An American in Paris"):
+        store.add_edge("Vincente Minnelli", film, "director_film", reverse_relation="director_film_of")
+        store.add_edge(film, "Preston Ames", "film_art_direction_by", reverse_relation="film_art_direction_by_of")
+    for film, designer in (("Barry Lyndon", "Milena Canonero"), ("Barry Lyndon", "Ulla-Britt Soderlund"),
+                           ("A Clockwork Orange", "Milena Canonero")):  # fmt: skip
+        store.add_edge(film, designer, "costume_design_by", reverse_relation="costume_design_by_of")
+    return store
+
+
+def test_a_relation_written_whole_is_that_relation_not_another_relations_verb() -> None:
+    """"the director film neighbours of X" writes ``director_film`` whole: "director" is not the verb of
+    ``film_art_direction_by``, which shares its root."""
+    action = CounselorAction(
+        _film_crews(), 'What is the quantity of the director film neighbours of "Vincente Minnelli"?',
+        skeleton=parse_skeleton("Degree[_]"),
+    )  # fmt: skip
+    assert action.complete("Degree[Retrieve[Vincente Minnelli], director_film]")
+    assert not action.complete("Degree[Retrieve[Vincente Minnelli], film_art_direction_by]")
+
+
+def test_a_passive_relation_written_whole_as_the_name_of_neighbours_is_that_relation() -> None:
+    """"the costume design by neighbours of Y" names Y's ``costume_design_by`` neighbours, though "design by" before
+    the name would otherwise read as a passive verb ("the films designed by Y")."""
+    question = (
+        'What is the number of nodes appearing in the entities "A Clockwork Orange" has as costume design by or in the '
+        'costume design by neighbours of "Barry Lyndon" (or in both)?'
+    )
+    action = CounselorAction(_film_crews(), question, skeleton=parse_skeleton("Count[Union[Neighbour[_], Neighbour[_]]]"))
+    assert action.complete(
+        "Count[Union[Neighbour[Retrieve[A Clockwork Orange], costume_design_by], "
+        "Neighbour[Retrieve[Barry Lyndon], costume_design_by]]]"
+    )
+    assert not action.complete(
+        "Count[Union[Neighbour[Retrieve[A Clockwork Orange], costume_design_by], "
+        "Neighbour[Retrieve[Barry Lyndon], costume_design_by_of]]]"
+    )
+
+
+def test_the_node_occurring_the_highest_number_of_times_is_the_one_the_members_reach() -> None:
+    """"which entity occurs the highest number of times among the X links of ..." counts how often the members reach
+    a node (``MostLinked``), not which member has the most links."""
+    question = (
+        'Which entity occurs the highest number of times among the costume design by links of the entities '
+        '"Vincente Minnelli" has as director film?'
+    )
+    wording = CounselorAction(_film_crews(), question).wording
+    assert wording.votes and wording.extreme == "most"
+    most_linked, pick = parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), parse_skeleton("Feature[MaxDegree[Neighbour[_]]]")
+    assert chosen_skeleton([(pick, 0.7), (most_linked, 0.3)], wording, 0.0) == most_linked
+
+
+def test_most_links_named_in_many_words_among_a_list_pick_a_member() -> None:
+    """FB15k-237 names relations in up to a dozen words: "Most <nine words> links among the ... neighbours of X?" is
+    still a member picked by its own links."""
+    store = GraphStore("entities", directed=True, text_keys={"entity": "name"})
+    for node in ("soprano saxophone", "track one", "song two"):
+        store.add_node(node, "entity", {"name": node})
+    store.add_edge("soprano saxophone", "track one", "guest_role_of", reverse_relation="guest_role")
+    store.add_edge("track one", "song two", "track_performances_music_track_contribution_role_of")
+    question = 'Most track performances music track contribution role of links among the guest role of neighbours of "soprano saxophone"?'
+    assert CounselorAction(store, question).wording.member
+
+
+def test_linked_to_a_name_by_a_relation_is_one_link() -> None:
+    """"the papers linked to X by linked" (a graph whose relation is called ``linked``) names one link: the general
+    verb before the name and the relation after "by" are one hop, so a count of them is X's degree."""
+    store = GraphStore("papers", directed=False, text_keys={"paper": "title"})
+    for node in ("p1", "p2", "p3"):
+        store.add_node(node, "paper", {"title": f"Paper {node[1]}", "label": "IR"})
+    store.add_edge("p1", "p2", "linked")
+    store.add_edge("p1", "p3", "linked")
+    wording = CounselorAction(store, 'What\'s the total count of the papers linked to "Paper 1" by linked?').wording
+    assert wording.link_mentions == 1
+    assert consistent(parse_skeleton("Degree[_]"), wording)
+    assert not consistent(parse_skeleton("Count[Neighbour[Neighbour[_]]]"), wording)
+    two = CounselorAction(store, 'How many papers are linked to the papers linked to "Paper 1"?').wording
+    assert two.link_mentions == 2
+
+
+def test_a_numbered_link_after_most_is_the_picks_though_the_first_hop_has_no_number() -> None:
+    """"which of the movies of the genre X has the most 1-star ratings": the genre hop is written with no number, the
+    count after "most" is ``rated_1_by``, not every rating nor the genre link."""
+    store = _ratings_graph()
+    store.text_keys["genre"] = "name"
+    store.add_node("g1", "genre", {"name": "Crime"})
+    for movie in ("m1", "m2", "m3"):
+        store.add_edge(movie, "g1", "has_genre", reverse_relation="genre_of")
+    store.add_edge("u3", "m1", "rated_1", reverse_relation="rated_1_by")
+    action = CounselorAction(
+        store, 'I need to know which of the movies of the genre "Crime" has the most 1-star ratings.',
+        skeleton=parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"),
+    )  # fmt: skip
+    assert action.complete("Feature[MaxDegree[Neighbour[Retrieve[Crime], genre_of], rated_1_by], title]")
+    for wrong in ("rated_by", "has_genre", "rated_2_by"):
+        assert not action.complete(f"Feature[MaxDegree[Neighbour[Retrieve[Crime], genre_of], {wrong}], title]"), wrong
+
+
+def test_stars_given_are_a_rating_link() -> None:
+    """"the movie X gave 4 stars" reaches a movie by a rating: a feature asked is the movie's, not X's own."""
+    store = _ratings_graph()
+    wording = CounselorAction(store, 'Give the title of the movie "user 1" gave 4 stars.').wording
+    assert wording.link_mentions == 1 and wording.link_written
+    assert not consistent(parse_skeleton("Feature[_]"), wording)
+    assert consistent(parse_skeleton("Feature[Neighbour[_]]"), wording)
+    action = CounselorAction(store, 'Give the title of the movie "user 1" gave 4 stars.', skeleton=parse_skeleton("Feature[Neighbour[_]]"))
+    assert action.complete("Feature[Neighbour[Retrieve[user 1], rated_4], title]")
+
+
+def test_a_plain_rating_and_a_number_with_a_name_between_are_two_hops() -> None:
+    """"the movies any of the users that rated X gave 4 stars": "rated" stands three words from "4 stars" only with
+    the name cut out; it is the first hop's (any rating), the number the second's."""
+    action = CounselorAction(
+        _ratings_graph(), 'The movies any of the users that rated "Heat (1995)" gave 4 stars: distinct count',
+        skeleton=parse_skeleton("Count[Neighbour[Neighbour[_]]]"),
+    )  # fmt: skip
+    assert action.complete("Count[Neighbour[Neighbour[Retrieve[Heat (1995)], rated_by], rated_4]]")
+    assert not action.complete("Count[Neighbour[Neighbour[Retrieve[Heat (1995)], rated_4_by], rated]]")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'Count: the friends of any of "user 1"\'s friends.',  # "any of X's": a hop from each of X's friends
+        'Count: the artists listened to by the users that "Nina Simone" is listened by.',  # a clause names the list
+    ],
+)
+def test_a_hop_from_the_members_of_a_list_is_two_hops(question: str) -> None:
+    wording = CounselorAction(_music_graph(), question).wording
+    assert wording.through_any
+    assert not consistent(parse_skeleton("Degree[_]"), wording)
+    assert consistent(parse_skeleton("Count[Neighbour[Neighbour[_]]]"), wording)
+
+
+def test_the_papers_citing_the_papers_a_name_cites_are_two_hops(store: GraphStore) -> None:
+    wording = CounselorAction(store, 'Count: the papers citing the papers that "Graph Agents" cites.').wording
+    assert wording.through_any and not consistent(parse_skeleton("Degree[_]"), wording)
+    assert not CounselorAction(store, 'Count: the papers that "Graph Agents" cites.').wording.through_any
+
+
+def test_a_relation_written_as_the_name_of_neighbours_is_the_first_hop_wherever_the_picks_links_stand() -> None:
+    """"Of all the X neighbours of Y, whose Z links are the most numerous?": ``X`` is Y's own hop, ``Z`` the links
+    the pick counts, though Z stands nearer the name; "whose" after "of all ..." asks for a member."""
+    question = 'Of all the director film neighbours of "Vincente Minnelli", whose film art direction by links are the most numerous?'
+    action = CounselorAction(_film_crews(), question, skeleton=parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"))
+    assert action.wording.member
+    assert action.complete(
+        "Feature[MaxDegree[Neighbour[Retrieve[Vincente Minnelli], director_film], film_art_direction_by], name]"
+    )
+    assert not action.complete(
+        "Feature[MaxDegree[Neighbour[Retrieve[Vincente Minnelli], film_art_direction_by], director_film], name]"
+    )
+
+
+def test_a_list_then_a_colon_and_most_links_asks_for_a_member_not_the_node_most_reached() -> None:
+    wording = CounselorAction(
+        _film_crews(), 'The entities linked to "Vincente Minnelli" by director film: most film art direction by links?'
+    ).wording
+    assert wording.member
+    pick, reached = parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), parse_skeleton("Feature[MostLinked[Neighbour[_]]]")
+    assert chosen_skeleton([(reached, 0.6), (pick, 0.4)], wording, 0.0) == pick
+    common = CounselorAction(_film_crews(), 'The entities linked to "Vincente Minnelli" by director film: most common links?')
+    assert not common.wording.member
+
+
+def test_a_value_that_shows_up_most_is_the_most_common_one(store: GraphStore) -> None:
+    wording = CounselorAction(_labelled_papers(), 'Among the papers cited by "Graph Counselor", which label shows up most?').wording
+    assert wording.mode_worded
+    mode, pick = parse_skeleton("Mode[Feature[Neighbour[_]]]"), parse_skeleton("Feature[MaxDegree[Neighbour[_]]]")
+    assert chosen_skeleton([(pick, 0.6), (mode, 0.4)], wording, 0.0) == mode
