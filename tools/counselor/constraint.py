@@ -110,6 +110,7 @@ from graphreason.tools.counselor.wording import (
     MAX_TEXT_CHARS,
     QuestionWording,
     compound_stems,
+    declared_types,
     name_types,
     question_names,
     quoted_names,
@@ -219,7 +220,8 @@ class CounselorAction:
         self.max_depth = min(max_depth or MAX_DEPTH, MAX_DEPTH, MAX_NESTING)
         self.relations, self.features = _names_of_graph(store)
         self.store, self.schema, self.type_features = store, store.schema(), store.type_features()
-        self.named = name_types(store)
+        # the types of the nodes each name names, narrowed to the one the question writes before it ("the tag "X"")
+        self.named = {**name_types(store), **{name: frozenset({kind}) for name, kind in declared_types(store, question).items()}}
         # (position, stem) of each question word, and the stems of the words it stands for ("fans": listen):
         # where a relation's word stands beside its subject's name
         self.word_at = synonym_stems(stem_positions(question)) + compound_stems(question)
@@ -267,13 +269,14 @@ class CounselorAction:
         self.answer_kind = _ANSWER_KINDS.get(self.skeleton.name) if self.skeleton is not None else None
         # a number not copied from an observation is one worked out from values seen; one text value (the name a
         # Feature read of one node) gives nothing to work out, so the Finish after it copies that value whole
-        self.one_value = _one_text_value(self.observations[-1]) if self.observations else None
+        last = _observed_parts(self.observations[-1]) if self.observations else []
+        self.one_value = _one_text_value(last[0]) if len(last) == 1 else None  # two calls' observations: two values
         # a number the model works out (a mean, a sum) where nothing shapes the Action; a skeleton's call gives its
         # answer whole (a count, yes or no, a value or a name: "The most common value (4 of 8) is: writer." is
         # answered "writer", never "4")
         self.worked_out = self.one_value is None and self.skeleton is None
         # where an answer is copied from: each observation's values, not its own words ("The", "most common value")
-        self.answer_sources = [_values_part(text) for text in self.observations]
+        self.answer_sources = [_values_part(part) for text in self.observations for part in _observed_parts(text)]
         # a count's answer is a number an observation reports (none reported: any number); after a tie, its count
         self.numbers = {self.tie.count} if self.tie is not None else {
             m.group() for text in self.answer_sources for m in _WHOLE_NUMBER.finditer(text)
@@ -661,6 +664,19 @@ def _one_text_value(observation: str) -> str | None:
     return value if ok else None
 
 
+# where the observation of one call of an Action ends and the next one's starts ("... are: Agents. The label feature
+# of ['1341'] are: ..."): an answer is a value one call reported, never a run across two
+_NEXT_OBSERVATION = re.compile(
+    r"(?<=[.\]])\s+(?=The [^.:]{1,80}? (?:feature|neighbors|neighbor number) of |The IDs? of th|The number of "
+    r"|The nodes |Whether |The difference between |The most common value |The node (?:with|that) )"
+)
+
+
+def _observed_parts(observation: str) -> list[str]:
+    """``observation`` cut where each call's own observation starts (an Action of several calls joins them)."""
+    return _NEXT_OBSERVATION.split(observation)
+
+
 def _values_part(observation: str) -> str:
     """What ``observation`` reports, without the words around it: after its first ``": "`` ("The most common value
     (2 of 3) is: Theory."), else after its last ``" is "`` ("The cites neighbor number of 12 is 2."); an
@@ -775,13 +791,14 @@ class _Reader:
         (or text an observation shows), never for other words of it ("Find", "Wo")."""
         end = self._scan(stops)
         piece = self.text[self.pos : end]
-        if len(piece) > MAX_TEXT_CHARS or "\n" in piece:
-            raise _Dead
         wording = self.lang.wording
         # a question that quotes no name but writes some node's name: that name, not any of its words
         given = leaf and self.lang.leaves_named
         named_only = given or bool(wording.name_runs)
         names = wording.names if given else wording.name_runs or wording.names
+        # a search text is short, or a name the question gives (CiteSeer has titles of 400 characters)
+        if "\n" in piece or (len(piece) > MAX_TEXT_CHARS and not any(name.startswith(piece) for name in names)):
+            raise _Dead
         if given and self.lang.leaf_order:  # two named nodes compared: the compared one first
             names = list(self.lang.leaf_order[len(self.leaves) : len(self.leaves) + 1]) or names
         sources = self.lang.observations if named_only else wording.search_sources

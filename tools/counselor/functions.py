@@ -90,6 +90,23 @@ def recording_retrievals() -> Iterator[list[dict[str, str]]]:
         _RETRIEVALS.reset(token)
 
 
+# The relation or feature names the call around a Retrieve asks of the node it finds (see retrieving_for)
+_WANTED: ContextVar[tuple[str, ...]] = ContextVar("counselor_retrieve_for", default=())
+NAMESAKES = 8  # how many nodes of one exact name Retrieve weighs by what the call around it asks of them
+
+
+@contextmanager
+def retrieving_for(names: Sequence[str]) -> Iterator[None]:
+    """Inside, Retrieve prefers, of the nodes whose name is the search text, one whose type has a relation or feature
+    of ``names`` (what the call around it asks: ``Degree[Retrieve[duran duran], tag_on]`` wants the tag, not the
+    artist of that name)."""
+    token = _WANTED.set(tuple(names))
+    try:
+        yield
+    finally:
+        _WANTED.reset(token)
+
+
 def name_key(name: str) -> str:
     """Comparison key for relation/feature names: quotes, case, separators, neighbour spelling ignored."""
     key = strip_quotes(name).lower().replace("neighbour", "neighbor")
@@ -129,7 +146,9 @@ class GraphFunctions:
             raise FunctionCallError("Retrieve is not available: no retriever was configured for this graph.")
         explained = getattr(self.retriever, "search_explained", None)
         if explained is not None:
-            found = explained(query, k=1)
+            wanted = _WANTED.get()
+            found = explained(query, k=NAMESAKES if wanted else 1)
+            found = self._fitting(found, wanted) if wanted else found
             hits = [(hit.node, hit.score) for hit in found]
             how = found[0].how if found else ""
         else:
@@ -140,6 +159,24 @@ class GraphFunctions:
         if notes is not None:
             notes.append({"query": query, "node": str(hits[0][0]), "ranked_by": how})
         return str(hits[0][0])
+
+    def _fitting(self, found: Sequence[Any], wanted: Sequence[str]) -> list[Any]:
+        """``found`` (ranked hits) with the first exact-name hit whose type has one of ``wanted`` (relations or
+        features) moved to the front, where the top hit's type has none of them and a namesake's has."""
+        exact = [hit for hit in found if hit.how == "exact name"]
+        if not exact:
+            return list(found[:1])
+        keys = {name_key(name) for name in wanted}
+        schema, features = self.store.schema(), self.store.type_features()
+
+        def fits(node: str) -> bool:
+            node_type = self.store.node_type(node)
+            owned = [*schema.get(node_type, {}), *features.get(node_type, ())]
+            return any(name_key(name) in keys for name in owned)
+
+        if fits(exact[0].node):
+            return [exact[0]]
+        return [next((hit for hit in exact if fits(hit.node)), exact[0])]
 
     def feature(self, node: Any, key: str) -> Any:
         """Value of feature ``key`` of ``node``."""

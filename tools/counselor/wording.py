@@ -25,7 +25,7 @@ from graphreason.tools.core.retrieval.lexical import normalise, word_stems
 from graphreason.tools.core.store import GraphStore, per_store
 
 MAX_TEXT_CHARS = 200  # a search text or a value: a title, a name, keywords
-_QUOTED = re.compile(r'"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d')
+_QUOTED = re.compile(r'"([^"\n]{1,2000})"|\u201c([^\u201d\n]{1,2000})\u201d')  # CiteSeer has titles of 1,781 characters
 _WORD = re.compile(r"[a-z0-9]+")
 _NAME_WORD = re.compile(r"[^\W_]+")  # a word as normalise() splits a name
 MAX_NAME_WORDS = 40  # the longest run of question words looked up as a node's name
@@ -139,8 +139,8 @@ _CLAUSE_AFTER = frozenset(
 )
 _THE_TWO = re.compile(r"\b(?:the|these|those) two\b")  # "which of the two": the pair named again
 _NOT_A_PAIR = re.compile(r"\b(?:both|neither|common|than)\b")  # "cited by both X and Y", "more than X"
-_MORE_WORDS = _MOST_WORDS | frozenset({"more", "greater", "higher", "bigger", "larger", "ahead", "leads"})
-_FEWER_WORDS = _FEWEST_WORDS | frozenset({"fewer", "less", "lower", "smaller", "behind"})
+_MORE_WORDS = _MOST_WORDS | frozenset({"more", "greater", "higher", "bigger", "larger", "ahead", "leads", "better"})
+_FEWER_WORDS = _FEWEST_WORDS | frozenset({"fewer", "less", "lower", "smaller", "behind", "worse"})
 # a question whose asked node is the object of its verb ("which do more papers cite, X or Y?")
 _OBJECT_ASKED = re.compile(r"^\W*(?:which|who|what)(?: one)?\s+(?:do|does|did)\b")
 # Superlatives in other words: "leads in links" (not "leads to"), "more links than any other", "fewer ... than the rest"
@@ -688,6 +688,24 @@ def _type_words(store: GraphStore) -> dict[str, str]:
     """:func:`_type_names` where ``store`` has several types (none where it has one: a question then never tells types
     apart); read once per store."""
     return _type_names(store) if len(store.node_types()) >= 2 else {}
+
+
+# a node type's word right before a quoted name: "the tag "duran duran"", "user "u7"", "the item 'X'"
+_TYPE_BEFORE_QUOTE = re.compile(r"\b([a-z]+)\s+[\"\u201c']([^\"\u201d\n]+)[\"\u201d']")
+
+
+def declared_types(store: GraphStore, question: str) -> dict[str, str]:
+    """``normalised name -> the node type`` the question writes right before the quoted name ("the tag "duran
+    duran"": a tag, though an artist bears that name too), where ``store`` has several types; only names that
+    nodes of that type bear."""
+    types, named = _type_words(store), name_types(store)
+    declared = {}
+    for found in _TYPE_BEFORE_QUOTE.finditer(question) if types else ():
+        node_type = types.get(_cut(found.group(1).lower()))
+        name = normalise(found.group(2))
+        if node_type is not None and node_type in named.get(name, ()):
+            declared[name] = node_type
+    return declared
 
 
 def counted_type(store: GraphStore, text: str) -> str | None:

@@ -32,6 +32,7 @@ from graphreason.tools.counselor.calls import is_placeholder_answer, parse_actio
 from graphreason.tools.counselor.constraint import CounselorAction, planned_choice, question_wording
 from graphreason.tools.counselor.functions import GraphFunctions
 from graphreason.tools.counselor.skeleton import Skeleton
+from graphreason.tools.counselor.wording import quoted_names
 from graphreason.workflows.counselor.common import charge, emit, llm, next_index, role_prompt, shared_prompt
 from graphreason.workflows.counselor.context import CounselorContext
 from graphreason.workflows.counselor.operations import planned_skeletons
@@ -53,11 +54,20 @@ def act(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     prompt = role_prompt("action", index, state, ctx)
     # No blank-line stop here: a JSON-style call may span lines; the call parser
     # reads the raw reply and takes the first line that parses.
-    text, usage = llm(ctx, "reasoner", prompt, stop=ACTION_STOPS, grammar=action_grammar(state, ctx))
+    text, usage = llm(
+        ctx, "reasoner", prompt, stop=ACTION_STOPS, grammar=action_grammar(state, ctx),
+        max_tokens=ctx.line_tokens("action") + name_tokens(state["question"]),
+    )  # fmt: skip
     line = executed_text(text) or clean_line(text, "action")
     pending.update(index=index, action=line, raw_action=text)
     emit("action", line, state, index)
     return {"pending": charge(pending, usage), "usage": usage}
+
+
+def name_tokens(question: str) -> int:
+    """Tokens an Action needs beyond its budget to copy the names ``question`` quotes: a long title (CiteSeer holds
+    titles of 400 characters) is copied whole into ``Retrieve[...]``; a token holds two characters or more."""
+    return sum(len(name) for name in quoted_names(question)) // 2
 
 
 def action_grammar(state: CounselorState, ctx: CounselorContext) -> CounselorAction | None:

@@ -2835,3 +2835,36 @@ def test_a_value_that_shows_up_most_is_the_most_common_one(store: GraphStore) ->
     assert wording.mode_worded
     mode, pick = parse_skeleton("Mode[Feature[Neighbour[_]]]"), parse_skeleton("Feature[MaxDegree[Neighbour[_]]]")
     assert chosen_skeleton([(pick, 0.6), (mode, 0.4)], wording, 0.0) == mode
+
+
+def test_an_answer_is_one_calls_value_never_a_run_across_two_calls_observations(store: GraphStore) -> None:
+    """An Action of two calls joins their observations with a space: "Agents. The label feature of ['4'] are:
+    ['Theory']" is not a value, though it follows a colon."""
+    observation = "The label feature of 1 are: Agents. The label feature of ['4'] are: ['Theory']."
+    action = CounselorAction(_labelled_papers(), 'What is the label of "Graph Counselor"?', [observation])
+    assert action.complete("Finish[Agents]")
+    assert action.complete("Finish[['Theory']]") or action.complete("Finish[Theory]")
+    assert not action.complete("Finish[Agents. The label feature of ['4'] are: ['Theory']]")
+
+
+def test_better_connected_sets_two_names_side_by_side(store: GraphStore) -> None:
+    wording = CounselorAction(store, 'Which is better connected: "Graph Agents" or "ReAct"?').wording
+    assert wording.pair == "most" and wording.form == "pick"
+    assert CounselorAction(store, 'Which is worse connected: "Graph Agents" or "ReAct"?').wording.pair == "fewest"
+
+
+def test_a_quoted_title_longer_than_a_search_text_is_still_one_name_written_whole() -> None:
+    """CiteSeer holds titles of up to 1,781 characters (text extraction ran on into the body): quoted, the whole title
+    is the name, and Retrieve may copy it whole; other search text stays short."""
+    title = "Logics for Databases and Information Systems " + " ".join(f"{i}.{i} Temporal Queries" for i in range(1, 25))
+    assert len(title) > 400
+    store = GraphStore("papers", directed=False, text_keys={"paper": "title"})
+    store.add_node("p1", "paper", {"title": title, "label": "Databases"})
+    store.add_node("p2", "paper", {"title": "Short", "label": "Agents"})
+    store.add_edge("p1", "p2", "linked")
+    question = f'Give me the research field of "{title}".'
+    assert quoted_names(question) == (title,)
+    action = CounselorAction(store, question, skeleton=parse_skeleton("Feature[_]"))
+    assert not action.wording.values  # "Databases" inside the title is no value asked for
+    assert action.complete(f"Feature[Retrieve[{title}], label]")
+    assert not CounselorAction(store, question).viable("Feature[Retrieve[" + "x" * 250)

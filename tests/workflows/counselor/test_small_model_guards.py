@@ -179,3 +179,13 @@ def test_the_operation_planner_shapes_the_embedded_reasoners_action(citeseer_lik
     typed = 'Quick q: # of the papers "Mining frequent patterns without candidate generation" references?'
     skeleton = operation_skeleton(typed, embedded)
     assert skeleton is not None and skeleton.render() == "Degree[_]"
+
+
+def test_an_actions_token_budget_grows_with_the_names_it_must_copy() -> None:
+    """A 400-character title copied into ``Retrieve[...]`` would not fit the Action's 128 tokens."""
+    from graphreason.workflows.counselor.execution import name_tokens
+
+    title = "A Very Long Title " * 22
+    assert name_tokens(f'Which paper cites "{title.strip()}"?') == len(title.strip()) // 2
+    assert name_tokens('How many papers cite "A" and "BB"?') == 1
+    assert name_tokens("How many papers are there?") == 0

@@ -27,7 +27,8 @@ from graphreason.tools.counselor.call_examples import is_placeholder_answer, syn
 from graphreason.tools.counselor.calls.base import SYNTAX_HELP, ActionParseError, Call
 from graphreason.tools.counselor.calls.entry_tools import Toolbox
 from graphreason.tools.counselor.calls.parse import parse_action
-from graphreason.tools.counselor.functions import FunctionResult, GraphFunctions
+from graphreason.tools.counselor.functions import FunctionResult, GraphFunctions, retrieving_for
+from graphreason.tools.counselor.registry import RETRIEVE
 
 
 @dataclass
@@ -75,6 +76,11 @@ def _evaluate(call: Call, toolbox: Toolbox, counter: list[int], nested: bool) ->
                 f"{arg.name} cannot be nested inside {call.name}; write {arg.name} on its own with the answer "
                 "between its brackets."
             )
+        if arg.name == RETRIEVE.name:  # of a name's namesakes, the one with what this call asks of it
+            asked = [value for value in call.args if isinstance(value, str)]
+            with retrieving_for(asked):
+                values.append(_evaluate(arg, toolbox, counter, nested=True).value)
+            continue
         values.append(_evaluate(arg, toolbox, counter, nested=True).value)
     counter[0] += 1
     result = toolbox.apply(call.name, values)
