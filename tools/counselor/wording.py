@@ -326,6 +326,7 @@ _THROUGH_ANY = re.compile(  # "the friends of any of X's friends" too (X cut out
 )
 # "the papers citing the papers that X cites": a link from the members of a list the clause after it names
 _THROUGH_CLAUSE = re.compile(r"\b[a-z]+(?:ing|ed)\s+(?:(?:by|to|from|on)\s+){0,2}the\s+[a-z]+\s+(?:that|which|who)\s+\n")
+_LINK_OF_LINKS = re.compile(r"\b([a-z]+) of \n['\u2019]s ([a-z]+)")  # "the friends of X's friends"
 _HOW_ASKED = re.compile(r"\bhow (?:many|much)\b")  # not "the highest number of times": a pick's measure
 _HOW_MANY = re.compile(rf"{_HOW_ASKED.pattern}|\bnumber of\b")  # a count asked for, even beside "which"
 # "|S|", "|A ∩ B|": a set's size as mathematics writes it (between bars, with no space inside either bar)
@@ -1328,7 +1329,9 @@ class QuestionWording:
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
         self.mode_worded = bool(_MODE.search(self.search_sources[0].lower()))  # "most common", "the biggest bucket"
         through = self.search_sources[0].lower()
-        self.through_any = bool(_THROUGH_ANY.search(through) or _THROUGH_CLAUSE.search(through))  # reached from a list
+        self.through_any = bool(  # reached from a list: "any of the", a clause, "the friends of X's friends"
+            _THROUGH_ANY.search(through) or _THROUGH_CLAUSE.search(through) or self._link_of_links(through, words_at, linked)
+        )
         self.asked_type = asked_type(store, self.search_sources[0])  # "which tag ...": tag
         self.counted_type = counted_type(store, self.search_sources[0])  # "how many tags ...": tag
         often = often_type(store, self.search_sources[0])  # "the user that occurs most often": the node most reached
@@ -1386,6 +1389,14 @@ class QuestionWording:
         """Of ``valid``, the ``chosen`` relations and their :meth:`voice_partners`."""
         back = {other for relation in chosen for other in self.voice_partners(relation)}
         return [relation for relation in valid if relation in chosen or relation in back]
+
+    @staticmethod
+    def _link_of_links(text: str, at: list[tuple[int, str]], linked: list[int]) -> bool:
+        """Whether ``text`` (outside its names) writes a link word "of" a name's link word: "the friends of X's
+        friends", "the listeners of X's tags" (each member of X's list has links of its own: two hops); not "the title
+        of X's references" (a feature)."""
+        starts = {at[index][0] for index in linked}
+        return any(m.start(1) in starts and m.start(2) in starts for m in _LINK_OF_LINKS.finditer(text))
 
     def voice_partners(self, relation: str) -> frozenset[str]:
         """The relations leading back from ``relation`` (read off the arcs) when one of the two is named in the

@@ -2868,3 +2868,12 @@ def test_a_quoted_title_longer_than_a_search_text_is_still_one_name_written_whol
     assert not action.wording.values  # "Databases" inside the title is no value asked for
     assert action.complete(f"Feature[Retrieve[{title}], label]")
     assert not CounselorAction(store, question).viable("Feature[Retrieve[" + "x" * 250)
+
+
+def test_a_link_of_a_names_links_is_two_hops() -> None:
+    """"friends of X's friends" reach from each of X's friends; "the names of X's friends" reads a feature, one hop."""
+    music = _music_graph()
+    two = CounselorAction(music, 'How many users are friends of "user 1"\'s friends?').wording
+    assert two.through_any and not consistent(parse_skeleton("Degree[_]"), two)
+    one = CounselorAction(music, 'What are the names of "user 1"\'s friends?').wording
+    assert not one.through_any
