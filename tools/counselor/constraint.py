@@ -497,7 +497,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False  # ("fewer verb group neighbours than Y": "verb" is no part of speech matched)
     if wording.set_way is not None and {"Union", "Intersect"} & names != {_SET_OF[wording.set_way]} & names:
         return False
-    if form == "number" and wording.keys and not wording.values and wording.versus is None:  # "how many ... have the
+    compared = wording.keys or (wording.compares and wording.category_asked)  # "outside its own area": no feature named
+    if form == "number" and compared and not wording.values and wording.versus is None:  # "how many ... have the
         # label of X": compared with the subject (not "how many more genres has X than Y": two nodes' links)
         return skeleton.name == ("Differing" if wording.unlike else "Same")
     if wording.asked_type is not None and names & _PICKS and not _picks_type(skeleton, wording):

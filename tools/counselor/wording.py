@@ -205,6 +205,7 @@ _QUERY_PICK = re.compile(
 _THE_ONE = re.compile(
     r"\bthe (?:single )?one (?:of|among)\b|\barg(?:max|min) over\b|\b(?:select|pick|choose) the (?:single )?one\b"
     r"|\bthe (?:item|element|member|entry) (?:of|from|among|in)\b"
+    r"|\b(?:of|for) whichever\b"  # "the title of whichever neighbour of X has the fewest links"
 )
 # "which tag", "what user": the node type a question asks for (its word as :func:`_cut` cuts it follows)
 _WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")

@@ -2877,3 +2877,22 @@ def test_a_link_of_a_names_links_is_two_hops() -> None:
     assert two.through_any and not consistent(parse_skeleton("Degree[_]"), two)
     one = CounselorAction(music, 'What are the names of "user 1"\'s friends?').wording
     assert not one.through_any
+
+
+def test_a_feature_of_whichever_member_a_superlative_picks_is_a_pick_not_its_count(store: GraphStore) -> None:
+    """"the title of whichever neighbour of X has the smallest number of links": the member's title, though "number
+    of" is written; "how many links has the one with the fewest" is still its count."""
+    wording = CounselorAction(
+        store, 'I need the title of whichever neighbour of "Graph Agents" has the smallest number of citation links.'
+    ).wording
+    assert wording.form == "pick" and not wording.picked_count
+
+
+def test_a_count_outside_its_own_area_compares_with_the_subject() -> None:
+    """"how many are outside its own area?" names no feature, but a category and the subject's own: ``Differing``."""
+    wording = CounselorAction(
+        _labelled_papers(), 'Of the papers cited by "Graph Counselor", how many are outside its own area?'
+    ).wording
+    assert consistent(parse_skeleton("Differing[_]"), wording)
+    assert not consistent(parse_skeleton("Degree[_]"), wording)
+    assert not consistent(parse_skeleton("Same[_]"), wording)
