@@ -161,8 +161,8 @@ class GraphFunctions:
         return str(hits[0][0])
 
     def _fitting(self, found: Sequence[Any], wanted: Sequence[str]) -> list[Any]:
-        """``found`` (ranked hits) with the first exact-name hit whose type has one of ``wanted`` (relations or
-        features) moved to the front, where the top hit's type has none of them and a namesake's has."""
+        """The one hit of ``found`` (ranked hits) Retrieve takes: the top hit, unless its type has none of ``wanted``
+        (relations or features) and an exact-name namesake's type has one; then the first such namesake."""
         exact = [hit for hit in found if hit.how == "exact name"]
         if not exact:
             return list(found[:1])
