@@ -220,8 +220,12 @@ class CounselorAction:
         self.max_depth = min(max_depth or MAX_DEPTH, MAX_DEPTH, MAX_NESTING)
         self.relations, self.features = _names_of_graph(store)
         self.store, self.schema, self.type_features = store, store.schema(), store.type_features()
-        # the types of the nodes each name names, narrowed to the one the question writes before it ("the tag "X"")
-        self.named = {**name_types(store), **{name: frozenset({kind}) for name, kind in declared_types(store, question).items()}}
+        # the types of the nodes each name names, narrowed to the one the question writes before it ("the tag "X""):
+        # the store's own table, copied only where the question narrows one
+        declared = declared_types(store, question)
+        self.named = name_types(store)
+        if declared:
+            self.named = {**self.named, **{name: frozenset({kind}) for name, kind in declared.items()}}
         # (position, stem) of each question word, and the stems of the words it stands for ("fans": listen):
         # where a relation's word stands beside its subject's name
         self.word_at = synonym_stems(stem_positions(question)) + compound_stems(question)

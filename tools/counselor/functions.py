@@ -146,11 +146,12 @@ class GraphFunctions:
             raise FunctionCallError("Retrieve is not available: no retriever was configured for this graph.")
         explained = getattr(self.retriever, "search_explained", None)
         if explained is not None:
-            wanted = _WANTED.get()
-            found = explained(query, k=NAMESAKES if wanted else 1)
-            found = self._fitting(found, wanted) if wanted else found
+            found = explained(query, k=1)
             hits = [(hit.node, hit.score) for hit in found]
             how = found[0].how if found else ""
+            wanted = _WANTED.get()
+            if wanted and how == "exact name":  # of a name several nodes bear, the one with what the call asks
+                hits = [(self._fitting(query, hits[0][0], wanted), hits[0][1])]
         else:
             hits, how = self.retriever.search(query, k=1), "dense"
         if not hits:
@@ -160,12 +161,10 @@ class GraphFunctions:
             notes.append({"query": query, "node": str(hits[0][0]), "ranked_by": how})
         return str(hits[0][0])
 
-    def _fitting(self, found: Sequence[Any], wanted: Sequence[str]) -> list[Any]:
-        """The one hit of ``found`` (ranked hits) Retrieve takes: the top hit, unless its type has none of ``wanted``
-        (relations or features) and an exact-name namesake's type has one; then the first such namesake."""
-        exact = [hit for hit in found if hit.how == "exact name"]
-        if not exact:
-            return list(found[:1])
+    def _fitting(self, query: str, top: str, wanted: Sequence[str]) -> str:
+        """The node Retrieve takes for ``query`` whose exact-name top hit is ``top``: ``top``, unless its type has none
+        of ``wanted`` (relations or features) and a namesake's type (of the first :data:`NAMESAKES`) has one; then the
+        first such namesake. Namesakes come from the retriever's exact-name lookup, with no dense search."""
         keys = {name_key(name) for name in wanted}
         schema, features = self.store.schema(), self.store.type_features()
 
@@ -174,9 +173,10 @@ class GraphFunctions:
             owned = [*schema.get(node_type, {}), *features.get(node_type, ())]
             return any(name_key(name) in keys for name in owned)
 
-        if fits(exact[0].node):
-            return [exact[0]]
-        return [next((hit for hit in exact if fits(hit.node)), exact[0])]
+        namesakes = getattr(self.retriever, "namesakes", None)
+        if fits(top) or namesakes is None:
+            return top
+        return next((node for node in namesakes(query, NAMESAKES) if fits(node)), top)
 
     def feature(self, node: Any, key: str) -> Any:
         """Value of feature ``key`` of ``node``."""

@@ -986,11 +986,11 @@ _GENERAL_LINK_VERBS = frozenset({"linked", "connected", "joined", "related", "ti
 
 def _mention_runs(text: str, at: list[tuple[int, str]], linked: list[int]) -> int:
     """:func:`link_mentions` over ``text``'s words ``at`` and its link words ``linked``."""
-    runs, last = 0, None
+    runs, last, lower = 0, None, text.lower()
     for place, index in enumerate(linked):
         after = linked[place + 1] if place + 1 < len(linked) else None
         if after is not None and at[index][1] in _GENERAL_LINK_VERBS and _LINKED_TO_NAME_BY.fullmatch(
-            text.lower()[at[index][0] + len(at[index][1]) : at[after][0]]
+            lower[at[index][0] + len(at[index][1]) : at[after][0]]
         ):
             continue  # "linked to X by linked": the relation after "by" is the one link
         between = [word for _, word in at[last + 1 : index]] if last is not None else None
@@ -1603,9 +1603,11 @@ class QuestionWording:
                 mentions.append((start, stop, None, bool(before & _SUPERLATIVES)))
         mentions = [m for m in mentions if _nearest_name(spans, m[0], m[1]) == 0]
         last = [m for m in mentions if m[3]]  # after "most" or "fewest": the links a pick counts
+        # a pick's numbered links, the other hops written with no number ("which of the movies of the genre X has the
+        # most 1-star ratings"): the number after the superlative is the last hop's
         if picks and hops == total - 1 and len(last) == 1 and last[0][2] is not None and len(mentions) < total:
-            number = last[0][2]  # "which of the movies of the genre X has the most 1-star ratings": the other hops
-        elif len(mentions) != total:  # are written with no number ("of the genre")
+            number = last[0][2]
+        elif len(mentions) != total:
             return None
         else:
             a, b = _chain_start(spans, mentions)

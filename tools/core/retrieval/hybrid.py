@@ -87,6 +87,10 @@ class HybridIndex(Retriever):
         """Top-``k`` ``(node_id, score)`` pairs, best first (scores are comparable only within a tier)."""
         return [(hit.node, hit.score) for hit in self.search_explained(text, k, node_type)]
 
+    def namesakes(self, text: str, k: int) -> list[str]:
+        """The first ``k`` nodes whose name is ``text`` (the ``exact name`` tier, in its order), with no dense work."""
+        return [self.lexical.ids[position] for position in self.lexical.exact(text)[:k]]
+
     def search_explained(self, text: str, k: int = 1, node_type: str | None = None) -> list[Hit]:
         """Like :meth:`search`, with the tier that placed each hit."""
         if not isinstance(text, str):
