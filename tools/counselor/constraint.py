@@ -141,7 +141,8 @@ _NOT_NEGATING = re.compile(r"\byes\s*(?:/|or|-or-)\s*no\b|\bno\s*(?:/|or)\s*yes\
 _PICKS = frozenset({"MaxDegree", "MinDegree", "MostLinked"})  # a feature of the node these pick is shown, not asked about
 _FREE = object()  # a call position no skeleton shapes (a skeleton's named node is None)
 # functions counting where a list's nodes lead: back along the hop that made the list, every member leads to the
-# node it came from, which would win (the tag most of a user's artists carry, never that user)
+# node it came from (the tag most of a user's artists carry, never that user); only a question asking for another
+# node goes back ("the fans of X also like which other item most?": MostLinked leaves X out)
 _AWAY = frozenset({"MostLinked"})
 HOPS = frozenset({"Neighbour"})  # functions whose nodes are the ones their relation reaches
 _FILTERS = frozenset({"Matching"})  # functions keeping some nodes of a list
@@ -501,6 +502,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False  # ("fewer verb group neighbours than Y": "verb" is no part of speech matched)
     if wording.set_way is not None and {"Union", "Intersect"} & names != {_SET_OF[wording.set_way]} & names:
         return False
+    if not wording.union_worded and _joins_lists(skeleton, "Union"):  # "how many of the users X follows like Y?":
+        return False  # those in both lists (two named nodes put side by side are no union asked: "X or Y: which ...")
     compared = wording.keys or (wording.compares and wording.category_asked)  # "outside its own area": no feature named
     if form == "number" and compared and not wording.values and wording.versus is None:  # "how many ... have the
         # label of X": compared with the subject (not "how many more genres has X than Y": two nodes' links)
@@ -513,6 +516,14 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     # quoted names are all there is; a name written bare may not be found ("the artists tagged speed"): not fewer
     quoted = bool(quoted_names(wording.question))
     return _leaf_count(skeleton) == names_given if quoted else _leaf_count(skeleton) >= names_given
+
+
+def _joins_lists(skeleton: Skeleton, join: str) -> bool:
+    """Whether ``skeleton`` joins (``join``: ``Union``, ``Intersect``) a list an inner call makes, not only named
+    nodes."""
+    if skeleton.name == join and any(child is not None for child in skeleton.children):
+        return True
+    return any(child is not None and _joins_lists(child, join) for child in skeleton.children)
 
 
 def _named_types(wording: QuestionWording) -> frozenset[str]:
@@ -905,7 +916,7 @@ class _Reader:
                     # or the names of the list a filter kept or a join made ("which of them have the label L?")
                     listed = name == "Feature" and self.last_call is not None and (
                         self.lang.wording.form == "list" or self.last_call in _FILTERS | _JOINS)
-                    if name in _AWAY and self.last_hop is not None:
+                    if name in _AWAY and self.last_hop is not None and not self.lang.wording.others:
                         back = reverse_relations(self.lang.store).get(self.last_hop, frozenset())
                 node_types.append(value)  # type: ignore[arg-type]
             elif param.kind is RELATION:

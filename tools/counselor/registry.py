@@ -67,6 +67,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from graphreason.tools.core.errors import GraphError
@@ -285,8 +288,24 @@ MAX_DEGREE = _extreme("MaxDegree", most=True)
 MIN_DEGREE = _extreme("MinDegree", most=False)
 
 
+# The node(s) a MostLinked's list was taken from (``MostLinked[Neighbour[X, liked_by], likes]``: X), set by the
+# executor around the call: every member links back to X, so X is never the answer ("the fans of X also like ...")
+_LEFT_OUT: ContextVar[Any] = ContextVar("counselor_most_linked_left_out", default=None)
+
+
+@contextmanager
+def leaving_out(origin: Any) -> Iterator[None]:
+    """Within the block, ``MostLinked`` does not count ``origin``, the node its list was taken from."""
+    token = _LEFT_OUT.set(origin)
+    try:
+        yield
+    finally:
+        _LEFT_OUT.reset(token)
+
+
 def _most_linked(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
-    """The one node that the most nodes of a list have as a ``relation`` neighbour, each list node counted once."""
+    """The one node that the most nodes of a list have as a ``relation`` neighbour, each list node counted once;
+    never the node the list was taken from (:func:`leaving_out`)."""
     members = _members(fx, nodes)
     if not members:
         raise GraphError("MostLinked got an empty list of nodes. Give it a list of node ids, e.g. Neighbour[...].")
@@ -296,13 +315,18 @@ def _most_linked(fx: GraphFunctions, nodes: Any, relation: str) -> Applied:
         _, label, ids = fx.lookup_neighbours(member, relation)
         for other in dict.fromkeys(ids):
             counts[other] = counts.get(other, 0) + 1
+    origin = _LEFT_OUT.get()
+    left_out = [node for node in (_members(fx, origin) if origin is not None else []) if counts.pop(node, None)]
+    if not counts and left_out:
+        raise GraphError(f"No node but {', '.join(left_out)}, whose neighbors they are, is a {label} neighbor of them.")
     if not counts:
         raise GraphError(f"None of the {len(members)} nodes has a {label} neighbor, so no node is linked the most.")
     tied, top = _leaders(counts)
     if len(tied) > 1:
         raise GraphError(f"No single node is a {label} neighbor of the most of them: {fx.render_list(tied)} are of {top} each.")
     note = _ONE_VALUE if _single(nodes) else ""
-    return Applied(tied[0], subject=note, label=f"{label} neighbor of the most of them ({top} of {len(members)})")
+    aside = f"; {', '.join(left_out)}, whose neighbors they are, left out" if left_out else ""
+    return Applied(tied[0], subject=note, label=f"{label} neighbor of the most of them ({top} of {len(members)}{aside})")
 
 
 MOST_LINKED = Entry(

@@ -19,6 +19,7 @@ import random
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from graphreason.tools.core.retrieval.lexical import normalise, word_stems
@@ -228,12 +229,20 @@ _NODE_OFTEN = re.compile(
     r"\s+times\b)"
     r"|\bmost (?:frequent|frequently occurring)\s+([a-z]+)\b"  # "tags of the artists X plays: most frequent tag"
     r"|\btop ([a-z]+) among (?:the )?(?:\3|\3s|\3es) of\b"  # "top tag among tags of the artists X plays"
+    # "the tag found on most of the items they like": the one most of them carry
+    r"|\bthe\s+([a-z]+)\s+(?:(?:that|which)\s+(?:is|are)\s+)?(?:found|used|seen|present|put|given|carried|attached|applied)"
+    r"\s+(?:on|in|to|by|among|across)\s+most\s+of\b"
+    # "the fans of X also like which other item the most?"
+    r"|\balso\s+(?:[a-z]+\s+){0,2}(?:which|what)\s+other\s+([a-z]+)\b(?:\s+[a-z]+){0,4}?\s+(?:the\s+)?most\b"
 )
+# a node asked for besides the one the question names ("which other item", "what else do they like")
+_OTHERS = re.compile(r"\bother\b|\belse\b|\bbesides\b|\bapart from\b")
 # the two ways round of one link, not two lists: "adjacent by a citation edge in either direction", "both ways"
 _LINK_BOTH_WAYS = re.compile(r"\b(?:in )?(?:either|both|any|each) (?:direction|directions|way|ways)\b")
 # Two lists taken together or their overlap, as a question words it (a question with both words decides nothing)
-_UNION_WAY = re.compile(
-    r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\btogether\b|\bunion\b|\u222a"  # "A ∪ B"
+_UNION_WAY = re.compile(  # "A ∪ B", "A plus B"
+    r"\beither\b|\bor\b|\bat least one of\b|\bcombin\w*|\bmerg\w*|\bpool\w*|\b(?:al)?together\b|\bunion\b|\bplus\b"
+    r"|\bbetween (?:them|the two)\b|\bin (?:total|all)\b|\ball told\b|\u222a"
     # "then add ..., skipping any already there"
     r"|\bthen add\b|\balready (?:there|in|on|listed|counted|included|present)\b"
 )
@@ -418,9 +427,12 @@ def question_names(store: GraphStore, question: str) -> tuple[str, ...]:
     none, the runs of its words that are some node's whole name and hold two words or more besides "the", "of"
     and the like (case, spacing and punctuation aside; the longest run first, left to right), and the single
     words that are, written with a capital inside a sentence ("the articles Carbon links to"). A question that
-    quotes names has said where they are ("the union" is a tag on Last.fm, and a phrase of many questions)."""
+    quotes names has said where they are ("the union" is a tag on Last.fm, and a phrase of many questions), but
+    for a numbered name it writes bare beside them (:func:`_numbered_names`: "Is "Airbourne" liked by user 85?")."""
     quoted = quoted_names(question)
-    if quoted or not question:
+    if quoted:
+        return _numbered_names(store, question, quoted)
+    if not question:
         return quoted
     named = name_types(store)
     words = _name_words(question)
@@ -448,6 +460,34 @@ def question_names(store: GraphStore, question: str) -> tuple[str, ...]:
                 found.append(question[start:end])
             index += 1
     return tuple(dict.fromkeys(found))
+
+
+def _numbered_names(store: GraphStore, question: str, quoted: tuple[str, ...]) -> tuple[str, ...]:
+    """``quoted``, with the names ``question`` writes outside its quotes that are numbered: a run of two words or
+    more besides "the", "of" and the like, one of them holding a digit, that is some node's whole name ("user 85",
+    a Last.fm user), the longest first; all of them in the order the question writes them. A run of plain words
+    stays no name where names are quoted ("the union", "love songs" are Last.fm tags)."""
+    spans = [(m.start(), m.end()) for m in _QUOTED.finditer(question)]
+    words = [word for word in _name_words(question) if not any(a <= word[0] < b for a, b in spans)]
+    if not any(any(c.isdigit() for c in word) for _, _, word in words):
+        return quoted
+    named = name_types(store)
+    found = [(question.find(f'"{name}"'), name) for name in quoted]
+    index = 0
+    while index < len(words):
+        for stop in range(min(len(words), index + MAX_NAME_WORDS), index + 1, -1):
+            run = words[index:stop]
+            text = " ".join(word for _, _, word in run)
+            if (
+                text in named and sum(word not in _FUNCTION_WORDS for _, _, word in run) >= 2
+                and any(c.isdigit() for c in text) and question[run[0][0] : run[-1][1]].count('"') == 0
+            ):  # fmt: skip
+                found.append((run[0][0], question[run[0][0] : run[-1][1]]))
+                index = stop
+                break
+        else:
+            index += 1
+    return tuple(dict.fromkeys(name for _, name in sorted(found, key=lambda pair: pair[0])))
 
 
 @per_store
@@ -739,7 +779,7 @@ def often_type(store: GraphStore, text: str) -> str | None:
     no feature of that name; None where it asks none so."""
     types = _type_names(store)  # with one type too: its name words it ("the article that appears most among")
     for found in _NODE_OFTEN.finditer(text.lower()) if types else ():
-        word = _cut(found.group(1) or found.group(2) or found.group(3))
+        word = _cut(next(group for group in found.groups() if group))
         if word in types and word not in _feature_words(store):
             return types[word]
     return None
@@ -789,6 +829,12 @@ def set_way(text: str) -> str | None:
     return "union" if union and not both else "intersect" if both and not union else None
 
 
+def union_worded(text: str) -> bool:
+    """Whether ``text`` (a question outside its names) has any word for two lists' union, beside words for their
+    overlap or not (:func:`set_way` decides between the two)."""
+    return bool(_UNION_WAY.search(_LINK_BOTH_WAYS.sub(" ", text.lower())))
+
+
 def counted_once(text: str) -> bool:
     """Whether ``text`` (a question outside its names) asks to count each member once ("distinct", "unique",
     "without duplicates"): a list that may hold one node twice, never one node's own arcs."""
@@ -829,7 +875,8 @@ def synonym_stems(positions: Sequence[tuple[int, str]]) -> list[tuple[int, str]]
 
 def written_values(store: GraphStore, text: str) -> frozenset[tuple[str, str]]:
     """``(feature, value)`` of each value of a feature with few values (a label, a genre: not titles) that ``text``
-    writes as the graph does, a whole word or words ("the label Databases")."""
+    writes as the graph does, a whole word or words ("the label Databases"), or by its initials in capitals where
+    no other value of the feature has them ("ML papers": Machine Learning; "HCI": Human-Computer Interaction)."""
     found = set()
     for key, values in feature_values(store).items():
         for value in values:
@@ -837,7 +884,22 @@ def written_values(store: GraphStore, text: str) -> frozenset[tuple[str, str]]:
             wordlike = len(value) >= 2 or (value.isupper() and value not in ("A", "I"))
             if wordlike and value in text and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text):
                 found.add((key, value))
+        for initials, value in _initials(tuple(values)).items():
+            if initials in text and re.search(rf"(?<!\w){initials}(?!\w)", text):
+                found.add((key, value))
     return frozenset(found)
+
+
+@lru_cache(maxsize=64)
+def _initials(values: tuple[str, ...]) -> dict[str, str]:
+    """The values of two words or more by their initials in capitals ("Human-Computer Interaction": ``HCI``), where
+    no other value has the same initials and none is written so."""
+    by: dict[str, list[str]] = {}
+    for value in values:
+        words = re.findall(r"[A-Za-z]+", value)
+        if len(words) >= 2:
+            by.setdefault("".join(word[0] for word in words).upper(), []).append(value)
+    return {initials: found[0] for initials, found in by.items() if len(found) == 1 and initials not in values}
 
 
 def _outside(question: str, names: Sequence[str]) -> str:
@@ -1290,6 +1352,8 @@ class QuestionWording:
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
         self.values = written_values(store, self._outside_relations(question))  # the feature values it writes
         self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
+        self.union_worded = union_worded(self.search_sources[0])  # any word for a union ("or", "pooling")
+        self.others = bool(_OTHERS.search(self.search_sources[0].lower()))  # "which other item", "what else"
         # the features it spells out that are not a node's name or title ("label", "genres"), and whether it words a
         # value unlike the subject's ("not", "isn't", "different")
         text_keys = set(store.text_keys.values())
@@ -1443,7 +1507,7 @@ class QuestionWording:
 
     def value_choices(self, key: str) -> list[str] | None:
         """The values of feature ``key`` the question (outside the names it gives) or an observation writes, as
-        written there; None where the feature has too many values to list, or none is written (then any copied
+        written there (one it writes by its initials, as the graph writes it); None where the feature has too many values to list, or none is written (then any copied
         text will do)."""
         if key not in self.values_written:
             values = feature_values(self.store).get(key)
@@ -1453,6 +1517,10 @@ class QuestionWording:
                     for match in re.finditer(re.escape(value), source, re.IGNORECASE):
                         if len(match.group()) <= MAX_TEXT_CHARS and "\n" not in match.group():
                             found[match.group()] = None
+            written = {value.lower() for value in found}
+            for feature, value in sorted(self.values):  # a value the question writes by its initials ("ML"), whole
+                if feature == key and value.lower() not in written:
+                    found[value] = None
             self.values_written[key] = list(found) or None
         return self.values_written[key]
 

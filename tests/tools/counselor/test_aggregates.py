@@ -109,3 +109,19 @@ def test_matching_keeps_the_nodes_with_the_value_the_question_names(functions: G
     assert empty.observation == "The nodes whose year is 2023 are: []. (Matching got an empty list)"
     unknown = run_action("Matching[Neighbour[1, cites], colour, red]", functions)
     assert not unknown.ok and "year" in unknown.observation  # the valid feature names are named
+
+
+def test_most_linked_leaves_out_the_node_its_list_was_taken_from(functions: GraphFunctions) -> None:
+    """6 is cited by 4 and 5; they cite 5 and 6, and 6: every one of them cites 6, the node the list came from, so
+    6 is never the answer ("the papers citing X also cite which other paper most?"); a list given whole, or one
+    taken from a list, leaves nothing out."""
+    result = run_action("MostLinked[Neighbour[6, cited_by], cites]", functions)
+    assert result.ok and result.observation == (
+        "The node that is the cites neighbor of the most of them (1 of 2; 6, whose neighbors they are, left out) is: 5."
+    )
+    # 6's citers 4 and 5 are cited by 1, 2, 3 and 2, 4, which cite 2, 3, 4; 4, 5; 4; 5, 6: 4, and nothing left out
+    of_a_list = run_action("MostLinked[Neighbour[Neighbour[6, cited_by], cited_by], cites]", functions)
+    assert of_a_list.observation.endswith("of the most of them (3 of 4) is: 4.")
+    # 5 is cited by 2 and 4, which cite 4, 5 and 5, 6: with 5 left out, 4 and 6 tie
+    tie = run_action("MostLinked[Neighbour[5, cited_by], cites]", functions)
+    assert not tie.ok and "4" in tie.observation and "6" in tie.observation

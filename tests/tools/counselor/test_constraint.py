@@ -560,6 +560,9 @@ def test_the_node_most_of_a_list_link_to_is_decoded_under_its_skeleton(store: Gr
     free = CounselorAction(store, question)
     assert free.complete("Feature[MostLinked[Neighbour[Retrieve[ReAct], cites], cites], title]")
     assert not free.complete("Feature[MostLinked[Neighbour[Retrieve[ReAct], cites], cited_by], title]")
+    # unless another node is asked for: MostLinked leaves ReAct out ("... also cite which other paper the most?")
+    other = CounselorAction(store, 'The papers citing "ReAct" also cite which other paper the most?')
+    assert other.complete("Feature[MostLinked[Neighbour[Retrieve[ReAct], cited_by], cites], title]")
     # the node picked is of the type the relation reaches (an author), not the list's (a paper): its features
     authors = CounselorAction(store, 'Which author are most of the papers "ReAct" cites written by?',
                               skeleton=parse_skeleton("Feature[MostLinked[Neighbour[_]]]"))  # fmt: skip
@@ -2896,3 +2899,66 @@ def test_a_count_outside_its_own_area_compares_with_the_subject() -> None:
     assert consistent(parse_skeleton("Differing[_]"), wording)
     assert not consistent(parse_skeleton("Degree[_]"), wording)
     assert not consistent(parse_skeleton("Same[_]"), wording)
+
+
+def test_a_numbered_name_written_bare_beside_a_quoted_one_is_a_name_too() -> None:
+    """"Is "Airbourne" among the items liked by user 85?": a user named "user 85" written bare beside a quoted name
+    is the question's second name, in the order the question writes them; plain words stay none."""
+    store = _music_graph()
+    store.add_node("t9", "tag", {"name": "blue note"})
+    assert question_names(store, 'Is "Nina Simone" among the artists user 2 listened to?') == ("Nina Simone", "user 2")
+    assert question_names(store, 'Is user 2 a fan of "Miles Davis"?') == ("user 2", "Miles Davis")
+    assert question_names(store, 'Is "Miles Davis" tagged blue note?') == ("Miles Davis",)  # no digit: no name
+    assert question_names(store, 'Is "user 2" a fan of "Miles Davis"?') == ("user 2", "Miles Davis")  # once each
+    fan = CounselorAction(store, 'Is user 2 a fan of "Miles Davis"?')
+    assert fan.complete("Contains[Neighbour[Retrieve[Miles Davis], listened_by], Retrieve[user 2]]")
+    shapes = [(parse_skeleton("Contains[Neighbour[_], _]"), 0.9), (parse_skeleton("Degree[_]"), 0.1)]
+    assert chosen_skeleton(shapes, fan.wording, 0.5) == shapes[0][0]
+
+
+def test_two_lists_are_joined_into_one_only_where_the_question_words_a_union() -> None:
+    """"How many of the users user 1 is friends with listened to X?" counts those in both lists; a union needs its
+    words ("or", "either", "together", "plus")."""
+    store = _music_graph()
+    union = parse_skeleton("Count[Union[Neighbour[_], Neighbour[_]]]")
+    both = parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]")
+    ranked = [(union, 0.9), (both, 0.1)]
+    question = 'How many of the users user 1 is friends with listened to "Nina Simone"?'
+    wording = CounselorAction(store, question).wording
+    assert wording.set_way is None and not consistent(union, wording)
+    assert chosen_skeleton(ranked, wording, 0.5) == both
+    for question in ('How many users listened to "Nina Simone" or "Miles Davis"?',
+                     'The listeners of "Nina Simone" plus those of "Miles Davis": how many users?',
+                     'How many users listened to "Nina Simone" and "Miles Davis" altogether?'):  # fmt: skip
+        assert chosen_skeleton(ranked[::-1], CounselorAction(store, question).wording, 0.5) == union, question
+
+
+def test_the_node_found_on_most_of_a_list_is_the_one_most_of_them_link_to() -> None:
+    """"the tag found on most of the artists they listened to": the tag most of them carry (``MostLinked``), not a
+    feature's most common value nor one of the artists."""
+    store = _music_graph()
+    question = "What tag sums up user 2's taste, i.e. the tag found on most of the artists they listened to?"
+    wording = CounselorAction(store, question).wording
+    assert wording.votes and wording.asked_type == "tag"
+    shapes = [(parse_skeleton("Mode[Feature[Neighbour[_]]]"), 0.5), (parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), 0.3),
+              (parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), 0.2)]  # fmt: skip
+    assert chosen_skeleton(shapes, wording, 0.5).render() == "Feature[MostLinked[Neighbour[_]]]"
+
+
+def test_a_value_written_by_its_initials_is_matched_as_the_graph_writes_it() -> None:
+    """"how many are ML papers?": Machine Learning, the one label with those initials; initials two values share
+    ("RL": Reinforcement Learning, Rule Learning) or written in small letters name none."""
+    store = GraphStore("labels", directed=False, text_keys={"paper": "title"})
+    labels = ("Machine Learning", "Human-Computer Interaction", "Reinforcement Learning", "Rule Learning", "Databases")
+    for index, label in enumerate(labels):
+        store.add_node(str(index), "paper", {"title": f"Paper {index}", "label": label})
+        if index:
+            store.add_edge("0", str(index), "linked", reverse_relation="linked")
+    assert written_values(store, "how many are ML papers?") == {("label", "Machine Learning")}
+    assert written_values(store, "any HCI papers among them?") == {("label", "Human-Computer Interaction")}
+    assert written_values(store, "how many are RL papers?") == set()
+    assert written_values(store, "how many are ml papers?") == set()
+    question = 'Of the papers linked to "Paper 0", how many are HCI papers?'
+    action = CounselorAction(store, question, skeleton=parse_skeleton("Count[Matching[Neighbour[_]]]"))
+    assert action.complete("Count[Matching[Neighbour[Retrieve[Paper 0], linked], label, Human-Computer Interaction]]")
+    assert not action.complete("Count[Matching[Neighbour[Retrieve[Paper 0], linked], label, Machine Learning]]")

@@ -30,8 +30,8 @@ from graphreason.tools.counselor.registry import AGGREGATES, GRAPH_FUNCTIONS
         ("Contains[Neighbour[1, cites], 5]", "Whether the list holds 5 is: no.", "no"),
         ("Exists[Matching[Neighbour[1, cites], year, 2022]]", "Whether the list holds anything is: yes.", "yes"),
         ("Exists[Matching[Neighbour[1, cites], year, 1999]]", "Whether the list holds anything is: no.", "no"),
-        # 2, 3 and 4 are each cited by 1 (and 4 also by 2 and 3): 1 is the one all three have
-        ("MostLinked[Neighbour[1, cites], cited_by]", "The node that is the cited_by neighbor of the most of them (3 of 3) is: 1.", 1),
+        # 6's citers 4 and 5 are cited by 1, 2, 3 and 2, 4, which cite 2, 3, 4; 4, 5; 4; 5, 6: 4, by three of four
+        ("MostLinked[Neighbour[Neighbour[6, cited_by], cited_by], cites]", "The node that is the cites neighbor of the most of them (3 of 4) is: 4.", 4),
         # 1 cites 3 papers, 2 cites 2: two named nodes compared by their links
         ("MoreThan[1, 2, cites]", "Whether 1 has more cites neighbors than 2 (3 against 2) is: yes.", "yes"),
         ("MoreThan[2, 1, cites]", "Whether 2 has more cites neighbors than 1 (2 against 3) is: no.", "no"),
@@ -72,8 +72,8 @@ def test_a_tie_for_the_fewest_is_reported_not_broken(functions: GraphFunctions) 
 def test_the_node_most_of_a_list_link_to_counts_each_member_once_and_reports_a_tie(functions: GraphFunctions) -> None:
     tie = run_action("MostLinked[Neighbour[1, cites], cites]", functions)  # 4 (from 2 and 3) and 5 (from 2 and 4)
     assert not tie.ok and "No single node" in tie.observation and "'4'" in tie.observation and "'5'" in tie.observation
-    named = run_action("Feature[MostLinked[Neighbour[1, cites], cited_by], title]", functions)
-    assert named.ok and named.observation == f"The title feature of 1 are: {functions.store.features('1')['title']}."
+    named = run_action("Feature[MostLinked[Neighbour[6, cited_by], cites], title]", functions)  # 6 itself left out
+    assert named.ok and named.observation == f"The title feature of 5 are: {functions.store.features('5')['title']}."
     wrong = run_action("MostLinked[Neighbour[1, cites], written]", functions)
     assert not wrong.ok and "cites" in wrong.observation  # the relations the nodes have are named
     empty = run_action("MostLinked[Neighbour[6, cites], cites]", functions)

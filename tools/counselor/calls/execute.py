@@ -28,7 +28,7 @@ from graphreason.tools.counselor.calls.base import SYNTAX_HELP, ActionParseError
 from graphreason.tools.counselor.calls.entry_tools import Toolbox
 from graphreason.tools.counselor.calls.parse import parse_action
 from graphreason.tools.counselor.functions import FunctionResult, GraphFunctions, retrieving_for
-from graphreason.tools.counselor.registry import RETRIEVE
+from graphreason.tools.counselor.registry import MOST_LINKED, NEIGHBOUR, RETRIEVE, leaving_out
 
 
 @dataclass
@@ -66,10 +66,35 @@ def _reject(message: str, calls: list[Call]) -> ExecutionResult:
 
 
 def _evaluate(call: Call, toolbox: Toolbox, counter: list[int], nested: bool) -> FunctionResult:
+    values, origin = _arguments(call, toolbox, counter)
+    counter[0] += 1
+    if origin is not None:  # the node a MostLinked's list was taken from: linked by every member, never the answer
+        with leaving_out(origin):
+            result = toolbox.apply(call.name, values)
+    else:
+        result = toolbox.apply(call.name, values)
+    if nested and not result.ok:
+        raise _NestedFailure(f"In {call.render()}: {result.observation}")
+    return result
+
+
+def _arguments(call: Call, toolbox: Toolbox, counter: list[int]) -> tuple[list[Any], Any]:
+    """``call``'s arguments, inner calls evaluated; and, for a ``MostLinked`` over the ``Neighbour`` list of one
+    node, that node (else None)."""
     values: list[Any] = []
+    origin = None
     for arg in call.args:
         if not isinstance(arg, Call):
             values.append(arg)
+            continue
+        if call.name == MOST_LINKED.name and not values and arg.name == NEIGHBOUR.name:
+            inner, _ = _arguments(arg, toolbox, counter)
+            counter[0] += 1
+            result = toolbox.apply(arg.name, inner)
+            if not result.ok:
+                raise _NestedFailure(f"In {arg.render()}: {result.observation}")
+            values.append(result.value)
+            origin = inner[0] if inner and not isinstance(inner[0], (list, tuple)) else None  # one node's list
             continue
         if toolbox.functions.registry.is_terminal(arg.name):
             raise _NestedFailure(
@@ -82,11 +107,7 @@ def _evaluate(call: Call, toolbox: Toolbox, counter: list[int], nested: bool) ->
                 values.append(_evaluate(arg, toolbox, counter, nested=True).value)
             continue
         values.append(_evaluate(arg, toolbox, counter, nested=True).value)
-    counter[0] += 1
-    result = toolbox.apply(call.name, values)
-    if nested and not result.ok:
-        raise _NestedFailure(f"In {call.render()}: {result.observation}")
-    return result
+    return values, origin
 
 
 def _finish(call: Call, rendered: list[str]) -> ExecutionResult:
