@@ -617,7 +617,9 @@ def test_error_messages_name_no_server_folder(world) -> None:
 
 
 def test_a_body_over_the_limit_is_refused_before_it_is_read(world) -> None:
-    """A 9 MB body is answered 413 from its declared length; the server reads none of it."""
+    """A 9 MB body is answered 413 from its declared length alone: the reply comes before any of the body is sent.
+    (With part of a body sent and left unread, the server's close may reset the connection before the reply is
+    read, a race of TCP's: a socket closed with unread data sends a reset, not the reply.)"""
     import socket
 
     host, port = world["base"].removeprefix("http://").split(":")
@@ -625,7 +627,7 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(world) -> None:
     with socket.create_connection((host, int(port)), timeout=30) as sock:
         sock.sendall(
             b"POST /runs/wait HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 9000000\r\nConnection: close\r\n\r\n" + b'{"input": {"text": "' + b"x" * 65536
+            b"Content-Length: 9000000\r\nConnection: close\r\n\r\n"
         )
         reply = b""
         while chunk := sock.recv(65536):
