@@ -227,7 +227,7 @@ _NODE_OFTEN = re.compile(
     # "which entity occurs the highest number of times among ...", "turns up the most times"
     r"|(?:occurs?|appears?|(?:show|come|turn)s?\s+up)\s+(?:the\s+)?(?:(?:highest|greatest|largest)\s+number\s+of|most)"
     r"\s+times\b)"
-    r"|\bmost (?:frequent|frequently occurring)\s+([a-z]+)\b"  # "tags of the artists X plays: most frequent tag"
+    r"|\bmost (?:frequent|frequently occurring|prevalent)\s+([a-z]+)\b"  # "tags of the artists X plays: most frequent tag"
     r"|\btop ([a-z]+) among (?:the )?(?:\3|\3s|\3es) of\b"  # "top tag among tags of the artists X plays"
     # "the tag found on most of the items they like": the one most of them carry
     r"|\bthe\s+([a-z]+)\s+(?:(?:that|which)\s+(?:is|are)\s+)?(?:found|used|seen|present|put|given|carried|attached|applied)"

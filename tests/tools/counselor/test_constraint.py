@@ -2943,6 +2943,10 @@ def test_the_node_found_on_most_of_a_list_is_the_one_most_of_them_link_to() -> N
     shapes = [(parse_skeleton("Mode[Feature[Neighbour[_]]]"), 0.5), (parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), 0.3),
               (parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), 0.2)]  # fmt: skip
     assert chosen_skeleton(shapes, wording, 0.5).render() == "Feature[MostLinked[Neighbour[_]]]"
+    # "the most prevalent <node type>" too (not a feature: the most prevalent genre is a value)
+    prevalent = CounselorAction(store, "What is the most prevalent tag among the tags of the artists user 2 listened to?")
+    assert prevalent.wording.votes and prevalent.wording.asked_type == "tag"
+    assert chosen_skeleton(shapes, prevalent.wording, 0.5).render() == "Feature[MostLinked[Neighbour[_]]]"
 
 
 def test_a_value_written_by_its_initials_is_matched_as_the_graph_writes_it() -> None:
