@@ -295,7 +295,7 @@ _LEFT_OUT: ContextVar[Any] = ContextVar("counselor_most_linked_left_out", defaul
 
 @contextmanager
 def leaving_out(origin: Any) -> Iterator[None]:
-    """Within the block, ``MostLinked`` does not count ``origin``, the node its list was taken from."""
+    """Within the block, ``MostLinked`` does not count ``origin``, the node its list was taken from (None: none)."""
     token = _LEFT_OUT.set(origin)
     try:
         yield

@@ -67,12 +67,14 @@ def _reject(message: str, calls: list[Call]) -> ExecutionResult:
 
 def _evaluate(call: Call, toolbox: Toolbox, counter: list[int], nested: bool) -> FunctionResult:
     values, origin = _arguments(call, toolbox, counter)
+    with leaving_out(origin):  # the node a MostLinked's list was taken from (None: none): never the answer
+        return _applied(call, values, toolbox, counter, nested)
+
+
+def _applied(call: Call, values: list[Any], toolbox: Toolbox, counter: list[int], nested: bool) -> FunctionResult:
+    """``call`` applied to its evaluated ``values``; a nested call that fails raises for the whole call."""
     counter[0] += 1
-    if origin is not None:  # the node a MostLinked's list was taken from: linked by every member, never the answer
-        with leaving_out(origin):
-            result = toolbox.apply(call.name, values)
-    else:
-        result = toolbox.apply(call.name, values)
+    result = toolbox.apply(call.name, values)
     if nested and not result.ok:
         raise _NestedFailure(f"In {call.render()}: {result.observation}")
     return result
@@ -89,11 +91,7 @@ def _arguments(call: Call, toolbox: Toolbox, counter: list[int]) -> tuple[list[A
             continue
         if call.name == MOST_LINKED.name and not values and arg.name == NEIGHBOUR.name:
             inner, _ = _arguments(arg, toolbox, counter)
-            counter[0] += 1
-            result = toolbox.apply(arg.name, inner)
-            if not result.ok:
-                raise _NestedFailure(f"In {arg.render()}: {result.observation}")
-            values.append(result.value)
+            values.append(_applied(arg, inner, toolbox, counter, nested=True).value)
             origin = inner[0] if inner and not isinstance(inner[0], (list, tuple)) else None  # one node's list
             continue
         if toolbox.functions.registry.is_terminal(arg.name):
