@@ -34,6 +34,7 @@ from typing import Any
 
 from graphreason.tools.core.retrieval.lexical import normalise
 from graphreason.tools.counselor.functions import GraphFunctions, name_key
+from graphreason.tools.counselor.wording import left_out_names, question_names, quoted_names
 
 _NOT_A_NAME = re.compile(
     r"\b(how many|number of|count|how much|how often|ids?|identifiers?|years?|when|dates?|degree)\b", re.IGNORECASE
@@ -50,11 +51,6 @@ _PICKED_BY_COUNT = re.compile(
     re.IGNORECASE,
 )
 _NAME_WORDS = re.compile(r"\b(who|whom|whose|title|titles|name|names)\b", re.IGNORECASE)
-# a quoted name the question leaves out of its answer: "other than "X" itself", "except "X"", "excluding "X""
-_LEFT_OUT = re.compile(
-    r"\b(?:other than|except(?: for)?|excluding|besides|apart from|not counting)\s+[\"\u201c]([^\"\u201d\n]{1,200})[\"\u201d]",
-    re.IGNORECASE,
-)
 # the prompt's own headings, copied where the answer goes ("Finish[Observations]")
 _HEADINGS = frozenset({"observation", "observations", "thought", "thoughts", "action", "actions", "question", "plan"})
 _NAME_ITEMS = 12  # the most ", "-separated pieces one name is looked for in (a title with commas in it)
@@ -125,6 +121,7 @@ def check_final(
             "in an Action, then Finish with the value its Observation shows."
         ))
     store = functions.store
+    given = question_names(store, question)  # a name it leaves out is no item of the answer
     parts = _parts(answer)
     shown = {name_key(value) for obs in observations for found in _VALUES.findall(obs) for value in found if value}
     unshown = [p for p in parts if name_key(p) not in shown]  # a value an Observation shows is an answer
@@ -168,7 +165,7 @@ def check_final(
         if valued is None and not _NOT_A_NAME.search(_PICKED_BY_COUNT.sub(" ", question)):
             valued = ", ".join(store.text(p) for p in parts)
         if valued is not None and valued != answer.strip():
-            return FinalCheck(without_left_out(valued, question) or valued, "mapped", "tied nodes")
+            return FinalCheck(without_left_out(valued, question, given) or valued, "mapped", "tied nodes")
     counted = {found for obs in observations for found in _COUNTED.findall(obs)}  # "The number of ... is: 3."
     if parts and all(p in store for p in parts) and not _NOT_A_NAME.search(question) and not set(parts) <= counted:
         texts = [store.text(p) for p in parts]
@@ -177,11 +174,11 @@ def check_final(
             read or asks_for_name(question, [store.node_type(p) for p in parts])
         ):
             named = ", ".join(texts)
-            return FinalCheck(without_left_out(named, question) or named, "mapped", "node id")
+            return FinalCheck(without_left_out(named, question, given) or named, "mapped", "node id")
     whole = completed_list(answer, observations) if cut else None
     if whole is not None:  # copying a list, the reply ran out of tokens: the list it was copying, whole
-        return FinalCheck(without_left_out(whole, question) or whole, "mapped", "cut list")
-    kept = without_left_out(answer, question)
+        return FinalCheck(without_left_out(whole, question, given) or whole, "mapped", "cut list")
+    kept = without_left_out(answer, question, given)
     return FinalCheck(answer) if kept is None else FinalCheck(kept, "mapped", "left-out name")
 
 
@@ -268,11 +265,13 @@ def tied_values(nodes: Sequence[str], store: Any, question: str) -> str | None:
     return ", ".join(dict.fromkeys(str(value) for value in values))
 
 
-def without_left_out(answer: str, question: str) -> str | None:
-    """``answer`` without the items that are a name ``question`` leaves out ("other than "X" itself"), where it
-    holds one beside other items; None where it holds none (or nothing else: an answer is never emptied). An item is
-    a whole stretch between ", " separators, so a title with a comma in it is matched whole."""
-    left = {name_key(found) for found in _LEFT_OUT.findall(question)}
+def without_left_out(answer: str, question: str, names: Sequence[str] | None = None) -> str | None:
+    """``answer`` without the items that are a name ``question`` leaves out ("other than "X" itself",
+    :func:`~graphreason.tools.counselor.wording.left_out_names`; ``names``: the question's names, its quoted ones
+    where not given), where it holds one beside other items; None where it holds none (or nothing else: an answer
+    is never emptied). An item is a whole stretch between ", " separators, so a title with a comma in it is matched
+    whole."""
+    left = {name_key(found) for found in left_out_names(question, quoted_names(question) if names is None else names)}
     if not left:
         return None
     items = answer.strip().split(", ")

@@ -414,6 +414,15 @@ def _two_hops(skeleton: Skeleton) -> bool:
     return any(_two_hops(child) for child in inner)
 
 
+def _reached_from_list(skeleton: Skeleton) -> bool:
+    """Whether ``skeleton`` takes a ``MostLinked`` of a ``Neighbour`` somewhere: the node most members of a list reach,
+    one hop from each of them."""
+    inner = [child for child in skeleton.children if child is not None]
+    if skeleton.name == "MostLinked" and any(child.name == "Neighbour" for child in inner):
+        return True
+    return any(_reached_from_list(child) for child in inner)
+
+
 def _leaf_count(skeleton: Skeleton) -> int:
     """How many named nodes (``_``) a skeleton holds."""
     return sum(1 if child is None else _leaf_count(child) for child in skeleton.children)
@@ -480,10 +489,10 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False  # "Title of the article linking to X?": a value asked, not whether something holds
     if wording.mode_worded and not wording.votes and not {"Mode", "MostLinked"} & names:
         return False  # "the usual label", "the most common genre": a value counted over a list
-    if wording.once and skeleton.name == "Degree":  # "distinct", "unique": not one node's own arcs
-        return False
-    if wording.through_any and not _two_hops(skeleton):  # "tagged with any of the tags of X": a hop from a hop
-        return False
+    if wording.once and skeleton.name == "Degree" and not _one_hop_once(wording):  # "distinct", "unique": not one
+        return False  # node's own arcs, unless the type counted lies one hop from the node named, never two
+    if wording.through_any and not (_two_hops(skeleton) or _reached_from_list(skeleton)):  # "tagged with any of the
+        return False  # tags of X": a hop from a hop; "top article among backlinks of backlinks of X": the one most reach
     counted = _counted_types(skeleton, wording) if wording.counted_type is not None else None
     if counted is not None and wording.counted_type not in counted:  # "how many tags ...": a list that holds tags
         return False
@@ -524,6 +533,17 @@ def _joins_lists(skeleton: Skeleton, join: str) -> bool:
     if skeleton.name == join and any(child is not None for child in skeleton.children):
         return True
     return any(child is not None and _joins_lists(child, join) for child in skeleton.children)
+
+
+def _one_hop_once(wording: QuestionWording) -> bool:
+    """Whether a count of "distinct" (or "unique") nodes is still one named node's links: one link written, nothing
+    reached through a list, and the type counted one hop from the named node's type and never two ("how many
+    different tags has X received?", X an artist; not "how many different users ...", X a user with friends)."""
+    named = _named_types(wording)
+    if wording.counted_type is None or not named or wording.link_mentions > 1 or wording.through_any:
+        return False
+    near = _reached(wording, named)
+    return wording.counted_type in near and wording.counted_type not in _reached(wording, near)
 
 
 def _named_types(wording: QuestionWording) -> frozenset[str]:

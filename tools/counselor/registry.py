@@ -86,6 +86,7 @@ from graphreason.tools.core.registry import (
     Param,
     Registry,
 )
+from graphreason.tools.core.retrieval.lexical import normalise
 
 if TYPE_CHECKING:  # entries receive it at call time; importing it here would be circular
     from graphreason.tools.counselor.functions import GraphFunctions
@@ -198,10 +199,33 @@ _EMPTY = "got an empty list"
 INPUT_NOTE = re.compile(r" \((?:Count|Mode|MaxDegree|MinDegree|MostLinked|Matching|Exists) got (?:one value, not a list|an empty list)\)$")
 
 
+# The names a question leaves out of what it counts ("not counting X itself", "other than X"), set by the workflow
+# around one question's calls: two hops away and back, a node is among its own neighbours' neighbours
+_NOT_COUNTED: ContextVar[tuple[str, ...]] = ContextVar("counselor_not_counted", default=())
+
+
+@contextmanager
+def counting_without(names: tuple[str, ...]) -> Iterator[None]:
+    """Within the block, ``Count`` leaves out the nodes (or values) named ``names`` (as a question writes them)."""
+    token = _NOT_COUNTED.set(tuple(names))
+    try:
+        yield
+    finally:
+        _NOT_COUNTED.reset(token)
+
+
 def _count(fx: GraphFunctions, values: Any) -> Applied:
     items = set(_items(values))
     note = _ONE_VALUE if _single(values) else (_EMPTY if not items else "")
-    return Applied(len(items), label=note)
+    left = {normalise(name): name for name in _NOT_COUNTED.get()}
+    dropped = [
+        item for item in sorted(items)
+        if normalise(item) in left or (item in fx.store and normalise(fx.store.text(item)) in left)
+    ]  # fmt: skip
+    if dropped and len(dropped) < len(items):  # never a whole list counted as nothing
+        names = ", ".join(dict.fromkeys(fx.store.text(item) if item in fx.store else item for item in dropped))
+        return Applied(len(items) - len(dropped), subject=note, label=f" ({names} left out, as the question asks)")
+    return Applied(len(items), subject=note)
 
 
 def _mode(fx: GraphFunctions, values: Any) -> Applied:
@@ -246,7 +270,7 @@ COUNT_ENTRY = Entry(
     (_VALUES,),
     "Count the distinct values of a list returned by an inner call (nodes, feature values).",
     run=_count,
-    observe=lambda fx, a: _noted("Count", a.label, f"the number of distinct values is: {a.value}."),
+    observe=lambda fx, a: _noted("Count", a.subject, f"the number of distinct values{a.label or ''} is: {a.value}."),
     maps=MapMode.NONE,  # the whole list is one argument
 )
 

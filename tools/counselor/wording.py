@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -115,10 +115,12 @@ _FORWARD_NOUNS = frozenset({"refe"})  # counted ("the most references", "how man
 _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
 # The two ways a superlative picks a node: a question that words only one of them never asks for the other pick
 _MOST_WORDS = frozenset(
-    {"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops", "argmax", "strongest"}
+    {"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops", "argmax", "strongest", "widest",
+     "broadest", "busiest"}  # "the widest range of artists"
 )
 _FEWEST_WORDS = frozenset(
-    {"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing", "argmin", "weakest", "worst"}
+    {"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing", "argmin", "weakest", "worst",
+     "narrowest", "quietest"}
 )
 # Two named nodes set side by side ("which has more citations, X or Y?", "X vs Y: ...", "look at X and at Y in turn",
 # "let a = X and b = Y"): in the question outside its names (each cut out to a line break), the two names with only
@@ -259,6 +261,12 @@ _UNLIKE = re.compile(
     r"|\b(?:drop|remov|exclud|discard)\w* (?:the ones|those|any|all)\b"  # "drop the ones whose label matches X's"
     r"|\b(?:leav\w*|left|set\w*) (?:out|aside) (?:the ones|those|any|all)\b"  # "leaving out the ones that share X's"
 )
+# a named node left out of what is counted or listed ("not counting X itself", "other than X", "except X"), the name
+# cut out (a line break): no value unlike the subject's ("X's label" is, so "other than X's" stays unlike)
+_LEAVING_OUT = r"\b(?:not counting|other than|except(?: for)?|excluding|besides|apart from|leaving out|aside from)"
+# ... or after it: "X excluded", "with X itself left out"
+_LEFT_OUT_AFTER = r",?\s+(?:itself\s+|himself\s+|herself\s+)?(?:excluded|not included|left out|set aside)\b"
+_NAME_LEFT_OUT = re.compile(rf"{_LEAVING_OUT}\s*\n(?!\s*['\u2019]s\b)(?:\s*itself\b)?|\n{_LEFT_OUT_AFTER}")
 _ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
 # A list asked for by name ("list", "name them", "spell out"), where nothing asks for a count or a pick
 _LIST_PHRASE = re.compile(
@@ -336,7 +344,15 @@ _THROUGH_ANY = re.compile(  # "the friends of any of X's friends" too (X cut out
 )
 # "the papers citing the papers that X cites": a link from the members of a list the clause after it names
 _THROUGH_CLAUSE = re.compile(r"\b[a-z]+(?:ing|ed)\s+(?:(?:by|to|from|on)\s+){0,2}the\s+[a-z]+\s+(?:that|which|who)\s+\n")
-_LINK_OF_LINKS = re.compile(r"\b([a-z]+) of \n['\u2019]s ([a-z]+)")  # "the friends of X's friends"
+# two hops written as a distance: "two citation steps away from X", "2 hops out", "at distance two from X",
+# "reached through one of its neighbours"
+_TWO_STEPS = re.compile(
+    r"\b(?:two|2)(?:[ -][a-z]+)?[ -](?:steps?|hops?|jumps?)\b(?! (?:back|up|down))"
+    r"|\b(?:at )?(?:a )?distance (?:of )?(?:two|2)\b"
+    r"|\b(?:through|via|by way of) (?:one|any|some) of (?:its|their|his|her|\n['\u2019]s) [a-z]+"
+)
+# "the friends of X's friends", "friends of friends of X", "the listeners of the tags of X"
+_LINK_OF_LINKS = re.compile(r"\b([a-z]+) of \n['\u2019]s ([a-z]+)|\b([a-z]+) of (?:the |their |its )?([a-z]+) of \n")
 _HOW_ASKED = re.compile(r"\bhow (?:many|much)\b")  # not "the highest number of times": a pick's measure
 _HOW_MANY = re.compile(rf"{_HOW_ASKED.pattern}|\bnumber of\b")  # a count asked for, even beside "which"
 # "|S|", "|A ∩ B|": a set's size as mathematics writes it (between bars, with no space inside either bar)
@@ -428,10 +444,10 @@ def question_names(store: GraphStore, question: str) -> tuple[str, ...]:
     and the like (case, spacing and punctuation aside; the longest run first, left to right), and the single
     words that are, written with a capital inside a sentence ("the articles Carbon links to"). A question that
     quotes names has said where they are ("the union" is a tag on Last.fm, and a phrase of many questions), but
-    for a numbered name it writes bare beside them (:func:`_numbered_names`: "Is "Airbourne" liked by user 85?")."""
+    for a numbered or proper name it writes bare beside them (:func:`_bare_names`: "Is "Airbourne" liked by user 85?")."""
     quoted = quoted_names(question)
     if quoted:
-        return _numbered_names(store, question, quoted)
+        return _bare_names(store, question, quoted)
     if not question:
         return quoted
     named = name_types(store)
@@ -441,53 +457,82 @@ def question_names(store: GraphStore, question: str) -> tuple[str, ...]:
     def inside_value(start: int, end: int) -> bool:  # "Information" in the label "Information Retrieval"
         return any(a <= start and end <= b and b - a > end - start for a, b in values)
 
-    found, index = [], 0
-    while index < len(words):
-        for stop in range(min(len(words), index + MAX_NAME_WORDS), index + 1, -1):
-            run = [word for _, _, word in words[index:stop]]
-            if " ".join(run) in named and sum(word not in _FUNCTION_WORDS for word in run) >= 2:
-                if inside_value(words[index][0], words[stop - 1][1]):
-                    continue
-                found.append(_closed(question, words[index][0], words[stop - 1][1]))
-                index = stop
-                break
-        else:
-            start, end, word = words[index]
-            if (
-                word in named and _capitalised_inside(question, start, end) and word not in _FUNCTION_WORDS
-                and not inside_value(start, end)
-            ):  # fmt: skip
-                found.append(question[start:end])
-            index += 1
+    found = []
+    for start, stop in _name_runs(words, named, lambda a, b: not inside_value(words[a][0], words[b - 1][1])):
+        if stop > start + 1:
+            found.append(_closed(question, words[start][0], words[stop - 1][1]))
+            continue
+        begin, end, word = words[start]
+        if (
+            word in named and _capitalised_inside(question, begin, end) and word not in _FUNCTION_WORDS
+            and not inside_value(begin, end)
+        ):  # fmt: skip
+            found.append(question[begin:end])
     return tuple(dict.fromkeys(found))
 
 
-def _numbered_names(store: GraphStore, question: str, quoted: tuple[str, ...]) -> tuple[str, ...]:
-    """``quoted``, with the names ``question`` writes outside its quotes that are numbered: a run of two words or
-    more besides "the", "of" and the like, one of them holding a digit, that is some node's whole name ("user 85",
-    a Last.fm user), the longest first; all of them in the order the question writes them. A run of plain words
-    stays no name where names are quoted ("the union", "love songs" are Last.fm tags)."""
+def left_out_names(question: str, names: Sequence[str]) -> tuple[str, ...]:
+    """Those of ``names`` (the question's, :func:`question_names`) that ``question`` leaves out of what it counts or
+    lists: written right after "not counting", "other than", "except", "excluding", "besides" and the like, quoted or
+    not, and not as an owner ("other than X's label" compares a value)."""
+    return tuple(
+        name for name in names
+        if re.search(rf"{_LEAVING_OUT}\s+[\"\u201c]?{re.escape(name)}(?![\"\u201d]?['\u2019]s\b)", question, re.IGNORECASE)
+        or re.search(rf"{re.escape(name)}[\"\u201d]?{_LEFT_OUT_AFTER}", question, re.IGNORECASE)
+    )  # fmt: skip
+
+
+def _bare_names(store: GraphStore, question: str, quoted: tuple[str, ...]) -> tuple[str, ...]:
+    """``quoted``, with the names ``question`` writes bare beside them, all in the order it writes them: a run of
+    words that is some node's whole name and is numbered ("user 85", a Last.fm user: two words or more besides
+    "the", "of" and the like, one of them holding a digit) or written as a proper name where no sentence starts
+    (each word but "the", "of" and the like capitalised: "The Bluetones", "Madonna"); the longest first; never a
+    feature's value nor inside one ("whose label is Information Retrieval"). A run of plain words stays no name where
+    names are quoted ("the union", "love songs" are Last.fm tags)."""
     spans = [(m.start(), m.end()) for m in _QUOTED.finditer(question)]
+    spans += [(m.start(), m.end()) for m in _value_pattern(store).finditer(question.lower())]  # no name in a value
     words = [word for word in _name_words(question) if not any(a <= word[0] < b for a, b in spans)]
-    if not any(any(c.isdigit() for c in word) for _, _, word in words):
-        return quoted
     named = name_types(store)
     found = [(question.find(f'"{name}"'), name) for name in quoted]
+
+    def proper(a: int, b: int) -> bool:
+        return _capitalised_inside(question, words[a][0], words[a][1]) and all(
+            question[start].isupper() or word in _FUNCTION_WORDS for start, _, word in words[a:b]
+        )
+
+    labels = _label_values(store)  # "whose label is Agents": a value, though a paper may be called so
+
+    def bare(a: int, b: int) -> bool:
+        text = question[words[a][0] : words[b - 1][1]]
+        if '"' in text or normalise(text) in labels:
+            return False
+        numbered = b - a > 1 and sum(word not in _FUNCTION_WORDS for _, _, word in words[a:b]) >= 2
+        return (numbered and any(c.isdigit() for c in text)) or proper(a, b)
+
+    for a, b in _name_runs(words, named, bare, least=1):
+        if b > a + 1 or (words[a][2] in named and words[a][2] not in _FUNCTION_WORDS and bare(a, b)):
+            found.append((words[a][0], question[words[a][0] : words[b - 1][1]]))
+    return tuple(dict.fromkeys(name for _, name in sorted(found, key=lambda pair: pair[0])))
+
+
+def _name_runs(
+    words: Sequence[tuple[int, int, str]], named: Container[str], accept: Callable[[int, int], bool], least: int = 2
+) -> Iterator[tuple[int, int]]:
+    """Walk ``words`` (:func:`_name_words`) left to right: at each, the longest run of two words or more, ``least``
+    of them besides "the", "of" and the like, that is some node's whole name (in ``named``) and that
+    ``accept(start, stop)`` allows, as ``(start, stop)``, going on after it; where none begins, ``(start, start + 1)``
+    for the one word."""
     index = 0
     while index < len(words):
         for stop in range(min(len(words), index + MAX_NAME_WORDS), index + 1, -1):
-            run = words[index:stop]
-            text = " ".join(word for _, _, word in run)
-            if (
-                text in named and sum(word not in _FUNCTION_WORDS for _, _, word in run) >= 2
-                and any(c.isdigit() for c in text) and question[run[0][0] : run[-1][1]].count('"') == 0
-            ):  # fmt: skip
-                found.append((run[0][0], question[run[0][0] : run[-1][1]]))
+            run = [word for _, _, word in words[index:stop]]
+            if " ".join(run) in named and sum(word not in _FUNCTION_WORDS for word in run) >= least and accept(index, stop):
+                yield index, stop
                 index = stop
                 break
         else:
+            yield index, index + 1
             index += 1
-    return tuple(dict.fromkeys(name for _, name in sorted(found, key=lambda pair: pair[0])))
 
 
 @per_store
@@ -875,15 +920,21 @@ def synonym_stems(positions: Sequence[tuple[int, str]]) -> list[tuple[int, str]]
 
 def written_values(store: GraphStore, text: str) -> frozenset[tuple[str, str]]:
     """``(feature, value)`` of each value of a feature with few values (a label, a genre: not titles) that ``text``
-    writes as the graph does, a whole word or words ("the label Databases"), or by its initials in capitals where
-    no other value of the feature has them ("ML papers": Machine Learning; "HCI": Human-Computer Interaction)."""
+    writes as the graph does, a whole word or words ("the label Databases"; one of two words or more in small
+    letters too: "machine learning papers"), or by its initials in capitals where no other value of the feature has
+    them ("ML papers": Machine Learning; "HCI": Human-Computer Interaction)."""
     found = set()
+    lower, text_keys = text.lower(), set(store.text_keys.values())
     for key, values in feature_values(store).items():
         for value in values:
             # one letter counts where it is a capital code ("gender F"), not a word ("a", "I")
             wordlike = len(value) >= 2 or (value.isupper() and value not in ("A", "I"))
             if wordlike and value in text and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text):
                 found.add((key, value))
+            elif key not in text_keys and len(_WORD.findall(value.lower())) >= 2 and value.lower() in lower:  # "machine
+                # learning papers"; never a name or title (a small graph's titles are few values too)
+                if re.search(rf"(?<!\w){re.escape(value.lower())}(?!\w)", lower):
+                    found.add((key, value))
         for initials, value in _initials(tuple(values)).items():
             if initials in text and re.search(rf"(?<!\w){initials}(?!\w)", text):
                 found.add((key, value))
@@ -1360,7 +1411,7 @@ class QuestionWording:
         self.keys = frozenset(name for _, _, name in self.spelled_at if name in set(features) - text_keys)
         self.features_named = frozenset(name for name in self.spelled if name in set(features))  # "title" too
         different = bool(_DIFFERENT_COUNTED.search(self.search_sources[0].lower()))  # "how many different tags"
-        self.unlike = bool(_UNLIKE.search(_DIFFERENT_COUNTED.sub(" ", self.search_sources[0].lower())))
+        self.unlike = bool(_UNLIKE.search(_NAME_LEFT_OUT.sub(" ", _DIFFERENT_COUNTED.sub(" ", self.search_sources[0].lower()))))
         # whether it compares members with something: "same", "share", "match", or unlike it
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
         self.once = different or counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
@@ -1395,7 +1446,8 @@ class QuestionWording:
         self.mode_worded = bool(_MODE.search(self.search_sources[0].lower()))  # "most common", "the biggest bucket"
         through = self.search_sources[0].lower()
         self.through_any = bool(  # reached from a list: "any of the", a clause, "the friends of X's friends"
-            _THROUGH_ANY.search(through) or _THROUGH_CLAUSE.search(through) or self._link_of_links(through, words_at, linked)
+            _THROUGH_ANY.search(through) or _THROUGH_CLAUSE.search(through) or _TWO_STEPS.search(through)
+            or self._link_of_links(through, words_at, linked)
         )
         self.asked_type = asked_type(store, self.search_sources[0])  # "which tag ...": tag
         self.counted_type = counted_type(store, self.search_sources[0])  # "how many tags ...": tag
@@ -1461,7 +1513,10 @@ class QuestionWording:
         friends", "the listeners of X's tags" (each member of X's list has links of its own: two hops); not "the title
         of X's references" (a feature)."""
         starts = {at[index][0] for index in linked}
-        return any(m.start(1) in starts and m.start(2) in starts for m in _LINK_OF_LINKS.finditer(text))
+        return any(
+            (m.start(1) in starts and m.start(2) in starts) or (m.start(3) in starts and m.start(4) in starts)
+            for m in _LINK_OF_LINKS.finditer(text)
+        )
 
     def voice_partners(self, relation: str) -> frozenset[str]:
         """The relations leading back from ``relation`` (read off the arcs) when one of the two is named in the

@@ -15,6 +15,8 @@ from graphreason.tools.counselor.answers import check_final
 from graphreason.tools.counselor.calls import is_placeholder_answer, placeholder_message, run_action
 from graphreason.tools.counselor.calls.execute import ExecutionResult
 from graphreason.tools.counselor.functions import recording_retrievals
+from graphreason.tools.counselor.registry import counting_without
+from graphreason.tools.counselor.wording import left_out_names, question_names
 from graphreason.workflows.counselor.common import emit
 from graphreason.workflows.counselor.context import CounselorContext
 from graphreason.workflows.counselor.execution import bracket_form, run_tool_calls
@@ -28,11 +30,13 @@ def observe(state: CounselorState, runtime: Runtime[CounselorContext]) -> dict:
     step = dict(state["pending"])
     start = time.perf_counter()
     raw = step.get("raw_action") or step.get("action") or ""
-    with recording_retrievals() as retrievals:
+    functions = graph_functions(ctx)
+    left_out = left_out_names(state["question"], question_names(functions.store, state["question"]))
+    with recording_retrievals() as retrievals, counting_without(left_out):  # "not counting X itself": Count leaves X out
         if step.get("tool_calls") or step.get("tool_problem"):  # native tool calling
             result = _native_result(step, ctx)
         else:
-            result = run_action(raw, graph_functions(ctx), allow_compound=ctx.compound, max_depth=ctx.max_depth)
+            result = run_action(raw, functions, allow_compound=ctx.compound, max_depth=ctx.max_depth)
     seconds = time.perf_counter() - start
     if retrievals:  # the trace says which ranking tier chose each Retrieve's node
         step["retrieval"] = retrievals

@@ -12,6 +12,7 @@ import pytest
 from graphreason.evals.counselor.reference_agent import observation_values
 from graphreason.tools.counselor.calls import run_action
 from graphreason.tools.counselor.functions import GraphFunctions
+from graphreason.tools.counselor.registry import counting_without
 
 
 @pytest.mark.parametrize(
@@ -45,6 +46,24 @@ def test_aggregates_observe_one_value_the_reference_agent_reads(
         return
     assert result.ok and result.observation == observation
     assert observation_values(result.observation) == [value]
+
+
+def test_count_leaves_out_the_nodes_the_question_leaves_out_by_name(functions: GraphFunctions) -> None:
+    """"How many papers are two steps from X, not counting X itself?": within ``counting_without``, Count drops the
+    named nodes (by name or id) and says so; the value stays where the reference agent reads it. It never counts a
+    whole list as nothing, and outside the block nothing is left out."""
+    two_hops = "Count[Neighbour[Neighbour[1, cites], cited_by]]"  # 1's references, cited by 1, 2 and 3
+    assert run_action(two_hops, functions).observation == "The number of distinct values is: 3."
+    with counting_without(("Graph Counselor",)):  # paper 1's title
+        result = run_action(two_hops, functions)
+        assert result.ok
+        assert result.observation == "The number of distinct values (Graph Counselor left out, as the question asks) is: 2."
+        assert observation_values(result.observation) == [2]
+        kept = run_action("Count[Neighbour[2, cited_by]]", functions)  # 2 is cited by 1 only: not emptied
+        assert kept.observation == "The number of distinct values is: 1."
+    with counting_without(("reflexion", "ReAct")):  # case aside; values too (the titles Feature lists)
+        assert run_action("Count[Feature[Neighbour[1, cites], title]]", functions).observation.endswith("is: 1.")
+    assert run_action(two_hops, functions).observation == "The number of distinct values is: 3."
 
 
 def test_a_tie_for_the_most_links_is_reported_with_the_tied_nodes(functions: GraphFunctions) -> None:

@@ -136,6 +136,12 @@ def test_a_node_the_question_leaves_out_by_name_is_dropped_from_a_list(functions
     assert without_left_out("Attention, Again, ReAct, Attention", titled) == "ReAct, Attention"
     assert without_left_out("ReAct, Reflexion", titled) is None
     assert without_left_out("ReAct, Reflexion", 'Which papers cite "ReAct"?') is None
+    # a name written bare is left out too, where the question gives it as a name; never one it owns a value of
+    bare = "Which papers, other than Graph Agents itself, are cited by the papers Graph Agents cites?"
+    check = check_final("Reflexion, Graph Agents, ReAct", functions, bare)
+    assert (check.answer, check.action, check.kind) == ("Reflexion, ReAct", "mapped", "left-out name")
+    owned = 'Which papers cited by "Graph Agents" have a year other than "Graph Agents"\'s?'
+    assert check_final("Reflexion, Graph Agents", functions, owned).action == "kept"
 
 
 def test_a_list_copy_cut_short_by_the_token_budget_is_completed_from_its_observation(functions: GraphFunctions) -> None:

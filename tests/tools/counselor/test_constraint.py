@@ -24,6 +24,7 @@ from graphreason.tools.counselor.wording import (
     answer_form,
     content_words,
     extreme_of,
+    left_out_names,
     question_names,
     quoted_names,
     reverse_relations,
@@ -248,9 +249,10 @@ def test_a_quoted_name_is_searched_whole(store: GraphStore) -> None:
     question = 'Overlap of "Chain of Thought" and \u201cDeep Nets\u201d, cited by Alice: count?'
     language = CounselorAction(store, question)
     assert quoted_names(question) == ("Chain of Thought", "Deep Nets")
-    for whole in ("Retrieve[Chain of Thought]", "Retrieve[Deep Nets]", "Retrieve[Alice]", "Retrieve[cited by Alice]"):
+    for whole in ("Retrieve[Chain of Thought]", "Retrieve[Deep Nets]", "Retrieve[Alice]"):  # Alice: a proper name
         assert language.complete(whole), whole
-    for wrong in ("Retrieve[Chain of]", "Retrieve[Thought]", 'Retrieve[Chain of Thought" and]', "Retrieve[Deep Nets\u201d, cited]"):
+    for wrong in ("Retrieve[Chain of]", "Retrieve[Thought]", 'Retrieve[Chain of Thought" and]', "Retrieve[Deep Nets\u201d, cited]",
+                  "Retrieve[cited by Alice]"):  # fmt: skip
         assert not language.complete(wrong), wrong
     assert language.viable("Retrieve[Chain of") and not language.viable('Retrieve[Chain of Thought"')
     # a name an observation shows may still be searched, quoted in the question or not
@@ -459,8 +461,10 @@ def test_a_skeletons_named_nodes_are_the_names_the_question_gives(store: GraphSt
     both = CounselorAction(store, question, skeleton=shape)
     call = "Count[Union[Neighbour[Retrieve[ReAct], cited_by], Neighbour[Retrieve[{}], cited_by]]]"
     assert both.complete(call.format("Reflexion")) and not both.complete(call.format("The papers"))
-    # a question that quotes names said where they are; without quotes, a run of two content words or more
-    assert question_names(store, 'Do "ReAct" and Graph Counselor share a citation?') == ("ReAct",)
+    # a question that quotes names said where they are, but for one it writes as a proper name; without quotes, a run
+    # of two content words or more
+    assert question_names(store, 'Do "ReAct" and Graph Counselor share a citation?') == ("ReAct", "Graph Counselor")
+    assert question_names(store, 'Do "ReAct" and graph counselor share a citation?') == ("ReAct",)
     assert question_names(store, "Do Graph Counselor and papers of graph agents share a citation?") == (
         "Graph Counselor", "graph agents")
     # one word is a name where a sentence writes it with a capital inside it: not at its start, not an id
@@ -2966,3 +2970,98 @@ def test_a_value_written_by_its_initials_is_matched_as_the_graph_writes_it() -> 
     action = CounselorAction(store, question, skeleton=parse_skeleton("Count[Matching[Neighbour[_]]]"))
     assert action.complete("Count[Matching[Neighbour[Retrieve[Paper 0], linked], label, Human-Computer Interaction]]")
     assert not action.complete("Count[Matching[Neighbour[Retrieve[Paper 0], linked], label, Machine Learning]]")
+
+
+def test_a_count_two_steps_away_not_counting_the_subject_is_two_hops_not_a_comparison() -> None:
+    """"How many papers are two citation steps away from X (not counting X itself)?": "not counting X" compares no
+    value with X's, and "two steps away" is two hops; the names left out are read bare or quoted, never as an owner."""
+    store = _labelled_papers()
+    shapes = [(parse_skeleton("Differing[_]"), 0.4), (parse_skeleton("Degree[_]"), 0.3),
+              (parse_skeleton("Count[Neighbour[Neighbour[_]]]"), 0.2)]  # fmt: skip
+    for question in (
+        'How many papers are two citation steps away from "ReAct" (not counting "ReAct" itself)?',
+        'How many papers lie at distance two from "ReAct", excluding "ReAct"?',
+        'How many papers can "ReAct" reach through one of its references, other than "ReAct" itself?',
+    ):
+        wording = CounselorAction(store, question).wording
+        assert not wording.unlike, question
+        assert chosen_skeleton(shapes, wording, 0.5).render() == "Count[Neighbour[Neighbour[_]]]", question
+    assert CounselorAction(store, 'How many papers "ReAct" cites have a label other than "ReAct"\'s?').wording.unlike
+    assert left_out_names('How many, not counting "ReAct" itself?', ("ReAct",)) == ("ReAct",)
+    assert left_out_names("Which papers besides Graph Counselor cite it?", ("Graph Counselor",)) == ("Graph Counselor",)
+    assert left_out_names('Papers with a year other than "ReAct"\'s?', ("ReAct",)) == ()
+    assert left_out_names('Which papers cite "ReAct"?', ("ReAct",)) == ()
+
+
+def test_a_proper_name_written_bare_beside_a_quoted_one_is_a_name_too() -> None:
+    """"Is "jazz" one of the tags of The Blue Notes?": a node's whole name written as a proper name (each word but
+    "the", "of" and the like capitalised, where no sentence starts) beside a quoted one is the question's second
+    name, one word too ("Madonna"); the same words in small letters, or opening the sentence, are none."""
+    store = _music_graph()
+    store.add_node("a3", "artist", {"name": "The Blue Notes"})
+    store.add_node("a4", "artist", {"name": "Madonna"})
+    store.add_edge("a3", "t1", "tagged", reverse_relation="tag_of")
+    assert question_names(store, 'Is "jazz" one of the tags of The Blue Notes?') == ("jazz", "The Blue Notes")
+    assert question_names(store, 'Does Madonna carry the tag "jazz"?') == ("Madonna", "jazz")
+    assert question_names(store, 'Is "jazz" one of the tags of the blue notes?') == ("jazz",)
+    assert question_names(store, 'Madonna: is "jazz" among her tags?') == ("jazz",)  # the sentence opens with it
+    action = CounselorAction(store, 'Is "jazz" one of the tags of The Blue Notes?')
+    assert action.complete("Contains[Neighbour[Retrieve[The Blue Notes], tagged], Retrieve[jazz]]")
+    shapes = [(parse_skeleton("Contains[Neighbour[_], _]"), 0.9), (parse_skeleton("Feature[Neighbour[_]]"), 0.1)]
+    assert chosen_skeleton(shapes, action.wording, 0.5) == shapes[0][0]
+
+
+def test_friends_of_friends_written_out_are_two_hops_and_the_subject_left_after_its_name() -> None:
+    """"How many users are friends of friends of user 1, user 1 excluded?": a link word of a link word of a name is
+    two hops, and "X excluded" leaves X out as "not counting X" does."""
+    store = _music_graph()
+    question = "How many users are friends of friends of user 1, user 1 excluded?"
+    wording = CounselorAction(store, question).wording
+    assert wording.through_any and not wording.unlike
+    shapes = [(parse_skeleton("Degree[_]"), 0.9), (parse_skeleton("Count[Neighbour[Neighbour[_]]]"), 0.1)]
+    assert chosen_skeleton(shapes, wording, 0.5).render() == "Count[Neighbour[Neighbour[_]]]"
+    assert left_out_names(question, ("user 1",)) == ("user 1",)
+    assert left_out_names('How many, with "user 1" itself left out?', ("user 1",)) == ("user 1",)
+    assert left_out_names("How many friends has user 1?", ("user 1",)) == ()
+
+
+def test_a_count_of_different_nodes_one_hop_from_the_named_node_is_its_degree() -> None:
+    """"How many different tags has X received?" (X an artist): tags lie one hop from an artist and never two, so the
+    count is X's own; "distinct users" of a user (friends of friends are users too) stays a list's count."""
+    store = _music_graph()
+    degree = parse_skeleton("Degree[_]")
+    assert consistent(degree, CounselorAction(store, '"Nina Simone" has received how many different tags?').wording)
+    assert not consistent(degree, CounselorAction(store, "How many distinct users has user 1 befriended?").wording)
+
+
+@pytest.mark.parametrize(("text", "way"), [("who listens to the widest range of artists?", "most"),
+                                           ("which has the broadest audience?", "most"),
+                                           ("which of them has the narrowest reach?", "fewest")])  # fmt: skip
+def test_widest_and_narrowest_are_superlatives(text: str, way: str) -> None:
+    assert extreme_of(text) == way
+
+
+def test_a_value_of_two_words_in_small_letters_is_written_and_never_a_bare_name() -> None:
+    """"Which machine learning papers ...": a value of two words or more matches in small letters too (one word does
+    not: "agents" is a plain word); a value written with capitals beside a quoted name is a value, not a node's name,
+    though some paper is titled so."""
+    store = GraphStore("labels", directed=False, text_keys={"paper": "title"})
+    for index, label in enumerate(("Machine Learning", "Agents", "Information Retrieval", "Agents")):
+        store.add_node(str(index), "paper", {"title": f"Paper {index}", "label": label})
+    store.add_node("9", "paper", {"title": "Information Retrieval", "label": "Agents"})
+    store.add_node("8", "paper", {"title": "Agents", "label": "Agents"})
+    assert written_values(store, "Which machine learning papers cite it?") == {("label", "Machine Learning")}
+    assert written_values(store, "Which agents cite it?") == set()
+    question = 'The papers linked to "Paper 0" whose label is Information Retrieval: which?'
+    assert question_names(store, question) == ("Paper 0",)
+    assert question_names(store, 'The papers linked to "Paper 0" whose label is Agents: which?') == ("Paper 0",)
+
+
+def test_the_node_most_of_a_list_of_lists_reaches_is_a_hop_from_a_hop() -> None:
+    """"Top article among backlinks of backlinks of X": reached from a list, as two hops are, by ``MostLinked`` over
+    X's list; one node's own list is not."""
+    store = _moon_pages()
+    wording = CounselorAction(store, 'Top article among backlinks of backlinks of "Moon"').wording
+    assert wording.through_any
+    assert consistent(parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), wording)
+    assert not consistent(parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), wording)
