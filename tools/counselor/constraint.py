@@ -163,6 +163,9 @@ _PICKED_COUNTS = {
     way: Skeleton("Degree", (Skeleton(pick, (Skeleton("Neighbour", (None,)),)),))
     for way, pick in (("most", "MaxDegree"), ("fewest", "MinDegree"))
 }
+# the count of the nodes two hops away, where the words ask a count only two hops can give and no skeleton the
+# planner ranks fits ("how many users follow someone who likes X?", "how many different tags across what X likes?")
+_TWO_HOP_COUNT = Skeleton("Count", (Skeleton("Neighbour", (Skeleton("Neighbour", (None,)),)),))
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
 
 
@@ -483,6 +486,8 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False  # "most citations among ...": a member picked by its links, not a feature's most common value
     if "Mode" in names and wording.extreme_link and not wording.mode_worded:  # "the label of the one with the
         return False  # most citations": the picked member's, not the most common label
+    if wording.asks_thing and _ANSWER_KINDS.get(skeleton.name) == "number":  # "What is the capital of X?",
+        return False  # "Where was X born?": a node or a value, no measure named
     if form is None and wording.features_named and _ANSWER_KINDS.get(skeleton.name) == "number":
         return False  # "what is the label of ...", "the title recorded for ...": a value asked, not a count
     if form is None and wording.features_named and not wording.existence and _ANSWER_KINDS.get(skeleton.name) == "yes/no":
@@ -547,15 +552,33 @@ def _one_hop_once(wording: QuestionWording) -> bool:
 
 
 def _named_types(wording: QuestionWording) -> frozenset[str]:
-    """The types of the nodes the question names (empty where none is known)."""
+    """The types of the nodes the question names (empty where none is known): the one it writes before a name ("the
+    tag "X"") where it writes one, else every type a node of that name has."""
     named = name_types(wording.store)
-    return frozenset().union(*(named.get(normalise(name), frozenset()) for name in wording.names))
+    return frozenset().union(
+        *(frozenset({wording.declared[key]}) if key in wording.declared else named.get(key, frozenset())
+          for key in map(normalise, wording.names))
+    )  # fmt: skip
 
 
 def _reached(wording: QuestionWording, types: frozenset[str]) -> frozenset[str]:
     """The types one hop from ``types`` reaches, by any relation."""
     schema = wording.store.schema()
     return frozenset(end for t in types for ends in schema.get(t, {}).values() for end in ends)
+
+
+def _types_given(
+    node: Skeleton | None, wording: QuestionWording, start: frozenset[str], hops: frozenset[str]
+) -> frozenset[str]:
+    """The types of the nodes ``node`` gives, from ``start`` (the types of the nodes named): each of ``hops`` (the
+    functions that step along a relation) takes the types one hop from its list's; any other call gives its
+    arguments' types."""
+    if node is None:
+        return start
+    if node.name in hops:
+        return _reached(wording, _types_given(node.children[0] if node.children else None, wording, start, hops))
+    inner = [_types_given(child, wording, start, hops) for child in node.children]
+    return frozenset().union(*inner) if inner else start
 
 
 def _counted_types(skeleton: Skeleton, wording: QuestionWording) -> frozenset[str] | None:
@@ -567,12 +590,7 @@ def _counted_types(skeleton: Skeleton, wording: QuestionWording) -> frozenset[st
         return None
 
     def types_of(node: Skeleton | None) -> frozenset[str]:
-        if node is None:
-            return start
-        if node.name in HOPS:
-            return _reached(wording, types_of(node.children[0] if node.children else None))
-        inner = [types_of(child) for child in node.children]
-        return frozenset().union(*inner) if inner else start
+        return _types_given(node, wording, start, HOPS)
 
     if skeleton.name in ("Degree", "Same", "Differing"):  # the links of the node named, or of the one picked
         return _reached(wording, types_of(skeleton.children[0] if skeleton.children else None))
@@ -591,10 +609,7 @@ def _picks_type(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return True
 
     def types_of(node: Skeleton | None) -> frozenset[str]:
-        if node is None:
-            return start
-        inner = types_of(node.children[0]) if node.children else start
-        return _reached(wording, inner) if node.name in HOPS or node.name == "MostLinked" else inner
+        return _types_given(node, wording, start, HOPS | {"MostLinked"})
 
     def picks(node: Skeleton | None) -> list[Skeleton]:
         if node is None:
@@ -669,6 +684,8 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
                 continue
             turned = named
         mass[turned] = mass.get(turned, 0.0) + probability
+    if not mass and wording.form == "number" and consistent(_TWO_HOP_COUNT, wording):  # a count the words allow
+        return _TWO_HOP_COUNT, 1.0  # only two hops away ("through someone", "distinct tags across what X likes")
     total = sum(mass.values())
     if not mass or total <= 0.0:
         return None
@@ -1005,6 +1022,12 @@ class _Reader:
         if kind is RELATION:
             valid = self._names_of(subject, self.lang.relations, self._relations_of)
             valid = [relation for relation in valid if relation not in avoid] or valid
+            counted = [relation for relation in valid if any(  # the links "how many <noun>" names, if any
+                relation == named or relation in self.lang.wording.voice_partners(named)
+                for named in self.lang.wording.counted_links
+            )] if by_links is not None else []  # fmt: skip
+            if counted:  # "how many listeners does the most tagged artist have?": the noun's links, not the pick's
+                return self._choice(counted, stop)
             if by_links in valid:  # the count of the links a node was picked by ("how many has the most cited?")
                 return self._choice([by_links], stop)  # type: ignore[list-item]
             if self.open_calls[-2:] == ["Contains", "Neighbour"]:  # the list a named node is looked for in
@@ -1023,7 +1046,7 @@ class _Reader:
                     if both or directed:  # the relation written for this hop, in the direction the voice gives
                         readings.append(both or directed)
                 if readings:  # the reading that narrows most (the first of those that narrow as much)
-                    return self._choice(min(readings, key=len), stop)  # type: ignore[arg-type]
+                    return self._choice(self._widest_written(min(readings, key=len)), stop)  # type: ignore[arg-type]
             wording = self.lang.wording
             if self.open_calls[-1:] and (
                 (wording.pair is not None and self.open_calls[-1] in _PICKS)
@@ -1034,7 +1057,7 @@ class _Reader:
                 if not numbered:  # "more ratings": every rating (``rated_by``), not those of one number (``rated_5_by``)
                     compared = [r for r in compared if not any(_numbered_form(r, base) for base in compared)] or compared
                 return self._choice(wording.pair_direction(compared) or compared, stop)
-            return self._choice(self._named_relations(valid, named), stop)
+            return self._choice(self._widest_written(self._named_relations(valid, named)), stop)
         if kind is FEATURE_KEY:
             valid = self._names_of(subject, self.lang.features, self._features_of)
             if self.open_calls[-2:-1] == ["Mode"]:  # the most common value: of a label, never of a title or an abstract
@@ -1098,6 +1121,14 @@ class _Reader:
         schema = self.lang.schema
         reaching = [r for r in valid if any(member & set(schema.get(s, {}).get(r, ())) for s in subject)]
         return reaching or valid
+
+    def _widest_written(self, options: list[str]) -> list[str]:
+        """``options`` without a relation whose content words another option's hold, where the question writes all
+        of that other's ("X executive produced": ``executive_produced_by``, not ``produced_by``)."""
+        content, asked = self.lang.wording.content_words, self.lang.wording.asked_words
+        written = [relation for relation in options if content(relation) and content(relation) <= asked]
+        narrower = {relation for relation in options for wide in written if content(relation) < content(wide)}
+        return [relation for relation in options if relation not in narrower] or options
 
     def _named_relations(self, valid: list[str], subject: str | None = None) -> list[str]:
         """Of ``valid``, the relations the question names, with every relation sharing their root (the other

@@ -116,11 +116,11 @@ _COUNTING = _SUPERLATIVES | frozenset({"many", "few", "fewer", "more"})
 # The two ways a superlative picks a node: a question that words only one of them never asks for the other pick
 _MOST_WORDS = frozenset(
     {"most", "greatest", "highest", "largest", "biggest", "maximum", "top", "tops", "argmax", "strongest", "widest",
-     "broadest", "busiest"}  # "the widest range of artists"
+     "broadest", "busiest", "richest", "longest"}  # "the widest range of artists", "the longest reference list"
 )
 _FEWEST_WORDS = frozenset(
     {"fewest", "least", "lowest", "smallest", "minimum", "bottom", "trails", "trailing", "argmin", "weakest", "worst",
-     "narrowest", "quietest"}
+     "narrowest", "quietest", "shortest"}
 )
 # Two named nodes set side by side ("which has more citations, X or Y?", "X vs Y: ...", "look at X and at Y in turn",
 # "let a = X and b = Y"): in the question outside its names (each cut out to a line break), the two names with only
@@ -145,6 +145,28 @@ _NOT_A_PAIR = re.compile(r"\b(?:both|neither|common|than)\b")  # "cited by both 
 _MORE_WORDS = _MOST_WORDS | frozenset({"more", "greater", "higher", "bigger", "larger", "ahead", "leads", "better"})
 _FEWER_WORDS = _FEWEST_WORDS | frozenset({"fewer", "less", "lower", "smaller", "behind", "worse"})
 # a question whose asked node is the object of its verb ("which do more papers cite, X or Y?")
+# what may stand between two names joined as one ("X or Y", "both X and Y", "X than to Y", "X, Y")
+_COORDINATED = re.compile(r"[\s\"\u201c\u201d',]*(?:and|or|nor|plus|than(?: to| from| by| of)?|vs\.?|versus|&|,)[\s\"\u201c\u201d',]*")
+# what may stand between a link word and a name right after it ("link to X", "cite, X"), or a name and a link word
+# right after it ("X links to", "X is cited by")
+_RIGHT_BEFORE = re.compile(r"[\s\"\u201c,:]*(?:to|from|by|on|into)[\s\"\u201c,:]*")
+_RIGHT_AFTER = re.compile(r"[\s\"\u201d]*(?:(?:is|was|are|were|gets|got|has been|have been|had been)\s+)?")
+# numbers written as words, read as digits where a rating's number is asked ("gave X five stars")
+_NUMBER_WORDS = dict(zip("one two three four five six seven eight nine ten".split(), map(str, range(1, 11)), strict=True))
+# words that stand for a feature's one word without sharing its stem ("what does X do for a living": occupation)
+_FEATURE_SYNONYMS = {
+    "job": "occupation", "profession": "occupation", "living": "occupation", "career": "occupation",
+    "old": "age", "sex": "gender", "postcode": "zip", "postal": "zip",
+}  # fmt: skip
+_DATE_WORDS = frozenset({"date", "year", "day", "time"})
+_WHEN_ASKED = re.compile(r"\bwhen\b|\b(?:what|which) (?:date|year|day)\b")
+# a thing asked for by what, who or where ("What is the capital of X?", "Where was X born?"), with no measure named
+# ("What is the degree of X?", "what is X's popularity?" ask numbers)
+_ASKS_THING = re.compile(r"^\W*(?:what|who|whom|where)\b")
+_MEASURE = re.compile(
+    r"\b(?:(?:in|out)?-?degrees?|popularity|connectivity|size|amount|total|count|counts|number|numbers|tally|many|much"
+    r"|sum|difference|gap|score|rank|ranking)\b"
+)
 _OBJECT_ASKED = re.compile(r"^\W*(?:which|who|what)(?: one)?\s+(?:do|does|did)\b")
 # Superlatives in other words: "leads in links" (not "leads to"), "more links than any other", "fewer ... than the rest"
 # "is ahead on links", "the best-connected neighbour", "the best cited": the most
@@ -236,6 +258,8 @@ _NODE_OFTEN = re.compile(
     r"\s+(?:on|in|to|by|among|across)\s+most\s+of\b"
     # "the fans of X also like which other item the most?"
     r"|\balso\s+(?:[a-z]+\s+){0,2}(?:which|what)\s+other\s+([a-z]+)\b(?:\s+[a-z]+){0,4}?\s+(?:the\s+)?most\b"
+    # "which tag do the items X likes most often carry?"
+    r"|\b(?:which|what)\s+([a-z]+)\s+(?:do|does|did)\b[^?.!]*?\bmost\s+(?:often|frequently|commonly)\b"
 )
 # a node asked for besides the one the question names ("which other item", "what else do they like")
 _OTHERS = re.compile(r"\bother\b|\belse\b|\bbesides\b|\bapart from\b")
@@ -293,8 +317,12 @@ _STEM_SYNONYMS = {
     # "X's connections", "X's network", "X's pals", "X's history"
     "strea": ("listen",), "audie": ("listen",), "playl": ("listen",), "filed": ("tag", "tags", "tagged"),
     "traff": ("link", "links"), "send": ("link", "links"), "sends": ("link", "links"),
-    "menti": ("link", "links", "cite", "cites"), "conne": ("friend",), "netwo": ("friend",), "pal": ("friend",),
+    "menti": ("link", "links", "cite", "cites"), "conne": ("friend", "follow"), "netwo": ("friend", "follow"),
+    "pal": ("friend",), "favou": ("listen", "like", "likes"), "favor": ("listen", "like", "likes"),
     "pals": ("friend",), "histo": ("listen",),  # "the users in whose (listening) history X appears"
+    # "where was X born", "where did X die", "who is X married to"
+    "born": ("birth",), "die": ("death",), "died": ("death",), "dies": ("death",), "burie": ("burial",),
+    "marri": ("spouse",), "wife": ("spouse",), "husba": ("spouse",),
 }  # fmt: skip
 # English words made of a prefix and a word that may name a relation ("hyperlinks", "backlinks", "subgenres",
 # "hashtags"): the second part is read as a word of its own as well, at the same place. English.
@@ -343,13 +371,24 @@ _THROUGH_ANY = re.compile(  # "the friends of any of X's friends" too (X cut out
     rf"\b(?!(?:{'|'.join(sorted(_NOT_THROUGH))})\b)[a-z]+ any (?:one )?of (?:the\b|\n['\u2019]s\b)"
 )
 # "the papers citing the papers that X cites": a link from the members of a list the clause after it names
-_THROUGH_CLAUSE = re.compile(r"\b[a-z]+(?:ing|ed)\s+(?:(?:by|to|from|on)\s+){0,2}the\s+[a-z]+\s+(?:that|which|who)\s+\n")
+_THROUGH_CLAUSE = re.compile(
+    r"\b[a-z]+(?:ing|ed)\s+(?:(?:by|to|from|on)\s+){0,2}the\s+[a-z]+\s+(?:that|which|who)\s+\n"
+    # "the users who are friends with someone who listens to X", "follow someone who likes X": linked to any one of a
+    # list (not "is there anyone who ...": a yes/no)
+    r"|\b(?!(?:is|are|was|were|there|does|do|did)\b)[a-z]+\s+(?:someone|somebody|anyone|anybody|at least one"
+    r"(?: user| person)?)\s+(?:who|that|which)\b"
+)
 # two hops written as a distance: "two citation steps away from X", "2 hops out", "at distance two from X",
 # "reached through one of its neighbours"
 _TWO_STEPS = re.compile(
-    r"\b(?:two|2)(?:[ -][a-z]+)?[ -](?:steps?|hops?|jumps?)\b(?! (?:back|up|down))"
+    r"\b(?:two|2)(?:[ -][a-z]+)?[ -](?:steps?|hops?|jumps?|clicks?|links?|moves?)\b(?! (?:back|up|down))"
     r"|\b(?:at )?(?:a )?distance (?:of )?(?:two|2)\b"
     r"|\b(?:through|via|by way of) (?:one|any|some) of (?:its|their|his|her|\n['\u2019]s) [a-z]+"
+)
+# "link to the articles that link to X", "cite the papers that cite X": a link word, then a list named by a clause
+# whose own link word takes the name
+_LINK_TO_CLAUSE = re.compile(
+    r"\b([a-z]+)\s+(?:(?:to|from|by|on)\s+)?the\s+[a-z]+\s+(?:that|which|who)\s+([a-z]+)\s+(?:(?:to|from|by|on)\s+)?\n"
 )
 # "the friends of X's friends", "friends of friends of X", "the listeners of the tags of X"
 _LINK_OF_LINKS = re.compile(r"\b([a-z]+) of \n['\u2019]s ([a-z]+)|\b([a-z]+) of (?:the |their |its )?([a-z]+) of \n")
@@ -698,6 +737,10 @@ def versus_order(question: str, names: Sequence[str]) -> tuple[str, str]:
     return ordered[0], ordered[1]
 
 
+# a node asked for as where a link goes: "where does it go?", "where do they lead?"
+_WHERE_TO = re.compile(r"\bwhere (?:does|do|did|will|would) (?:it|they|that|this|the link|the \w+ link) (?:go|lead|point|end up|take)\b")
+
+
 def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) -> str | None:
     """What ``text`` (a question outside its names) asks for, where its words say it: ``"yes/no"`` (its asking
     sentence, the last with a "?", or that sentence's last clause, opens with "is", "does", "can" ..., not "do you
@@ -720,7 +763,7 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     # a feature's words that say what it is ("label", "speech" of part_of_speech; not "of": "which of ...")
     keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower()) if word not in _FUNCTION_WORDS}
     asks_value = any(word in _PICK_WORDS and _cut(after) in keys for word, after in zip(words, words[1:], strict=False))
-    asks_which = _asks_which(lower)
+    asks_which = _asks_which(lower) or bool(_WHERE_TO.search(lower))
     picked = asks_which or _THE_ONE.search(lower) or (_QUERY_PICK.search(lower) and not _HOW_MANY.search(lower))
     if extreme is not None and picked and not _HOW_ASKED.search(lower) and not asks_value:
         return "pick"
@@ -918,22 +961,36 @@ def synonym_stems(positions: Sequence[tuple[int, str]]) -> list[tuple[int, str]]
     return found
 
 
+# words for a category a value names, after a value in small letters: "the agents area", "a theory paper"
+_CATEGORY_NOUNS = ("area", "field", "category", "class", "topic", "genre", "label", "group", "kind", "type")
+
+
 def written_values(store: GraphStore, text: str) -> frozenset[tuple[str, str]]:
     """``(feature, value)`` of each value of a feature with few values (a label, a genre: not titles) that ``text``
-    writes as the graph does, a whole word or words ("the label Databases"; one of two words or more in small
-    letters too: "machine learning papers"), or by its initials in capitals where no other value of the feature has
+    writes as the graph does, a whole word or words ("the label Databases"; in small letters too where it has two
+    words or more, "machine learning papers", or stands before a node type's noun, "an agents paper"), or by its initials in capitals where no other value of the feature has
     them ("ML papers": Machine Learning; "HCI": Human-Computer Interaction)."""
     found = set()
     lower, text_keys = text.lower(), set(store.text_keys.values())
+    nouns = {*_type_names(store), *map(_cut, _CATEGORY_NOUNS)}
+    words = _WORD.findall(lower)
+    pairs = list(zip(words, words[1:], strict=False))  # each word and the one after it
     for key, values in feature_values(store).items():
         for value in values:
             # one letter counts where it is a capital code ("gender F"), not a word ("a", "I")
             wordlike = len(value) >= 2 or (value.isupper() and value not in ("A", "I"))
             if wordlike and value in text and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text):
                 found.add((key, value))
-            elif key not in text_keys and len(_WORD.findall(value.lower())) >= 2 and value.lower() in lower:  # "machine
-                # learning papers"; never a name or title (a small graph's titles are few values too)
-                if re.search(rf"(?<!\w){re.escape(value.lower())}(?!\w)", lower):
+            elif key not in text_keys and wordlike:  # in small letters: never a name or title (a small graph's
+                # titles are few values too); of two words or more ("machine learning papers"), or one word, as its
+                # stem, right before a node type's noun or a word for a category ("an agents paper", "database papers")
+                pattern = rf"(?<!\w){re.escape(value.lower())}(?!\w)"
+                parts = _WORD.findall(value.lower())
+                if len(parts) >= 2 and value.lower() in lower and re.search(pattern, lower):
+                    found.add((key, value))
+                elif len(parts) == 1 and any(
+                    _cut(word) == _cut(parts[0]) and _cut(after) in nouns for word, after in pairs
+                ):
                     found.add((key, value))
         for initials, value in _initials(tuple(values)).items():
             if initials in text and re.search(rf"(?<!\w){initials}(?!\w)", text):
@@ -1075,6 +1132,32 @@ def synonym_places(
         if not stems or index in taken or any(a <= found.start() < b for a, b in spans):
             continue
         places += [(index, index + 1, relation) for relation, stem in content.items() if stem in stems]
+    return places
+
+
+def feature_synonym_places(
+    question: str, features: Sequence[str], nodes: Sequence[str] = (), spelled: Sequence[tuple[int, int, str]] = ()
+) -> list[tuple[int, int, str]]:
+    """Where ``question`` writes a word that stands for one of ``features`` without sharing its stem ("job", "do for
+    a living" for ``occupation``, "how old" for ``age``: :data:`_FEATURE_SYNONYMS`), or, asking when, the one word
+    of a dated feature that is not the date ("When was X released?": ``release_date``), as :func:`spelled_places`
+    gives them; not inside one of the ``nodes`` named, nor where a feature is ``spelled``."""
+    lower = question.lower()
+    spans = [(m.start(), m.end()) for node in nodes if node for m in re.finditer(re.escape(node.lower()), lower)]
+    taken = {index for start, stop, _ in spelled for index in range(start, stop)}
+    when = bool(_WHEN_ASKED.search(_QUOTED.sub(" ", lower)))
+    places = []
+    for feature in features:
+        words = _WORD.findall(feature.lower().replace("_", " "))
+        dated = [word for word in words if word not in _DATE_WORDS] if when and len(words) == 2 else []
+        for index, found in enumerate(_WORD.finditer(lower)):
+            if index in taken or any(a <= found.start() < b for a, b in spans):
+                continue
+            word = found.group()
+            if (len(words) == 1 and _FEATURE_SYNONYMS.get(word) == words[0]) or (
+                len(dated) == 1 and _cut(word) == _cut(dated[0])
+            ):
+                places.append((index, index + 1, feature))
     return places
 
 
@@ -1224,7 +1307,8 @@ def _just_before(text: str, end: int, starts: set[int]) -> bool:
 
 def _cut(word: str) -> str:
     """A word as :func:`spelled_names` and :func:`content_words` compare it: a crude stem (``ratings``, ``rated``
-    -> ``rat``; ``genres`` -> ``genr``; ``tagged``, ``tags`` -> ``tag``; ``friendships`` -> ``friend``; ``county``
+    -> ``rat``; ``genres`` -> ``genr``; ``tagged``, ``tags`` -> ``tag``; ``friendships`` -> ``friend``;
+    ``nationalities``, ``nationality`` -> ``nationaliti``; ``county``
     stays itself, so it never reads as "count"); numbers whole. A final doubled consonant of four letters or more
     is single, suffix or not (``tagg(ed)``, ``staff``), except l, s and z (``call``, ``pass``, ``jazz``)."""
     if word.isdigit():
@@ -1236,6 +1320,8 @@ def _cut(word: str) -> str:
             break
     if len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "aeiouylsz":
         word = word[:-1]
+    if len(word) >= 6 and word[-1] == "y" and word[-2] not in "aeiou":  # "nationality" as "nationalities" (and
+        word = word[:-1] + "i"  # "movies" stays "movie"'s): ``nationaliti``
     return word.removesuffix("e") if len(word) > 3 else word
 
 
@@ -1384,6 +1470,7 @@ class QuestionWording:
         self.words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(question.lower())]
         self.cut_words = [_cut(word) for _, _, word in self.words]  # as spelled names are compared
         self.names = question_names(store, question)
+        self.declared = declared_types(store, question)  # "the tag \"X\"": X a tag, though an artist bears the name
         # where search text may be copied from besides a name: the question outside its names, the observations
         self.search_sources = [_outside(question, self.names), *(text for text in observations if text)]
         # where the question quotes no name, the runs of its words that may be the names it asks about (its names
@@ -1393,11 +1480,14 @@ class QuestionWording:
         self.extreme = extreme_of(self.search_sources[0])  # the one way its superlatives go, if one
         self.form = answer_form(self.search_sources[0], self.extreme, features)  # yes/no, pick, number, or None
         self.existence = bool(_EXISTENCE.search(self.search_sources[0].lower()))  # "any of them", "is there"
+        asking = self.search_sources[0].lower()  # "What is the capital of X?": a thing, never a count
+        self.asks_thing = self.form is None and bool(_ASKS_THING.match(asking)) and not _MEASURE.search(asking)
         # the relations and features the question writes out whole ("member meronym", "part of speech")
         self.relation_names = frozenset(relations)
         self.nested_at: list[tuple[int, int, str]] = []  # the ones written inside a longer one's words
         self.spelled_at = spelled_places(question, [*relations, *features], self.names, relations, self.nested_at)
         self.spelled_at += synonym_places(question, relations, self.names, self.spelled_at)
+        self.spelled_at += feature_synonym_places(question, features, self.names, self.spelled_at)
         self.spelled_at = _asking_words_aside(question, self.words, self.spelled_at, relations)
         self.spelled_at = _letter_for_letter(self.words, self.spelled_at)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
@@ -1465,6 +1555,14 @@ class QuestionWording:
         )  # fmt: skip
         if self.picked_count:  # "the highest number of friends any one of them has": one member's, not reached through any
             self.form, self.through_any = "number", False
+        # the relations the noun right after "how many" names ("how many listeners does the most tagged artist ...
+        # have?"): the links the picked member's count counts, not the ones it was picked by
+        counted = [index + 1 for index in range(len(self.words) - 1) if self.words[index][2] == "many"
+                   and index and self.words[index - 1][2] == "how"][:1]  # fmt: skip
+        self.counted_at = counted[0] if counted and self.picked_count else None  # the noun's word index
+        self.counted_links = frozenset(
+            relation for a, b, relation in self.spelled_at if self.counted_at is not None and a <= self.counted_at < b
+        )  # fmt: skip
         # whether any node has a feature besides its name or title: where none does, a node's own feature is the
         # name the question already writes, so a question never asks for it
         names_only = set(store.text_keys.values())
@@ -1510,12 +1608,19 @@ class QuestionWording:
     @staticmethod
     def _link_of_links(text: str, at: list[tuple[int, str]], linked: list[int]) -> bool:
         """Whether ``text`` (outside its names) writes a link word "of" a name's link word: "the friends of X's
-        friends", "the listeners of X's tags" (each member of X's list has links of its own: two hops); not "the title
-        of X's references" (a feature)."""
+        friends", "the listeners of X's tags" (each member of X's list has links of its own: two hops), or a link word
+        before a list a clause names by its own link to the name ("link to the articles that link to X"); not "the
+        title of X's references" (a feature), nor "count the articles that link to X" (one link)."""
         starts = {at[index][0] for index in linked}
-        return any(
-            (m.start(1) in starts and m.start(2) in starts) or (m.start(3) in starts and m.start(4) in starts)
-            for m in _LINK_OF_LINKS.finditer(text)
+
+        def links(m: re.Match[str], first: int, second: int) -> bool:  # "the list of the friends of X": the asking
+            return (  # word "list" is no link, though Last.fm's "listened" starts so
+                m.group(first) is not None and m.group(first) not in _ASKING_WORDS
+                and m.start(first) in starts and m.start(second) in starts
+            )  # fmt: skip
+
+        return any(links(m, 1, 2) or links(m, 3, 4) for m in _LINK_OF_LINKS.finditer(text)) or any(
+            links(m, 1, 2) for m in _LINK_TO_CLAUSE.finditer(text)
         )
 
     def voice_partners(self, relation: str) -> frozenset[str]:
@@ -1610,22 +1715,52 @@ class QuestionWording:
         spans = _spans(self.question, [name, *(other for other in self.names if other.lower() != name.lower())])
         if not places or not any(label == 0 for _, _, label in spans):
             return None
-        mentions = []  # (first char, last char, relation, after a superlative)
-        genitive = set()  # the mentions written "<relation> neighbours of <name>": that name's own links
+        mentions = self._hop_mentions(places, spans)
+        if len(mentions) > total and self.counted_links:  # "how many tags does the artist with the most listeners
+            # ... have": the noun after "how many" is the count's own, where the chain has a word for each hop besides
+            mentions = self._hop_mentions([place for place in places if not self._counted_place(place)], spans)
+        return self._hop_taken(valid, mentions, spans, hops, total, picks)
+
+    def _hop_mentions(
+        self, places: list[tuple[int, int, str]], spans: list[tuple[int, int, int]]
+    ) -> list[tuple[int, int, str, bool]]:
+        """The ``places`` (spelled relations) that belong to the chain's name (label 0 of ``spans``), as
+        ``(first char, last char, relation, picks)``: ``picks`` where a superlative stands before it ("the most
+        cited") or right after it ("likes the fewest items")."""
+        mentions = []
         for first, last, relation in places:
             start, stop = self.words[first][0], self.words[last - 1][1]
             owner = _neighbours_of(self.question, spans, stop)
             if (owner if owner is not None else _nearest_name(spans, start, stop)) == 0:
                 before = {w for _, _, w in self.words[max(0, first - 2) : first]}
-                mentions.append((start, stop, relation, bool(before & _SUPERLATIVES)))
-                if owner is not None:
-                    genitive.add(start)
-        if len(mentions) != total:
+                # "likes the fewest items", "cites the most papers": the pick's links, as "the most cited" are (not
+                # "has part: the highest count of ...", a clause of its own)
+                after = [w for _, _, w in self.words[last : last + 2]]
+                joined = last < len(self.words) and not self.question[stop : self.words[last][0]].strip()
+                beside = joined and after[:1] == ["the"] and bool(set(after[1:]) & _SUPERLATIVES)
+                mentions.append((start, stop, relation, bool(before & _SUPERLATIVES) or beside))
+        return mentions
+
+    def _hop_taken(
+        self, valid: set[str], mentions: list[tuple[int, int, str, bool]], spans: list[tuple[int, int, int]],
+        hops: int, total: int, picks: bool,
+    ) -> list[str] | None:
+        """The relations of ``valid`` hop ``hops`` of a ``total``-hop chain takes, of the chain's ``mentions``
+        (:meth:`_hop_mentions`); None: not decided here."""
+        genitive = {start for start, stop, _, _ in mentions if _neighbours_of(self.question, spans, stop) is not None}
+        if not mentions:
             return None
         a, b = _chain_start(spans, mentions)
 
         def of_name(stop: int) -> bool:  # "friends of X": X's own, the first hop whatever stands nearer
             return stop <= a and bool(_OF_NAME.fullmatch(self.question[stop:a]))
+
+        owned = [m for m in mentions if of_name(m[1])]
+        if len(mentions) > total and hops == 0 and len(owned) == 1:  # "how many of the friends of X listen to Y":
+            relation = owned[0][2]  # X's friends, though "listen" stands beside X too
+            return [other for other in valid if other == relation or other in self.voice_partners(relation)]
+        if len(mentions) != total:
+            return None
 
         # "the X neighbours of Y" (genitive) and "friends of Y" are Y's own links, the first hop, wherever the words
         # of a pick's links stand ("Of all the X neighbours of Y, whose Z links are the most numerous?")
@@ -1636,6 +1771,10 @@ class QuestionWording:
         if ranked[hops][0] in genitive:  # "the list neighbours of Y": Y's ``list``, not the links back
             return [relation]
         return [other for other in valid if other == relation or other in self.voice_partners(relation)]
+
+    def _counted_place(self, place: tuple[int, int, str]) -> bool:
+        """Whether ``place`` holds the noun right after "how many" that names :attr:`counted_links`."""
+        return self.counted_at is not None and place[0] <= self.counted_at < place[1]
 
     def _one_mention_each(self, places: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
         """``places`` (first word, word after the last, relation) with two places of one relation that only
@@ -1707,9 +1846,10 @@ class QuestionWording:
         counted = []  # (position in outside, start, stop, number, after a superlative)
         for at, (start, stop, word) in enumerate(outside):
             after = [w for *_, w in outside[at + 1 : at + 3]]
-            if word in numbers and (after[:1] in (["star"], ["stars"]) or after == ["out", "of"]):
+            number = _NUMBER_WORDS.get(word, word)  # "five stars" as "5 stars"
+            if number in numbers and (after[:1] in (["star"], ["stars"]) or after == ["out", "of"]):
                 before = {w for *_, w in outside[max(0, at - 2) : at]}
-                counted.append((at, start, stop, word, bool(before & _SUPERLATIVES)))
+                counted.append((at, start, stop, number, bool(before & _SUPERLATIVES)))
         if not counted:  # no number written ("the mean rating of X" reads every numbered relation): not decided here
             return None
         mentions = [(start, stop, number, most) for _, start, stop, number, most in counted]
@@ -1743,11 +1883,43 @@ class QuestionWording:
         return chosen or None
 
     def direction(self, valid: list[str], name: str, hops: int, total: int, pair: bool = False) -> list[str] | None:
-        """See :meth:`_direction` (worked out once per case)."""
+        """See :meth:`_direction` (worked out once per case). A name with no link word of its own, joined to another
+        name by "and", "or", "than" and the like, takes that name's ("the pages linked from X or Y", "both X and Y
+        link to")."""
         key = (tuple(valid), name, hops, total, pair)
         if key not in self.directed:
             self.directed[key] = self._direction(valid, name, hops, total, pair)
+            if self.directed[key] is None and not pair:
+                partner = self._coordinated(name)
+                if partner is not None:
+                    self.directed[key] = self._direction(valid, partner, hops, total, pair)
         return self.directed[key]
+
+    def _coordinated(self, name: str) -> str | None:
+        """The other name ``name`` is joined to by a word of coordination alone ("X or Y", "both X and Y", "X than to
+        Y"), where the question writes two names; else None."""
+        others = [other for other in self.names if other.lower() != name.lower()]
+        if len(others) != 1:
+            return None
+        spans = _spans(self.question, [name, others[0]])
+        for a, b, label in spans:
+            for c, d, other in spans:
+                if label == 0 and other == 1:
+                    between = self.question[b:c] if b <= c else self.question[d:a]
+                    if _COORDINATED.fullmatch(between.lower()):
+                        return others[0]
+        return None
+
+    def _beside(self, start: int, stop: int, named: list[tuple[int, int]]) -> bool | None:
+        """Whether the mention at ``start:stop`` stands right after a name (True: "X links to", "X is cited by"),
+        right before one with a preposition between (False: "link to X", "linked from X"), or neither (None: "fewer
+        references, X or Y?", a noun's own way or the asking decides)."""
+        for a, b in named:
+            if stop <= a and _RIGHT_BEFORE.fullmatch(self.question[stop:a].lower()):
+                return False
+            if b <= start and _RIGHT_AFTER.fullmatch(self.question[b:start].lower()):
+                return True
+        return None
 
     def pair_direction(self, valid: list[str]) -> list[str] | None:
         """The relations of ``valid`` a question setting two named nodes side by side (:attr:`pair`), or one against the
@@ -1856,9 +2028,16 @@ class QuestionWording:
             else:
                 found.append((index, mention))
         mentions = [mention for _, mention in found]
-        if pair:  # the two nodes' one link, written once or once for each ("the links of X, then those of Y")
-            decided = {tuple(self._way_taken(roots, root, passive, way, None) or ()) for *_, root, passive, way in mentions}
+        if pair:  # the two nodes' one link, written once or once for each ("the links of X, then those of Y"); a
+            # mention right beside a name reads by its place as with one name ("more articles link to X than to Y")
+            named = [(a, b) for a, b, _ in spans]
+            decided = {
+                tuple(self._way_taken(roots, root, passive, way, self._beside(start, stop, named)) or ())
+                for start, stop, root, passive, way in mentions
+            }
             return list(decided.pop()) if len(decided) == 1 and () not in decided else None
+        if len(mentions) == 1 < total and _TWO_STEPS.search(self.question.lower()):  # "in exactly two clicks": the
+            mentions = mentions * total  # one link word walked each time
         if len(mentions) != total:
             return None
         a, b = _chain_start(spans, mentions)

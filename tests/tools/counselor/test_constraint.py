@@ -3,6 +3,7 @@ parses, names what the graph has and copies ids and search text from what the mo
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -21,6 +22,7 @@ from graphreason.tools.counselor.constraint import (
 from graphreason.tools.counselor.registry import GRAPH_FUNCTIONS
 from graphreason.tools.counselor.skeleton import Skeleton, parse_skeleton
 from graphreason.tools.counselor.wording import (
+    _cut,
     answer_form,
     content_words,
     extreme_of,
@@ -3023,6 +3025,8 @@ def test_friends_of_friends_written_out_are_two_hops_and_the_subject_left_after_
     assert left_out_names(question, ("user 1",)) == ("user 1",)
     assert left_out_names('How many, with "user 1" itself left out?', ("user 1",)) == ("user 1",)
     assert left_out_names("How many friends has user 1?", ("user 1",)) == ()
+    # an asking word before "of" is no link, though "list" starts as "listened" does
+    assert not CounselorAction(store, 'Could you send me the list of the friends of "user 1"?').wording.through_any
 
 
 def test_a_count_of_different_nodes_one_hop_from_the_named_node_is_its_degree() -> None:
@@ -3036,14 +3040,15 @@ def test_a_count_of_different_nodes_one_hop_from_the_named_node_is_its_degree() 
 
 @pytest.mark.parametrize(("text", "way"), [("who listens to the widest range of artists?", "most"),
                                            ("which has the broadest audience?", "most"),
-                                           ("which of them has the narrowest reach?", "fewest")])  # fmt: skip
+                                           ("which of them has the narrowest reach?", "fewest"),
+                                           ("which has the shortest reference list?", "fewest")])  # fmt: skip
 def test_widest_and_narrowest_are_superlatives(text: str, way: str) -> None:
     assert extreme_of(text) == way
 
 
 def test_a_value_of_two_words_in_small_letters_is_written_and_never_a_bare_name() -> None:
-    """"Which machine learning papers ...": a value of two words or more matches in small letters too (one word does
-    not: "agents" is a plain word); a value written with capitals beside a quoted name is a value, not a node's name,
+    """"Which machine learning papers ...": a value of two words or more matches in small letters too (one word only
+    before a node type's noun or a word for a category: "agents" is a plain word too); a value written with capitals beside a quoted name is a value, not a node's name,
     though some paper is titled so."""
     store = GraphStore("labels", directed=False, text_keys={"paper": "title"})
     for index, label in enumerate(("Machine Learning", "Agents", "Information Retrieval", "Agents")):
@@ -3052,6 +3057,10 @@ def test_a_value_of_two_words_in_small_letters_is_written_and_never_a_bare_name(
     store.add_node("8", "paper", {"title": "Agents", "label": "Agents"})
     assert written_values(store, "Which machine learning papers cite it?") == {("label", "Machine Learning")}
     assert written_values(store, "Which agents cite it?") == set()
+    # one word in small letters is a value right before a node type's noun or a word for a category
+    assert written_values(store, "Is any paper linked to it an agents paper?") == {("label", "Agents")}
+    assert written_values(store, "How many are in the agents area?") == {("label", "Agents")}
+    assert written_values(store, "How many agent papers cite it?") == {("label", "Agents")}  # its stem, singular
     question = 'The papers linked to "Paper 0" whose label is Information Retrieval: which?'
     assert question_names(store, question) == ("Paper 0",)
     assert question_names(store, 'The papers linked to "Paper 0" whose label is Agents: which?') == ("Paper 0",)
@@ -3065,3 +3074,255 @@ def test_the_node_most_of_a_list_of_lists_reaches_is_a_hop_from_a_hop() -> None:
     assert wording.through_any
     assert consistent(parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), wording)
     assert not consistent(parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"), wording)
+
+
+def test_the_type_a_question_writes_before_a_name_is_the_named_nodes_type() -> None:
+    """"the tag "jazz"" where an artist is called jazz too: the named node is the tag, so "how many different
+    artists" are its own links (artists lie one hop from a tag, never two); without the type written, either."""
+    store = _music_graph()
+    store.add_node("a5", "artist", {"name": "jazz"})
+    degree = parse_skeleton("Degree[_]")
+    assert consistent(degree, CounselorAction(store, 'How many different artists carry the tag "jazz"?').wording)
+    assert not consistent(degree, CounselorAction(store, 'How many different artists carry "jazz"?').wording)
+
+
+def test_which_node_a_list_most_often_carries_is_the_one_most_of_them_link_to() -> None:
+    """"Which tag do the artists user 2 listened to most often carry?": the tag most of them carry (``MostLinked``),
+    not the most common of the artists' names."""
+    store = _music_graph()
+    wording = CounselorAction(store, "Which tag do the artists user 2 listened to most often carry?").wording
+    assert wording.votes and wording.asked_type == "tag"
+    shapes = [(parse_skeleton("Mode[Feature[Neighbour[_]]]"), 0.6), (parse_skeleton("Feature[MostLinked[Neighbour[_]]]"), 0.2)]
+    assert chosen_skeleton(shapes, wording, 0.5).render() == "Feature[MostLinked[Neighbour[_]]]"
+
+
+def _ways_allowed(store: GraphStore, question: str, call: str, skeleton: str) -> set[tuple[str, ...]]:
+    """The ways round (``links_to``, ``linked_from``) each ``{}`` of ``call`` may take, under ``skeleton``."""
+    language = CounselorAction(store, question, skeleton=parse_skeleton(skeleton))
+    ways = ("links_to", "linked_from")
+    return {combo for combo in itertools.product(ways, repeat=call.count("{}")) if language.complete(call.format(*combo))}
+
+
+def test_a_second_name_without_a_link_word_of_its_own_takes_the_first_names_way() -> None:
+    """"the pages linked from X or Y", "both X and Y link to", "more articles link to X than to Y": the link word
+    stands beside one name and is the other's too; "in exactly two clicks" walks the one link word twice."""
+    store = _moon_pages()
+    both = "Count[{}[Neighbour[Retrieve[Sun], {{}}], Neighbour[Retrieve[Moon], {{}}]]]"
+    sets = "Count[{}[Neighbour[_], Neighbour[_]]]"
+    cases = (
+        ('How many pages are linked from "Sun" or "Moon"?', both.format("Union"), sets.format("Union"),
+         {("links_to", "links_to")}),
+        ('How many articles do both "Sun" and "Moon" link to?', both.format("Intersect"), sets.format("Intersect"),
+         {("links_to", "links_to")}),
+        ('How many articles link to "Sun" and "Moon" in total?', both.format("Union"), sets.format("Union"),
+         {("linked_from", "linked_from")}),
+        ('How many more articles link to "Moon" than to "Earth"?', "Difference[Retrieve[Moon], Retrieve[Earth], {}]",
+         "Difference[_, _]", {("linked_from",)}),
+        ('Does "Moon" link to more pages than "Earth"?', "MoreThan[Retrieve[Moon], Retrieve[Earth], {}]",
+         "MoreThan[_, _]", {("links_to",)}),
+        ('How many articles can you reach from "Sun" in exactly two clicks?',
+         "Count[Neighbour[Neighbour[Retrieve[Sun], {}], {}]]", "Count[Neighbour[Neighbour[_]]]",
+         {("links_to", "links_to")}),
+    )  # fmt: skip
+    for question, call, skeleton, ways in cases:
+        assert _ways_allowed(store, question, call, skeleton) == ways, question
+
+
+def test_where_a_link_goes_asks_for_the_node_it_reaches() -> None:
+    """""X" has a single outgoing link. Where does it go?": a node is asked for, not a count."""
+    assert answer_form("\n has a single outgoing link. Where does it go?", None) == "which"
+    assert answer_form("Where do the links of \n lead?", None) is None  # the links' own place: not read here
+
+
+def test_a_star_number_written_as_a_word_and_a_feature_named_by_another_word() -> None:
+    """"gave X five stars" is the 5-star relation; "what does X do for a living?", "X's job" ask the occupation, "how
+    old is X" the age, and "when was X released?" the release date (the one word of a dated feature that is not the
+    date, where the question asks when)."""
+    store = _ratings_graph()
+    store.add_node("u4", "user", {"name": "user 4", "occupation": "doctor", "age": 40, "gender": "F"})
+    store.add_node("m4", "movie", {"title": "Fargo (1996)", "release_date": "14-Feb-1997", "genre": "Crime"})
+    store.add_edge("u4", "m4", "rated_5", reverse_relation="rated_5_by")
+    store.add_edge("u4", "m4", "rated", reverse_relation="rated_by")
+    stars = CounselorAction(store, 'How many users gave "Heat (1995)" five stars?', skeleton=parse_skeleton("Degree[_]"))
+    assert stars.complete("Degree[Retrieve[Heat (1995)], rated_5_by]")
+    assert not stars.complete("Degree[Retrieve[Heat (1995)], rated_by]")
+    for question, name, key, wrong in (
+        ("What does user 4 do for a living?", "user 4", "occupation", "gender"),
+        ("What is the job of user 4?", "user 4", "occupation", "age"),
+        ("How old is user 4?", "user 4", "age", "occupation"),
+        ('When was "Fargo (1996)" released?', "Fargo (1996)", "release_date", "genre"),
+    ):
+        lookup = CounselorAction(store, question, skeleton=parse_skeleton("Feature[_]"))
+        assert lookup.complete(f"Feature[Retrieve[{name}], {key}]"), question
+        assert not lookup.complete(f"Feature[Retrieve[{name}], {wrong}]"), question
+    release = CounselorAction(store, 'Was "Fargo (1996)" released on a Friday?', skeleton=parse_skeleton("Feature[_]"))
+    assert "release_date" not in release.wording.spelled  # no "when" asked: the date is not named by "released" alone
+
+
+def _people_and_places() -> GraphStore:
+    """One node type, as in FB15k-237: where people were born and died, whom they married, their nationalities, and a
+    country's capital; each relation with an ``_of`` reverse."""
+    store = GraphStore("people", directed=True, text_keys={"entity": "name"})
+    for node in ("Ann Lee", "Bo Park", "Paris", "France", "Lyon"):
+        store.add_node(node, "entity", {"name": node})
+    for source, target, relation in (("Ann Lee", "Paris", "place_of_birth"), ("Ann Lee", "Lyon", "place_of_death"),
+                                     ("Ann Lee", "Bo Park", "spouse"), ("Ann Lee", "France", "nationality"),
+                                     ("France", "Paris", "country_capital"),
+                                     ("Bo Park", "Paris", "spouse_s_people_marriage_location_of_ceremony")):  # fmt: skip
+        store.add_edge(source, target, relation, reverse_relation=f"{relation}_of")
+    return store
+
+
+@pytest.mark.parametrize(
+    ("question", "right", "wrong"),
+    [
+        ('Where was "Ann Lee" born?', "Feature[Neighbour[Retrieve[Ann Lee], place_of_birth], name]",
+         "Feature[Neighbour[Retrieve[Ann Lee], place_of_death], name]"),
+        ('Where did "Ann Lee" die?', "Feature[Neighbour[Retrieve[Ann Lee], place_of_death], name]",
+         "Feature[Neighbour[Retrieve[Ann Lee], place_of_birth], name]"),
+        ('Who is "Ann Lee" married to?', "Feature[Neighbour[Retrieve[Ann Lee], spouse], name]",
+         "Feature[Neighbour[Retrieve[Ann Lee], spouse_s_people_marriage_location_of_ceremony], name]"),
+        ('How many nationalities does "Ann Lee" hold?', "Degree[Retrieve[Ann Lee], nationality]",
+         "Degree[Retrieve[Ann Lee], spouse]"),
+    ],
+)  # fmt: skip
+def test_a_verb_names_a_relation_its_noun_names(question: str, right: str, wrong: str) -> None:
+    """"born" names the place of birth, "die" of death, "married" the spouse; "nationalities" is ``nationality``."""
+    language = CounselorAction(_people_and_places(), question)
+    assert language.complete(right) and not language.complete(wrong)
+
+
+def test_what_is_the_link_of_a_node_asks_for_the_node_not_a_count() -> None:
+    """"What is the capital of X?", "Where was X born?": what, who or where with no measure named ask for a node or a
+    value; "What is the degree of X?" names a measure."""
+    store = _people_and_places()
+    degree, lookup = parse_skeleton("Degree[_]"), parse_skeleton("Feature[Neighbour[_]]")
+    for question in ('What is the capital of "France"?', 'Where was "Ann Lee" born?'):
+        wording = CounselorAction(store, question).wording
+        assert wording.asks_thing and not consistent(degree, wording) and consistent(lookup, wording), question
+    assert consistent(degree, CounselorAction(store, 'What is the degree of "France"?').wording)
+
+
+def test_the_noun_a_count_asks_for_is_the_picked_members_links_not_the_picks() -> None:
+    """"How many listeners does the most tagged artist user 2 listened to have?": the pick goes by tags, the count is
+    of listeners; "the artist with the most listeners among those tagged X: how many tags does it have?" the other
+    way round; "how many listeners does the most listened to ... have" counts the links it was picked by."""
+    store = _music_graph()
+    store.add_edge("a2", "t1", "tagged", reverse_relation="tag_of")  # a second arc: tags to pick by
+    picked = parse_skeleton("Degree[MaxDegree[Neighbour[_]]]")
+    cases = (
+        ("How many listeners does the most tagged artist user 2 listened to have?",
+         "Degree[MaxDegree[Neighbour[Retrieve[user 2], listened], tagged], listened_by]",
+         "Degree[MaxDegree[Neighbour[Retrieve[user 2], listened], tagged], tagged]"),
+        ('The artist with the most listeners among those tagged "jazz": how many tags does it have?',
+         "Degree[MaxDegree[Neighbour[Retrieve[jazz], tag_of], listened_by], tagged]",
+         "Degree[MaxDegree[Neighbour[Retrieve[jazz], tag_of], tagged], tagged]"),
+    )  # fmt: skip
+    for question, right, wrong in cases:
+        language = CounselorAction(store, question, skeleton=picked)
+        assert language.wording.picked_count, question
+        assert language.complete(right) and not language.complete(wrong), question
+
+
+def test_the_link_written_of_a_name_is_its_own_though_another_stands_beside_it() -> None:
+    """"How many of the friends of user 1 listen to X?": user 1's friends (the list the question takes them from),
+    though "listen" follows "user 1" too; "friends with someone who listens to X" are reached from X's listeners."""
+    store = _music_graph()
+    both = parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]")
+    language = CounselorAction(store, 'How many of the friends of user 1 listen to "Nina Simone"?', skeleton=both)
+    call = "Count[Intersect[Neighbour[Retrieve[user 1], {}], Neighbour[Retrieve[Nina Simone], listened_by]]]"
+    assert language.complete(call.format("friend")) and not language.complete(call.format("listened"))
+    wording = CounselorAction(store, 'How many users are friends with someone who listens to "Nina Simone"?').wording
+    assert wording.through_any
+    shapes = [(parse_skeleton("Degree[_]"), 0.9), (parse_skeleton("Count[Neighbour[Neighbour[_]]]"), 0.1)]
+    assert chosen_skeleton(shapes, wording, 0.5).render() == "Count[Neighbour[Neighbour[_]]]"
+
+
+def test_a_link_word_right_before_a_superlative_is_the_picks() -> None:
+    """"Which user followed by user 1 likes the fewest items?": "followed by user 1" is the list, "likes the fewest"
+    the pick's links, though "likes" stands nearer the name."""
+    store = _items_graph()
+    for user in ("u2", "u3"):
+        store.add_node(user, "user", {"name": f"user {user[1:]}"})
+        store.add_edge("u1", user, "follows", reverse_relation="follows")
+    store.add_edge("u2", "i1", "likes", reverse_relation="liked_by")
+    question = "Which user followed by user 1 likes the fewest items?"
+    language = CounselorAction(store, question, skeleton=parse_skeleton("Feature[MinDegree[Neighbour[_]]]"))
+    assert language.complete("Feature[MinDegree[Neighbour[Retrieve[user 1], follows], likes], name]")
+    assert not language.complete("Feature[MinDegree[Neighbour[Retrieve[user 1], likes], liked_by], name]")
+
+
+def test_a_count_reached_through_someone_is_two_hops_where_the_planner_ranks_none() -> None:
+    """"How many users follow someone who likes X?": a list reached through another; where no skeleton the planner
+    ranks fits those words, the two-hop count stands in."""
+    store = _items_graph()
+    store.add_node("u2", "user", {"name": "user 2"})
+    store.add_edge("u1", "u2", "follows", reverse_relation="follows")
+    wording = CounselorAction(store, 'How many users follow someone who likes "Lamp"?').wording
+    assert wording.through_any and wording.form == "number"
+    ranked = [(parse_skeleton("Degree[_]"), 0.9), (parse_skeleton("Same[_]"), 0.1)]
+    assert chosen_skeleton(ranked, wording, 0.5).render() == "Count[Neighbour[Neighbour[_]]]"
+    assert not CounselorAction(store, 'Is there anyone who likes "Lamp"?').wording.through_any
+
+
+def test_favourites_and_a_network_name_likes_and_follows_and_a_distinct_count_two_hops_away_stands_in() -> None:
+    """"user 1's favourites" are the items user 1 likes, "the biggest network" is the most users followed; "how many
+    different tags across everything user 1 likes?" is a two-hop count, where the planner ranks none that fits."""
+    store = _items_graph()
+    store.add_node("u2", "user", {"name": "user 2"})
+    store.add_edge("u1", "u2", "follows", reverse_relation="follows")
+    store.add_edge("u2", "i1", "likes", reverse_relation="liked_by")
+    favourites = CounselorAction(store, "number of items in user 1's favourites?", skeleton=parse_skeleton("Degree[_]"))
+    assert favourites.complete("Degree[Retrieve[user 1], likes]")
+    assert not favourites.complete("Degree[Retrieve[user 1], follows]")
+    network = CounselorAction(store, 'who has the biggest network among the fans of "Lamp"?',
+                              skeleton=parse_skeleton("Feature[MaxDegree[Neighbour[_]]]"))  # fmt: skip
+    assert network.complete("Feature[MaxDegree[Neighbour[Retrieve[Lamp], liked_by], follows], name]")
+    assert not network.complete("Feature[MaxDegree[Neighbour[Retrieve[Lamp], liked_by], likes], name]")
+    wording = CounselorAction(store, "how many different tags across everything user 1 likes?").wording
+    ranked = [(parse_skeleton("Degree[_]"), 0.7), (parse_skeleton("Differing[_]"), 0.3)]
+    assert chosen_skeleton(ranked, wording, 0.5).render() == "Count[Neighbour[Neighbour[_]]]"
+
+
+def test_a_link_to_a_list_a_clause_names_is_two_hops_and_counting_that_list_is_one() -> None:
+    """"How many articles link to the articles that link to X?" walks back twice; "Count the articles that link to
+    X." once."""
+    store = _moon_pages()
+    two = "How many articles link to the articles that link to \"Earth\"?"
+    assert CounselorAction(store, two).wording.through_any
+    call, shape = "Count[Neighbour[Neighbour[Retrieve[Earth], {}], {}]]", "Count[Neighbour[Neighbour[_]]]"
+    assert _ways_allowed(store, two, call, shape) == {("linked_from", "linked_from")}
+    assert not CounselorAction(store, 'Count the articles that link to "Earth".').wording.through_any
+
+
+def test_a_relation_whose_words_the_question_writes_all_wins_over_one_holding_fewer() -> None:
+    """"How many films did X executive produce?": ``executive_produced_by`` (both its words written), not
+    ``produced_by``; "Who produced X?" writes one of them only."""
+    store = GraphStore("films", directed=True, text_keys={"entity": "name"})
+    for node in ("Stan Lee", "Iron Man", "Kevin Feige"):
+        store.add_node(node, "entity", {"name": node})
+    store.add_edge("Iron Man", "Stan Lee", "executive_produced_by", reverse_relation="executive_produced_by_of")
+    store.add_edge("Iron Man", "Kevin Feige", "produced_by", reverse_relation="produced_by_of")
+    ways = ("executive_produced_by", "executive_produced_by_of", "produced_by", "produced_by_of")
+    for question, call, right in (
+        ('How many films did "Stan Lee" executive produce?', "Degree[Retrieve[Stan Lee], {}]", "executive_produced_by_of"),
+        ('Who was the executive producer of "Iron Man"?', "Feature[Neighbour[Retrieve[Iron Man], {}], name]",
+         "executive_produced_by"),
+        ('Who produced "Iron Man"?', "Feature[Neighbour[Retrieve[Iron Man], {}], name]", "produced_by"),
+    ):  # fmt: skip
+        language = CounselorAction(store, question)
+        assert [way for way in ways if language.complete(call.format(way))] == [right], question
+
+
+def test_a_noun_beside_two_names_set_side_by_side_keeps_its_own_way() -> None:
+    """"Who is having fewer reference, X or Y?": the noun's own way (references go out), not the way a verb right
+    before a name would take; stems keep "nationalities" with "nationality" and "movies" with "movie"."""
+    from tests.tools.conftest import build_paper_graph
+
+    store = build_paper_graph()
+    language = CounselorAction(store, 'Who is having fewer reference, "ReAct" or "Reflexion"?',
+                               skeleton=parse_skeleton("Feature[MinDegree[Union[_, _]]]"))  # fmt: skip
+    call = "Feature[MinDegree[Union[Retrieve[ReAct], Retrieve[Reflexion]], {}], title]"
+    assert language.complete(call.format("cites")) and not language.complete(call.format("cited_by"))
+    assert _cut("nationalities") == _cut("nationality") and _cut("movies") == _cut("movie") == _cut("Movie".lower())
+    assert _cut("comedy") == _cut("comedies") and _cut("many") == "many"

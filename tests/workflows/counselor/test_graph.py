@@ -395,3 +395,17 @@ def test_a_closed_finish_with_words_after_it_is_not_taken_for_a_cut_list():
     out = solve("Which papers cite the paper Sparse coding of natural images?", ctx(m, max_reflections=0))
     assert out["answer"] == "Graph neural networks for citation analysis, Attention over graph structure"
     assert "final_check" not in out["trials"][0]["steps"][1]
+
+
+def test_a_count_leaves_out_the_node_the_question_leaves_out():
+    """"..., not counting X itself?": the workflow has Count leave X out (X cites p2 and p3, cited by X, p4 and p5),
+    and the observation says so; the same call for a question that leaves nothing out counts X."""
+    title = "Graph neural networks for citation analysis"
+    action = f"Count[Neighbour[Neighbour[Retrieve[{title}], cites], cited_by]]"
+    left = ScriptedChatModel(script=[*step(1, action), *step(2, "Finish[2]"), "[yes]"])
+    out = solve(f'How many papers cite the papers "{title}" cites, not counting "{title}" itself?', ctx(left))
+    observation = out["trials"][0]["steps"][0]["observation"]
+    assert observation == f"The number of distinct values ({title} left out, as the question asks) is: 2."
+    whole = ScriptedChatModel(script=[*step(1, action), *step(2, "Finish[3]"), "[yes]"])
+    out = solve(f'How many papers cite the papers "{title}" cites?', ctx(whole))
+    assert out["trials"][0]["steps"][0]["observation"] == "The number of distinct values is: 3."

@@ -83,10 +83,11 @@ class LexicalIndex:
                 self._exact[name] = [found, pos]
             else:
                 found.append(pos)
-        # the written form of each name that shares its normalised form with another: it orders exact matches
-        self._spelled: dict[int, str] = {
-            pos: spelling(texts[pos]) for group in self._exact.values() if isinstance(group, list) for pos in group
-        }
+        # the written form of each name that shares its normalised form with another, and its text as stored (case
+        # aside): they order exact matches ("1st vine" before "1st  vine" for the query "1st vine")
+        shared = [pos for group in self._exact.values() if isinstance(group, list) for pos in group]
+        self._spelled: dict[int, str] = {pos: spelling(texts[pos]) for pos in shared}
+        self._stored: dict[int, str] = {pos: str(texts[pos]).strip().casefold() for pos in shared}
         self._build_bm25()
 
     def _build_bm25(self) -> None:
@@ -126,7 +127,8 @@ class LexicalIndex:
     # ----------------------------------------------------------- queries
     def exact(self, text: str, node_type: str | None = None) -> list[int]:
         """Positions of the nodes whose normalised text is the normalised ``text``: those spelled as ``text``
-        (punctuation kept, case and spacing not) first, each group in insertion order."""
+        (punctuation kept, case and spacing not) first, and of those the ones stored as ``text`` is written, spaces
+        and all (case and its ends aside); each group in insertion order."""
         found = self._exact.get(normalise(text))
         if found is None:
             return []
@@ -135,8 +137,8 @@ class LexicalIndex:
             code = self._type_code(node_type)
             positions = [p for p in positions if self.type_codes[p] == code]
         if len(positions) > 1:
-            written = spelling(text)
-            positions.sort(key=lambda p: self._spelled[p] != written)
+            written, stripped = spelling(text), text.strip().casefold()
+            positions.sort(key=lambda p: (self._spelled[p] != written, self._stored[p] != stripped))
         return positions
 
     def _type_code(self, node_type: str) -> int:

@@ -69,3 +69,9 @@ def test_of_names_equal_once_normalised_the_one_spelled_as_the_query_comes_first
     assert lex.exact("electro_pop") == [0, 1, 2]  # spelled like none of them: insertion order
     assert [h.position for h in lex.search("electro-pop", k=4)][:3] == [1, 0, 2]
     assert lex.exact("electropop") == [3]
+    # spelled alike, those stored as the query is written, spaces and all, come first (Last.fm's '1st  vine' and
+    # '1st vine'); case does not count here either
+    spaced = index(("tag", "1st  vine"), ("tag", "1st vine"), ("artist", "1st Vine"))
+    assert spaced.exact("1st vine") == [1, 2, 0]
+    assert spaced.exact("1ST  VINE ") == [0, 1, 2]
+    assert spaced.exact("1st vine", node_type="tag") == [1, 0]
