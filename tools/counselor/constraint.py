@@ -111,6 +111,7 @@ from graphreason.tools.counselor.wording import (
     QuestionWording,
     compound_stems,
     declared_types,
+    is_backward,
     name_types,
     question_names,
     quoted_names,
@@ -1046,7 +1047,7 @@ class _Reader:
                     if both or directed:  # the relation written for this hop, in the direction the voice gives
                         readings.append(both or directed)
                 if readings:  # the reading that narrows most (the first of those that narrow as much)
-                    return self._choice(self._widest_written(min(readings, key=len)), stop)  # type: ignore[arg-type]
+                    return self._choice(self._widest_written(min(readings, key=len), valid), stop)  # type: ignore[arg-type]
             wording = self.lang.wording
             if self.open_calls[-1:] and (
                 (wording.pair is not None and self.open_calls[-1] in _PICKS)
@@ -1057,7 +1058,7 @@ class _Reader:
                 if not numbered:  # "more ratings": every rating (``rated_by``), not those of one number (``rated_5_by``)
                     compared = [r for r in compared if not any(_numbered_form(r, base) for base in compared)] or compared
                 return self._choice(wording.pair_direction(compared) or compared, stop)
-            return self._choice(self._widest_written(self._named_relations(valid, named)), stop)
+            return self._choice(self._widest_written(self._named_relations(valid, named), valid), stop)
         if kind is FEATURE_KEY:
             valid = self._names_of(subject, self.lang.features, self._features_of)
             if self.open_calls[-2:-1] == ["Mode"]:  # the most common value: of a label, never of a title or an abstract
@@ -1122,13 +1123,22 @@ class _Reader:
         reaching = [r for r in valid if any(member & set(schema.get(s, {}).get(r, ())) for s in subject)]
         return reaching or valid
 
-    def _widest_written(self, options: list[str]) -> list[str]:
+    def _widest_written(self, options: list[str], valid: Sequence[str] = ()) -> list[str]:
         """``options`` without a relation whose content words another option's hold, where the question writes all
-        of that other's ("X executive produced": ``executive_produced_by``, not ``produced_by``)."""
+        of that other's ("X executive produced": ``executive_produced_by``, not ``produced_by``); a relation of
+        ``valid`` whose words the question writes all, and that holds every word of the one option left, the same
+        way round, stands in for it ("How many genres is the film X classed under?": ``film_genre``, not ``films``)."""
         content, asked = self.lang.wording.content_words, self.lang.wording.asked_words
         written = [relation for relation in options if content(relation) and content(relation) <= asked]
         narrower = {relation for relation in options for wide in written if content(relation) < content(wide)}
-        return [relation for relation in options if relation not in narrower] or options
+        kept = [relation for relation in options if relation not in narrower] or options
+        if len(kept) == 1 and content(kept[0]):
+            wider = [relation for relation in valid if content(kept[0]) < content(relation) <= asked
+                     and is_backward(relation) == is_backward(kept[0])  # not a number's ("2 stars": rated_2)
+                     and not any(word.isdigit() for word in content(relation) - content(kept[0]))]  # fmt: skip
+            if len(wider) == 1:
+                return wider
+        return kept
 
     def _named_relations(self, valid: list[str], subject: str | None = None) -> list[str]:
         """Of ``valid``, the relations the question names, with every relation sharing their root (the other

@@ -1435,11 +1435,11 @@ def _reach_root(word: str, following: str | None) -> str:
     return _ON_VERBS[word] if following == "on" and word in _ON_VERBS else _word_root(word)
 
 
-def _is_backward(relation: str) -> bool:
+def is_backward(relation: str) -> bool:
     """A relation named as the backward direction of its root (``cited_by``, ``linked_from``, ``genre_of``); the
     reverse of one, named with "of" added (FB15k-237's ``written_by_of``: what X wrote), runs forward."""
     words = re.split(r"[_\W]+", relation.lower().strip("_"))
-    if len(words) > 2 and words[-1] == "of" and _is_backward("_".join(words[:-1])):
+    if len(words) > 2 and words[-1] == "of" and is_backward("_".join(words[:-1])):
         return False
     return any(word in _BACKWARD for word in words[1:])
 
@@ -1991,7 +1991,7 @@ class QuestionWording:
                 passive, way = False, marked
                 markers.add(index)
             elif index in labels:
-                passive, way = False, "back" if _is_backward(labels[index]) else "forward"
+                passive, way = False, "back" if is_backward(labels[index]) else "forward"
             elif markers and self._walked_in(index):
                 continue  # "the in-neighbours of X in the link graph": the link the marked word walks, one mention
             else:
@@ -2058,8 +2058,8 @@ class QuestionWording:
         relation; for two named nodes side by side (``after`` None) a passive one, or an active one whose object is
         the node asked for ("which do more papers cite"). None: one direction only, nothing to decide."""
         same_root = [relation for relation in roots if roots[relation] == root]
-        backward = [relation for relation in same_root if _is_backward(relation)]
-        forward = [relation for relation in same_root if not _is_backward(relation)]
+        backward = [relation for relation in same_root if is_backward(relation)]
+        forward = [relation for relation in same_root if not is_backward(relation)]
         if not backward or not forward:  # one direction only among the valid: nothing to decide
             return None
         if way is not None:

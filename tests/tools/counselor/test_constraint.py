@@ -3326,3 +3326,19 @@ def test_a_noun_beside_two_names_set_side_by_side_keeps_its_own_way() -> None:
     assert language.complete(call.format("cites")) and not language.complete(call.format("cited_by"))
     assert _cut("nationalities") == _cut("nationality") and _cut("movies") == _cut("movie") == _cut("Movie".lower())
     assert _cut("comedy") == _cut("comedies") and _cut("many") == "many"
+
+
+def test_a_relation_whose_words_stand_apart_in_the_question_stands_in_for_one_holding_fewer() -> None:
+    """"How many genres is the film X classed under?": ``film_genre`` (both its words written, apart), not ``films``,
+    which "the film" before the name names; a question writing only "films" keeps ``films``."""
+    store = GraphStore("films", directed=True, text_keys={"entity": "name"})
+    for node in ("Heat", "Crime", "Thriller", "Festival"):
+        store.add_node(node, "entity", {"name": node})
+    for genre in ("Crime", "Thriller"):
+        store.add_edge("Heat", genre, "film_genre", reverse_relation="film_genre_of")
+    store.add_edge("Heat", "Festival", "films", reverse_relation="films_of")
+    ways = ("film_genre", "film_genre_of", "films", "films_of")
+    for question, right in (('How many genres is the film "Heat" classed under?', "film_genre"),
+                            ('How many films does "Heat" list?', "films")):  # fmt: skip
+        language = CounselorAction(store, question, skeleton=parse_skeleton("Degree[_]"))
+        assert [way for way in ways if language.complete(f"Degree[Retrieve[Heat], {way}]")] == [right], question
