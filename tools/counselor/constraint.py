@@ -241,6 +241,7 @@ class CounselorAction:
         self.relation_roots = {r: {stem[:4] for stem in stems if len(stem) >= 4} for r, stems in self.relation_stems.items()}
         # (valid relations, subject's name) -> those the question names
         self.named_relations: dict[tuple[tuple[str, ...], str | None], list[str]] = {}
+        self.widest: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}  # (options, valid) -> the widest written
         # what the question names and how it words it (tools/counselor/wording.py)
         self.wording = QuestionWording(store, question, self.relations, self.features, self.observations)
         # ids the question writes outside its names ("Korea" inside "South Korea" is no id), or a name that is one,
@@ -1128,6 +1129,13 @@ class _Reader:
         of that other's ("X executive produced": ``executive_produced_by``, not ``produced_by``); a relation of
         ``valid`` whose words the question writes all, and that holds every word of the one option left, the same
         way round, stands in for it ("How many genres is the film X classed under?": ``film_genre``, not ``films``)."""
+        key = (tuple(options), tuple(valid))
+        if key not in self.lang.widest:  # asked at every token: worked out once per pair of lists
+            self.lang.widest[key] = self._widest_of(options, valid)
+        return self.lang.widest[key]
+
+    def _widest_of(self, options: list[str], valid: Sequence[str]) -> list[str]:
+        """See :meth:`_widest_written`."""
         content, asked = self.lang.wording.content_words, self.lang.wording.asked_words
         written = [relation for relation in options if content(relation) and content(relation) <= asked]
         narrower = {relation for relation in options for wide in written if content(relation) < content(wide)}

@@ -1118,21 +1118,30 @@ def synonym_places(
     """Where ``question`` writes a word that stands for one of ``relations`` (one content word each) without sharing
     its stem ("streamed" for ``listened``, "connections" for ``friend``: :data:`_STEM_SYNONYMS`), as
     :func:`spelled_places` gives them; not inside one of the ``nodes`` named, nor where a relation is ``spelled``."""
-    lower = question.lower()
-    spans = [(m.start(), m.end()) for node in nodes if node for m in re.finditer(re.escape(node.lower()), lower)]
-    taken = {index for start, stop, _ in spelled for index in range(start, stop)}
     content = {}
     for relation in relations:
         words = [w for w in _WORD.findall(relation.lower().replace("_", " ")) if w not in _RELATION_LINKS]
         if len(words) == 1:
             content[relation] = words[0][:5]
     places = []
-    for index, found in enumerate(_WORD.finditer(lower)):
-        stems = _standing_for(found.group()[:5])
-        if not stems or index in taken or any(a <= found.start() < b for a, b in spans):
-            continue
+    for index, word in _free_words(question, nodes, spelled):
+        stems = _standing_for(word[:5])
         places += [(index, index + 1, relation) for relation, stem in content.items() if stem in stems]
     return places
+
+
+def _free_words(
+    question: str, nodes: Sequence[str], spelled: Sequence[tuple[int, int, str]]
+) -> list[tuple[int, str]]:
+    """``(index, word)`` of each of ``question``'s words (in small letters, as ``_WORD`` splits them) that stands
+    neither inside one of the ``nodes`` named nor at a place ``spelled`` already holds."""
+    lower = question.lower()
+    spans = [(m.start(), m.end()) for node in nodes if node for m in re.finditer(re.escape(node.lower()), lower)]
+    taken = {index for start, stop, _ in spelled for index in range(start, stop)}
+    return [
+        (index, found.group()) for index, found in enumerate(_WORD.finditer(lower))
+        if index not in taken and not any(a <= found.start() < b for a, b in spans)
+    ]  # fmt: skip
 
 
 def feature_synonym_places(
@@ -1142,22 +1151,17 @@ def feature_synonym_places(
     a living" for ``occupation``, "how old" for ``age``: :data:`_FEATURE_SYNONYMS`), or, asking when, the one word
     of a dated feature that is not the date ("When was X released?": ``release_date``), as :func:`spelled_places`
     gives them; not inside one of the ``nodes`` named, nor where a feature is ``spelled``."""
-    lower = question.lower()
-    spans = [(m.start(), m.end()) for node in nodes if node for m in re.finditer(re.escape(node.lower()), lower)]
-    taken = {index for start, stop, _ in spelled for index in range(start, stop)}
-    when = bool(_WHEN_ASKED.search(_QUOTED.sub(" ", lower)))
+    when = bool(_WHEN_ASKED.search(_QUOTED.sub(" ", question.lower())))
+    free = _free_words(question, nodes, spelled)
     places = []
     for feature in features:
         words = _WORD.findall(feature.lower().replace("_", " "))
         dated = [word for word in words if word not in _DATE_WORDS] if when and len(words) == 2 else []
-        for index, found in enumerate(_WORD.finditer(lower)):
-            if index in taken or any(a <= found.start() < b for a, b in spans):
-                continue
-            word = found.group()
-            if (len(words) == 1 and _FEATURE_SYNONYMS.get(word) == words[0]) or (
-                len(dated) == 1 and _cut(word) == _cut(dated[0])
-            ):
-                places.append((index, index + 1, feature))
+        places += [
+            (index, index + 1, feature) for index, word in free
+            if (len(words) == 1 and _FEATURE_SYNONYMS.get(word) == words[0])
+            or (len(dated) == 1 and _cut(word) == _cut(dated[0]))
+        ]  # fmt: skip
     return places
 
 
