@@ -80,8 +80,13 @@ def answer_items(text: str | Sequence[str]) -> frozenset[str]:
     return frozenset(items)
 
 
+# a yes/no answer and the True/False a question may ask for instead ("Kindly respond with True or False") are one
+_TRUTH_VALUES = {"yes": True, "true": True, "no": False, "false": False}
+
+
 def exact_match(prediction: str, gold: str | Sequence[str]) -> bool:
-    """Normalised exact match; list answers are compared as order-free sets of items."""
+    """Normalised exact match; list answers are compared as order-free sets of items; ``yes`` and ``true`` match,
+    as do ``no`` and ``false``."""
     if isinstance(gold, str):
         gold_text = gold
     else:
@@ -89,8 +94,11 @@ def exact_match(prediction: str, gold: str | Sequence[str]) -> bool:
     pred_norm = normalize_answer(prediction)
     if not pred_norm:
         return False
-    if pred_norm == normalize_answer(gold_text):
+    gold_norm = normalize_answer(gold_text)
+    if pred_norm == gold_norm:
         return True
+    if pred_norm in _TRUTH_VALUES and gold_norm in _TRUTH_VALUES:
+        return _TRUTH_VALUES[pred_norm] == _TRUTH_VALUES[gold_norm]
     gold_set = answer_items(gold if not isinstance(gold, str) else gold_text)
     return bool(gold_set) and answer_items(prediction) == gold_set
 

@@ -50,6 +50,12 @@ def test_exact_match_normalises_case_punctuation_articles_space():
     assert not exact_match("", "")  # an empty prediction never matches
 
 
+def test_exact_match_takes_true_for_yes_and_false_for_no():
+    assert exact_match("True", "yes") and exact_match("no", "False") and exact_match("TRUE.", "true")
+    assert not exact_match("True", "no") and not exact_match("False", "yes")
+    assert not exact_match("yes, 3", "True")  # a yes with more to it is no truth value
+
+
 def test_exact_match_list_answers_are_order_free_sets():
     gold = ["Carol Newman Cronin", "Laurie Ann Cronin"]
     assert exact_match("Laurie Ann Cronin and Carol Newman Cronin", gold)

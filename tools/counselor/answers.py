@@ -21,7 +21,11 @@ is caught, and either refused (a corrective observation; the trial goes on) or m
   how the node is picked, "which has the highest count of citations", asks no number);
 * a list that holds a node the question leaves out by name ("Which papers, other than
   "X" itself, ..."; "except", "excluding", "besides") - mapped to the list without it
-  (two hops away and back, a node is among its own neighbours' neighbours).
+  (two hops away and back, a node is among its own neighbours' neighbours);
+* ``yes`` or ``no`` where the question asks to answer True or False ("Kindly respond with True or False") -
+  mapped to ``True`` or ``False``;
+* a date where the question asks for a year ("In what year was X released?" answered ``01-Jan-1994``) - mapped
+  to the one year the date holds.
 """
 
 from __future__ import annotations
@@ -55,6 +59,12 @@ _NAME_WORDS = re.compile(r"\b(who|whom|whose|title|titles|name|names)\b", re.IGN
 _HEADINGS = frozenset({"observation", "observations", "thought", "thoughts", "action", "actions", "question", "plan"})
 _NAME_ITEMS = 12  # the most ", "-separated pieces one name is looked for in (a title with commas in it)
 _LISTED_VALUES = re.compile(r" are: (\[.*\])\.?$")  # "The title feature of [...] are: ['A', 'B']."
+# the answer form a question asks for: "Kindly respond with True or False", "answer true/false"
+_TRUE_OR_FALSE = re.compile(r"\b(?:true\s*(?:or|/)\s*false|false\s*(?:or|/)\s*true)\b", re.IGNORECASE)
+_TRUTH = {"yes": "True", "no": "False"}
+# a question that asks for a year: "In what year was X released?", "which year", "the year X came out"
+_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\bthe\s+year\s+(?:of|when|in\s+which|that)\b", re.IGNORECASE)
+_YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -179,7 +189,25 @@ def check_final(
     if whole is not None:  # copying a list, the reply ran out of tokens: the list it was copying, whole
         return FinalCheck(without_left_out(whole, question, given) or whole, "mapped", "cut list")
     kept = without_left_out(answer, question, given)
-    return FinalCheck(answer) if kept is None else FinalCheck(kept, "mapped", "left-out name")
+    if kept is not None:
+        return FinalCheck(kept, "mapped", "left-out name")
+    formed = answer_form(answer, question)
+    return FinalCheck(answer) if formed is None else FinalCheck(formed, "mapped", "answer form")
+
+
+def answer_form(answer: str, question: str) -> str | None:
+    """``answer`` in the form ``question`` asks for, where that differs: ``True`` or ``False`` for ``yes`` or ``no``
+    when it asks to answer True or False; the one year a date holds (``01-Jan-1994``: ``1994``) when it asks for a
+    year. None where the answer is already in that form, or the form does not apply (a date holding no year, or
+    two)."""
+    text = answer.strip()
+    if text.lower() in _TRUTH and _TRUE_OR_FALSE.search(question):
+        return _TRUTH[text.lower()]
+    if _ASKS_YEAR.search(question) and "," not in text:
+        years = set(_YEAR.findall(text))
+        if len(years) == 1 and text != (year := years.pop()):
+            return year
+    return None
 
 
 def listed_values(observations: Sequence[str]) -> list[str] | None:
@@ -302,6 +330,8 @@ def grounded(answer: str | None, observations: Sequence[str], question: str) -> 
     if not answer or not answer.strip():
         return False
     items = [p for p in _parts(answer) if normalise(p)] or [answer]
+    if _TRUE_OR_FALSE.search(question):  # "True" asked for stands for the "yes" an observation shows
+        items = [{"true": "yes", "false": "no"}.get(p.strip().lower(), p) for p in items]
     if _COUNT_QUESTION.search(question) and not all(_NUMBER.match(p.strip()) for p in items):
         return False
     seen = " " + " ".join(normalise(o) for o in observations) + " "

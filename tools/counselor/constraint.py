@@ -112,6 +112,7 @@ from graphreason.tools.counselor.wording import (
     compound_stems,
     declared_types,
     is_backward,
+    name_nodes,
     name_types,
     question_names,
     quoted_names,
@@ -148,6 +149,7 @@ _AWAY = frozenset({"MostLinked"})
 HOPS = frozenset({"Neighbour"})  # functions whose nodes are the ones their relation reaches
 _FILTERS = frozenset({"Matching"})  # functions keeping some nodes of a list
 _JOINS = frozenset({"Intersect", "Union"})  # functions joining two lists
+_BOTH_NAMED = re.compile(r"\bboth\s*\n\s*and\s*\n")  # "both X and Y", the two names cut out (line breaks)
 _NAMEABLE = frozenset({"Count", "Exists"})  # calls over a list a question may instead ask the names of
 # two named nodes set side by side, one of them picked by its links (no planner class: the words tell it whole)
 _PAIR_PICKS = {
@@ -167,6 +169,9 @@ _PICKED_COUNTS = {
 # the count of the nodes two hops away, where the words ask a count only two hops can give and no skeleton the
 # planner ranks fits ("how many users follow someone who likes X?", "how many different tags across what X likes?")
 _TWO_HOP_COUNT = Skeleton("Count", (Skeleton("Neighbour", (Skeleton("Neighbour", (None,)),)),))
+_ONE_HOP_LOOKUP = Skeleton("Feature", (Skeleton("Neighbour", (None,)),))
+_VALUES_COUNTED = Skeleton("Count", (_ONE_HOP_LOOKUP,))  # the distinct values of a feature over a list
+_TWO_HOP_LOOKUP = Skeleton("Feature", (Skeleton("Neighbour", (Skeleton("Neighbour", (None,)),)),))
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
 
 
@@ -512,17 +517,28 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if skeleton == _LOOKUP and not wording.has_values:  # a node's only feature is the name the question writes
         return False
+    if names & _JOINS and len(wording.names) < 2 and wording.set_way is None and not wording.union_worded:
+        return False  # one name and no word for an overlap or a union: no two lists to join
+    if skeleton == _VALUES_COUNTED and not (wording.keys or wording.category_asked):  # "how many different genres
+        return False  # do the films X directed cover?": genres are nodes a link reaches, not a feature's values
+    if skeleton == _ONE_HOP_LOOKUP and _two_links_asked(wording):  # "Where was the spouse of X born?": two links
+        return False  # walked from the one node named, not one
     if skeleton == _LOOKUP and (wording.link_beside_name or wording.link_written):  # "the label of the paper X
         return False  # cites", "the paper hooked up to X by a citation": a node a link reaches, not X's own label
     if bool(wording.values) != ("Matching" in names) and not names & _COMPARES:  # two compared: by a link only
         return False  # ("fewer verb group neighbours than Y": "verb" is no part of speech matched)
     if wording.set_way is not None and {"Union", "Intersect"} & names != {_SET_OF[wording.set_way]} & names:
         return False
+    if skeleton.name == "Contains" and _BOTH_NAMED.search(wording.search_sources[0].lower()):  # "any item both X
+        return False  # and Y like": what the two lists share, not whether one holds the other
     if not wording.union_worded and _joins_lists(skeleton, "Union"):  # "how many of the users X follows like Y?":
         return False  # those in both lists (two named nodes put side by side are no union asked: "X or Y: which ...")
     compared = wording.keys or (wording.compares and wording.category_asked)  # "outside its own area": no feature named
-    if form == "number" and compared and not wording.values and wording.versus is None:  # "how many ... have the
-        # label of X": compared with the subject (not "how many more genres has X than Y": two nodes' links)
+    # the type counted lies no one hop from the node named ("how many other movies share a genre with X", X a movie):
+    # reached through what they share, two hops, not compared along one
+    beyond = counted is not None and wording.counted_type not in _reached(wording, _named_types(wording))
+    if form == "number" and compared and not wording.values and wording.versus is None and not beyond:  # "how many
+        # ... have the label of X": compared with the subject (not "how many more genres has X than Y": two nodes' links)
         return skeleton.name == ("Differing" if wording.unlike else "Same")
     if wording.asked_type is not None and names & _PICKS and not _picks_type(skeleton, wording):
         return False
@@ -676,6 +692,8 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
         return _VERSUS[wording.versus], 1.0  # "does X have more citations than Y?": the two compared
     if wording.picked_count and wording.extreme in _PICKED_COUNTS and consistent(_PICKED_COUNTS[wording.extreme], wording):
         return _PICKED_COUNTS[wording.extreme], 1.0  # "how many citations has the most cited of X's references?"
+    if _two_links_asked(wording) and consistent(_TWO_HOP_LOOKUP, wording):  # "Where was the spouse of X born?": the
+        return _TWO_HOP_LOOKUP, 1.0  # thing two links away, the planner having no class for a value asked so
     unworded = _OTHER_PICK.get(wording.extreme or "")
     mass: dict[Skeleton, float] = {}
     for skeleton, probability in ranked:
@@ -683,11 +701,14 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
         if not consistent(turned, wording):
             named = _named(turned)
             if named is None or not consistent(named, wording):
-                continue
+                named = _whether(turned)
+                if named is None or not consistent(named, wording):
+                    continue
             turned = named
         mass[turned] = mass.get(turned, 0.0) + probability
     if not mass and wording.form == "number" and consistent(_TWO_HOP_COUNT, wording):  # a count the words allow
         return _TWO_HOP_COUNT, 1.0  # only two hops away ("through someone", "distinct tags across what X likes")
+
     total = sum(mass.values())
     if not mass or total <= 0.0:
         return None
@@ -701,6 +722,27 @@ def _named(skeleton: Skeleton) -> Skeleton | None:
     None where it is no such call. Two lists' union is never named so: no question shape asks for it."""
     named = skeleton.name in _NAMEABLE and _over(skeleton, _FILTERS | {"Intersect"})
     return Skeleton("Feature", skeleton.children[:1]) if named else None
+
+
+def _two_links_asked(wording: QuestionWording) -> bool:
+    """Whether the question asks a thing ("where", "what is the ...") two links from its one named node, with nothing
+    picked or counted over a list ("Where was the spouse of X born?")."""
+    if not (
+        wording.asks_thing and wording.link_mentions >= 2 and len(wording.names) == 1 and wording.extreme is None
+        and not (wording.mode_worded or wording.votes or wording.values)
+    ):  # fmt: skip
+        return False
+    links: list[str] = []  # the links it writes out, each link's two ways round once
+    for relation in sorted(wording.spelled & wording.relation_names):
+        if not any(relation == seen or relation in wording.voice_partners(seen) for seen in links):
+            links.append(relation)
+    return len(links) >= 2
+
+
+def _whether(skeleton: Skeleton) -> Skeleton | None:
+    """Whether the overlap, union or filtered list ``skeleton`` counts holds anything (``Count[Intersect[...]]``:
+    ``Exists[Intersect[...]]``: "is there any item both X and Y like?"), or None where it counts no such list."""
+    return Skeleton("Exists", skeleton.children) if skeleton.name == "Count" and _over(skeleton, _FILTERS | _JOINS) else None
 
 
 def _over(skeleton: Skeleton, functions: frozenset[str]) -> bool:
@@ -1048,7 +1090,8 @@ class _Reader:
                     if both or directed:  # the relation written for this hop, in the direction the voice gives
                         readings.append(both or directed)
                 if readings:  # the reading that narrows most (the first of those that narrow as much)
-                    return self._choice(self._widest_written(min(readings, key=len), valid), stop)  # type: ignore[arg-type]
+                    options = self._widest_written(min(readings, key=len), valid)  # type: ignore[arg-type]
+                    return self._choice(self._held_by(options, name if hops == 0 else None), stop)
             wording = self.lang.wording
             if self.open_calls[-1:] and (
                 (wording.pair is not None and self.open_calls[-1] in _PICKS)
@@ -1059,7 +1102,8 @@ class _Reader:
                 if not numbered:  # "more ratings": every rating (``rated_by``), not those of one number (``rated_5_by``)
                     compared = [r for r in compared if not any(_numbered_form(r, base) for base in compared)] or compared
                 return self._choice(wording.pair_direction(compared) or compared, stop)
-            return self._choice(self._widest_written(self._named_relations(valid, named), valid), stop)
+            options = self._widest_written(self._named_relations(valid, named), valid)
+            return self._choice(self._held_by(options, named), stop)
         if kind is FEATURE_KEY:
             valid = self._names_of(subject, self.lang.features, self._features_of)
             if self.open_calls[-2:-1] == ["Mode"]:  # the most common value: of a label, never of a title or an abstract
@@ -1147,6 +1191,34 @@ class _Reader:
             if len(wider) == 1:
                 return wider
         return kept
+
+    def _held_by(self, options: list[str], name: str | None) -> list[str]:
+        """Of ``options``, on a graph of one node type (FB15k-237: its type tells no node's relations), the relations
+        the one node ``name`` names has links along, where it has some of them and they are more than one link's two
+        ways round ("What religion does X follow?" takes ``person_religion``, which X has, not
+        ``religion_percentage_religion``, which no person has); where it has none of them, its own relations that
+        share as many words with the question (see below); all of them otherwise."""
+        nodes = name_nodes(self.lang.store).get(normalise(name), ()) if name else ()
+        if not nodes or len(nodes) != 1 or len(self.lang.store.node_types()) > 1 or not options:
+            return options  # several types: a node's type already tells its relations
+        own = self.lang.store.relations(nodes[0])
+        held = [relation for relation in options if relation in own]
+        if held:  # two ways round of one link stay the words' (and the model's) to tell: a count of 0 may be asked
+            one_link = set(options) - {options[0]} <= self.lang.wording.voice_partners(options[0])
+            return options if one_link else held
+        # one type for every node (FB15k-237) and none of the options held: the node's own relations whose words,
+        # cut to five letters, the question writes as many of as of any option's, or more ("How many films did X
+        # direct?": ``director_film``, not the ``film_art_direction_by_of`` "films" led to), where one relation (with
+        # its reverse) has most
+        asked = {word[:5] for word in self.lang.wording.asked_words}
+        overlap = {relation: len({w[:5] for w in self.lang.wording.content_words(relation)} & asked) for relation in own}
+        least = max((len({w[:5] for w in self.lang.wording.content_words(r)} & asked) for r in options), default=0)
+        most = max(overlap.values(), default=0)
+        best = [relation for relation in own if overlap[relation] == most]
+        partners = set(best) - {best[0]} <= self.lang.wording.voice_partners(best[0]) if best else False
+        turned = set().union(*(self.lang.wording.voice_partners(relation) for relation in options))
+        # never an option's other way round ("How many papers does X cite?", X citing none: 0, not its citers)
+        return best if most >= max(least, 1) and partners and not set(best) & turned else options
 
     def _named_relations(self, valid: list[str], subject: str | None = None) -> list[str]:
         """Of ``valid``, the relations the question names, with every relation sharing their root (the other

@@ -187,6 +187,12 @@ _REQUEST_VERBS = frozenset(
 )
 # "the articles you click through to from X", "a link on X": the words after a link word that make X its source
 _SOURCE_AFTER = frozenset({"from", "on"})
+# what a named node holds ("the citations in X", "how many links does the page X contain"): X's own links
+_HELD_NOUNS = frozenset({"link", "cita"})
+_IN_PLACES, _DOES = frozenset({"in", "on", "inside", "within"}), frozenset({"does", "do", "did"})
+_HOLDER_WORDS = frozenset({"the", "this", "that", "its", "page", "article", "paper", "document", "entry", "node"})
+_HOLDING = frozenset({"have", "has", "contain", "contains", "include", "includes", "hold", "holds", "carry", "carries"})
+_GETTING = frozenset({"had", "get", "gets", "got", "receive", "receives", "received", "does", "do", "did"})
 _SOURCE_SKIPPED = frozenset({"through", "to", "out", "off"})
 _SET_OPENERS = frozenset({"any", "each", "every", "all", "one"})  # "from any of the articles ..."
 # two words for one link, a few words apart ("clicking a link on X", "referenced by hyperlink from X")
@@ -199,11 +205,18 @@ _MORE_THAN_ALL, _FEWER_THAN_ALL = re.compile(_THAN_ALL.format("more")), re.compi
 _MOST_OF = re.compile(r"(?<!the )\bmost of (?=the|them|these|those)\b")  # "most of the papers have ...": a majority
 _BOUND = re.compile(r"\bat (?:least|most)\b")  # "at least one of", "at most two": a bound, not a pick
 _MODE = re.compile(  # a value's count, not a pick; "which bucket is the biggest": the largest group of one value
-    r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b|\b(?:usual|commonest|predominant|prevailing)\b"
+    r"\bmost (?:common|frequent|frequently|often|usual|typical|shared)\b|\b(?:usual|commonest|predominant|prevailing|dominant)\b"
     r"|\b(?:bucket|group|segment|bin)s? (?:is|are) (?:the )?(?:biggest|largest)\b"
     r"|\btop value\b|\b(?:breakdown|distribution)\b[^.?!]{0,30}\btop\b"  # "label breakdown top value"
     r"|\b(?:shows?|turns?|comes?|crops?) up (?:the )?most\b|\brecurs? (?:the )?most\b|\bmost prevalent\b"  # "which label
 )  # shows up most"
+# "most" as a determiner, not a superlative: "most papers ...", "most of the papers ...", never "the most papers"
+# ("most citations among ...", "most cites in?" pick one member by its links)
+_MOST_DETERMINER = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:do|does|did|are|were|have|has|would|will|can|which|what|where)\s+)most [a-z]+s\b"  # "do most papers"
+    r"(?!\s+(?:among|in|out|of all)\b)"
+    r"|\bmost of (?:the |its |their |his |her |these |those )?[a-z]+s\b|\bmost of them\b"  # "most of X's friends"
+)
 # What form a question's answer takes, read off its words (see answer_form)
 _YES_NO_TAIL = re.compile(r"\b(?:or not|yes or no)\W*$")  # "X is in ... or not?", "..., yes or no?"
 # words that ask whether something exists ("any of ... with ...", "is there one ..."), where no yes/no opener does
@@ -214,6 +227,14 @@ _YES_NO_START = frozenset("is are am does do did can could has have was were wil
 _PICK_WORDS = frozenset({"which", "who", "whose"})
 _WHICH = re.compile(r"\b(which|who|whose)\b[ \t]*([a-z]*)")  # the word after it, not one past a name cut out
 _ASKING_BEFORE = frozenset("find determine wonder know tell identify name see show so".split())  # "find which ..."
+# the answer's form asked for ("Kindly respond with True or False", "yes or no?"): its "or" joins no two lists
+_ANSWER_WANTED = re.compile(r"\b(?:true\s*(?:or|/)\s*false|false\s*(?:or|/)\s*true|yes\s*(?:or|/)\s*no)\b", re.IGNORECASE)
+# "what" asking which node or value by a noun ("What item tagged X is also liked by Y?", "What genre is X?"), not a
+# count ("what number of", "what count of") nor "what is ..."
+_WHAT_NOUN = re.compile(
+    r"(?:^|[.?!:;,]\s*)what\s+(?!(?:is|are|was|were|do|does|did|can|could|would|will|has|have|had|should|number|count"
+    r"|amount|quantity|total|percentage|proportion|fraction|share|about|if|else|of|kind of number)\b)[a-z]+"
+)
 _ASKING_AFTER = frozenset("of one ones among has have would is was".split())  # "which of", "who among", "which has"
 # a count a superlative picks by ("the highest number of", "the largest count of"): the node is asked, not the count
 _SUPERLATIVE_NUMBER = re.compile(
@@ -237,8 +258,11 @@ _WHICH_TYPE = re.compile(r"\b(?:which|what)\s+([a-z]+)")
 # "how many different tags", "count the users", "the number of distinct items": the type of the nodes counted
 _COUNTED_TYPE = re.compile(
     r"\b(?:how many|number of|count(?:ing)?(?: up)?(?: all)?(?: the)?|total of)\s+"
-    r"(?:(?:different|distinct|unique|separate|individual)\s+)?([a-z]+)"
+    r"(?:(?:different|distinct|unique|separate|individual|other)\s+)?([a-z]+)"
 )
+# a count asked of what a request finds: "Search for other artists ...: how many are there?"
+_COUNT_OF_FOUND = re.compile(r"\bhow many (?:are there|of them are there|of them|in all|in total)\b|\bcount them\b")
+_FOUND_TYPE = re.compile(r"\b(?:search(?:ing)? for|find|look(?:ing)? for|list)\s+(?:all\s+)?(?:the\s+)?(?:other\s+)?([a-z]+)")
 # "how many different tags": each counted once, not tags unlike something
 _DIFFERENT_COUNTED = re.compile(r"\b(?:how many|number of|count(?: the)?) different\b")
 # "the user that occurs most often", "which tag is the most common", "which entity occurs the highest number of
@@ -260,6 +284,10 @@ _NODE_OFTEN = re.compile(
     r"|\balso\s+(?:[a-z]+\s+){0,2}(?:which|what)\s+other\s+([a-z]+)\b(?:\s+[a-z]+){0,4}?\s+(?:the\s+)?most\b"
     # "which tag do the items X likes most often carry?"
     r"|\b(?:which|what)\s+([a-z]+)\s+(?:do|does|did)\b[^?.!]*?\bmost\s+(?:often|frequently|commonly)\b"
+    # "the most frequently carried tag among the items X likes", "the most often given tag" (not "the most frequently
+    # cited paper": the member with the most citations)
+    r"|\bmost (?:frequently|often|commonly) (?!(?:cited|referenced|quoted|linked|rated|tagged|followed)\b)"
+    r"(?:[a-z]+ed|given|seen|worn|shown|put)\s+([a-z]+)\b"
 )
 # a node asked for besides the one the question names ("which other item", "what else do they like")
 _OTHERS = re.compile(r"\bother\b|\belse\b|\bbesides\b|\bapart from\b")
@@ -291,6 +319,13 @@ _LEAVING_OUT = r"\b(?:not counting|other than|except(?: for)?|excluding|besides|
 # ... or after it: "X excluded", "with X itself left out"
 _LEFT_OUT_AFTER = r",?\s+(?:itself\s+|himself\s+|herself\s+)?(?:excluded|not included|left out|set aside)\b"
 _NAME_LEFT_OUT = re.compile(rf"{_LEAVING_OUT}\s*\n(?!\s*['\u2019]s\b)(?:\s*itself\b)?|\n{_LEFT_OUT_AFTER}")
+# the others asked for, the one node named among them left out: "how many other movies ...", "which other artists ..."
+_OTHERS_ASKED = re.compile(
+    r"\b(?:how many|number of|count of|count(?: up)? the|which|what|search(?:ing)? for|find|look(?:ing)? for|list)"
+    r"(?: all| the)? other\b"
+)
+# the one node named, left out by a pronoun: "apart from that paper itself", "not counting itself", "other than it"
+_SELF_LEFT_OUT = re.compile(rf"{_LEAVING_OUT}\s+(?:(?:that|this|the)\s+[a-z]+\s+itself|itself|it)\b(?!\s*['\u2019]s)")
 _ALIKE = re.compile(r"\bsame\b|\bshar\w*|\bmatch\w*|\bidentical\b|\blike\b|\bagree\w*|\bequal\w*|\bas well\b|\btoo\b")
 # A list asked for by name ("list", "name them", "spell out"), where nothing asks for a count or a pick
 _LIST_PHRASE = re.compile(
@@ -323,6 +358,7 @@ _STEM_SYNONYMS = {
     # "where was X born", "where did X die", "who is X married to"
     "born": ("birth",), "die": ("death",), "died": ("death",), "dies": ("death",), "burie": ("burial",),
     "marri": ("spouse",), "wife": ("spouse",), "husba": ("spouse",),
+    "citiz": ("nationality",),  # "what country is X a citizen of", "X's citizenship"
 }  # fmt: skip
 # English words made of a prefix and a word that may name a relation ("hyperlinks", "backlinks", "subgenres",
 # "hashtags"): the second part is read as a word of its own as well, at the same place. English.
@@ -413,6 +449,17 @@ def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
         if text != node or any(ch.isupper() for ch in text):
             found.setdefault(normalise(text), set()).add(store.node_type(node))
     return {name: frozenset(types) for name, types in found.items()}
+
+
+@per_store
+def name_nodes(store: GraphStore) -> dict[str, tuple[str, ...]]:
+    """``normalised name -> the nodes with that name`` (as :func:`name_types` reads names), read once per store."""
+    found: dict[str, list[str]] = {}
+    for node in store.nodes():
+        text = store.text(node)
+        if text != node or any(ch.isupper() for ch in text):
+            found.setdefault(normalise(text), []).append(node)
+    return {name: tuple(nodes) for name, nodes in found.items()}
 
 
 REVERSE_SAMPLE = 64  # arcs of each relation read to tell which relations lead back
@@ -513,7 +560,11 @@ def question_names(store: GraphStore, question: str) -> tuple[str, ...]:
 def left_out_names(question: str, names: Sequence[str]) -> tuple[str, ...]:
     """Those of ``names`` (the question's, :func:`question_names`) that ``question`` leaves out of what it counts or
     lists: written right after "not counting", "other than", "except", "excluding", "besides" and the like, quoted or
-    not, and not as an owner ("other than X's label" compares a value)."""
+    not, and not as an owner ("other than X's label" compares a value); the one name there is, where a pronoun
+    leaves it out ("apart from that paper itself", "other than it") or the question asks for the others ("how many
+    other movies share a genre with X", "which other artists")."""
+    if len(names) == 1 and (_SELF_LEFT_OUT.search(question.lower()) or _OTHERS_ASKED.search(question.lower())):
+        return tuple(names)  # "apart from that paper itself", "how many other movies share a genre with X": X aside
     return tuple(
         name for name in names
         if re.search(rf"{_LEAVING_OUT}\s+[\"\u201c]?{re.escape(name)}(?![\"\u201d]?['\u2019]s\b)", question, re.IGNORECASE)
@@ -763,7 +814,7 @@ def answer_form(text: str, extreme: str | None, features: Sequence[str] = ()) ->
     # a feature's words that say what it is ("label", "speech" of part_of_speech; not "of": "which of ...")
     keys = {_cut(word) for feature in features for word in _WORD.findall(feature.lower()) if word not in _FUNCTION_WORDS}
     asks_value = any(word in _PICK_WORDS and _cut(after) in keys for word, after in zip(words, words[1:], strict=False))
-    asks_which = _asks_which(lower) or bool(_WHERE_TO.search(lower))
+    asks_which = _asks_which(lower) or bool(_WHERE_TO.search(lower) or _WHAT_NOUN.search(lower))
     picked = asks_which or _THE_ONE.search(lower) or (_QUERY_PICK.search(lower) and not _HOW_MANY.search(lower))
     if extreme is not None and picked and not _HOW_ASKED.search(lower) and not asks_value:
         return "pick"
@@ -840,8 +891,12 @@ def declared_types(store: GraphStore, question: str) -> dict[str, str]:
 
 def counted_type(store: GraphStore, text: str) -> str | None:
     """The node type ``text`` (a question outside its names) counts by name ("how many different tags ...", "count the
-    users ...", "the number of items ..."), where ``store`` has several types; None where it names none."""
-    return _type_after(store, text, _COUNTED_TYPE)
+    users ...", "the number of items ..."), or the one a request to find some names before "how many are there?"
+    ("Search for other artists ...: how many are there?"), where ``store`` has several types; None where it names
+    none."""
+    return _type_after(store, text, _COUNTED_TYPE) or (
+        _type_after(store, text, _FOUND_TYPE) if _COUNT_OF_FOUND.search(text.lower()) else None
+    )
 
 
 def asked_type(store: GraphStore, text: str) -> str | None:
@@ -961,6 +1016,8 @@ def synonym_stems(positions: Sequence[tuple[int, str]]) -> list[tuple[int, str]]
     return found
 
 
+# words that only say which or how many, never a value in small letters: "other movies" names no occupation "other"
+_NEVER_A_VALUE = frozenset("other others another same different new none no all any each every more most many few such".split())
 # words for a category a value names, after a value in small letters: "the agents area", "a theory paper"
 _CATEGORY_NOUNS = ("area", "field", "category", "class", "topic", "genre", "label", "group", "kind", "type")
 
@@ -979,6 +1036,8 @@ def written_values(store: GraphStore, text: str) -> frozenset[tuple[str, str]]:
         for value in values:
             # one letter counts where it is a capital code ("gender F"), not a word ("a", "I")
             wordlike = len(value) >= 2 or (value.isupper() and value not in ("A", "I"))
+            # "other movies" names no occupation "other" unless the feature is written before it ("occupation other")
+            wordlike = wordlike and (value not in _NEVER_A_VALUE or bool(re.search(rf"\b{_cut(key)}\w*\W+{value}\b", lower)))
             if wordlike and value in text and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text):
                 found.add((key, value))
             elif key not in text_keys and wordlike:  # in small letters: never a name or title (a small graph's
@@ -1115,18 +1174,25 @@ _LINK_ROOTS = frozenset({"link", "cite"})
 def synonym_places(
     question: str, relations: Sequence[str], nodes: Sequence[str] = (), spelled: Sequence[tuple[int, int, str]] = ()
 ) -> list[tuple[int, int, str]]:
-    """Where ``question`` writes a word that stands for one of ``relations`` (one content word each) without sharing
-    its stem ("streamed" for ``listened``, "connections" for ``friend``: :data:`_STEM_SYNONYMS`), as
-    :func:`spelled_places` gives them; not inside one of the ``nodes`` named, nor where a relation is ``spelled``."""
-    content = {}
+    """Where ``question`` writes a word that stands for one of ``relations`` without sharing its stem ("streamed" for
+    ``listened``, "connections" for ``friend``: :data:`_STEM_SYNONYMS`), as :func:`spelled_places` gives them; a
+    relation of several content words where it alone (with its reverse) holds the word stood for ("born":
+    ``place_of_birth``); not inside one of the ``nodes`` named, nor where a relation is ``spelled``."""
+    content, several = {}, {}
     for relation in relations:
         words = [w for w in _WORD.findall(relation.lower().replace("_", " ")) if w not in _RELATION_LINKS]
         if len(words) == 1:
             content[relation] = words[0][:5]
+        elif words:
+            several[relation] = {w[:5] for w in words}
     places = []
     for index, word in _free_words(question, nodes, spelled):
         stems = _standing_for(word[:5])
-        places += [(index, index + 1, relation) for relation, stem in content.items() if stem in stems]
+        found = [(index, index + 1, relation) for relation, stem in content.items() if stem in stems]
+        if not found and stems:  # "born": place_of_birth, where only it (and its reverse) holds a word of "birth"
+            held = [relation for relation, words in several.items() if words & stems]
+            found = [(index, index + 1, relation) for relation in held] if 1 <= len(held) <= 2 else []
+        places += found
     return places
 
 
@@ -1392,11 +1458,22 @@ def _nearest_name(spans: list[tuple[int, int, int]], start: int, stop: int) -> i
     return min((_gap((a, b), start, stop), label) for a, b, label in spans)[1]
 
 
-def _chain_start(spans: list[tuple[int, int, int]], mentions: Sequence[tuple[int, int, Any, Any]]) -> tuple[int, int]:
+def _chain_start(
+    spans: list[tuple[int, int, int]], mentions: Sequence[tuple[int, int, Any, Any]], question: str = ""
+) -> tuple[int, int]:
     """Where the chain's name (label 0 in ``spans``) starts it: of the places it is written, the one nearest a
-    mention (``(start, stop, ...)``)."""
+    mention (``(start, stop, ...)``), never one where ``question`` leaves the name out ("reached from X in two clicks,
+    leaving out X itself": the second X starts nothing) while another place is left."""
     own = [(a, b) for a, b, label in spans if label == 0]
+    own = [span for span in own if not _left_out_at(question, *span)] or own
     return min(own, key=lambda span: min(_gap(span, start, stop) for start, stop, *_ in mentions))
+
+
+def _left_out_at(question: str, start: int, stop: int) -> bool:
+    """Whether the name written at ``start:stop`` of ``question`` is left out there: right after "leaving out", "not
+    counting", "other than" and the like, or right before "excluded", "left out"."""
+    before = re.search(rf"{_LEAVING_OUT}\s*[\"\u201c]?$", question[:start], re.IGNORECASE)
+    return bool(before or re.match(rf"[\"\u201d]?{_LEFT_OUT_AFTER}", question[stop:], re.IGNORECASE))
 
 
 def _root(relation: str) -> str:
@@ -1496,8 +1573,9 @@ class QuestionWording:
         self.spelled_at = _letter_for_letter(self.words, self.spelled_at)
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
         self.values = written_values(store, self._outside_relations(question))  # the feature values it writes
-        self.set_way = set_way(self.search_sources[0])  # union or intersect, where it words one of them
-        self.union_worded = union_worded(self.search_sources[0])  # any word for a union ("or", "pooling")
+        joined = _ANSWER_WANTED.sub(" ", self.search_sources[0])  # "respond with True or False" joins no lists
+        self.set_way = set_way(joined)  # union or intersect, where it words one of them
+        self.union_worded = union_worded(joined)  # any word for a union ("or", "pooling")
         self.others = bool(_OTHERS.search(self.search_sources[0].lower()))  # "which other item", "what else"
         # the features it spells out that are not a node's name or title ("label", "genres"), and whether it words a
         # value unlike the subject's ("not", "isn't", "different")
@@ -1505,7 +1583,8 @@ class QuestionWording:
         self.keys = frozenset(name for _, _, name in self.spelled_at if name in set(features) - text_keys)
         self.features_named = frozenset(name for name in self.spelled if name in set(features))  # "title" too
         different = bool(_DIFFERENT_COUNTED.search(self.search_sources[0].lower()))  # "how many different tags"
-        self.unlike = bool(_UNLIKE.search(_NAME_LEFT_OUT.sub(" ", _DIFFERENT_COUNTED.sub(" ", self.search_sources[0].lower()))))
+        kept_in = _SELF_LEFT_OUT.sub(" ", _NAME_LEFT_OUT.sub(" ", _DIFFERENT_COUNTED.sub(" ", self.search_sources[0].lower())))
+        self.unlike = bool(_UNLIKE.search(kept_in))
         # whether it compares members with something: "same", "share", "match", or unlike it
         self.compares = self.unlike or bool(_ALIKE.search(self.search_sources[0].lower()))
         self.once = different or counted_once(self.search_sources[0])  # "distinct", "unique": a list, not one node's arcs
@@ -1538,6 +1617,10 @@ class QuestionWording:
         self.member = bool(_MEMBER.search(self.search_sources[0].lower()))  # one of a list's own members asked
         self.votes = bool(_VOTES.search(self.search_sources[0].lower()))  # "the most votes": a node linked to
         self.mode_worded = bool(_MODE.search(self.search_sources[0].lower()))  # "most common", "the biggest bucket"
+        # "most" before a plural, not after "the", where a category is asked: "Most papers cited by X fall into which
+        # area?", "Which area do most of the papers citing X belong to?": the category most members hold
+        most_of = bool(_MOST_DETERMINER.search(self.search_sources[0].lower()))
+        self.mode_worded = self.mode_worded or (bool(self.category_asked or self.keys) and most_of)
         through = self.search_sources[0].lower()
         self.through_any = bool(  # reached from a list: "any of the", a clause, "the friends of X's friends"
             _THROUGH_ANY.search(through) or _THROUGH_CLAUSE.search(through) or _TWO_STEPS.search(through)
@@ -1551,6 +1634,11 @@ class QuestionWording:
             self.form = "pick" if self.form in (None, "which", "list") else self.form
         elif self.votes and self.form == "which" and self.asked_type is not None and self.extreme is None:
             self.form, self.extreme = "pick", "most"  # "tally the labels of ...; which tag wins?": the highest tally
+        elif self.form in ("which", "pick") and not (self.category_asked or self.keys or self.extreme_link) and most_of and (
+            self.asked_type is not None or len(store.node_types()) == 1  # one type: "which paper" names none
+        ):
+            # "which artist do most of X's friends listen to?": the node most members link to, a vote
+            self.votes, self.form, self.extreme = True, "pick", "most"
         # how many links the member a superlative picks has: "how many citations does the most cited of them have?";
         # not a count of a value's members ("the most common label"), of those with a value, or two nodes compared
         self.picked_count = (
@@ -1754,7 +1842,7 @@ class QuestionWording:
         genitive = {start for start, stop, _, _ in mentions if _neighbours_of(self.question, spans, stop) is not None}
         if not mentions:
             return None
-        a, b = _chain_start(spans, mentions)
+        a, b = _chain_start(spans, mentions, self.question)
 
         def of_name(stop: int) -> bool:  # "friends of X": X's own, the first hop whatever stands nearer
             return stop <= a and bool(_OF_NAME.fullmatch(self.question[stop:a]))
@@ -1877,7 +1965,7 @@ class QuestionWording:
         elif len(mentions) != total:
             return None
         else:
-            a, b = _chain_start(spans, mentions)
+            a, b = _chain_start(spans, mentions, self.question)
             ranked = sorted(mentions, key=lambda m: (picks and m[3], _gap((a, b), m[0], m[1])))
             number = ranked[hops][2]
         chosen = [
@@ -2044,7 +2132,7 @@ class QuestionWording:
             mentions = mentions * total  # one link word walked each time
         if len(mentions) != total:
             return None
-        a, b = _chain_start(spans, mentions)
+        a, b = _chain_start(spans, mentions, self.question)
         # a mention that takes the name as its object ("linking to X", "cited by X", "you get to from X") is the
         # chain's first hop, before a verb written after the name: in "the articles any of the articles linking to X
         # link out to", "link out to" is what the articles linking to X do, the second hop
@@ -2155,6 +2243,8 @@ class QuestionWording:
             return "back"  # "a citation edge into X", "links into X": what lead to X
         if word.endswith("ed") and after[:1] == ["in"]:
             return "forward"  # "the papers cited in X", "referenced in X": the ones X's own list holds
+        if root in _HELD_NOUNS and not word.startswith(("back", "in")) and self._held_by_name(index, spans, root == "link"):
+            return "forward"  # "the citations in X", "how many links does X contain": what X itself holds
         if word.startswith(_LIST_WORDS) or (root == "refe" and after[:1] in (["list"], ["lists"])):
             # "the bibliography of X", "X's refs", "X points you to in its reference list": X's own list; "whose
             # bibliography lists X", "the papers that have X in their refs", "reference lists that send you to X":
@@ -2191,6 +2281,31 @@ class QuestionWording:
         if root in _FORWARD_NOUNS and word.endswith("s") and counted:
             return "forward"  # "the fewest references", "the greatest number of references"
         return None
+
+    def _held_by_name(self, index: int, spans: list[tuple[int, int, int]], had: bool) -> bool:
+        """Whether the plural link noun at ``index`` names what a name holds: "in" or "on" then the name ("the
+        citations in X", "how many links are on the page X"), or, where ``had``, "does" then the name and a verb of
+        holding ("how many links does X contain"; not "how many citations does X have": those cite X); a word such
+        as "the" or "page" may stand before the name."""
+        word = self.words[index][2]
+        if not word.endswith("s") or word.endswith(("ss", "ers", "ors")):
+            return False
+        ends = {a: b for a, b, _ in spans}
+        at = index + 1
+        at += at < len(self.words) and self.words[at][2] in ("are", "is", "there")
+        if at >= len(self.words) or self.words[at][2] not in _IN_PLACES | (_DOES if had else frozenset()):
+            return False
+        holding, place = self.words[at][2] in _DOES, self.words[at][1]
+        at += 1
+        while at < len(self.words) and self.words[at][0] not in ends and self.words[at][2] in _HOLDER_WORDS:
+            at += 1
+        if at >= len(self.words) or self.words[at][0] not in ends:
+            return False
+        stop = ends[self.words[at][0]]
+        verb = next((w for a, _, w in self.words[at:] if a >= stop), "")
+        if not holding:  # "fewer links in, X than Y", "fewer links in X has than Y": "in" a particle, X the subject
+            return "," not in self.question[place : self.words[at][0]] and verb not in _HOLDING | _GETTING
+        return verb in _HOLDING
 
     def _had_before(self, start: int, named: list[tuple[int, int]]) -> bool:
         """Whether a name stands between the last "have" (or "has", "include") and ``start`` ("the papers that

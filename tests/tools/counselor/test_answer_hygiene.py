@@ -12,6 +12,7 @@ from graphreason.tools.counselor.answers import (
     asks_for_name,
     check_final,
     completed_list,
+    grounded,
     tie_of,
     without_left_out,
 )
@@ -102,8 +103,6 @@ def test_which_questions_ask_for_names() -> None:
 
 
 def test_an_answer_is_grounded_when_its_items_occur_in_the_observations() -> None:
-    from graphreason.tools.counselor.answers import grounded
-
     seen = ["The title feature of ['2', '3'] are: ['Graph Agents', 'Reflexion'].", "The cited_by neighbor number of 4 is 3."]
     assert grounded("Graph Agents, Reflexion", seen, "Which papers does X cite?")
     assert grounded("reflexion", seen, "Which paper?")  # case and punctuation aside
@@ -201,3 +200,43 @@ def test_the_tied_nodes_answer_with_the_feature_the_question_writes_or_their_nam
                     "What is the highest number of citations among the papers Graph Counselor cites?",
                     "Determine the number of citations of the member having the smallest number of them."):  # fmt: skip
         assert check_final("2, 4", functions, counted, [TIED]).action == "kept", counted
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "mapped"),
+    [
+        ("yes", "Does ReAct cite Graph Counselor? Kindly respond with True or False", "True"),
+        ("no", "Is ReAct written by Ada? Answer true/false.", "False"),
+        ("01-Jan-1994", "In what year was the movie Trust (1990) released?", "1994"),
+        ("1994-03-07", "Which year did ReAct appear?", "1994"),
+    ],
+)
+def test_an_answer_is_put_in_the_form_the_question_asks_for(
+    functions: GraphFunctions, answer: str, question: str, mapped: str
+) -> None:
+    check = check_final(answer, functions, question)
+    assert (check.answer, check.action, check.kind) == (mapped, "mapped", "answer form")
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        ("yes", "Does ReAct cite Graph Counselor?"),  # no form asked: yes stays yes
+        ("True", "Is it cited? Kindly respond with True or False"),  # already in form
+        ("1994", "In what year was ReAct released?"),
+        ("3", "In what year was ReAct released?"),  # holds no year: left as it is
+        ("1994 to 1996", "Which year did ReAct appear?"),  # two years: no one of them is picked
+        ("01-Jan-1994", "When was ReAct released?"),  # a date is what "when" asks for
+    ],
+)
+def test_an_answer_already_in_form_or_with_no_single_year_is_kept(
+    functions: GraphFunctions, answer: str, question: str
+) -> None:
+    assert check_final(answer, functions, question).action == "kept"
+
+
+def test_true_stands_for_the_yes_an_observation_shows_when_true_or_false_is_asked() -> None:
+    seen = ["Whether the list holds 4 is: yes."]
+    assert grounded("True", seen, "Does 1 cite 4? Kindly respond with True or False")
+    assert not grounded("False", seen, "Does 1 cite 4? Kindly respond with True or False")
+    assert not grounded("True", seen, "Does 1 cite 4?")

@@ -3184,10 +3184,13 @@ def _people_and_places() -> GraphStore:
          "Feature[Neighbour[Retrieve[Ann Lee], spouse_s_people_marriage_location_of_ceremony], name]"),
         ('How many nationalities does "Ann Lee" hold?', "Degree[Retrieve[Ann Lee], nationality]",
          "Degree[Retrieve[Ann Lee], spouse]"),
+        ('What country is "Ann Lee" a citizen of?', "Feature[Neighbour[Retrieve[Ann Lee], nationality], name]",
+         "Feature[Neighbour[Retrieve[Ann Lee], country_capital], name]"),
     ],
 )  # fmt: skip
 def test_a_verb_names_a_relation_its_noun_names(question: str, right: str, wrong: str) -> None:
-    """"born" names the place of birth, "die" of death, "married" the spouse; "nationalities" is ``nationality``."""
+    """"born" names the place of birth, "die" of death, "married" the spouse; "nationalities" is ``nationality``, as
+    is "citizen"."""
     language = CounselorAction(_people_and_places(), question)
     assert language.complete(right) and not language.complete(wrong)
 
@@ -3342,3 +3345,172 @@ def test_a_relation_whose_words_stand_apart_in_the_question_stands_in_for_one_ho
                             ('How many films does "Heat" list?', "films")):  # fmt: skip
         language = CounselorAction(store, question, skeleton=parse_skeleton("Degree[_]"))
         assert [way for way in ways if language.complete(f"Degree[Retrieve[Heat], {way}]")] == [right], question
+
+
+def test_the_links_a_page_holds_are_its_own_and_a_name_left_out_starts_no_chain() -> None:
+    """"How many links does the page X contain?", "the links on X" are X's outgoing links; "the number of citations in
+    X" what X cites (but "how many citations does X have?" what cite it); in "reached from X in exactly two clicks,
+    leaving out X itself" the second X, left out, starts no chain."""
+    store = _moon_pages()
+    _degree_link_ways(store, (
+        ('How many links does the page "Moon" contain?', "links_to", "linked_from"),
+        ('How many links does "Moon" have?', "links_to", "linked_from"),
+        ('How many links are on the page "Moon"?', "links_to", "linked_from"),
+        ('How many links point to "Moon"?', "linked_from", "links_to"),
+    ))  # fmt: skip
+    question = 'How many distinct pages can be reached from "Sun" in exactly two clicks, leaving out "Sun" itself?'
+    call, shape = "Count[Neighbour[Neighbour[Retrieve[Sun], {}], {}]]", "Count[Neighbour[Neighbour[_]]]"
+    assert _ways_allowed(store, question, call, shape) == {("links_to", "links_to")}
+    for question in ('How many fewer links in "Moon" has than "Earth"?', 'How many fewer links in, "Moon" than "Earth"?'):
+        call, shape = "Difference[Retrieve[Moon], Retrieve[Earth], {}]", "Difference[_, _]"  # "in" a particle there
+        assert _ways_allowed(store, question, call, shape) == {("linked_from",)}, question
+    papers = _labelled_papers()
+    for question, right, wrong in (
+        ('Can you tell me the number of citations in the paper "ReAct"?', "cites", "cited_by"),
+        ('How many citations does "ReAct" have?', "cited_by", "cites"),
+    ):
+        language = CounselorAction(papers, question, skeleton=parse_skeleton("Degree[_]"))
+        assert language.complete(f"Degree[Retrieve[ReAct], {right}]"), question
+        assert not language.complete(f"Degree[Retrieve[ReAct], {wrong}]"), question
+
+
+def test_most_before_a_plural_asks_what_most_members_hold_or_link_to() -> None:
+    """"Most papers cited by X fall into which area?": the most common label; "Which paper do most papers citing X
+    cite?": the one most of them cite; "which paper cites the most papers": one member picked, neither."""
+    store = _labelled_papers()
+    mode, voted = parse_skeleton("Mode[Feature[Neighbour[_]]]"), parse_skeleton("Feature[MostLinked[Neighbour[_]]]")
+    picked = parse_skeleton("Feature[MaxDegree[Neighbour[_]]]")
+    shapes = [(picked, 0.5), (parse_skeleton("Count[Feature[Neighbour[_]]]"), 0.3), (mode, 0.1), (voted, 0.1)]
+    for question, right in (
+        ('Most papers cited by "ReAct" fall into which research area?', mode),
+        ('In the case of papers citing "ReAct", which area do most of them belong to?', mode),
+        ('Which paper do most papers citing "ReAct" cite?', voted),
+        ('What year do most of the papers "ReAct" cites have?', mode),  # a feature named: its most common value
+        ('Which paper citing "ReAct" cites the most papers?', picked),
+    ):
+        wording = CounselorAction(store, question).wording
+        assert chosen_skeleton(shapes, wording, 0.05) == right, question
+
+
+def test_other_is_no_value_and_the_others_sharing_a_node_lie_two_hops_away() -> None:
+    """"How many other movies share a genre with X?": no occupation "other" is matched (unless the feature is written
+    before it), the movies are reached through the genres, two hops, X itself left out."""
+    store = _ratings_graph()
+    store.add_node("u4", "user", {"name": "user 4", "occupation": "other"})
+    store.add_node("g1", "genre", {"name": "Crime"})
+    for movie in ("m1", "m3"):
+        store.add_edge(movie, "g1", "has_genre", reverse_relation="genre_of")
+    question = 'How many other movies share a genre with "Heat (1995)"?'
+    assert ("occupation", "other") not in written_values(store, question)
+    assert ("occupation", "other") in written_values(store, "How many users with occupation other rated it?")
+    wording = CounselorAction(store, question).wording
+    assert consistent(parse_skeleton("Count[Neighbour[Neighbour[_]]]"), wording)
+    assert not consistent(parse_skeleton("Same[_]"), wording)
+    assert not consistent(parse_skeleton("Count[Matching[Neighbour[_]]]"), wording)
+    assert left_out_names(question, ["Heat (1995)"]) == ("Heat (1995)",)
+
+
+@pytest.mark.parametrize(
+    ("question", "left"),
+    [
+        ('How many papers cite a reference of "ReAct", apart from that paper itself?', ("ReAct",)),
+        ('How many papers other than it cite the papers "ReAct" cites?', ("ReAct",)),
+        ('Which other papers does "ReAct" cite?', ("ReAct",)),
+        ('How many papers other than its references cite "ReAct"?', ()),
+        ('How many papers cite "ReAct"?', ()),
+    ],
+)
+def test_the_one_name_is_left_out_by_a_pronoun_or_where_the_others_are_asked(question: str, left: tuple[str, ...]) -> None:
+    assert left_out_names(question, ["ReAct"]) == left
+
+
+def test_a_count_asked_of_what_a_request_finds_counts_the_type_it_names() -> None:
+    """"Search for other artists under the same tags as X: how many are there?": artists are counted, two hops from
+    X (through its tags), X itself left out; with no "how many" after it, the request counts nothing."""
+    store = _music_graph()
+    question = 'Search for other artists under the same tags as "Nina Simone": how many are there?'
+    wording = CounselorAction(store, question).wording
+    assert wording.counted_type == "artist"
+    assert consistent(parse_skeleton("Count[Neighbour[Neighbour[_]]]"), wording)
+    assert not consistent(parse_skeleton("Degree[_]"), wording)
+    assert left_out_names(question, ["Nina Simone"]) == ("Nina Simone",)
+    assert CounselorAction(store, 'Search for artists tagged like "Nina Simone".').wording.counted_type is None
+
+
+def test_what_before_a_noun_asks_which_and_an_overlap_asked_whether_it_holds_anything_is_an_exists() -> None:
+    """"What artist tagged X is also liked by Y?" asks which (the overlap's names), not yes or no; "Is there any
+    artist both X and Y listen to? Kindly respond with True or False": whether the overlap holds anything (its "or"
+    joins no lists); "the most frequently carried tag among the artists X listens to" is the tag most of them carry."""
+    store = _music_graph()
+    assert answer_form("What artist tagged \n is also liked by \n?", None) == "which"
+    assert answer_form("What count of users have \n among their likes?", None) == "number"
+    assert answer_form("What is the label of \n?", None) is None
+    ranked = [(parse_skeleton("Contains[Neighbour[_], _]"), 0.5), (parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]"), 0.2),
+              (parse_skeleton("Feature[Neighbour[_]]"), 0.3)]  # fmt: skip
+    which = CounselorAction(store, 'What artist tagged "jazz" is also listened to by "user 2"?').wording
+    assert chosen_skeleton(ranked, which, 0.05).render() == "Feature[Intersect[Neighbour[_], Neighbour[_]]]"
+    question = 'Is there any artist that both "user 1" and "user 2" listen to? Kindly respond with True or False'
+    whether = CounselorAction(store, question).wording
+    assert whether.set_way == "intersect" and not whether.union_worded
+    assert chosen_skeleton(ranked, whether, 0.05).render() == "Exists[Intersect[Neighbour[_], Neighbour[_]]]"
+    carried = CounselorAction(store, 'What is the most frequently carried tag among the artists "user 2" listens to?')
+    assert carried.wording.votes and carried.wording.asked_type == "tag"
+    cited = CounselorAction(_labelled_papers(), 'What is the most frequently cited paper among those "ReAct" cites?')
+    assert not cited.wording.votes  # the member with the most citations, picked
+
+
+def test_a_thing_two_links_from_the_one_name_is_looked_up_two_hops_away() -> None:
+    """"Where was the spouse of X born?": the spouse's place of birth (two hops, "born" standing for the one relation
+    that holds "birth"), not the spouse; "Where was X born?" stays one hop."""
+    store = _people_and_places()
+    two = CounselorAction(store, 'Where was the spouse of "Bo Park" born?')
+    assert "place_of_birth" in two.wording.spelled
+    ranked = [(parse_skeleton("Feature[_]"), 0.8), (parse_skeleton("Feature[Neighbour[_]]"), 0.1),
+              (parse_skeleton("Mode[Feature[Neighbour[_]]]"), 0.1)]  # fmt: skip
+    assert chosen_skeleton(ranked, two.wording, 0.05).render() == "Feature[Neighbour[Neighbour[_]]]"
+    chain = CounselorAction(store, 'Where was the spouse of "Bo Park" born?', skeleton=parse_skeleton("Feature[Neighbour[Neighbour[_]]]"))
+    assert chain.complete("Feature[Neighbour[Neighbour[Retrieve[Bo Park], spouse_of], place_of_birth], name]")
+    one = CounselorAction(store, 'Where was "Bo Park" born?').wording
+    assert chosen_skeleton(ranked, one, 0.05).render() == "Feature[Neighbour[_]]"
+    # "the dominant label": the most common one over a list, never a lookup two links away
+    assert CounselorAction(_labelled_papers(), 'What is the dominant label in the papers cited by "ReAct"?').wording.mode_worded
+
+
+def test_on_a_graph_of_one_type_the_relations_the_named_node_has_win() -> None:
+    """FB15k-237 gives every node one type: "What religion does X follow?" takes the religion relation X has, not the
+    one only countries have; "How many films did X direct?" the ``director_film`` X has, not the relation "films"
+    named, where X has none of the words' options; a link's other way round stays allowed (a count of 0 may be
+    asked)."""
+    store = GraphStore("kg", directed=True, text_keys={"entity": "name"})
+    for node in ("Ann Lee", "France", "Catholicism", "Heat", "Alien", "Festival"):
+        store.add_node(node, "entity", {"name": node})
+    for source, target, relation in (("Ann Lee", "Catholicism", "person_religion"),
+                                     ("France", "Catholicism", "religion_percentage_religion"),
+                                     ("Ann Lee", "Heat", "director_film"), ("Ann Lee", "Alien", "director_film"),
+                                     ("Festival", "Heat", "films"), ("Heat", "Alien", "film_art_direction_by")):  # fmt: skip
+        store.add_edge(source, target, relation, reverse_relation=f"{relation}_of")
+    relations = sorted({relation for ends in store.schema().values() for relation in ends})
+
+    def allowed(question: str, call: str, shape: str) -> list[str]:
+        language = CounselorAction(store, question, skeleton=parse_skeleton(shape))
+        return [relation for relation in relations if language.complete(call.format(relation))]
+
+    lookup = "Feature[Neighbour[Retrieve[{}], {{}}], name]"
+    assert allowed('What religion does "Ann Lee" follow?', lookup.format("Ann Lee"), "Feature[Neighbour[_]]") == ["person_religion"]
+    assert allowed('How many films did "Ann Lee" direct?', "Degree[Retrieve[Ann Lee], {}]", "Degree[_]") == ["director_film"]
+    papers = GraphStore("papers", directed=True, text_keys={"paper": "title"})
+    for node in ("Alpha", "Beta"):
+        papers.add_node(node, "paper", {"title": node})
+    papers.add_edge("Alpha", "Beta", "cites", reverse_relation="cited_by")  # Beta cites nothing
+    language = CounselorAction(papers, 'How many papers does "Beta" cite?', skeleton=parse_skeleton("Degree[_]"))
+    assert language.complete("Degree[Retrieve[Beta], cites]")  # 0, never its citers counted instead
+
+
+def test_distinct_nodes_a_link_reaches_are_no_feature_values_and_one_name_joins_no_lists() -> None:
+    """"How many different genres do the films directed by X cover?" (genres are nodes): the genres two hops away,
+    not the distinct names of the films, and no overlap of two lists where one name is written and no word joins."""
+    store = _people_and_places()
+    wording = CounselorAction(store, 'How many different genres do the films directed by "Ann Lee" cover?').wording
+    assert consistent(parse_skeleton("Count[Neighbour[Neighbour[_]]]"), wording)
+    assert not consistent(parse_skeleton("Count[Feature[Neighbour[_]]]"), wording)
+    assert not consistent(parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]"), wording)
