@@ -708,7 +708,6 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
         mass[turned] = mass.get(turned, 0.0) + probability
     if not mass and wording.form == "number" and consistent(_TWO_HOP_COUNT, wording):  # a count the words allow
         return _TWO_HOP_COUNT, 1.0  # only two hops away ("through someone", "distinct tags across what X likes")
-
     total = sum(mass.values())
     if not mass or total <= 0.0:
         return None
@@ -1091,7 +1090,7 @@ class _Reader:
                         readings.append(both or directed)
                 if readings:  # the reading that narrows most (the first of those that narrow as much)
                     options = self._widest_written(min(readings, key=len), valid)  # type: ignore[arg-type]
-                    return self._choice(self._held_by(options, name if hops == 0 else None), stop)
+                    return self._choice(self._held_by(options, name if hops == 0 else None, valid), stop)
             wording = self.lang.wording
             if self.open_calls[-1:] and (
                 (wording.pair is not None and self.open_calls[-1] in _PICKS)
@@ -1103,7 +1102,7 @@ class _Reader:
                     compared = [r for r in compared if not any(_numbered_form(r, base) for base in compared)] or compared
                 return self._choice(wording.pair_direction(compared) or compared, stop)
             options = self._widest_written(self._named_relations(valid, named), valid)
-            return self._choice(self._held_by(options, named), stop)
+            return self._choice(self._held_by(options, named, valid), stop)
         if kind is FEATURE_KEY:
             valid = self._names_of(subject, self.lang.features, self._features_of)
             if self.open_calls[-2:-1] == ["Mode"]:  # the most common value: of a label, never of a title or an abstract
@@ -1192,12 +1191,12 @@ class _Reader:
                 return wider
         return kept
 
-    def _held_by(self, options: list[str], name: str | None) -> list[str]:
+    def _held_by(self, options: list[str], name: str | None, valid: Sequence[str]) -> list[str]:
         """Of ``options``, on a graph of one node type (FB15k-237: its type tells no node's relations), the relations
         the one node ``name`` names has links along, where it has some of them and they are more than one link's two
         ways round ("What religion does X follow?" takes ``person_religion``, which X has, not
         ``religion_percentage_religion``, which no person has); where it has none of them, its own relations that
-        share as many words with the question (see below); all of them otherwise."""
+        share as many words with the question (see below), of ``valid``; all of them otherwise."""
         nodes = name_nodes(self.lang.store).get(normalise(name), ()) if name else ()
         if not nodes or len(nodes) != 1 or len(self.lang.store.node_types()) > 1 or not options:
             return options  # several types: a node's type already tells its relations
@@ -1211,6 +1210,7 @@ class _Reader:
         # direct?": ``director_film``, not the ``film_art_direction_by_of`` "films" led to), where one relation (with
         # its reverse) has most
         asked = {word[:5] for word in self.lang.wording.asked_words}
+        own = [relation for relation in own if relation in set(valid)]  # never the link just walked back along
         overlap = {relation: len({w[:5] for w in self.lang.wording.content_words(relation)} & asked) for relation in own}
         least = max((len({w[:5] for w in self.lang.wording.content_words(r)} & asked) for r in options), default=0)
         most = max(overlap.values(), default=0)
