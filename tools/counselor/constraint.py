@@ -519,8 +519,9 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False
     if names & _JOINS and len(wording.names) < 2 and wording.set_way is None and not wording.union_worded:
         return False  # one name and no word for an overlap or a union: no two lists to join
-    if skeleton == _VALUES_COUNTED and not (wording.keys or wording.category_asked):  # "how many different genres
-        return False  # do the films X directed cover?": genres are nodes a link reaches, not a feature's values
+    if skeleton == _VALUES_COUNTED and wording.link_mentions >= 2 and not (wording.keys or wording.category_asked):
+        return False  # "how many different genres do the films X directed cover?": nodes two links reach, not the
+        # distinct names of the films (one link: "how many different tags has X been given?", its tags' names)
     if skeleton == _ONE_HOP_LOOKUP and _two_links_asked(wording):  # "Where was the spouse of X born?": two links
         return False  # walked from the one node named, not one
     if skeleton == _LOOKUP and (wording.link_beside_name or wording.link_written):  # "the label of the paper X

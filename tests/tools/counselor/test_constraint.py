@@ -3510,7 +3510,13 @@ def test_distinct_nodes_a_link_reaches_are_no_feature_values_and_one_name_joins_
     """"How many different genres do the films directed by X cover?" (genres are nodes): the genres two hops away,
     not the distinct names of the films, and no overlap of two lists where one name is written and no word joins."""
     store = _people_and_places()
+    for node in ("Heat", "Crime"):
+        store.add_node(node, "entity", {"name": node})
+    store.add_edge("Ann Lee", "Heat", "director_film", reverse_relation="director_film_of")
+    store.add_edge("Heat", "Crime", "film_genre", reverse_relation="film_genre_of")
     wording = CounselorAction(store, 'How many different genres do the films directed by "Ann Lee" cover?').wording
+    assert wording.link_mentions == 2
     assert consistent(parse_skeleton("Count[Neighbour[Neighbour[_]]]"), wording)
     assert not consistent(parse_skeleton("Count[Feature[Neighbour[_]]]"), wording)
     assert not consistent(parse_skeleton("Count[Intersect[Neighbour[_], Neighbour[_]]]"), wording)
+
