@@ -38,7 +38,7 @@ from typing import Any
 
 from graphreason.tools.core.retrieval.lexical import normalise
 from graphreason.tools.counselor.functions import GraphFunctions, name_key
-from graphreason.tools.counselor.wording import left_out_names, question_names, quoted_names
+from graphreason.tools.counselor.wording import TRUE_OR_FALSE, left_out_names, question_names, quoted_names
 
 _NOT_A_NAME = re.compile(
     r"\b(how many|number of|count|how much|how often|ids?|identifiers?|years?|when|dates?|degree)\b", re.IGNORECASE
@@ -60,8 +60,9 @@ _HEADINGS = frozenset({"observation", "observations", "thought", "thoughts", "ac
 _NAME_ITEMS = 12  # the most ", "-separated pieces one name is looked for in (a title with commas in it)
 _LISTED_VALUES = re.compile(r" are: (\[.*\])\.?$")  # "The title feature of [...] are: ['A', 'B']."
 # the answer form a question asks for: "Kindly respond with True or False", "answer true/false"
-_TRUE_OR_FALSE = re.compile(r"\b(?:true\s*(?:or|/)\s*false|false\s*(?:or|/)\s*true)\b", re.IGNORECASE)
+_TRUE_OR_FALSE = re.compile(rf"\b(?:{TRUE_OR_FALSE})\b", re.IGNORECASE)
 _TRUTH = {"yes": "True", "no": "False"}
+_YES_NO = {truth.lower(): yes_no for yes_no, truth in _TRUTH.items()}  # the yes or no a True or False stands for
 # a question that asks for a year: "In what year was X released?", "which year", "the year X came out"
 _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\bthe\s+year\s+(?:of|when|in\s+which|that)\b", re.IGNORECASE)
 _YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
@@ -191,11 +192,11 @@ def check_final(
     kept = without_left_out(answer, question, given)
     if kept is not None:
         return FinalCheck(kept, "mapped", "left-out name")
-    formed = answer_form(answer, question)
+    formed = asked_form(answer, question)
     return FinalCheck(answer) if formed is None else FinalCheck(formed, "mapped", "answer form")
 
 
-def answer_form(answer: str, question: str) -> str | None:
+def asked_form(answer: str, question: str) -> str | None:
     """``answer`` in the form ``question`` asks for, where that differs: ``True`` or ``False`` for ``yes`` or ``no``
     when it asks to answer True or False; the one year a date holds (``01-Jan-1994``: ``1994``) when it asks for a
     year. None where the answer is already in that form, or the form does not apply (a date holding no year, or
@@ -331,7 +332,7 @@ def grounded(answer: str | None, observations: Sequence[str], question: str) -> 
         return False
     items = [p for p in _parts(answer) if normalise(p)] or [answer]
     if _TRUE_OR_FALSE.search(question):  # "True" asked for stands for the "yes" an observation shows
-        items = [{"true": "yes", "false": "no"}.get(p.strip().lower(), p) for p in items]
+        items = [_YES_NO.get(p.strip().lower(), p) for p in items]
     if _COUNT_QUESTION.search(question) and not all(_NUMBER.match(p.strip()) for p in items):
         return False
     seen = " " + " ".join(normalise(o) for o in observations) + " "

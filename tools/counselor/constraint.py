@@ -247,6 +247,7 @@ class CounselorAction:
         # (valid relations, subject's name) -> those the question names
         self.named_relations: dict[tuple[tuple[str, ...], str | None], list[str]] = {}
         self.widest: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}  # (options, valid) -> the widest written
+        self.held: dict[tuple[tuple[str, ...], str | None, tuple[str, ...]], list[str]] = {}  # see _Reader._held_by
         # what the question names and how it words it (tools/counselor/wording.py)
         self.wording = QuestionWording(store, question, self.relations, self.features, self.observations)
         # ids the question writes outside its names ("Korea" inside "South Korea" is no id), or a name that is one,
@@ -1198,6 +1199,12 @@ class _Reader:
         ways round ("What religion does X follow?" takes ``person_religion``, which X has, not
         ``religion_percentage_religion``, which no person has); where it has none of them, its own relations that
         share as many words with the question (see below), of ``valid``; all of them otherwise."""
+        key = (tuple(options), name, tuple(valid))
+        if key not in self.lang.held:  # asked at every token: worked out once per options, name and hop
+            self.lang.held[key] = self._held_of(options, name, valid)
+        return self.lang.held[key]
+
+    def _held_of(self, options: list[str], name: str | None, valid: Sequence[str]) -> list[str]:
         nodes = name_nodes(self.lang.store).get(normalise(name), ()) if name else ()
         if not nodes or len(nodes) != 1 or len(self.lang.store.node_types()) > 1 or not options:
             return options  # several types: a node's type already tells its relations
@@ -1211,7 +1218,8 @@ class _Reader:
         # direct?": ``director_film``, not the ``film_art_direction_by_of`` "films" led to), where one relation (with
         # its reverse) has most
         asked = {word[:5] for word in self.lang.wording.asked_words}
-        own = [relation for relation in own if relation in set(valid)]  # never the link just walked back along
+        allowed = set(valid)
+        own = [relation for relation in own if relation in allowed]  # never the link just walked back along
         overlap = {relation: len({w[:5] for w in self.lang.wording.content_words(relation)} & asked) for relation in own}
         least = max((len({w[:5] for w in self.lang.wording.content_words(r)} & asked) for r in options), default=0)
         most = max(overlap.values(), default=0)

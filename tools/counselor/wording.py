@@ -228,7 +228,8 @@ _PICK_WORDS = frozenset({"which", "who", "whose"})
 _WHICH = re.compile(r"\b(which|who|whose)\b[ \t]*([a-z]*)")  # the word after it, not one past a name cut out
 _ASKING_BEFORE = frozenset("find determine wonder know tell identify name see show so".split())  # "find which ..."
 # the answer's form asked for ("Kindly respond with True or False", "yes or no?"): its "or" joins no two lists
-_ANSWER_WANTED = re.compile(r"\b(?:true\s*(?:or|/)\s*false|false\s*(?:or|/)\s*true|yes\s*(?:or|/)\s*no)\b", re.IGNORECASE)
+TRUE_OR_FALSE = r"true\s*(?:or|/)\s*false|false\s*(?:or|/)\s*true"  # "True or False", "true/false"
+_ANSWER_WANTED = re.compile(rf"\b(?:{TRUE_OR_FALSE}|yes\s*(?:or|/)\s*no)\b", re.IGNORECASE)
 # "what" asking which node or value by a noun ("What item tagged X is also liked by Y?", "What genre is X?"), not a
 # count ("what number of", "what count of") nor "what is ..."
 _WHAT_NOUN = re.compile(
@@ -440,23 +441,19 @@ _COUNT_PHRASE = re.compile(
 MAX_VALUES = 500  # a feature with more distinct values than this (titles, names) is not listed as a value choice
 @per_store
 def name_types(store: GraphStore) -> dict[str, frozenset[str]]:
-    """``normalised name -> the types of the nodes with that name``, read once per store (again when it grows)."""
-    found: dict[str, set[str]] = {}
-    for node in store.nodes():
-        text = store.text(node)
-        # a node without a name of its own is retrieved by its id only where the id reads as a name ("Carbon";
-        # not "u40" or "1131348")
-        if text != node or any(ch.isupper() for ch in text):
-            found.setdefault(normalise(text), set()).add(store.node_type(node))
-    return {name: frozenset(types) for name, types in found.items()}
+    """``normalised name -> the types of the nodes with that name`` (:func:`name_nodes`), read once per store (again
+    when it grows)."""
+    return {name: frozenset(map(store.node_type, nodes)) for name, nodes in name_nodes(store).items()}
 
 
 @per_store
 def name_nodes(store: GraphStore) -> dict[str, tuple[str, ...]]:
-    """``normalised name -> the nodes with that name`` (as :func:`name_types` reads names), read once per store."""
+    """``normalised name -> the nodes with that name``, read once per store (again when it grows)."""
     found: dict[str, list[str]] = {}
     for node in store.nodes():
         text = store.text(node)
+        # a node without a name of its own is retrieved by its id only where the id reads as a name ("Carbon";
+        # not "u40" or "1131348")
         if text != node or any(ch.isupper() for ch in text):
             found.setdefault(normalise(text), []).append(node)
     return {name: tuple(nodes) for name, nodes in found.items()}
