@@ -94,7 +94,7 @@ parsed and executed as any other model's.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from graphreason.tools.core.registry import ANSWER, FEATURE_KEY, NODE, RELATION, TEXT, VALUES, Entry, Registry
 from graphreason.tools.core.retrieval.lexical import normalise, stem_positions, word_stems
@@ -148,7 +148,7 @@ _FREE = object()  # a call position no skeleton shapes (a skeleton's named node 
 _AWAY = frozenset({"MostLinked"})
 HOPS = frozenset({"Neighbour"})  # functions whose nodes are the ones their relation reaches
 _FILTERS = frozenset({"Matching"})  # functions keeping some nodes of a list
-_JOINS = frozenset({"Intersect", "Union"})  # functions joining two lists
+_JOINS = frozenset({"Intersect", "Union", "Without"})  # functions joining two lists (Without: the first less the second)
 _BOTH_NAMED = re.compile(r"\bboth\s*\n\s*and\s*\n")  # "both X and Y", the two names cut out (line breaks)
 _NAMEABLE = frozenset({"Count", "Exists"})  # calls over a list a question may instead ask the names of
 # two named nodes set side by side, one of them picked by its links (no planner class: the words tell it whole)
@@ -172,6 +172,12 @@ _TWO_HOP_COUNT = Skeleton("Count", (Skeleton("Neighbour", (Skeleton("Neighbour",
 _ONE_HOP_LOOKUP = Skeleton("Feature", (Skeleton("Neighbour", (None,)),))
 _VALUES_COUNTED = Skeleton("Count", (_ONE_HOP_LOOKUP,))  # the distinct values of a feature over a list
 _TWO_HOP_LOOKUP = Skeleton("Feature", (Skeleton("Neighbour", (Skeleton("Neighbour", (None,)),)),))
+_LEAF_HOP = Skeleton("Neighbour", (None,))  # one hop from a named node
+_WITHIN_TWO_LISTS = Skeleton("Union", (_LEAF_HOP, Skeleton("Neighbour", (_LEAF_HOP,))))  # one hop from X, and two
+# the lists a Without is made of where the planner ranks none: two hops' nodes, one hop's, counted or named
+_USUAL_LISTS = tuple(
+    Skeleton(outer, (hops,)) for hops in (Skeleton("Neighbour", (_LEAF_HOP,)), _LEAF_HOP) for outer in ("Count", "Feature")
+)
 Types = frozenset[str] | None  # the node types a node argument may have; None: not known
 
 
@@ -227,7 +233,10 @@ class CounselorAction:
         self.sources = [text for text in (question, *self.observations) if text]
         self._wide: list[str] | None = None  # the non-ASCII characters of the sources (characters_after)
         self.compound = compound
-        self.max_depth = min(max_depth or MAX_DEPTH, MAX_DEPTH, MAX_NESTING)
+        # a skeleton deeper than that (a list less another: Count[Without[Neighbour[Neighbour[Retrieve[X]]], ...]]) is
+        # written as deep as it goes: its functions are fixed, so nothing nests on and on
+        deepest = max(MAX_DEPTH, _depth(skeleton) + 1 if skeleton is not None else 0)
+        self.max_depth = min(max_depth or deepest, deepest, MAX_NESTING)
         self.relations, self.features = _names_of_graph(store)
         self.store, self.schema, self.type_features = store, store.schema(), store.type_features()
         # the types of the nodes each name names, narrowed to the one the question writes before it ("the tag "X""):
@@ -274,12 +283,22 @@ class CounselorAction:
             self.tie is not None or any(_top_function(text, self.registry) == self.skeleton.name for text in answered if text)
         )
         # the question names a node for each of the skeleton's named nodes: those come from its names
-        self.leaves_named = self.skeleton is not None and len(self.wording.names) >= _leaf_count(self.skeleton)
+        self.leaves_named = self.skeleton is not None and len(self.wording.names) >= _names_needed(
+            self.skeleton, self.wording.within_two)
+        # a Without's (or a within-two Union's) second list may start from the node its first did, where the question
+        # names fewer nodes than the skeleton has named ones ("the friends of X's friends, X's own friends left out")
+        self.repeat_leaf = self.skeleton is not None and len(self.wording.names) < _leaf_count(self.skeleton)
         # two named nodes compared one against the other: the compared one is the first named node, the other second
         compares = self.leaves_named and self.skeleton is not None and self.skeleton.name in _COMPARES
         # a membership check: the list's owner first ("X in the list neighbours of Y": Y's list, X looked for)
         member_check = self.leaves_named and self.skeleton is not None and self.skeleton.name == "Contains"
-        self.leaf_order = self.wording.compared if compares else self.wording.list_owner_first() if member_check else None
+        # one named node's list less another's: the first written first ("the movies A rated that B never rated")
+        less = self.leaves_named and self.skeleton is not None and "Without" in self.skeleton.names() and (
+            len(self.wording.names) == 2)  # fmt: skip
+        self.leaf_order = (
+            self.wording.compared if compares else self.wording.list_owner_first() if member_check
+            else self.wording.written_order() if less else None
+        )  # fmt: skip
         self.whole_list = self._listed_answer() if self.skeleton is not None and _lists_names(self.skeleton) else None
         # what the skeleton's call answers: a number (a count, a degree) or yes / no; so is the Finish after it
         self.answer_kind = _ANSWER_KINDS.get(self.skeleton.name) if self.skeleton is not None else None
@@ -439,9 +458,27 @@ def _leaf_count(skeleton: Skeleton) -> int:
     return sum(1 if child is None else _leaf_count(child) for child in skeleton.children)
 
 
+def _names_needed(skeleton: Skeleton, within_two: bool = False) -> int:
+    """How many different names the named nodes of ``skeleton`` need at least: those of a ``Without``'s second list may
+    name again the node its first list starts from, two hops or more away (the friends of X's friends without X's own
+    friends; one hop from X less one hop from X again leaves nothing); so may those of a ``Union`` of one hop and two
+    from one node, ``within_two`` links of it."""
+    first = _first(skeleton)
+    if skeleton.name == "Without" and len(skeleton.children) == 2 and _two_hops(first or _LEAF_HOP):
+        return _names_needed(first, within_two)  # type: ignore[arg-type]
+    if within_two and skeleton == _WITHIN_TWO_LISTS:
+        return 1
+    return sum(1 if child is None else _names_needed(child, within_two) for child in skeleton.children)
+
+
+def _depth(skeleton: Skeleton) -> int:
+    """How many calls ``skeleton`` nests (``Count[Neighbour[_]]``: 2; its named nodes' Retrieve not counted)."""
+    return 1 + max((_depth(child) for child in skeleton.children if child is not None), default=0)
+
+
 _LOOKUP = Skeleton("Feature", (None,))  # a feature of the named node itself
 _OTHER_PICK = {"most": "MinDegree", "fewest": "MaxDegree"}  # the pick a question wording only one way never asks
-_SET_OF = {"union": "Union", "intersect": "Intersect"}
+_SET_OF = {"union": "Union", "intersect": "Intersect", "without": "Without"}
 _SWAPPED = {"MaxDegree": "MinDegree", "MinDegree": "MaxDegree"}
 # a Feature observation of one node whose value is neither a list nor a number
 # (a value that is only a number is not one: the model may work a number out from it; "4 Implementing ..." is a title)
@@ -509,7 +546,10 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
     counted = _counted_types(skeleton, wording) if wording.counted_type is not None else None
     if counted is not None and wording.counted_type not in counted:  # "how many tags ...": a list that holds tags
         return False
-    if _two_hops(skeleton) and not (wording.through_any or wording.once) and wording.link_mentions == 1:
+    if (
+        _two_hops(skeleton) and not (wording.through_any or wording.once or wording.within_two or "Without" in names)
+        and wording.link_mentions == 1
+    ):  # fmt: skip
         # one link mentioned, nothing reached "from any of" a list, nothing counted once: one hop; unless the type
         # counted lies two hops away ("count the tags on the items X likes", X a user)
         if counted is None or wording.counted_type in _reached(wording, _named_types(wording)):
@@ -529,7 +569,9 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return False  # cites", "the paper hooked up to X by a citation": a node a link reaches, not X's own label
     if bool(wording.values) != ("Matching" in names) and not names & _COMPARES:  # two compared: by a link only
         return False  # ("fewer verb group neighbours than Y": "verb" is no part of speech matched)
-    if wording.set_way is not None and {"Union", "Intersect"} & names != {_SET_OF[wording.set_way]} & names:
+    if wording.set_way is not None and _JOINS & names != {_SET_OF[wording.set_way]} & names:
+        return False
+    if "Without" in names and wording.set_way != "without":  # a list less another: only where the words ask it
         return False
     if skeleton.name == "Contains" and _BOTH_NAMED.search(wording.search_sources[0].lower()):  # "any item both X
         return False  # and Y like": what the two lists share, not whether one holds the other
@@ -549,7 +591,9 @@ def consistent(skeleton: Skeleton, wording: QuestionWording) -> bool:
         return True
     # quoted names are all there is; a name written bare may not be found ("the artists tagged speed"): not fewer
     quoted = bool(quoted_names(wording.question))
-    return _leaf_count(skeleton) == names_given if quoted else _leaf_count(skeleton) >= names_given
+    if quoted:
+        return _names_needed(skeleton, wording.within_two) <= names_given <= _leaf_count(skeleton)
+    return _leaf_count(skeleton) >= names_given
 
 
 def _joins_lists(skeleton: Skeleton, join: str) -> bool:
@@ -597,6 +641,8 @@ def _types_given(
         return start
     if node.name in hops:
         return _reached(wording, _types_given(node.children[0] if node.children else None, wording, start, hops))
+    if node.name == "Without" and node.children:  # the first list, less some of its nodes
+        return _types_given(node.children[0], wording, start, hops)
     inner = [_types_given(child, wording, start, hops) for child in node.children]
     return frozenset().union(*inner) if inner else start
 
@@ -694,6 +740,14 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
         return _VERSUS[wording.versus], 1.0  # "does X have more citations than Y?": the two compared
     if wording.picked_count and wording.extreme in _PICKED_COUNTS and consistent(_PICKED_COUNTS[wording.extreme], wording):
         return _PICKED_COUNTS[wording.extreme], 1.0  # "how many citations has the most cited of X's references?"
+    if wording.set_way == "without":  # "the friends of X's friends, not counting X and their friends": the planner has
+        for turned in _less_a_list([skeleton for skeleton, _ in ranked]):  # no class for a list less another: the
+            if consistent(turned, wording):  # list it reads the question as asking about, less the named node's own
+                return turned, 1.0
+    if wording.within_two:  # "how many papers are within two citation links of X?": one hop and two, together (no
+        for within in (Skeleton("Count", (_WITHIN_TWO_LISTS,)), Skeleton("Feature", (_WITHIN_TWO_LISTS,))):  # class)
+            if consistent(within, wording):
+                return within, 1.0
     if _two_links_asked(wording) and consistent(_TWO_HOP_LOOKUP, wording):  # "Where was the spouse of X born?": the
         return _TWO_HOP_LOOKUP, 1.0  # thing two links away, the planner having no class for a value asked so
     unworded = _OTHER_PICK.get(wording.extreme or "")
@@ -717,11 +771,39 @@ def _likeliest(ranked: Sequence[tuple[Skeleton, float]], wording: QuestionWordin
     return best, mass[best] / total
 
 
+def _less_a_list(ranked: Sequence[Skeleton]) -> Iterator[Skeleton]:
+    """``Without`` skeletons from the planner's (``ranked``, likeliest first), then from the usual lists: a count,
+    names or a check of a list made less a named node's one-hop list (``Count[Neighbour[Neighbour[_]]]``:
+    ``Count[Without[Neighbour[Neighbour[_]], Neighbour[_]]]``), and of one named node's list less the other's
+    (``Count[Intersect[A, B]]``: ``Count[Without[A, B]]``)."""
+    for skeleton in [*ranked, *_USUAL_LISTS]:
+        if skeleton.name == "Degree" and skeleton.children == (None,):  # one node's links: its list, less another's
+            yield Skeleton("Count", (Skeleton("Without", (_LEAF_HOP, _LEAF_HOP)),))
+            continue
+        outer, listed = (None, skeleton) if skeleton.name == "Neighbour" else (skeleton.name, _first(skeleton))
+        if outer not in (None, "Count", "Feature", "Exists") or listed is None:
+            continue
+        if listed.name == "Intersect":
+            made = Skeleton("Without", listed.children)
+        elif listed.name == "Neighbour":
+            made = Skeleton("Without", (listed, _LEAF_HOP))
+        else:
+            continue
+        yield made if outer is None else Skeleton(outer, (made,))
+        if outer is None:
+            yield Skeleton("Feature", (made,))
+
+
+def _first(skeleton: Skeleton) -> Skeleton | None:
+    """The skeleton of ``skeleton``'s first node or list argument (None: a named node, or none)."""
+    return skeleton.children[0] if skeleton.children else None
+
+
 def _named(skeleton: Skeleton) -> Skeleton | None:
     """The names of the filtered list or the overlap ``skeleton`` counts or checks (``Count[Matching[...]]``,
     ``Exists[Matching[...]]``, ``Count[Intersect[...]]``: ``Feature[Matching[...]]``, ``Feature[Intersect[...]]``), or
     None where it is no such call. Two lists' union is never named so: no question shape asks for it."""
-    named = skeleton.name in _NAMEABLE and _over(skeleton, _FILTERS | {"Intersect"})
+    named = skeleton.name in _NAMEABLE and _over(skeleton, _FILTERS | {"Intersect", "Without"})
     return Skeleton("Feature", skeleton.children[:1]) if named else None
 
 
@@ -748,7 +830,7 @@ def _whether(skeleton: Skeleton) -> Skeleton | None:
 
 def _over(skeleton: Skeleton, functions: frozenset[str]) -> bool:
     """Whether ``skeleton``'s call is over a list one of ``functions`` makes (``Count[Matching[...]]``: a filter's)."""
-    child = skeleton.children[0] if skeleton.children else None
+    child = _first(skeleton)
     return child is not None and child.name in functions
 
 
@@ -833,6 +915,11 @@ class _Reader:
         self.last_pick: str | None = None  # the relation of that call, where it picked a node by its links (MaxDegree)
         self.leaves: set[str] = set()  # the nodes a skeleton's named leaves named so far (each names another)
         self.filtered: set[str] = set()  # the features the filters read so far keep nodes by
+        # while a Without's second list is read (or a Union's, within two links of X): the relation of the first list's
+        # last hop, which each hop of the second takes too (the friends of X's friends without X's friends; the artists
+        # X's friends play without X's own; the papers one citation, or two, from X); its named node may be one an
+        # earlier leaf named (X both times, where the question names one node)
+        self.second_hop: str | None = None
 
     # ------------------------------------------------------------------ helpers
     def _at_end(self) -> bool:
@@ -902,7 +989,8 @@ class _Reader:
         sources = self.lang.observations if named_only else wording.search_sources
         copied = any(piece in source for source in sources)
         if end == len(self.text):  # unfinished
-            free = [name for name in names if not (leaf and normalise(name) in self.leaves)]
+            repeat = self.second_hop is not None and self.lang.repeat_leaf  # the first list's node again
+            free = [name for name in names if not (leaf and normalise(name) in self.leaves and not repeat)]
             if copied or any(name.startswith(piece) for name in free):
                 raise _End
             raise _Dead
@@ -977,6 +1065,9 @@ class _Reader:
             if hop and index == 0:
                 self.pending += 1
                 self.pending_names.append(name)
+            second = name == "Without" or (name == "Union" and self.lang.wording.within_two)
+            if second and index == 1:  # the second list takes the first list's last link
+                self.second_hop = self.last_hop or ""
             value = self._argument(
                 param.kind, depth, "]" if last else ",", child, subject, subject_text,
                 search=None if name != NAMED else "leaf" if shape is None else "free",
@@ -984,6 +1075,8 @@ class _Reader:
                 key=key if index and entry.params[index - 1].kind is FEATURE_KEY else None,
                 shown=picked, avoid=back, listed=listed, by_links=by_links, looked_up=looked_up,
             )  # fmt: skip
+            if second and index == 1:
+                self.second_hop = None
             if param.kind is NODE:
                 if not node_types:
                     subject_text = self.named_text
@@ -1026,7 +1119,7 @@ class _Reader:
 
     def _new_leaf(self, name: str) -> None:
         """A skeleton's named node names a node no earlier one named (``Intersect[A's, B's]``, not ``[A's, A's]``)."""
-        if name in self.leaves:
+        if name in self.leaves and not (self.second_hop is not None and self.lang.repeat_leaf):
             raise _Dead
         self.leaves.add(name)
 
@@ -1067,6 +1160,15 @@ class _Reader:
         if kind is RELATION:
             valid = self._names_of(subject, self.lang.relations, self._relations_of)
             valid = [relation for relation in valid if relation not in avoid] or valid
+            if self.second_hop and self.open_calls[-1:] == ["Neighbour"]:  # a Without's second list: the first's link
+                return self._choice([self.second_hop] if self.second_hop in valid else valid, stop)
+            wanted = self.lang.wording.counted_type or self.lang.wording.asked_type
+            if wanted and self.second_hop is None and self.open_calls[-2:-1] in (["Without"], ["Intersect"]) and subject:
+                # a list joined or taken from ends in the type counted or asked ("the artists X's friends play, leaving
+                # out the ones X listens to", "how many artists do X and Y have in common": artists, not friends)
+                schema = self.lang.schema
+                reaching = [r for r in valid if any(wanted in schema.get(t, {}).get(r, ()) for t in subject)]
+                valid = reaching or valid
             counted = [relation for relation in valid if any(  # the links "how many <noun>" names, if any
                 relation == named or relation in self.lang.wording.voice_partners(named)
                 for named in self.lang.wording.counted_links
@@ -1186,9 +1288,18 @@ class _Reader:
         narrower = {relation for relation in options for wide in written if content(relation) < content(wide)}
         kept = [relation for relation in options if relation not in narrower] or options
         if len(kept) == 1 and content(kept[0]):
+            wording = self.lang.wording
+            spelled = [relation for relation in wording.spelled & wording.relation_names if relation not in options]
+
+            def elsewhere(relation: str) -> bool:  # its further words are another relation's the question spells out
+                extra = content(relation) - content(kept[0])  # ("... of the olympic athlete affiliation country of
+                others = [r for r in spelled if r != relation and r not in wording.voice_partners(relation)]  # X with
+                return bool(others) and extra <= set().union(*(content(r) for r in others))  # the most films": films)
+
             wider = [relation for relation in valid if content(kept[0]) < content(relation) <= asked
                      and is_backward(relation) == is_backward(kept[0])  # not a number's ("2 stars": rated_2)
-                     and not any(word.isdigit() for word in content(relation) - content(kept[0]))]  # fmt: skip
+                     and not any(word.isdigit() for word in content(relation) - content(kept[0]))
+                     and not elsewhere(relation)]  # fmt: skip
             if len(wider) == 1:
                 return wider
         return kept
@@ -1315,7 +1426,8 @@ class _Reader:
             raise _Dead
         self.named_text, self.chain_hops, self.last_call, self.last_hop = None, 0, None, None
         ids = self.lang.ids
-        if shape is None:  # a skeleton's named node: not one an earlier named node named (no prefix of one either)
+        if shape is None and not (self.second_hop is not None and self.lang.repeat_leaf):  # a skeleton's named node:
+            # not one an earlier named node named (no prefix of one either), but where a Without's second list may be
             ids = [node for node in ids if normalise(self.lang.store.text(node)) not in self.leaves]
             if self.lang.leaf_order and len(self.leaves) < len(self.lang.leaf_order):  # two compared: in order
                 wanted = normalise(self.lang.leaf_order[len(self.leaves)])

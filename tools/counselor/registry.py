@@ -31,7 +31,7 @@ with the node itself::
     Matching   Matching[Neighbour[12, cites], label, Theory]: The nodes whose label is Theory are: ['3'].
 
 The rest close the questions whose answer is worked out over lists (the fewest, the same value
-as the node's, two lists' overlap or union, membership, existence), so that every question
+as the node's, two lists' overlap, union or difference, membership, existence), so that every question
 program of :mod:`graphreason.evals.datasets.programs` is one action whose observation holds
 its answer::
 
@@ -39,6 +39,8 @@ its answer::
     Same       Same[12, cites, label]: The number of cites neighbors of 12 whose label is its own (Theory) is: 1.
     Intersect  Intersect[Neighbour[12, cites], Neighbour[7, cites]]: The nodes in both lists are: ['3'].
     Union      Union[Neighbour[12, cites], Neighbour[7, cites]]: The nodes in either list are: ['3', '4', '9'].
+    Without    Without[Neighbour[Neighbour[12, cites], cites], Neighbour[12, cites]]: The nodes in the first list and
+               not in the second are: ['5'].
     Contains   Contains[Neighbour[12, cites], 3]: Whether the list holds 3 is: yes.
     Exists     Exists[Matching[Neighbour[12, cites], label, Theory]]: Whether the list holds anything is: yes.
     MostLinked MostLinked[Neighbour[12, cites], cites]: The node that is the cites neighbor of the most of them
@@ -313,13 +315,15 @@ MIN_DEGREE = _extreme("MinDegree", most=False)
 
 
 # The node(s) a MostLinked's list was taken from (``MostLinked[Neighbour[X, liked_by], likes]``: X), set by the
-# executor around the call: every member links back to X, so X is never the answer ("the fans of X also like ...")
+# executor around the call: every member links back to X, so X is never the answer ("the fans of X also like ...");
+# and the node two lists a Without or a Union joins are both walked from (X, among its friends' friends)
 _LEFT_OUT: ContextVar[Any] = ContextVar("counselor_most_linked_left_out", default=None)
 
 
 @contextmanager
 def leaving_out(origin: Any) -> Iterator[None]:
-    """Within the block, ``MostLinked`` does not count ``origin``, the node its list was taken from (None: none)."""
+    """Within the block, ``MostLinked`` does not count ``origin``, the node its list was taken from, nor do ``Without``
+    and ``Union`` keep it (None: none)."""
     token = _LEFT_OUT.set(origin)
     try:
         yield
@@ -439,17 +443,24 @@ def _members(fx: GraphFunctions, nodes: Any) -> list[str]:
     return list(dict.fromkeys(fx.resolve_node(n) for n in ([nodes] if _single(nodes) else nodes) if n is not None))
 
 
-def _set_entry(name: str, keep_both: bool, description: str, aliases: tuple[str, ...] = ()) -> Entry:
-    """Intersect or Union: the nodes in both of two lists (``keep_both``), or in either, each once."""
-    label = "in both lists" if keep_both else "in either list"
+def _set_entry(name: str, way: str, description: str, aliases: tuple[str, ...] = ()) -> Entry:
+    """Intersect, Union or Without (``way``: ``both``, ``either``, ``first``): the nodes in both of two lists, in
+    either, or in the first and not the second, each once, in the first list's order."""
+    label = {"both": "in both lists", "either": "in either list", "first": "in the first list and not in the second"}[way]
 
     def run(fx: GraphFunctions, first: Any, second: Any) -> Applied:
         if isinstance(second, str) and second.startswith("["):
             raise GraphError(f"{name} takes two lists from inner calls, e.g. {name}[Neighbour[1, cites], Neighbour[2, cites]].")
         left, right = _members(fx, first), _members(fx, second)
         other = set(right)
-        kept = [n for n in left if n in other] if keep_both else list(dict.fromkeys(left + right))
-        return Applied(kept, label=label)
+        if way == "both":
+            return Applied([n for n in left if n in other], label=label)
+        found = list(dict.fromkeys(left + right)) if way == "either" else [n for n in left if n not in other]
+        origin = _LEFT_OUT.get()  # the node both lists are walked from: never one of the nodes they reach
+        aside = [n for n in (_members(fx, origin) if origin is not None else []) if n in found]
+        kept = [n for n in found if n not in aside]
+        note = f" ({', '.join(fx.store.text(n) for n in aside)}, whom both lists start from, left out)" if aside else ""
+        return Applied(kept, label=label + note)
 
     return Entry(
         name,
@@ -467,10 +478,15 @@ def _set_entry(name: str, keep_both: bool, description: str, aliases: tuple[str,
 
 
 INTERSECT = _set_entry(
-    "Intersect", True, "The nodes that are in both of two lists (e.g. the neighbours two nodes share).",
+    "Intersect", "both", "The nodes that are in both of two lists (e.g. the neighbours two nodes share).",
     aliases=("Intersection", "Common"),
 )  # fmt: skip
-UNION = _set_entry("Union", False, "The nodes that are in either of two lists, each once.")
+UNION = _set_entry("Union", "either", "The nodes that are in either of two lists, each once.")
+WITHOUT = _set_entry(
+    "Without", "first", "The nodes of the first list that are not in the second (e.g. the friends of a node's "
+    "friends who are not its own friends).",
+    aliases=("Except", "Excluding"),
+)  # fmt: skip
 
 
 def _contains(fx: GraphFunctions, nodes: Any, node: Any) -> Applied:
@@ -584,7 +600,7 @@ FINISH_ENTRY = Entry(
 GRAPH_FUNCTIONS = Registry(
     [
         RETRIEVE, FEATURE, NEIGHBOUR, DEGREE, COUNT_ENTRY, MODE, MAX_DEGREE, DIFFERING, MATCHING,
-        MIN_DEGREE, SAME, INTERSECT, UNION, CONTAINS, EXISTS, MOST_LINKED,
+        MIN_DEGREE, SAME, INTERSECT, UNION, WITHOUT, CONTAINS, EXISTS, MOST_LINKED,
         MORE_THAN, FEWER_THAN, DIFFERENCE, FINISH_ENTRY,
     ]  # fmt: skip
 )

@@ -39,6 +39,8 @@ _TOKEN = re.compile(
 IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:has|have|had|having) on repeat\b", re.IGNORECASE), "listened to"),
     (re.compile(r"\b(?:is|are|was|were) on repeat\b", re.IGNORECASE), "is listened to"),
+    # "the tag given to the majority of the artists X listens to": the one most of them carry
+    (re.compile(r"\b(?:the|a) (?:great |vast |clear )?majority of\b", re.IGNORECASE), "most of"),
 )
 
 # shorthand whose meaning its place tells, spelled out before the table: "diff" ending a question ("X vs Y links

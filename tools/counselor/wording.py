@@ -320,6 +320,31 @@ _LEAVING_OUT = r"\b(?:not counting|other than|except(?: for)?|excluding|besides|
 # ... or after it: "X excluded", "with X itself left out"
 _LEFT_OUT_AFTER = r",?\s+(?:itself\s+|himself\s+|herself\s+)?(?:excluded|not included|left out|set aside)\b"
 _NAME_LEFT_OUT = re.compile(rf"{_LEAVING_OUT}\s*\n(?!\s*['\u2019]s\b)(?:\s*itself\b)?|\n{_LEFT_OUT_AFTER}")
+# One list less another, as a question words it (a name cut out: a line break): a list of the named node's own left out
+# ("not counting X and their friends", "excluding X's own friends", "other than their existing friends", "leaving out
+# those they already follow"), or nodes not yet linked to it ("who are not already friends with X", "that X doesn't
+# listen to", "does X not cite", "but not by X")
+_WITHOUT_WAY = re.compile(
+    rf"(?:{_LEAVING_OUT}|\bminus|\bnot including|\bwithout)\s+(?:\n\s*(?:,\s*)?(?:and|or|nor|plus)\s+)?"
+    r"(?:(?:their|his|her|its)|\n\s*['\u2019]s)\s+(?:own\s+|current\s+|existing\s+|direct\s+)?[a-z]+s\b"
+    rf"|(?:{_LEAVING_OUT}|\bminus|\bnot including|\bwithout)\s+(?:\n\s*(?:,\s*)?(?:and|or|nor|plus)\s+)?"
+    r"(?:those|the ones|the [a-z]+s|any(?:one)?|anybody|everyone)\b[^?.!]{0,60}?\balready\b"
+    r"|\bneither\s+\n\s*nor\s+(?:(?:their|his|her|its)|\n\s*['\u2019]s)\s+(?:own\s+)?"  # "neither X nor its own"
+    r"|(?:\bnot|n't|\bnever)\s+(?:[a-z]+\s+)?(?:already|yet)\b"  # "not already friends with X"
+    # a name a link is denied to ("do not cite X", "not cited directly by X", "but not X"), not a value compared
+    # ("don't match X on label", "not in X's area") nor the one name left out ("not counting X")
+    r"|(?:\bnot|n't|\bnever)\s+(?!counting\b|including\b|match|shar|agree|equal|same\b|like\b|as\b|in\b)"
+    r"(?!(?:the\s+)?(?:one|ones|that|those|same)\b)"  # "whose label is not the one X has", "not that of X"
+    r"(?:[a-z]+\s+){0,3}?\n(?!\s*['\u2019]s\b)"
+    r"|\n\s*(?:does|do|did|has|have|had)\s*(?:n't\b|not\b|never\b)"  # "that X doesn't", "X has never rated"
+    r"|[a-z,]\s+(?:does|do|did|has|have)\s+\n\s*(?:not|never)\b"  # "which of them does X not cite"
+)
+# the nodes one or two links from a node, asked as one list: "within two citation links of X", "at most two hops
+# away", "in up to two clicks", "X's two-hop neighbourhood"
+_WITHIN_TWO = re.compile(
+    r"\b(?:within|(?:in |at )?(?:up to|at most|no more than))\s+(?:two|2)\s+(?:[a-z-]+\s+)?"
+    r"(?:links?|hops?|steps?|clicks?|edges?|jumps?)\b|\b(?:two|2)[- ]hop neighbou?rhood\b"
+)
 # the others asked for, the one node named among them left out: "how many other movies ...", "which other artists ..."
 _OTHERS_ASKED = re.compile(
     r"\b(?:how many|number of|count of|count(?: up)? the|which|what|search(?:ing)? for|find|look(?:ing)? for|list)"
@@ -961,8 +986,11 @@ def _asks_which(lower: str) -> bool:
 def set_way(text: str) -> str | None:
     """``"union"`` or ``"intersect"`` when ``text`` (a question outside its names) words two lists' union ("either",
     "or", "at least one of", "merging") or their overlap ("both", "as well as", "in common") and not the other;
-    else None."""
+    ``"without"`` where it words one list less another ("not counting X and their friends", "that X doesn't listen
+    to", "but not by X"); else None."""
     lower = _LINK_BOTH_WAYS.sub(" ", text.lower())  # "by a citation edge in either direction": one list
+    if _WITHOUT_WAY.search(lower):  # "the friends of X's friends, not counting X and their friends"
+        return "without"
     if _OR_BOTH.search(lower):
         return "union"
     union, both = bool(_UNION_WAY.search(lower)), bool(_BOTH_WAY.search(lower))
@@ -1033,8 +1061,10 @@ def written_values(store: GraphStore, text: str) -> frozenset[tuple[str, str]]:
         for value in values:
             # one letter counts where it is a capital code ("gender F"), not a word ("a", "I")
             wordlike = len(value) >= 2 or (value.isupper() and value not in ("A", "I"))
-            # "other movies" names no occupation "other" unless the feature is written before it ("occupation other")
-            wordlike = wordlike and (value not in _NEVER_A_VALUE or bool(re.search(rf"\b{_cut(key)}\w*\W+{value}\b", lower)))
+            # "other movies" names no occupation "other" unless the feature is written before it ("occupation other",
+            # "whose occupation is other")
+            wordlike = wordlike and (value not in _NEVER_A_VALUE or bool(re.search(
+                rf"\b{_cut(key)}\w*\W+(?:(?:is|was|are|were|being|as|of|equals?)\W+)?{value}\b", lower)))
             if wordlike and value in text and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text):
                 found.add((key, value))
             elif key not in text_keys and wordlike:  # in small letters: never a name or title (a small graph's
@@ -1571,8 +1601,15 @@ class QuestionWording:
         self.spelled = frozenset(name for _, _, name in self.spelled_at)
         self.values = written_values(store, self._outside_relations(question))  # the feature values it writes
         joined = _ANSWER_WANTED.sub(" ", self.search_sources[0])  # "respond with True or False" joins no lists
-        self.set_way = set_way(joined)  # union or intersect, where it words one of them
+        self.set_way = set_way(joined)  # union, intersect or without, where it words one of them
+        if self.set_way == "without" and self.form == "yes/no" and not self.existence:  # "Is X not cited by Y?":
+            self.set_way = None  # whether one holds the other, turned round; not whether a list less another has any
         self.union_worded = union_worded(joined)  # any word for a union ("or", "pooling")
+        # the nodes one or two links from the named node, as one list ("within two links of X"): a union of its
+        # one-hop and two-hop lists
+        self.within_two = bool(_WITHIN_TWO.search(joined.lower())) and self.set_way in (None, "union")
+        if self.within_two:
+            self.set_way, self.union_worded = "union", True
         self.others = bool(_OTHERS.search(self.search_sources[0].lower()))  # "which other item", "what else"
         # the features it spells out that are not a node's name or title ("label", "genres"), and whether it words a
         # value unlike the subject's ("not", "isn't", "different")
@@ -1908,6 +1945,12 @@ class QuestionWording:
         if later and _INCLUDES_NEXT.search(self.question[ordered[0][1] : later[0][0]]):
             return self.names[ordered[0][2]], self.names[later[0][2]]
         return None
+
+    def written_order(self) -> tuple[str, ...]:
+        """The question's names in the order it first writes them (a list less another's: "the movies A rated that B
+        did not rate", "the papers citing A but not B": A's list first, B's, the one a link is denied to, second)."""
+        first = {index: start for start, _, index in sorted(_spans(self.question, list(self.names)), reverse=True)}
+        return tuple(self.names[i] for i in sorted(first, key=lambda i: first[i]))
 
     def numbered_hop(self, valid: list[str], name: str, hops: int, total: int, picks: bool) -> list[str] | None:
         """The relations one hop of a chain from the named node takes where ``valid`` holds numbered relations

@@ -18,6 +18,7 @@ def test_names_schemas_and_descriptions(tools: dict[str, BaseTool]) -> None:
     assert sorted(tools) == [
         "contains", "count", "degree", "difference", "differing", "exists", "feature", "fewerthan", "intersect",
         "matching", "maxdegree", "mindegree", "mode", "morethan", "mostlinked", "neighbour", "retrieve", "same", "union",
+        "without",
     ]  # fmt: skip
     assert set(tools["matching"].args) == {"nodes", "key", "value"}
     assert tools["count"].tool_call_schema.model_json_schema()["properties"]["values"]["type"] == "array"

@@ -70,10 +70,10 @@ def extended(store: GraphStore, retriever) -> GraphFunctions:
 def test_names_aliases_and_iteration() -> None:
     assert GRAPH_FUNCTIONS.names() == [
         "Retrieve", "Feature", "Neighbour", "Degree", "Count", "Mode", "MaxDegree", "Differing", "Matching",
-        "MinDegree", "Same", "Intersect", "Union", "Contains", "Exists", "MostLinked", "MoreThan", "FewerThan",
-        "Difference", "Finish",
+        "MinDegree", "Same", "Intersect", "Union", "Without", "Contains", "Exists", "MostLinked", "MoreThan",
+        "FewerThan", "Difference", "Finish",
     ]  # fmt: skip
-    assert [e.name for e in GRAPH_FUNCTIONS] == GRAPH_FUNCTIONS.names() and len(GRAPH_FUNCTIONS) == 20
+    assert [e.name for e in GRAPH_FUNCTIONS] == GRAPH_FUNCTIONS.names() and len(GRAPH_FUNCTIONS) == 21
     for spelling, name in [
         ("neighbors", "Neighbour"),
         ("NEIGHBOURS", "Neighbour"),
@@ -82,6 +82,7 @@ def test_names_aliases_and_iteration() -> None:
         ("features", "Feature"),
         ("Final Answer", "Finish"),
         ("final_answer", "Finish"),
+        ("except", "Without"),
     ]:
         assert GRAPH_FUNCTIONS.get(spelling).name == name, spelling
         assert spelling in GRAPH_FUNCTIONS
@@ -163,7 +164,7 @@ def test_new_entry_becomes_a_langchain_tool(extended: GraphFunctions) -> None:
     assert sorted(tools) == [
         "contains", "count", "degree", "difference", "differing", "exists", "feature", "fewerthan", "intersect",
         "matching", "maxdegree", "mindegree", "mode", "morethan", "mostlinked", "neighbour", "note", "retrieve", "same",
-        "size", "title", "union",
+        "size", "title", "union", "without",
     ]  # fmt: skip
     assert tools["title"].tool_call_schema.model_json_schema()["required"] == ["node"]
     assert tools["title"].description.startswith("The title of a paper. Graph:")

@@ -48,3 +48,11 @@ def test_an_idiom_for_listening_is_written_plainly_and_repeats_are_left() -> Non
     """"the artists X has on repeat" are the ones X listened to; "no repeats" still counts each once."""
     read = spelled_out('Is "Y" one of the artists "user 9" has on repeat? No repeats in the count')
     assert read == 'Is "Y" one of the artists "user 9" listened to? No repeats in the count'
+
+
+def test_a_majority_is_written_as_most_of_them() -> None:
+    """"the tag given to the majority of the artists X listens to" asks what most of them carry, as "most of" does."""
+    assert spelled_out('Which tag has been given to the majority of the artists that "user 9" listens to?') == (
+        'Which tag has been given to most of the artists that "user 9" listens to?')  # fmt: skip
+    assert spelled_out("Which artist do a clear majority of them play?") == "Which artist do most of them play?"
+    assert spelled_out('Is "The Majority of One" a film?') == 'Is "The Majority of One" a film?'  # a name kept

@@ -28,7 +28,7 @@ from graphreason.tools.counselor.calls.base import SYNTAX_HELP, ActionParseError
 from graphreason.tools.counselor.calls.entry_tools import Toolbox
 from graphreason.tools.counselor.calls.parse import parse_action
 from graphreason.tools.counselor.functions import FunctionResult, GraphFunctions, retrieving_for
-from graphreason.tools.counselor.registry import MOST_LINKED, NEIGHBOUR, RETRIEVE, leaving_out
+from graphreason.tools.counselor.registry import MOST_LINKED, NEIGHBOUR, RETRIEVE, UNION, WITHOUT, leaving_out
 
 
 @dataclass
@@ -67,8 +67,19 @@ def _reject(message: str, calls: list[Call]) -> ExecutionResult:
 
 def _evaluate(call: Call, toolbox: Toolbox, counter: list[int], nested: bool) -> FunctionResult:
     values, origin = _arguments(call, toolbox, counter)
-    with leaving_out(origin):  # the node a MostLinked's list was taken from (None: none): never the answer
+    with leaving_out(origin):  # the node a MostLinked's or a Without's list was taken from (None: none): not an answer
         return _applied(call, values, toolbox, counter, nested)
+
+
+def _chain_root(call: Call) -> Call | str | None:
+    """The node a chain of hops starts from (``Neighbour[Neighbour[Retrieve[X], r], r]``: ``Retrieve[X]``; None
+    where a call that is no hop stands in the chain)."""
+    node: Call | str = call
+    while isinstance(node, Call) and node.name != RETRIEVE.name:
+        if node.name != NEIGHBOUR.name or not node.args:
+            return None
+        node = node.args[0]
+    return node
 
 
 def _applied(call: Call, values: list[Any], toolbox: Toolbox, counter: list[int], nested: bool) -> FunctionResult:
@@ -82,7 +93,8 @@ def _applied(call: Call, values: list[Any], toolbox: Toolbox, counter: list[int]
 
 def _arguments(call: Call, toolbox: Toolbox, counter: list[int]) -> tuple[list[Any], Any]:
     """``call``'s arguments, inner calls evaluated; and, for a ``MostLinked`` over the ``Neighbour`` list of one
-    node, that node (else None)."""
+    node, that node, and for a ``Without`` or a ``Union`` of two chains of hops from one node (the friends of X's
+    friends without X's friends; the papers one or two links from X), that node (else None)."""
     values: list[Any] = []
     origin = None
     for arg in call.args:
@@ -105,7 +117,23 @@ def _arguments(call: Call, toolbox: Toolbox, counter: list[int]) -> tuple[list[A
                 values.append(_evaluate(arg, toolbox, counter, nested=True).value)
             continue
         values.append(_evaluate(arg, toolbox, counter, nested=True).value)
+    if call.name in (WITHOUT.name, UNION.name) and len(call.args) == 2 and all(isinstance(a, Call) for a in call.args):
+        first, second = (_root_node(_chain_root(arg), toolbox, counter) for arg in call.args)  # type: ignore[arg-type]
+        if first is not None and first == second:  # two lists walked from one node: that node is no member of
+            origin = first  # what they give (X, among its friends' friends)
     return values, origin
+
+
+def _root_node(root: Call | str | None, toolbox: Toolbox, counter: list[int]) -> str | None:
+    """The node id a chain's root names (an id as written, or the node its Retrieve finds); None where it names none
+    (or several)."""
+    try:
+        found = root if isinstance(root, str) or root is None else _evaluate(root, toolbox, counter, nested=True).value
+        if isinstance(found, (list, tuple)):
+            found = found[0] if len(found) == 1 else None
+        return None if found is None else toolbox.functions.resolve_node(found)
+    except Exception:  # noqa: BLE001 - a root that names no node leaves nothing out (the call itself reports it)
+        return None
 
 
 def _finish(call: Call, rendered: list[str]) -> ExecutionResult:
