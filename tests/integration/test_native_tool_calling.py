@@ -69,8 +69,8 @@ def test_counselor_runs_native_tool_calls_on_the_graph() -> None:
         tools = _tools(body)
         assert set(tools) == {
             "retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "differing", "matching",
-            "mindegree", "same", "intersect", "union", "contains", "exists", "mostlinked", "morethan", "fewerthan",
-            "difference", "finish",
+            "mindegree", "same", "intersect", "union", "without", "contains", "exists", "mostlinked", "morethan",
+            "fewerthan", "difference", "finish",
         }
         assert set(tools["matching"]["parameters"]["required"]) == {"nodes", "key", "value"}
         assert set(tools["morethan"]["parameters"]["required"]) == {"node", "other", "relation"}

@@ -69,8 +69,8 @@ def test_terminal_entries_are_not_tools(functions: GraphFunctions) -> None:
     names = [t.name for t in GRAPH_FUNCTIONS.as_tools(functions)]
     assert "finish" not in names and names == [
         "retrieve", "feature", "neighbour", "degree", "count", "mode", "maxdegree", "differing", "matching",
-        "mindegree", "same", "intersect", "union", "contains", "exists", "mostlinked", "morethan", "fewerthan",
-        "difference",
+        "mindegree", "same", "intersect", "union", "without", "contains", "exists", "mostlinked", "morethan",
+        "fewerthan", "difference",
     ]  # fmt: skip
 
 
