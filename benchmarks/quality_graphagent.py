@@ -38,7 +38,7 @@ CARD = ROOT / "llm" / "adapters" / "graphagent-agent" / "card.json"
 ROWS = (
     ("citeseer", 0, "faithful"),
     ("cora", 0, "faithful,tool,graph_model"),
-    ("cora", 7, "faithful"),
+    ("cora", 7, "faithful,tool,graph_model"),
 )
 KEPT = ("n", "accuracy", "macro_f1", "no_answer", "ended_answer", "llm_calls", "seconds")
 UNSEEN, TEST_NODES = "unseen graph", "training graph, test nodes (in-distribution)"
