@@ -60,7 +60,8 @@ test: $(DEV_STAMP)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest tests -n 3 --dist loadfile --no-loadscope-reorder
 
 # The docs site: its generated parts (workflow diagrams, configuration tables, benchmark and quality tables,
-# plots) come from the code, the result files and the adapter cards; `mkdocs serve` shows it.
+# plots, and the README's measured table) come from the code, the result files and the adapter cards;
+# `mkdocs serve` shows it.
 MKDOCS_BUILD := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 docs: $(DEV_STAMP)
 	$(BIN)/python docs/generate.py

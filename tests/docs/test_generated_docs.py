@@ -62,6 +62,22 @@ def test_the_benchmark_page_lists_every_result_file_and_its_plots_exist() -> Non
         assert (REPO / "docs" / "img" / plot).is_file(), f"docs/img/{plot} is missing: run make docs"
 
 
+def test_the_readmes_measured_table_is_what_the_cards_and_files_give_now() -> None:
+    generator = _generator()
+    text = (REPO / "README.md").read_text()
+    assert text.count(generator.README_START) == 1 and text.count(generator.README_END) == 1
+    assert generator.readme_with_measured(text) == text, "README.md's measured table is stale: run make docs"
+    table = generator.readme_measured()
+    for method in ("Graph Counselor", "GraphAgent", "Graph-ToolFormer", "GAR"):
+        assert f"| {method} |" in table, f"the README's measured table has no row for {method}"
+    for line in table.splitlines()[3:-1]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        assert re.fullmatch(r"\d+\.\d%(, \d+\.\d%)*", cells[2]), f"a row without a measured share: {line}"
+        assert cells[4], f"a row without its kind of test: {line}"
+    with pytest.raises(ValueError, match="lacks the markers"):
+        generator.readme_with_measured("# a README without the table\n")
+
+
 def test_the_readme_is_short_and_shows_each_method_early() -> None:
     lines = (REPO / "README.md").read_text().splitlines()
     assert len(lines) <= 300, f"README.md has {len(lines)} lines; the rest belongs in docs/"
